@@ -45,6 +45,8 @@ def envelope(kind: str, items: list[Any]) -> dict[str, Any]:
 def _cell(value: Any) -> str:
     if value is None:
         return "-"
+    if value == "":
+        return '""'  # an empty id (Kafka allows group "") must not leave a hole in the columns
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, (list, tuple)):

@@ -1,0 +1,193 @@
+"""From bytes on disk to decoded `__consumer_offsets` records: the pipeline every dump command uses.
+
+Inputs are segment files, partition directories, directories of partition directories, or
+`kafka-dump-log --offsets-decoder` text; all come out as the same `DecodedRecord`s, grouped per
+file, so the dump-log printer, the JSON lines writer, the table and (later) replay share one path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from groupctl.errors import DecodeError, UsageError
+from groupctl.log.batch import control_marker
+from groupctl.protocol.records import (
+    EarlyAccessLayout,
+    UnknownRecordType,
+    decode_key,
+    decode_value,
+    key_json,
+    value_json,
+)
+
+TEXT_MAGIC = b"Dumping "
+_new_tuple = tuple.__new__  # builds a DecodedRecord without the keyword-handling __new__ (hot path)
+
+
+class DecodedRecord(NamedTuple):
+    """One record with its key and value decoded, or the reason they could not be.
+
+    `error` holds Kafka's own wording (`Unknown record type 5 at offset 7, skipping.` or
+    `Error at offset 7, skipping. <why>`) so the dump-log printer can repeat it verbatim.
+    `value` is None for a tombstone (and when `error` is set). Control records have no key.
+    `kafka_text`, when set, is what Kafka's tool prints after `key: ` where that differs from the
+    truth: for a 3.5-3.7 early-access KIP-848 record, Kafka 3.8+ prints a parse error or a wrong
+    decode, and the dump-log format repeats it while every other format reports the record as
+    early access.
+    """
+
+    batch: Any
+    record: Any
+    key: Any = None
+    value: Any = None
+    error: str | None = None
+    control: tuple[str, int] | str | None = None
+    kafka_text: str | None = None
+
+    @property
+    def record_type(self) -> int | None:
+        return None if self.key is None else self.key.type
+
+    @property
+    def group(self) -> str | None:
+        """The group id the key names (types 0-2 call it `group`, the others `groupId`)."""
+        if self.key is None:
+            return None
+        data = self.key.data
+        return data.get("group", data.get("groupId"))
+
+    @property
+    def tombstone(self) -> bool:
+        return self.error is None and self.key is not None and self.value is None
+
+
+@dataclass(slots=True)
+class FileDump:
+    """Everything read from one input file: its batches (records decoded), problems, trailing bytes."""
+
+    path: str
+    kind: str  # "segment" or "dump-log"
+    start_offset: int | None
+    batches: Iterator[tuple[Any, list[DecodedRecord]]]
+    problems: list[DecodeError] = field(default_factory=list)
+    trailing_bytes: int = 0
+
+
+def decode_record(batch: Any, record: Any) -> DecodedRecord:
+    """Decode one record's key and value the way Kafka's OffsetsMessageParser does."""
+    if batch.is_control:
+        return DecodedRecord(batch, record, control=control_marker(record))
+    if record.key is None:
+        return DecodedRecord(
+            batch,
+            record,
+            error=f"Failed to decode message at offset {record.offset} using the specified decoder "
+            "(message had a missing key)",
+        )
+    try:
+        key = decode_key(record.key)
+        raw = record.value
+        value = None if raw is None else decode_value(key[0], raw)
+    except EarlyAccessLayout as exc:
+        if exc.kafka_value is not None:
+            kafka = f"{key_json(key)} payload: {value_json(key.type, exc.kafka_value)}"
+        else:
+            kafka = f"Error at offset {record.offset}, skipping. {exc.kafka_reason}"
+        return DecodedRecord(
+            batch, record, key, error=f"Error at offset {record.offset}, skipping. {exc.reason}", kafka_text=kafka
+        )
+    except UnknownRecordType as exc:
+        return DecodedRecord(
+            batch, record, error=f"Unknown record type {exc.record_type} at offset {record.offset}, skipping."
+        )
+    except DecodeError as exc:
+        return DecodedRecord(batch, record, error=f"Error at offset {record.offset}, skipping. {exc.reason}")
+    return _new_tuple(DecodedRecord, (batch, record, key, value, None, None, None))
+
+
+def _decoded_batches(batches: Iterable[Any]) -> Iterator[tuple[Any, list[DecodedRecord]]]:
+    for batch in batches:
+        yield batch, [decode_record(batch, r) for r in batch.records]
+
+
+def open_segment(path: Path, *, strict: bool = False) -> FileDump:
+    """A binary segment file: batches are read lazily, problems collected as they are met."""
+    from groupctl.log.segment import read_segment, segment_base_offset
+
+    dump = FileDump(str(path), "segment", segment_base_offset(path), iter(()))
+    reader = read_segment(path, strict=strict, problems=dump.problems)
+
+    def batches() -> Iterator[tuple[Any, list[DecodedRecord]]]:
+        yield from _decoded_batches(reader)
+        dump.trailing_bytes = getattr(reader, "trailing_bytes", 0)
+
+    dump.batches = batches()
+    return dump
+
+
+def open_dump_log_text(path: Path, *, strict: bool = False) -> Iterator[FileDump]:
+    """A `kafka-dump-log --offsets-decoder` text file, parsed back into records (one FileDump per file in it)."""
+    from groupctl.log.dumplog import parse_dump_log
+
+    return parse_dump_log(path, strict=strict)
+
+
+def is_dump_log_text(path: Path) -> bool:
+    with path.open("rb") as fh:
+        return fh.read(len(TEXT_MAGIC)) == TEXT_MAGIC
+
+
+def expand_path(path: Path) -> list[Path]:
+    """The files a PATH stands for: itself, a partition directory's segments, or every partition's."""
+    from groupctl.log.segment import segment_files
+
+    if path.is_file():
+        return [path]
+    if not path.is_dir():
+        raise UsageError(f"'{path}' does not exist; give a segment file, a partition directory, "
+                         "a directory of partition directories, or a kafka-dump-log text file")
+    files = segment_files(path)
+    if not files:
+        raise UsageError(f"'{path}' holds no .log segment files (nor partition directories with them)")
+    return files
+
+
+def open_inputs(paths: Iterable[str | Path], *, strict: bool = False) -> Iterator[FileDump]:
+    """Every input, in order: directories expanded, format detected per file."""
+    for raw in paths:
+        for file in expand_path(Path(raw)):
+            if is_dump_log_text(file):
+                yield from open_dump_log_text(file, strict=strict)
+            else:
+                yield open_segment(file, strict=strict)
+
+
+RecordFilter = Callable[[DecodedRecord], bool]
+
+
+def make_filter(
+    groups: list[str] | None = None,
+    record_types: list[int] | None = None,
+    from_offset: int | None = None,
+    to_offset: int | None = None,
+) -> RecordFilter | None:
+    """A predicate for --group, --record-type and the offset range; None when nothing filters."""
+    if not groups and not record_types and from_offset is None and to_offset is None:
+        return None
+    group_set = set(groups or ())
+    type_set = set(record_types or ())
+
+    def keep(rec: DecodedRecord) -> bool:
+        offset = rec.record.offset
+        if from_offset is not None and offset < from_offset:
+            return False
+        if to_offset is not None and offset > to_offset:
+            return False
+        if type_set and rec.record_type not in type_set:
+            return False
+        return not group_set or rec.group in group_set
+
+    return keep

@@ -1,0 +1,311 @@
+"""`kafka-dump-log.sh --deep-iteration --offsets-decoder` text: printed exactly as Kafka does, and read back.
+
+Printing follows Kafka 3.8+'s DumpLogSegments line for line (batch line, `| offset: ...` record
+lines, `key: {...} payload: {...}` in Kafka's JSON, `<DELETE>`, the `Unknown record type` and
+`Error at offset` texts, control markers, trailing bytes). Reading turns such a text file back into
+the same `DecodedRecord`s a segment gives, so every dump command accepts either input.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import TextIO
+
+from groupctl.errors import DecodeError
+from groupctl.log.decode import DecodedRecord, FileDump, RecordFilter
+from groupctl.protocol.records import key_json, value_json
+
+
+def _jbool(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def batch_line(b) -> str:
+    """The batch header line, as printBatchLevel writes it."""
+    if b.magic >= 2:
+        horizon = "OptionalLong.empty" if b.delete_horizon_ms is None else f"OptionalLong[{b.delete_horizon_ms}]"
+        head = (
+            f"baseOffset: {b.base_offset} lastOffset: {b.last_offset} count: {b.count}"
+            f" baseSequence: {b.base_sequence} lastSequence: {b.last_sequence}"
+            f" producerId: {b.producer_id} producerEpoch: {b.producer_epoch}"
+            f" partitionLeaderEpoch: {b.partition_leader_epoch}"
+            f" isTransactional: {_jbool(b.is_transactional)} isControl: {_jbool(b.is_control)}"
+            f" deleteHorizonMs: {horizon}"
+        )
+    else:
+        head = f"offset: {b.last_offset}"
+    return (
+        f"{head} position: {b.position} {b.timestamp_type}: {b.max_timestamp} size: {b.size}"
+        f" magic: {b.magic} compresscodec: {b.compression} crc: {b.crc} isvalid: {_jbool(b.crc_valid)}"
+    )
+
+
+def record_line(rec: DecodedRecord) -> str:
+    """One `| offset: ...` line: metadata, then the control marker or the decoded key and payload."""
+    b, r = rec.batch, rec.record
+    parts = [
+        f"| offset: {r.offset} {b.timestamp_type}: {r.timestamp} keySize: {r.key_size} valueSize: {r.value_size}"
+    ]
+    if b.magic >= 2:
+        parts.append(f" sequence: {r.sequence} headerKeys: [{','.join(k for k, _ in r.headers)}]")
+    else:
+        parts.append(f" isValid: {_jbool(r.crc_valid)} crc: {r.crc}")
+    if b.is_control:
+        marker = rec.control
+        if isinstance(marker, tuple):
+            parts.append(f" endTxnMarker: {marker[0]} coordinatorEpoch: {marker[1]}")
+        elif marker is not None:
+            parts.append(f" controlType: {marker}")
+    elif rec.kafka_text is not None:
+        parts.append(f" key: {rec.kafka_text}")
+    elif rec.error is not None:
+        if rec.key is None and r.key is None:
+            pass  # Kafka aborts on a keyless record; the caller reports it as a problem instead
+        else:
+            parts.append(f" key: {rec.error}")
+    else:
+        parts.append(f" key: {key_json(rec.key)}")
+        parts.append(" payload: <DELETE>" if rec.value is None else f" payload: {value_json(rec.key.type, rec.value)}")
+    return "".join(parts)
+
+
+def write_dump_log(
+    dumps: Iterable[FileDump], out: TextIO, keep: RecordFilter | None = None
+) -> Iterator[FileDump]:
+    """Print each file as DumpLogSegments does; yields each FileDump once it is fully printed.
+
+    With a filter, a batch line is printed only when at least one of its records is kept.
+    """
+    for dump in dumps:
+        out.write(f"Dumping {dump.path}\n")
+        if dump.start_offset is not None:
+            out.write(f"Log starting offset: {dump.start_offset}\n")
+        for batch, records in dump.batches:
+            shown = records if keep is None else [r for r in records if keep(r)]
+            if keep is not None and not shown:
+                continue
+            out.write(batch_line(batch) + "\n")
+            for rec in shown:
+                out.write(record_line(rec) + "\n")
+        if dump.trailing_bytes:
+            out.write(f"Found {dump.trailing_bytes} invalid bytes at the end of {Path(dump.path).name}\n")
+        yield dump
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading the text back
+
+_BATCH_V2 = re.compile(
+    r"baseOffset: (-?\d+) lastOffset: (-?\d+) count: (\d+|null) baseSequence: (-?\d+)"
+    r" lastSequence: (-?\d+) producerId: (-?\d+) producerEpoch: (-?\d+) partitionLeaderEpoch: (-?\d+)"
+    r" isTransactional: (true|false) isControl: (true|false)"
+    r" deleteHorizonMs: (?:OptionalLong\.empty|OptionalLong\[(-?\d+)\])"
+    r" position: (\d+) (CreateTime|LogAppendTime|NoTimestampType): (-?\d+) size: (\d+) magic: (\d+)"
+    r" compresscodec: (\w+) crc: (\d+) isvalid: (true|false)$"
+)
+_BATCH_LEGACY = re.compile(
+    r"offset: (-?\d+) position: (\d+) (CreateTime|LogAppendTime|NoTimestampType): (-?\d+) size: (\d+)"
+    r" magic: (\d+) compresscodec: (\w+) crc: (\d+) isvalid: (true|false)$"
+)
+_RECORD = re.compile(
+    r"\| offset: (-?\d+) (CreateTime|LogAppendTime|NoTimestampType): (-?\d+) keySize: (-?\d+) valueSize: (-?\d+)"
+    r"(?: sequence: (-?\d+) headerKeys: \[([^\]]*)\])?"
+    r"(?: isValid: (true|false) crc: (\d+)\}?)?"
+    r"(?: endTxnMarker: (COMMIT|ABORT) coordinatorEpoch: (-?\d+))?"
+    r"(?: controlType: (\S+))?"
+    r"(?: key: (.*))?$"
+)
+_TRAILING = re.compile(r"Found (\d+) invalid bytes at the end of (.*)$")
+_JSON = json.JSONDecoder()
+
+
+def _parse_key_payload(text: str, offset: int) -> tuple[object, object, str | None]:
+    """`{...} payload: {...}` -> (RecordKey, RecordValue | None, error text | None)."""
+    from groupctl.protocol.records import key_from_jsonable, value_from_jsonable
+
+    if text.startswith(("Unknown record type ", "Error at offset ")):
+        return None, None, text
+    if text.startswith(("offset_commit::", "group_metadata::")):
+        raise DecodeError("this is kafka-dump-log output from before Kafka 3.8 (not JSON); it cannot be "
+                          "read back into records: dump the segment with Kafka 3.8+ or give the .log file")
+    try:
+        key_obj, end = _JSON.raw_decode(text)
+        rest = text[end:]
+        if not rest.startswith(" payload: "):
+            raise DecodeError(f"record at offset {offset}: no payload after the key")
+        payload = rest[len(" payload: "):]
+        key = key_from_jsonable({"type": int(key_obj["type"]), "data": key_obj["data"]})
+        if payload == "<DELETE>":
+            return key, None, None
+        value_obj = json.loads(payload)
+        value = value_from_jsonable(key.type, {"version": int(value_obj["version"]), "data": value_obj["data"]})
+        return key, value, None
+    except DecodeError:
+        raise
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise DecodeError(f"record at offset {offset}: unreadable key or payload ({exc})") from None
+
+
+class _Lines:
+    """A line source with one line of push-back, tracking line numbers for error messages."""
+
+    def __init__(self, fh: TextIO) -> None:
+        self._fh = fh
+        self._back: str | None = None
+        self.number = 0
+
+    def next(self) -> str | None:
+        if self._back is not None:
+            line, self._back = self._back, None
+            return line
+        line = self._fh.readline()
+        if not line:
+            return None
+        self.number += 1
+        return line.rstrip("\n")
+
+    def push(self, line: str) -> None:
+        self._back = line
+
+
+def _make_batch(m: re.Match, legacy: bool):
+    from groupctl.log.batch import Batch
+
+    if legacy:
+        last, pos, ttype, maxts, size, magic, codec, crc, valid = m.groups()
+        return Batch(
+            base_offset=int(last), last_offset=int(last), count=0, base_sequence=-1, last_sequence=-1,
+            producer_id=-1, producer_epoch=-1, partition_leader_epoch=-1, is_transactional=False,
+            is_control=False, delete_horizon_ms=None, position=int(pos), size=int(size), magic=int(magic),
+            compression=codec, timestamp_type=ttype, max_timestamp=int(maxts), crc=int(crc),
+            crc_valid=valid == "true", records=[],
+        )
+    (base, last, count, bseq, lseq, pid, pep, ple, txn, ctl, horizon, pos, ttype, maxts, size, magic,
+     codec, crc, valid) = m.groups()
+    return Batch(
+        base_offset=int(base), last_offset=int(last), count=0 if count == "null" else int(count),
+        base_sequence=int(bseq), last_sequence=int(lseq), producer_id=int(pid), producer_epoch=int(pep),
+        partition_leader_epoch=int(ple), is_transactional=txn == "true", is_control=ctl == "true",
+        delete_horizon_ms=None if horizon is None else int(horizon), position=int(pos), size=int(size),
+        magic=int(magic), compression=codec, timestamp_type=ttype, max_timestamp=int(maxts), crc=int(crc),
+        crc_valid=valid == "true", records=[],
+    )
+
+
+def _make_record(m: re.Match, batch, path: str, lineno: int) -> DecodedRecord:
+    from groupctl.log.batch import Record
+    from groupctl.protocol.records import encode_key, encode_value
+
+    (offset, _ttype, ts, ksize, vsize, seq, header_keys, rvalid, rcrc, marker, epoch, ctl_type,
+     key_text) = m.groups()
+    headers = [(k, None) for k in header_keys.split(",")] if header_keys else []
+    record = Record(
+        offset=int(offset), timestamp=int(ts), key=None, value=None, headers=headers,
+        sequence=-1 if seq is None else int(seq), key_size=int(ksize), value_size=int(vsize),
+        crc=None if rcrc is None else int(rcrc), crc_valid=rvalid != "false",
+    )
+    if marker is not None:
+        record.key = struct.pack(">hh", 0, 1 if marker == "COMMIT" else 0)
+        record.value = struct.pack(">hi", 0, int(epoch))
+        return DecodedRecord(batch, record, control=(marker, int(epoch)))
+    if ctl_type is not None:
+        return DecodedRecord(batch, record, control=ctl_type)
+    if key_text is None:
+        return DecodedRecord(batch, record, error="no key or payload in the dump-log line")
+    try:
+        key, value, error = _parse_key_payload(key_text, record.offset)
+    except DecodeError as exc:
+        raise DecodeError(exc.reason, path=f"{path}:{lineno}") from None
+    if error is not None:
+        return DecodedRecord(batch, record, error=error)
+    record.key = encode_key(key.type, key.data)
+    record.value = None if value is None else encode_value(key.type, value.version, value.data)
+    return DecodedRecord(batch, record, key, value)
+
+
+def _file_batches(
+    lines: _Lines, dump: FileDump, text_path: str, strict: bool
+) -> Iterator[tuple[object, list[DecodedRecord]]]:
+    batch = None
+    records: list[DecodedRecord] = []
+    while (line := lines.next()) is not None:
+        if line.startswith("Dumping "):
+            lines.push(line)
+            break
+        if not line.strip():
+            continue
+        if line.startswith("|"):
+            m = _RECORD.match(line)
+            if batch is None or m is None:
+                _problem(dump, text_path, strict, lines.number, "a record line that does not parse" if m is None
+                         else "a record line before any batch line")
+                continue
+            try:
+                rec = _make_record(m, batch, text_path, lines.number)
+            except DecodeError as exc:
+                _problem(dump, text_path, strict, lines.number, exc.reason)
+                continue
+            batch.records.append(rec.record)
+            records.append(rec)
+            continue
+        m2 = _BATCH_V2.match(line)
+        m_legacy = None if m2 else _BATCH_LEGACY.match(line)
+        if m2 or m_legacy:
+            if batch is not None:
+                yield _finish(batch), records
+            batch = _make_batch(m2 or m_legacy, legacy=m2 is None)
+            records = []
+            continue
+        if line.startswith("Log starting offset: "):
+            continue
+        trailing = _TRAILING.match(line)
+        if trailing:
+            dump.trailing_bytes = int(trailing.group(1))
+            continue
+        _problem(dump, text_path, strict, lines.number, f"unrecognised line: {line[:80]!r}")
+    if batch is not None:
+        yield _finish(batch), records
+
+
+def _finish(batch):
+    """Legacy batch lines carry no count; it is the number of records that followed."""
+    if batch.magic < 2:
+        batch.count = len(batch.records)
+    return batch
+
+
+def _problem(dump: FileDump, text_path: str, strict: bool, lineno: int, reason: str) -> None:
+    err = DecodeError(reason, path=f"{text_path}:{lineno}")
+    if strict:
+        raise err
+    dump.problems.append(err)
+
+
+def parse_dump_log(path: Path, *, strict: bool = False) -> Iterator[FileDump]:
+    """Stream a dump-log text file as one FileDump per `Dumping <file>` section.
+
+    Each FileDump's batches must be consumed before the next FileDump is taken (they share the file).
+    """
+    with path.open(encoding="utf-8", errors="replace") as fh:
+        lines = _Lines(fh)
+        while (line := lines.next()) is not None:
+            if not line.startswith("Dumping "):
+                if line.strip():
+                    raise DecodeError(f"line {lines.number} is not a `Dumping <file>` header", path=str(path))
+                continue
+            name = line[len("Dumping "):]
+            start = None
+            nxt = lines.next()
+            if nxt is not None and nxt.startswith("Log starting offset: "):
+                start = int(nxt.split(": ", 1)[1])
+            elif nxt is not None:
+                lines.push(nxt)
+            dump = FileDump(name, "dump-log", start, iter(()))
+            dump.batches = _file_batches(lines, dump, str(path), strict)
+            yield dump
+            for _ in dump.batches:  # drain whatever the consumer left unread
+                pass

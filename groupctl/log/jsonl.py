@@ -1,0 +1,110 @@
+"""Decoded records as plain objects: the `--format jsonl` lines and the rows of the record table.
+
+Key and value use Kafka's JSON (the console formatters' shape, type and version as numbers);
+batch fields sit beside the record's own so one line says everything about one record.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from groupctl.log.decode import DecodedRecord
+
+
+def batch_fields(b: Any) -> dict[str, Any]:
+    """The batch header as DumpLogSegments names it, in camelCase."""
+    return {
+        "baseOffset": b.base_offset,
+        "lastOffset": b.last_offset,
+        "count": b.count,
+        "baseSequence": b.base_sequence,
+        "lastSequence": b.last_sequence,
+        "producerId": b.producer_id,
+        "producerEpoch": b.producer_epoch,
+        "partitionLeaderEpoch": b.partition_leader_epoch,
+        "isTransactional": b.is_transactional,
+        "isControl": b.is_control,
+        "deleteHorizonMs": b.delete_horizon_ms,
+        "position": b.position,
+        "timestampType": b.timestamp_type,
+        "maxTimestamp": b.max_timestamp,
+        "size": b.size,
+        "magic": b.magic,
+        "compressionType": b.compression,
+        "crc": b.crc,
+        "crcValid": b.crc_valid,
+    }
+
+
+def record_jsonable(rec: DecodedRecord, file: str) -> dict[str, Any]:
+    """One record with its batch, key and value, ready for json.dumps."""
+    from groupctl.protocol.records import key_to_jsonable, value_to_jsonable
+
+    r = rec.record
+    obj: dict[str, Any] = {
+        "file": file,
+        "offset": r.offset,
+        "timestamp": r.timestamp,
+        "keySize": r.key_size,
+        "valueSize": r.value_size,
+        "sequence": r.sequence,
+        "headerKeys": [k for k, _ in r.headers],
+    }
+    obj.update(batch_fields(rec.batch))
+    if rec.batch.magic < 2:
+        obj["recordCrc"] = r.crc
+        obj["recordCrcValid"] = r.crc_valid
+    if rec.control is not None:
+        marker = rec.control
+        obj["control"] = (
+            {"type": marker[0], "coordinatorEpoch": marker[1]} if isinstance(marker, tuple) else {"type": marker}
+        )
+    obj["key"] = None if rec.key is None else key_to_jsonable(rec.key)
+    obj["value"] = None if rec.value is None or rec.key is None else value_to_jsonable(rec.key.type, rec.value)
+    if rec.error is not None:
+        obj["error"] = rec.error
+    return obj
+
+
+def dumps_line(obj: dict[str, Any]) -> str:
+    """Compact JSON on one line, non-ASCII kept as is."""
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+def _key_detail(data: dict[str, Any]) -> str:
+    if "topic" in data:
+        return f"{data['topic']}-{data['partition']}"
+    parts = [str(v) for k, v in data.items() if k not in ("group", "groupId")]
+    return " ".join(parts) if parts else "-"
+
+
+def table_row(rec: DecodedRecord, file: str, width: int | None = 100) -> dict[str, Any]:
+    """A row for the record table: what the record is about, and its value in short."""
+    from groupctl.protocol.records import RECORD_TYPE_NAMES, value_to_jsonable
+
+    r = rec.record
+    row: dict[str, Any] = {"file": file, "position": rec.batch.position, "offset": r.offset,
+                           "timestamp": r.timestamp}
+    if rec.control is not None:
+        marker = rec.control
+        row["type"] = "CONTROL"
+        row["value"] = f"{marker[0]} coordinatorEpoch={marker[1]}" if isinstance(marker, tuple) else marker
+        return row
+    if rec.key is None:
+        row["type"] = "ERROR"
+        row["value"] = rec.error
+        return row
+    row["type"] = RECORD_TYPE_NAMES.get(rec.key.type, str(rec.key.type))
+    row["group"] = rec.group
+    row["key"] = _key_detail(rec.key.data)
+    if rec.error is not None:
+        row["value"] = rec.error
+    elif rec.value is None:
+        row["value"] = "<DELETE>"
+    else:
+        row["version"] = rec.value.version
+        text = json.dumps(value_to_jsonable(rec.key.type, rec.value)["data"], separators=(",", ":"),
+                          ensure_ascii=False)
+        row["value"] = text if width is None or len(text) <= width else text[: width - 1] + "…"
+    return row

@@ -1,0 +1,171 @@
+"""`groupctl dump decode` through the real entry point: formats, filters, damaged input, exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from groupctl.log.segment import iter_batches
+from groupctl.log.synthetic import write_sample_dump
+
+
+@pytest.fixture
+def sample(tmp_path: Path) -> Path:
+    write_sample_dump(tmp_path / "dump")
+    return tmp_path / "dump"
+
+
+def test_table_default(cli, sample):
+    r = cli("dump", "decode", str(sample))
+    assert r.code == 0, r.err
+    lines = r.out.splitlines()
+    assert lines[0].split() == ["OFFSET", "TIMESTAMP", "TYPE", "GROUP", "KEY", "VALUE"]
+    assert len(lines) == 32
+    assert lines[1].split()[:4] == ["0", "1767225600000", "GROUP_METADATA", "orders-app"]
+    assert "<DELETE>" in lines[-1]
+    assert r.err == ""
+
+
+def test_wide_adds_file_position_version(cli, sample):
+    r = cli("dump", "decode", str(sample), "-o", "wide")
+    assert r.code == 0
+    assert r.out.splitlines()[0].split() == [
+        "FILE", "POSITION", "OFFSET", "TIMESTAMP", "TYPE", "VERSION", "GROUP", "KEY", "VALUE"
+    ]
+
+
+def test_jsonl(cli, sample):
+    r = cli("dump", "decode", str(sample), "--format", "jsonl")
+    assert r.code == 0, r.err
+    objs = [json.loads(line) for line in r.out.splitlines()]
+    assert len(objs) == 31
+    first = objs[0]
+    assert first["offset"] == 0 and first["timestamp"] == 1767225600000
+    assert first["key"] == {"type": 2, "data": {"group": "orders-app"}}
+    assert first["value"]["version"] == 3
+    member = first["value"]["data"]["members"][0]
+    assert member["groupInstanceId"] == "orders-0"
+    assert member["assignment"]["assignedPartitions"] == [{"topic": "orders", "partitions": [0]}]
+    assert first["baseOffset"] == 0 and first["compressionType"] == "none" and first["crcValid"] is True
+    marker = objs[26]
+    assert marker["control"] == {"type": "COMMIT", "coordinatorEpoch": 5}
+    assert marker["key"] is None and marker["value"] is None and marker["isControl"] is True
+    assert objs[29]["key"]["type"] == 1 and objs[29]["value"] is None
+    assert {o["compressionType"] for o in objs} == {"none", "gzip", "snappy", "lz4", "zstd"}
+
+
+def test_json_envelope_and_csv(cli, sample):
+    r = cli("dump", "decode", str(sample), "-o", "json")
+    doc = json.loads(r.out)
+    assert doc["apiVersion"] == "groupctl/v1" and doc["kind"] == "RecordList"
+    assert len(doc["items"]) == 31
+    r = cli("dump", "decode", str(sample), "-o", "csv", "--record-type", "3")
+    rows = r.out.splitlines()
+    assert rows[0] == "file,position,offset,timestamp,type,version,group,key,value"
+    assert len(rows) == 2 and ",CONSUMER_GROUP_METADATA,0,payments-app," in rows[1]
+
+
+def test_dump_log_format(cli, sample):
+    r = cli("dump", "decode", str(sample), "--format", "dump-log")
+    assert r.code == 0
+    lines = r.out.splitlines()
+    assert lines[0] == f"Dumping {sample / '__consumer_offsets-0' / '00000000000000000000.log'}"
+    assert lines[1] == "Log starting offset: 0"
+    assert sum(1 for ln in lines if ln.startswith("| ")) == 31
+
+
+def test_filters(cli, sample):
+    def offsets(*args):
+        r = cli("dump", "decode", str(sample), "-f", "jsonl", *args)
+        assert r.code == 0, r.err
+        return [json.loads(line)["offset"] for line in r.out.splitlines()]
+
+    assert offsets("--group", "billing-etl") == [25, 27]
+    assert offsets("--record-type", "OFFSET_COMMIT", "--group", "orders-app") == [1, 2, 3, 4, 5, 6]
+    assert offsets("--record-type", "consumer_group_metadata,16") == [10, 11]
+    assert offsets("--from-offset", "28", "--to-offset", "29") == [28, 29]
+    assert offsets("-g", "orders-app", "-g", "old-job", "-t", "2") == [0, 30]
+
+
+def test_usage_errors(cli, sample, tmp_path):
+    r = cli("dump", "decode", str(sample), "-f", "jsonl", "-o", "json")
+    assert r.code == 2 and "applies to --format table" in r.err
+    r = cli("dump", "decode", str(sample), "-t", "NOPE")
+    assert r.code == 2 and "unknown record type 'NOPE'" in r.err
+    r = cli("dump", "decode", str(tmp_path / "missing"))
+    assert r.code == 2 and "does not exist" in r.err
+    empty = tmp_path / "empty-dir"
+    empty.mkdir()
+    r = cli("dump", "decode", str(empty))
+    assert r.code == 2 and "holds no .log segment files" in r.err
+
+
+def _corrupt_middle_batch(sample: Path) -> tuple[Path, int]:
+    segment = sample / "__consumer_offsets-0" / "00000000000000000000.log"
+    data = bytearray(segment.read_bytes())
+    batches = list(iter_batches(bytes(data)))
+    victim = batches[3]
+    data[victim.position + victim.size - 2] ^= 0xFF
+    segment.write_bytes(bytes(data))
+    return segment, victim.position
+
+
+def test_damaged_batch_is_reported_and_skipped(cli, sample):
+    segment, position = _corrupt_middle_batch(sample)
+    r = cli("dump", "decode", str(sample), "-f", "jsonl")
+    assert r.code == 3
+    assert "CRC mismatch: stored" in r.err
+    assert f"{segment} at byte {position}" in r.err
+    assert "Traceback" not in r.err
+    offsets = [json.loads(line)["offset"] for line in r.out.splitlines()]
+    assert offsets[-1] == 30  # everything after the damaged batch is still there
+
+
+def test_strict_stops_at_first_damage(cli, sample):
+    _corrupt_middle_batch(sample)
+    r = cli("dump", "decode", str(sample), "-f", "jsonl", "--strict")
+    assert r.code == 3
+    assert "CRC mismatch" in r.err
+    offsets = [json.loads(line)["offset"] for line in r.out.splitlines()]
+    assert offsets == list(range(7))
+
+
+def test_random_bytes_exit_3_without_trace(cli, tmp_path):
+    junk = tmp_path / "00000000000000000000.log"
+    junk.write_bytes(os.urandom(4096))
+    r = cli("dump", "decode", str(junk))
+    assert r.code == 3
+    assert "Traceback" not in r.err and "internal error" not in r.err
+
+
+def test_dump_log_text_input(cli, sample, tmp_path):
+    text = cli("dump", "decode", str(sample), "-f", "dump-log").out
+    text_file = tmp_path / "dump.txt"
+    text_file.write_text(text)
+    again = cli("dump", "decode", str(text_file), "-f", "dump-log")
+    assert again.code == 0, again.err
+    assert again.out == text
+    from_text = cli("dump", "decode", str(text_file), "-f", "jsonl", "-t", "1")
+    from_segment = cli("dump", "decode", str(sample), "-f", "jsonl", "-t", "1")
+
+    def comparable(out):
+        return [{k: v for k, v in json.loads(line).items() if k != "file"} for line in out.splitlines()]
+
+    assert comparable(from_text.out) == comparable(from_segment.out)
+
+
+def test_undecodable_value_gives_exit_3(cli, tmp_path):
+    from groupctl.log.writer import SegmentWriter, SimpleRecord
+    from groupctl.protocol.records import encode_key
+
+    with SegmentWriter(tmp_path / "p-0") as w:
+        w.append([SimpleRecord(encode_key(3, {"groupId": "g"}), b"\x00\x00\x01", 1)])
+        w.append([SimpleRecord(b"\x7f\xff\x00\x01g", b"\x00\x00", 2)])
+    r = cli("dump", "decode", str(tmp_path / "p-0"), "-f", "dump-log")
+    assert r.code == 3
+    assert "Error at offset 0, skipping. Could not read record with version 0 from value's buffer" in r.out
+    assert "key: Unknown record type 32767 at offset 1, skipping." in r.out
+    assert "1 record(s) whose key or value could not be decoded" in r.err
