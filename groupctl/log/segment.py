@@ -38,7 +38,7 @@ from groupctl.errors import DecodeError, GroupctlError, UsageError
 from groupctl.log.batch import Batch, Record, increment_sequence
 from groupctl.log.compression import CODEC_NAMES, DEFAULT_MAX_DECOMPRESSED, CompressionError, decompress
 from groupctl.log.legacy import RECORD_OVERHEAD, decode_legacy
-from groupctl.log.varint import VarintError, decode_varint, decode_varlong
+from groupctl.protocol.primitives import UNDERFLOW, WireError, read_varint, read_varlong
 
 __all__ = [
     "DEFAULT_MAX_DECOMPRESSED",
@@ -86,6 +86,31 @@ def _attribute_table() -> list[tuple[str, str, bool, bool, bool, bool, int] | No
 
 _ATTRS = _attribute_table()
 _ZIGZAG = [(b >> 1) ^ -(b & 1) for b in range(128)]  # one-byte varints
+
+
+class _VarintProblem(DecodeError):
+    """A record-framing varint that is cut short, too long, or crosses the end of its record."""
+
+
+def _varint_in(read, buf: bytes, p: int, end: int) -> tuple[int, int]:
+    """A zig-zag varint/varlong (the protocol codec's reader) that must end by `end`: the general
+    path behind the reading loop's inlined one- and two-byte cases."""
+    try:
+        value, q = read(buf, p)
+    except WireError as exc:
+        why = "runs past the end of its buffer" if exc.reason == UNDERFLOW else exc.reason
+        raise _VarintProblem(f"varint at byte {p}: {why}") from None
+    if q > end:
+        raise _VarintProblem(f"varint at byte {p} runs past the end of its record")
+    return value, q
+
+
+def decode_varint(buf: bytes, p: int, end: int) -> tuple[int, int]:
+    return _varint_in(read_varint, buf, p, end)
+
+
+def decode_varlong(buf: bytes, p: int, end: int) -> tuple[int, int]:
+    return _varint_in(read_varlong, buf, p, end)
 
 
 def _decode_headers(buf: bytes, p: int, rend: int, what: str) -> tuple[list[tuple[str, bytes | None]], int]:
@@ -370,11 +395,11 @@ class BatchIterator:
                         )
                     if count and p != stop:
                         raise DecodeError(f"{stop - p} bytes remain after the last of {count} records")
-                except (DecodeError, VarintError, IndexError) as exc:
-                    if isinstance(exc, DecodeError):
+                except (DecodeError, IndexError) as exc:
+                    if isinstance(exc, _VarintProblem):
+                        reason = f"record {i + 1} of {count}: {exc.reason}"
+                    elif isinstance(exc, DecodeError):
                         reason = exc.reason
-                    elif isinstance(exc, VarintError):
-                        reason = f"record {i + 1} of {count}: {exc}"
                     else:  # an index past the end of the (decompressed) record data
                         reason = f"record {i + 1} of {count}: runs past the end of the record data"
                     if not crc_ok:

@@ -30,7 +30,7 @@ from crc32c import crc32c
 from groupctl.errors import DecodeError
 from groupctl.log.batch import CONTROL_TYPE_NAMES, NO_TIMESTAMP
 from groupctl.log.compression import codec_id, compress
-from groupctl.log.varint import encode_varint
+from groupctl.protocol.primitives import write_varint, write_varlong
 
 __all__ = [
     "Appended",
@@ -86,18 +86,18 @@ def _normalise(records: Iterable[Any]) -> list[tuple[int, int, bytes | None, byt
 def _nullable(data: bytes | None) -> bytes:
     if data is None:
         return b"\x01"  # varint -1
-    return encode_varint(len(data)) + bytes(data)
+    return write_varint(len(data)) + bytes(data)
 
 
 def _encode_record(delta: int, ts_delta: int, key: bytes | None, value: bytes | None, headers: Sequence) -> bytes:
-    parts = [b"\x00", encode_varint(ts_delta), encode_varint(delta), _nullable(key), _nullable(value)]
-    parts.append(encode_varint(len(headers)))
+    parts = [b"\x00", write_varlong(ts_delta), write_varint(delta), _nullable(key), _nullable(value)]
+    parts.append(write_varint(len(headers)))
     for hkey, hval in headers:
         raw = hkey.encode("utf-8")
-        parts.append(encode_varint(len(raw)) + raw)
+        parts.append(write_varint(len(raw)) + raw)
         parts.append(_nullable(hval))
     body = b"".join(parts)
-    return encode_varint(len(body)) + body
+    return write_varint(len(body)) + body
 
 
 def build_batch(

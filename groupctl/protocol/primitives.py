@@ -165,12 +165,7 @@ def write_uvarint(value: int) -> bytes:
     value &= 0xFFFFFFFF
     if value < 0x80:
         return _SMALL_UVARINTS[value]
-    out = bytearray()
-    while value >= 0x80:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
+    return write_uvarlong(value)
 
 
 def write_uvarlong(value: int) -> bytes:

@@ -15,6 +15,11 @@ from groupctl.protocol.schema import Field, Message, field, message
 # --- shared struct shapes ------------------------------------------------------------------------
 
 
+def _target_assignment_metadata() -> list[Field]:
+    """The value of types 6, 12 and 20 (AssignmentTimestamp: KIP-1263, 4.3)."""
+    return [field("AssignmentEpoch", "int32"), field("AssignmentTimestamp", "int64", tag=0, default=0)]
+
+
 def _topic_partitions() -> list[Field]:
     return [field("TopicId", "uuid"), field("Partitions", "[]int32")]
 
@@ -203,7 +208,7 @@ VALUE_SCHEMAS: Final[dict[int, Message]] = {
     6: _value(
         "ConsumerGroupTargetAssignmentMetadataValue",
         6,
-        [field("AssignmentEpoch", "int32"), field("AssignmentTimestamp", "int64", tag=0, default=0)],
+        _target_assignment_metadata(),
     ),
     7: _value(
         "ConsumerGroupTargetAssignmentMemberValue",
@@ -240,7 +245,7 @@ VALUE_SCHEMAS: Final[dict[int, Message]] = {
     12: _value(
         "ShareGroupTargetAssignmentMetadataValue",
         12,
-        [field("AssignmentEpoch", "int32"), field("AssignmentTimestamp", "int64", tag=0, default=0)],
+        _target_assignment_metadata(),
     ),
     13: _value(
         "ShareGroupTargetAssignmentMemberValue",
@@ -337,7 +342,7 @@ VALUE_SCHEMAS: Final[dict[int, Message]] = {
     20: _value(
         "StreamsGroupTargetAssignmentMetadataValue",
         20,
-        [field("AssignmentEpoch", "int32"), field("AssignmentTimestamp", "int64", tag=0, default=0)],
+        _target_assignment_metadata(),
     ),
     21: _value(
         "StreamsGroupTargetAssignmentMemberValue",

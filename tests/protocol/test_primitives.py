@@ -167,3 +167,17 @@ def test_java_wrapping_helpers() -> None:
     assert P.to_int32(0xFFFFFFFF) == -1
     assert P.to_int32(0x7FFFFFFF) == 0x7FFFFFFF
     assert P.to_int64(1 << 63) == -(1 << 63)
+
+
+@given(st.integers(min_value=-(2**63), max_value=2**63 - 1))
+def test_varlong_agrees_with_kafka_python(value: int) -> None:
+    """The record-framing varints are the same bytes kafka-python's record code writes and reads."""
+    from kafka.record.util import decode_varint as kp_decode
+    from kafka.record.util import encode_varint as kp_encode
+
+    data = P.write_varlong(value)
+    out = bytearray()
+    kp_encode(value, out.append)
+    assert bytes(out) == data
+    assert kp_decode(data, 0) == (value, len(data))
+    assert P.read_varlong(data + b"junk", 0) == (value, len(data))
