@@ -128,13 +128,6 @@ def open_segment(path: Path, *, strict: bool = False) -> FileDump:
     return dump
 
 
-def open_dump_log_text(path: Path, *, strict: bool = False) -> Iterator[FileDump]:
-    """A `kafka-dump-log --offsets-decoder` text file, parsed back into records (one FileDump per file in it)."""
-    from groupctl.log.dumplog import parse_dump_log
-
-    return parse_dump_log(path, strict=strict)
-
-
 def is_dump_log_text(path: Path) -> bool:
     with path.open("rb") as fh:
         return fh.read(len(TEXT_MAGIC)) == TEXT_MAGIC
@@ -160,7 +153,9 @@ def open_inputs(paths: Iterable[str | Path], *, strict: bool = False) -> Iterato
     for raw in paths:
         for file in expand_path(Path(raw)):
             if is_dump_log_text(file):
-                yield from open_dump_log_text(file, strict=strict)
+                from groupctl.log.dumplog import parse_dump_log
+
+                yield from parse_dump_log(file, strict=strict)
             else:
                 yield open_segment(file, strict=strict)
 

@@ -138,12 +138,10 @@ def _parse_key_payload(text: str, offset: int) -> tuple[object, object, str | No
         if not rest.startswith(" payload: "):
             raise DecodeError(f"record at offset {offset}: no payload after the key")
         payload = rest[len(" payload: "):]
-        key = key_from_jsonable({"type": int(key_obj["type"]), "data": key_obj["data"]})
+        key = key_from_jsonable(key_obj)
         if payload == "<DELETE>":
             return key, None, None
-        value_obj = json.loads(payload)
-        value = value_from_jsonable(key.type, {"version": int(value_obj["version"]), "data": value_obj["data"]})
-        return key, value, None
+        return key, value_from_jsonable(key.type, json.loads(payload)), None
     except DecodeError:
         raise
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
