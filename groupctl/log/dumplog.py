@@ -220,8 +220,11 @@ def _make_record(m: re.Match, batch, path: str, lineno: int) -> DecodedRecord:
         raise DecodeError(exc.reason, path=f"{path}:{lineno}") from None
     if error is not None:
         return DecodedRecord(batch, record, error=error)
-    record.key = encode_key(key.type, key.data)
-    record.value = None if value is None else encode_value(key.type, value.version, value.data)
+    try:
+        record.key = encode_key(key.type, key.data)
+        record.value = None if value is None else encode_value(key.type, value.version, value.data)
+    except ValueError as exc:  # values the JSON allows but the schema cannot hold (an int32 out of range)
+        raise DecodeError(f"record at offset {record.offset}: {exc}", path=f"{path}:{lineno}") from None
     return DecodedRecord(batch, record, key, value)
 
 
@@ -298,7 +301,7 @@ def parse_dump_log(path: Path, *, strict: bool = False) -> Iterator[FileDump]:
             name = line[len("Dumping "):]
             start = None
             nxt = lines.next()
-            if nxt is not None and nxt.startswith("Log starting offset: "):
+            if nxt is not None and re.fullmatch(r"Log starting offset: -?\d+", nxt):
                 start = int(nxt.split(": ", 1)[1])
             elif nxt is not None:
                 lines.push(nxt)

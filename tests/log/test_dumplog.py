@@ -223,3 +223,35 @@ def test_filter_prints_only_batches_with_kept_records(tmp_path: Path):
     lines = out.getvalue().splitlines()
     assert sum(1 for ln in lines if ln.startswith("baseOffset")) == 2
     assert all('"billing-etl"' in ln for ln in lines if ln.startswith("| "))
+
+
+def test_mutated_text_only_ever_gives_decode_errors(tmp_path: Path):
+    """Damaged dump-log text: each bad line is a DecodeError problem (or raised with --strict), never a crash."""
+    import random
+
+    base = dump_text([write_sample_dump(tmp_path / "d")])
+    rng = random.Random(11)
+    alphabet = '0123456789-{}[]":,abcxyz \\/nul\n'
+    target = tmp_path / "mutated.txt"
+    problems = 0
+    for _ in range(300):
+        text = list(base)
+        for _ in range(rng.randint(1, 8)):
+            p = rng.randrange(len(text))
+            op = rng.random()
+            if op < 0.5:
+                text[p] = rng.choice(alphabet)
+            elif op < 0.75:
+                del text[p]
+            else:
+                text.insert(p, rng.choice(alphabet))
+        target.write_text("".join(text))
+        for strict in (False, True):
+            try:
+                for dump in parse_dump_log(target, strict=strict):
+                    for _ in dump.batches:
+                        pass
+                    problems += len(dump.problems)
+            except DecodeError:
+                problems += 1
+    assert problems > 0
