@@ -1,0 +1,567 @@
+"""Replay: `__consumer_offsets` records folded into group state the way Kafka's loader does.
+
+The rules follow the broker's own replay methods (`OffsetMetadataManager.replay` and
+`replayEndTransactionMarker`, `GroupMetadataManager.replay`, `ConsumerGroup`, `ClassicGroup`), so
+a group rebuilt from a dump is the group the broker would load from it:
+
+* offsets (types 0, 1): a batch without a producer id commits at once; a producer's records wait
+  in `pending` until its COMMIT marker (each one kept only if written after the offset it would
+  replace: the newer record wins) or ABORT marker (dropped). A tombstone removes the committed
+  offset and every producer's pending offset for that partition, whichever batch carries it.
+* classic groups (type 2): the latest GroupMetadataValue replaces the group; a tombstone removes
+  it. Like the broker, a type-2 record replaces (value) or removes (tombstone) a consumer group of
+  the same id, and the first KIP-848 record of a group replaces a classic one.
+* consumer groups (types 3-8, 16): created by the first value record of any of these types;
+  tombstones of a group that does not exist are ignored; a type-3 tombstone removes the group.
+* a committed offset with no group creates an empty "simple" classic group, as on the broker.
+
+State is kept as the decoded dicts, so `apply` is a few dict operations per record; the model
+objects (`GroupDescription`) are built only by `describe`.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from groupctl.errors import DecodeError
+from groupctl.log.decode import DecodedRecord
+from groupctl.model import CommittedOffset, GroupDescription, Member, TopicPartition
+from groupctl.protocol.consumer_protocol import PROTOCOL_TYPE, decode_assignment, decode_subscription
+from groupctl.protocol.primitives import uuid_to_kafka
+
+__all__ = [
+    "DEFAULT_ASSIGNOR",
+    "MEMBER_STATES",
+    "SKIPPED_TYPES",
+    "ClassicGroupState",
+    "ConsumerGroupState",
+    "OffsetEntry",
+    "Replay",
+]
+
+NO_PRODUCER_ID = -1
+#: The epoch a member gets when its current assignment is tombstoned (ConsumerGroupHeartbeatRequest).
+LEAVE_GROUP_MEMBER_EPOCH = -1
+#: `modern/MemberState.java`; other values print as UNKNOWN.
+MEMBER_STATES = {0: "STABLE", 1: "UNREVOKED_PARTITIONS", 2: "UNRELEASED_PARTITIONS", 127: "UNKNOWN"}
+STABLE_MEMBER = 0
+#: The first of `group.consumer.assignors` (default `uniform, range`): used when no member names one.
+DEFAULT_ASSIGNOR = "uniform"
+#: Share (9-15) and streams (17-24) records: known to the decoder, not modelled here yet.
+SKIPPED_TYPES = frozenset(range(9, 16)) | frozenset(range(17, 25))
+_UNKNOWN_PREFIX = "Unknown record type "
+_new_entry = tuple.__new__  # an OffsetEntry without NamedTuple's keyword-handling __new__ (hot path)
+
+
+class OffsetEntry(NamedTuple):
+    """One committed or pending offset, with where it came from (the newer-record-wins rule needs it).
+
+    It keeps the decoded value itself and reads its fields on demand, so replaying an offset commit
+    (most records of any dump) costs one small tuple. OffsetAndMetadata.fromRecord's rules apply:
+    an expire timestamp of -1 and the zero topic id mean none; the leader epoch stays as recorded.
+    """
+
+    value: Any  # RecordValue of type 0/1
+    log_offset: int  # offset of the record that wrote it
+    producer_id: int  # -1 for a non-transactional commit
+
+    @property
+    def offset(self) -> int:
+        return self.value.data["offset"]
+
+    @property
+    def leader_epoch(self) -> int:
+        return self.value.data.get("leaderEpoch", -1)
+
+    @property
+    def metadata(self) -> str:
+        return self.value.data["metadata"]
+
+    @property
+    def commit_timestamp(self) -> int:
+        return self.value.data["commitTimestamp"]
+
+    @property
+    def expire_timestamp(self) -> int | None:
+        expire = self.value.data.get("expireTimestamp", -1)
+        return None if expire == -1 else expire
+
+    @property
+    def topic_id(self) -> uuid.UUID | None:
+        topic_id = self.value.data.get("topicId")
+        return topic_id if topic_id is not None and topic_id.int else None
+
+@dataclass(slots=True, eq=False)
+class ClassicGroupState:
+    """The latest GroupMetadataValue (type 2) of a group.
+
+    `raw_members` are the value's member dicts as decoded. `members` are copies of them plus
+    `decodedSubscription` and `decodedAssignment`: the consumer-protocol bytes decoded (dicts), None
+    when the group does not use the consumer protocol or the bytes do not decode (Kafka then leaves
+    them undecoded too). They are decoded on first use: most values are replaced by a newer one
+    before anyone looks, and decoding costs far more than replaying.
+    """
+
+    protocol_type: str
+    generation: int
+    protocol: str | None
+    leader: str | None
+    current_state_timestamp: int
+    raw_members: list[dict]
+    log_offset: int
+    _members: list[dict] | None = field(default=None, repr=False)
+
+    @property
+    def members(self) -> list[dict]:
+        """The member dicts with their consumer-protocol bytes decoded (once, on first use)."""
+        if self._members is None:
+            consumer = self.protocol_type == PROTOCOL_TYPE
+            self._members = [_classic_member(m, consumer) for m in self.raw_members]
+        return self._members
+
+    def _key(self) -> tuple:
+        return (self.protocol_type, self.generation, self.protocol, self.leader, self.current_state_timestamp,
+                self.raw_members, self.log_offset)
+
+    def __eq__(self, other: object) -> bool:
+        # `members` is a function of the other fields: whether it was decoded yet does not matter.
+        if not isinstance(other, ClassicGroupState):
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+@dataclass(slots=True)
+class ConsumerGroupState:
+    """A KIP-848 group as records 3-8 and 16 leave it; the values are kept as decoded.
+
+    Kafka's member set is the union of `members` (type 5) and `current` (type 8): either record
+    creates the member. A current-assignment tombstone leaves the member at epoch -1 with nothing
+    assigned (as Kafka does), a member-metadata tombstone removes it.
+    """
+
+    has_metadata: bool = False  # a type-3 record was seen (False: an orphan made of member records)
+    epoch: int = 0  # group epoch (Kafka's TimelineInteger starts at 0)
+    assignment_epoch: int = 0  # target assignment epoch: 0 until type 6, -1 after its tombstone
+    members: dict[str, dict] = field(default_factory=dict)  # memberId -> type-5 value data
+    targets: dict[str, list[tuple[uuid.UUID, int]]] = field(default_factory=dict)  # memberId -> type 7
+    current: dict[str, dict] = field(default_factory=dict)  # memberId -> type-8 value data
+    regexes: dict[str, dict] = field(default_factory=dict)  # regex -> type-16 value data
+    partition_metadata: dict | None = None  # type-4 value data (deprecated in 4.1, still replayed)
+
+    def member_ids(self) -> list[str]:
+        """Every member Kafka would list, sorted."""
+        return sorted(self.members.keys() | self.current.keys())
+
+    def state(self) -> str:
+        """Kafka's `ConsumerGroup.maybeUpdateGroupState`, evaluated on the current records."""
+        ids = self.members.keys() | self.current.keys()
+        if not ids:
+            return "Empty"
+        if self.epoch > self.assignment_epoch:
+            return "Assigning"
+        target = self.assignment_epoch
+        for mid in ids:
+            cur = self.current.get(mid)
+            # A member without a type-8 record has Kafka's builder defaults: epoch 0, STABLE.
+            epoch, state = (cur["memberEpoch"], cur["state"]) if cur is not None else (0, STABLE_MEMBER)
+            if state != STABLE_MEMBER or epoch != target:
+                return "Reconciling"
+        return "Stable"
+
+    def preferred_assignor(self) -> str:
+        """The server assignor most members ask for (ties: the first by name), else Kafka's default."""
+        counts: dict[str, int] = {}
+        for meta in self.members.values():
+            name = meta.get("serverAssignor")
+            if name is not None:
+                counts[name] = counts.get(name, 0) + 1
+        if not counts:
+            return DEFAULT_ASSIGNOR
+        return min(counts.items(), key=lambda kv: (-kv[1], kv[0]))[0]
+
+
+def _decode_or_none(decode: Callable[[bytes], tuple[int, dict[str, Any]]], raw: bytes | None) -> dict | None:
+    if raw is None:
+        return None
+    try:
+        return decode(raw)[1]
+    except DecodeError:
+        return None
+
+
+def _classic_member(member: dict, consumer: bool) -> dict:
+    """A copy of the member dict with its consumer-protocol bytes decoded (never mutate the record)."""
+    out = dict(member)
+    if consumer:
+        out["decodedSubscription"] = _decode_or_none(decode_subscription, member.get("subscription"))
+        out["decodedAssignment"] = _decode_or_none(decode_assignment, member.get("assignment"))
+    else:
+        out["decodedSubscription"] = out["decodedAssignment"] = None
+    return out
+
+
+def _unknown_type(error: str | None) -> int:
+    """The record type an "Unknown record type N at offset ..." error names, else -1."""
+    if error and error.startswith(_UNKNOWN_PREFIX):
+        number = error[len(_UNKNOWN_PREFIX):].split(" ", 1)[0]
+        try:
+            return int(number)
+        except ValueError:
+            return -1
+    return -1
+
+
+def _entry(value: Any, log_offset: int, producer_id: int) -> OffsetEntry:
+    return _new_entry(OffsetEntry, (value, log_offset, producer_id))
+
+class Replay:
+    """Group state folded from records, one at a time, in log order.
+
+    Feed it every record of one `__consumer_offsets` partition (or of several partitions of the
+    same cluster: a group lives in exactly one) in order; replaying N records then M more gives
+    the same state as replaying the N+M at once.
+    """
+
+    def __init__(self) -> None:
+        self.offsets: dict[str, dict[tuple[str, int], OffsetEntry]] = {}
+        self.pending: dict[int, dict[tuple[str, str, int], OffsetEntry]] = {}
+        self.classic: dict[str, ClassicGroupState] = {}
+        self.consumer: dict[str, ConsumerGroupState] = {}
+        self.unknown_types: dict[int, int] = {}  # type (-1: key unreadable) -> records skipped
+        self.skipped_types: dict[int, int] = {}  # share/streams type -> records skipped
+        self.undecodable_values = 0  # records whose key decoded but whose value did not: not applied
+        self.records = 0  # every record given to apply (control and skipped ones included)
+        self.first_timestamp: int | None = None  # first / last record timestamp seen (-1 ignored)
+        self.last_timestamp: int | None = None
+        # Groups with an offset commit record since the group was last removed: when no classic or
+        # consumer group holds the id, the broker has the empty "simple" group the commit created.
+        self._simple: set[str] = set()
+        self._handlers: dict[int, Callable[[dict, Any, int], None]] = {
+            2: self._group_metadata,
+            3: self._consumer_metadata,
+            4: self._partition_metadata,
+            5: self._member_metadata,
+            6: self._target_epoch,
+            7: self._target_member,
+            8: self._current_member,
+            16: self._regex,
+        }
+
+    def __eq__(self, other: object) -> bool:
+        # Two replays are equal when they hold the same state: what incremental replays are checked by.
+        if not isinstance(other, Replay):
+            return NotImplemented
+        return self._comparable() == other._comparable()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def _comparable(self) -> tuple:
+        return (self.offsets, self.pending, self.classic, self.consumer, self.unknown_types, self.skipped_types,
+                self.undecodable_values, self.records, self.first_timestamp, self.last_timestamp, self._simple)
+
+    # -- applying records ---------------------------------------------------------------------
+
+    def apply(self, rec: DecodedRecord) -> None:
+        """Fold one record into the state (Kafka's CoordinatorLoader: data record or marker)."""
+        batch, record, key, value, error, control, _ = rec
+        self.records += 1
+        ts = record.timestamp
+        if ts >= 0:
+            if self.first_timestamp is None:
+                self.first_timestamp = ts
+            self.last_timestamp = ts
+        # The hot path, inline: a non-transactional offset commit, most records of any dump.
+        # A value implies a decoded key.
+        if value is not None and key.type <= 1 and batch.producer_id == NO_PRODUCER_ID:
+            kd = key.data
+            group = kd["group"]
+            committed = self.offsets.get(group)
+            if committed is None:
+                committed = self.offsets[group] = {}
+                self._simple.add(group)
+            committed[(kd["topic"], kd["partition"])] = _new_entry(OffsetEntry, (value, record.offset, NO_PRODUCER_ID))
+            return
+        self._dispatch(batch, record, key, value, error, control)
+
+    def apply_all(self, records: Iterable[DecodedRecord]) -> None:
+        """`apply` each record in order."""
+        apply = self.apply
+        for rec in records:
+            apply(rec)
+
+    def _dispatch(self, batch: Any, record: Any, key: Any, value: Any, error: str | None, control: Any) -> None:
+        """Every record but a plain offset commit: markers, tombstones, group records, the unreadable."""
+        if key is None:
+            if control is not None or batch.is_control:
+                if control.__class__ is tuple:
+                    self._end_transaction(batch.producer_id, control[0] == "COMMIT")
+                return
+            t = _unknown_type(error)
+            self.unknown_types[t] = self.unknown_types.get(t, 0) + 1
+            return
+        if error is not None:
+            self.undecodable_values += 1
+            return
+        t = key.type
+        if t <= 1:
+            self._offset_commit(key.data, value, record.offset, batch.producer_id)
+            return
+        handler = self._handlers.get(t)
+        if handler is not None:
+            handler(key.data, value, record.offset)
+        elif t in SKIPPED_TYPES:
+            self.skipped_types[t] = self.skipped_types.get(t, 0) + 1
+        else:
+            self.unknown_types[t] = self.unknown_types.get(t, 0) + 1
+
+    def _offset_commit(self, kd: dict, value: Any, log_offset: int, producer_id: int) -> None:
+        """OffsetMetadataManager.replay: commit, transactional (pending) commit, or tombstone."""
+        group = kd["group"]
+        if value is None:
+            tp = (kd["topic"], kd["partition"])
+            committed = self.offsets.get(group)
+            if committed is not None and committed.pop(tp, None) is not None and not committed:
+                del self.offsets[group]
+            if self.pending:
+                pkey = (group, tp[0], tp[1])
+                for entries in self.pending.values():
+                    entries.pop(pkey, None)
+            return
+        self._simple.add(group)
+        entry = _entry(value, log_offset, producer_id)
+        if producer_id == NO_PRODUCER_ID:
+            committed = self.offsets.get(group)
+            if committed is None:
+                committed = self.offsets[group] = {}
+            committed[(kd["topic"], kd["partition"])] = entry
+        else:
+            entries = self.pending.get(producer_id)
+            if entries is None:
+                entries = self.pending[producer_id] = {}
+            entries[(group, kd["topic"], kd["partition"])] = entry
+
+    def _end_transaction(self, producer_id: int, commit: bool) -> None:
+        entries = self.pending.pop(producer_id, None)
+        if not entries or not commit:
+            return
+        offsets = self.offsets
+        for (group, topic, partition), entry in entries.items():
+            committed = offsets.get(group)
+            if committed is None:
+                committed = offsets[group] = {}
+            tp = (topic, partition)
+            existing = committed.get(tp)
+            if existing is None or entry.log_offset > existing.log_offset:
+                committed[tp] = entry
+
+    def _group_metadata(self, kd: dict, value: Any, log_offset: int) -> None:
+        group = kd["group"]
+        # The broker keeps one group per id: this record replaces (or removes) whatever was there.
+        self._simple.discard(group)
+        self.consumer.pop(group, None)
+        if value is None:
+            self.classic.pop(group, None)
+            return
+        v = value.data
+        self.classic[group] = ClassicGroupState(
+            v["protocolType"], v["generation"], v.get("protocol"), v.get("leader"), v.get("currentStateTimestamp", -1),
+            v["members"], log_offset,
+        )
+
+    def _consumer_group(self, group: str) -> ConsumerGroupState:
+        """The group a KIP-848 value record updates, created on first sight (replacing a classic one)."""
+        state = self.consumer.get(group)
+        if state is None:
+            state = self.consumer[group] = ConsumerGroupState()
+            self.classic.pop(group, None)
+            self._simple.discard(group)
+        return state
+
+    def _consumer_metadata(self, kd: dict, value: Any, log_offset: int) -> None:
+        group = kd["groupId"]
+        if value is None:
+            if self.consumer.pop(group, None) is not None:
+                self._simple.discard(group)
+            return
+        state = self._consumer_group(group)
+        state.epoch = value.data["epoch"]
+        state.has_metadata = True
+
+    def _partition_metadata(self, kd: dict, value: Any, log_offset: int) -> None:
+        group = kd["groupId"]
+        if value is not None:
+            self._consumer_group(group).partition_metadata = value.data
+        elif (state := self.consumer.get(group)) is not None:
+            state.partition_metadata = None
+
+    def _member_metadata(self, kd: dict, value: Any, log_offset: int) -> None:
+        group, member = kd["groupId"], kd["memberId"]
+        if value is not None:
+            self._consumer_group(group).members[member] = value.data
+        elif (state := self.consumer.get(group)) is not None:
+            state.members.pop(member, None)
+            state.current.pop(member, None)
+
+    def _target_epoch(self, kd: dict, value: Any, log_offset: int) -> None:
+        group = kd["groupId"]
+        if value is not None:
+            self._consumer_group(group).assignment_epoch = value.data["assignmentEpoch"]
+        elif (state := self.consumer.get(group)) is not None:
+            state.assignment_epoch = -1
+
+    def _target_member(self, kd: dict, value: Any, log_offset: int) -> None:
+        group, member = kd["groupId"], kd["memberId"]
+        if value is not None:
+            self._consumer_group(group).targets[member] = [
+                (tps["topicId"], p) for tps in value.data["topicPartitions"] for p in tps["partitions"]
+            ]
+        elif (state := self.consumer.get(group)) is not None:
+            state.targets.pop(member, None)
+
+    def _current_member(self, kd: dict, value: Any, log_offset: int) -> None:
+        group, member = kd["groupId"], kd["memberId"]
+        if value is not None:
+            self._consumer_group(group).current[member] = value.data
+            return
+        state = self.consumer.get(group)
+        if state is None or (member not in state.members and member not in state.current):
+            return
+        previous = state.current.get(member)
+        state.current[member] = {
+            "memberEpoch": LEAVE_GROUP_MEMBER_EPOCH,
+            "previousMemberEpoch": LEAVE_GROUP_MEMBER_EPOCH,
+            "state": STABLE_MEMBER if previous is None else previous["state"],
+            "assignedPartitions": [],
+            "partitionsPendingRevocation": [],
+        }
+
+    def _regex(self, kd: dict, value: Any, log_offset: int) -> None:
+        group = kd["groupId"]
+        if value is not None:
+            self._consumer_group(group).regexes[kd["regularExpression"]] = value.data
+        elif (state := self.consumer.get(group)) is not None:
+            state.regexes.pop(kd["regularExpression"], None)
+
+    # -- reading the state --------------------------------------------------------------------
+
+    def _exists(self, group_id: str) -> bool:
+        return (group_id in self.classic or group_id in self.consumer or group_id in self._simple
+                or bool(self.offsets.get(group_id)))
+
+    def group_ids(self) -> list[str]:
+        """Every group that exists now (classic metadata, consumer group, or offsets), sorted."""
+        ids = self.classic.keys() | self.consumer.keys() | self._simple
+        ids.update(g for g, committed in self.offsets.items() if committed)
+        return sorted(ids)
+
+    def describe(
+        self, group_id: str, *, topic_names: Mapping[str, str] | None = None, coordinator: str | None = None
+    ) -> GroupDescription:
+        """The group as `group describe` would show it; KeyError when no such group exists."""
+        if not self._exists(group_id):
+            raise KeyError(group_id)
+        offsets = self._committed(group_id)
+        state = self.consumer.get(group_id)
+        if state is not None:
+            return self._describe_consumer(group_id, state, offsets, topic_names or {}, coordinator)
+        classic = self.classic.get(group_id)
+        if classic is None:
+            # A simple group: the empty classic group without protocol type the broker creates.
+            return GroupDescription(group_id, "classic", "Empty", protocol_type="", group_epoch=0,
+                                    coordinator=coordinator, offsets=offsets)
+        return GroupDescription(
+            group_id, "classic", "Stable" if classic.members else "Empty",
+            protocol_type=classic.protocol_type, assignor=classic.protocol, group_epoch=classic.generation,
+            coordinator=coordinator, leader=classic.leader,
+            state_timestamp=None if classic.current_state_timestamp == -1 else classic.current_state_timestamp,
+            members=[_describe_classic_member(m) for m in sorted(classic.members, key=lambda m: m["memberId"])],
+            offsets=offsets,
+        )
+
+    def describe_all(
+        self, *, topic_names: Mapping[str, str] | None = None, coordinator: str | None = None
+    ) -> list[GroupDescription]:
+        """`describe` of every group in `group_ids()` order."""
+        return [self.describe(g, topic_names=topic_names, coordinator=coordinator) for g in self.group_ids()]
+
+    def _committed(self, group_id: str) -> list[CommittedOffset]:
+        committed = self.offsets.get(group_id) or {}
+        return [
+            CommittedOffset(topic, partition, e.offset, e.metadata, None if e.leader_epoch == -1 else e.leader_epoch,
+                            e.commit_timestamp, e.expire_timestamp)
+            for (topic, partition), e in sorted(committed.items(), key=lambda kv: kv[0])
+        ]
+
+    def _describe_consumer(self, group_id: str, state: ConsumerGroupState, offsets: list[CommittedOffset],
+                           names: Mapping[str, str], coordinator: str | None) -> GroupDescription:
+        cache: dict[uuid.UUID, str] = {}
+
+        def topic(topic_id: uuid.UUID) -> str:
+            name = cache.get(topic_id)
+            if name is None:
+                text = uuid_to_kafka(topic_id)
+                name = cache[topic_id] = names.get(text, text)
+            return name
+
+        def partitions(tps: list[dict]) -> list[TopicPartition]:
+            return sorted(TopicPartition(topic(t["topicId"]), p) for t in tps for p in t["partitions"])
+
+        members = []
+        for mid in state.member_ids():
+            meta = state.members.get(mid) or {}
+            cur = state.current.get(mid)
+            classic = meta.get("classicMemberMetadata")
+            target = state.targets.get(mid, [])
+            members.append(Member(
+                member_id=mid,
+                instance_id=meta.get("instanceId"),
+                client_id=meta.get("clientId", ""),
+                host=meta.get("clientHost", ""),
+                protocol="classic" if classic is not None else "consumer",
+                member_epoch=cur["memberEpoch"] if cur is not None else 0,
+                previous_member_epoch=cur["previousMemberEpoch"] if cur is not None else -1,
+                member_state=MEMBER_STATES.get(cur["state"], "UNKNOWN") if cur is not None else "STABLE",
+                assignment=partitions(cur["assignedPartitions"]) if cur is not None else [],
+                target_assignment=sorted(TopicPartition(topic(t), p) for t, p in target),
+                pending_revocation=partitions(cur["partitionsPendingRevocation"]) if cur is not None else [],
+                subscribed_topics=sorted(meta.get("subscribedTopicNames") or ()),
+                subscribed_regex=meta.get("subscribedTopicRegex"),
+                rack=meta.get("rackId"),
+                server_assignor=meta.get("serverAssignor"),
+                rebalance_timeout_ms=meta.get("rebalanceTimeoutMs"),
+                session_timeout_ms=classic.get("sessionTimeoutMs") if classic is not None else None,
+            ))
+        return GroupDescription(
+            group_id, "consumer", state.state(), protocol_type=PROTOCOL_TYPE, assignor=state.preferred_assignor(),
+            group_epoch=state.epoch, assignment_epoch=state.assignment_epoch, coordinator=coordinator,
+            members=members, offsets=offsets,
+        )
+
+
+def _describe_classic_member(m: dict) -> Member:
+    subscription = m.get("decodedSubscription") or {}
+    assignment = m.get("decodedAssignment") or {}
+    session = m.get("sessionTimeout")
+    rebalance = m.get("rebalanceTimeout", -1)
+    return Member(
+        member_id=m["memberId"],
+        instance_id=m.get("groupInstanceId"),
+        client_id=m.get("clientId", ""),
+        host=m.get("clientHost", ""),
+        protocol="classic",
+        assignment=sorted(
+            TopicPartition(tp["topic"], p)
+            for tp in assignment.get("assignedPartitions") or ()
+            for p in tp["partitions"]
+        ),
+        subscribed_topics=list(subscription.get("topics") or ()),
+        rack=subscription.get("rackId"),
+        # Loading a member without a rebalance timeout (value v0) uses its session timeout, as Kafka does.
+        rebalance_timeout_ms=session if rebalance == -1 else rebalance,
+        session_timeout_ms=session,
+    )

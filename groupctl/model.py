@@ -1,0 +1,125 @@
+"""Backend-neutral results: what a group looks like, whoever answered (a dump, the local coordinator,
+a cluster). The CLI renders only these, so a group rebuilt from a dump describes exactly like a
+live one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+# Kafka's state names (GroupState), as printed by its tools.
+CLASSIC_STATES = ("Empty", "PreparingRebalance", "CompletingRebalance", "Stable", "Dead")
+CONSUMER_STATES = ("Empty", "Assigning", "Reconciling", "Stable", "Dead")
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class TopicPartition:
+    """A partition of a topic named by name, or by topic id (base64url) when no name is known."""
+
+    topic: str
+    partition: int
+
+
+def format_assignment(partitions: Iterable[TopicPartition] | None) -> str:
+    """Kafka's table form `topicA:0,1,2;topicB:3`: topics sorted, partitions sorted; `-` when empty."""
+    if partitions is None:
+        return "-"
+    by_topic: dict[str, list[int]] = {}
+    for tp in partitions:
+        by_topic.setdefault(tp.topic, []).append(tp.partition)
+    if not by_topic:
+        return "-"
+    return ";".join(f"{t}:{','.join(str(p) for p in sorted(ps))}" for t, ps in sorted(by_topic.items()))
+
+
+@dataclass(slots=True)
+class Member:
+    """One group member. Classic members have no member epoch; consumer-group members may speak the
+    classic protocol inside a consumer group (`protocol == "classic"`, Kafka's "upgraded" false)."""
+
+    member_id: str
+    instance_id: str | None
+    client_id: str
+    host: str
+    protocol: str  # "classic" or "consumer": the protocol this member speaks
+    member_epoch: int | None = None
+    previous_member_epoch: int | None = None
+    member_state: str | None = None  # consumer groups: STABLE, UNREVOKED_PARTITIONS, UNRELEASED_PARTITIONS
+    assignment: list[TopicPartition] = field(default_factory=list)
+    target_assignment: list[TopicPartition] | None = None
+    pending_revocation: list[TopicPartition] = field(default_factory=list)
+    subscribed_topics: list[str] = field(default_factory=list)
+    subscribed_regex: str | None = None
+    rack: str | None = None
+    server_assignor: str | None = None
+    rebalance_timeout_ms: int | None = None
+    session_timeout_ms: int | None = None
+
+    @property
+    def converged(self) -> bool:
+        """Owns exactly its target, with nothing pending revocation (always true for classic members)."""
+        if self.target_assignment is None:
+            return not self.pending_revocation
+        return not self.pending_revocation and sorted(self.assignment) == sorted(self.target_assignment)
+
+
+@dataclass(slots=True)
+class CommittedOffset:
+    """A committed offset of the group, with the log end offset and lag where the source knows them."""
+
+    topic: str
+    partition: int
+    offset: int
+    metadata: str = ""
+    leader_epoch: int | None = None
+    commit_timestamp: int | None = None
+    expire_timestamp: int | None = None
+    log_end_offset: int | None = None
+
+    @property
+    def lag(self) -> int | None:
+        if self.log_end_offset is None or self.offset < 0:
+            return None
+        return max(self.log_end_offset - self.offset, 0)
+
+
+@dataclass(slots=True)
+class GroupDescription:
+    """A group as `group describe` shows it.
+
+    `group_epoch` is the consumer group's epoch or the classic group's generation;
+    `assignment_epoch` the consumer group's target-assignment epoch (None for classic groups).
+    `coordinator` names who answered: `host:port (id)` live, `__consumer_offsets-N` for a dump.
+    """
+
+    group_id: str
+    type: str  # "classic" or "consumer" (wire names, lower case)
+    state: str
+    protocol_type: str | None = None  # classic: "consumer", "connect", "" for simple groups ...
+    assignor: str | None = None
+    group_epoch: int | None = None
+    assignment_epoch: int | None = None
+    coordinator: str | None = None
+    leader: str | None = None
+    state_timestamp: int | None = None
+    members: list[Member] = field(default_factory=list)
+    offsets: list[CommittedOffset] = field(default_factory=list)
+
+    @property
+    def converged(self) -> bool:
+        """Stable, and every member owns exactly its target assignment."""
+        if self.state not in ("Stable", "Empty"):
+            return False
+        return all(m.converged for m in self.members)
+
+
+@dataclass(slots=True)
+class Finding:
+    """One thing an audit found: how bad, about which group, where, and what it means."""
+
+    severity: str  # "error", "warning" or "info"
+    rule: str  # a stable kebab-case id, e.g. "hanging-transaction"
+    group: str | None
+    explanation: str  # one line
+    evidence: dict = field(default_factory=dict)  # offsets, positions, producer ids ... as plain values
