@@ -1,0 +1,676 @@
+"""Audit a `__consumer_offsets` dump: findings an operator should act on, and what the dump holds.
+
+An `Auditor` sits beside a `Replay`: `observe` looks at each record against the state *before* it
+(a commit lower than the one it replaces, a transaction being aborted, commits for a group that was
+deleted) and then lets the replay apply it; rules about the final state (hanging transactions,
+expired offsets, KIP-848 leftovers, partitions owned twice, duplicate static members, undecodable
+subscriptions) run once in `finish`. The audit must cost little more than decoding (see
+benchmarks/bench_audit.py), so the per-record path is a handful of dict and list operations and a
+finding is built only when a rule fires.
+
+Evidence values are plain JSON values; `logOffset` (every record-related finding has one, used for
+sorting) and `logOffsets` are offsets in `__consumer_offsets`; partitions are written
+`topic-partition` as Kafka prints them, topic ids in Kafka's base64url form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from groupctl.errors import DecodeError
+from groupctl.model import Finding
+from groupctl.protocol.primitives import uuid_to_kafka
+from groupctl.protocol.records import RECORD_TYPE_NAMES, RecordKey, decode_key, encode_key
+
+if TYPE_CHECKING:
+    from groupctl.log.decode import DecodedRecord, FileDump
+    from groupctl.log.replay import Replay
+
+__all__ = ["RULES", "SEVERITIES", "AuditReport", "Auditor", "at_or_above", "audit"]
+
+SEVERITIES = ("error", "warning", "info")
+_RANK = {s: i for i, s in enumerate(SEVERITIES)}
+
+RULES: dict[str, str] = {
+    "hanging-transaction": "error",
+    "partition-owned-twice": "error",
+    "duplicate-instance-id": "error",
+    "invalid-batch": "error",
+    "undecodable-record": "error",
+    "offset-rewind": "warning",
+    "offset-expired": "warning",
+    "recommitted-after-delete": "warning",
+    "orphan-member-records": "warning",
+    "empty-group-epoch-mismatch": "warning",
+    "undecodable-subscription": "warning",
+    "unknown-record-type": "warning",
+    "aborted-commit": "info",
+}
+"""Every rule id and its severity, for documentation and for filtering by rule."""
+
+_NO_TS = 1 << 62  # "no timestamp seen yet" for a running minimum
+_UNKNOWN_PREFIX = "Unknown record type "
+# Per-group counters, a list for speed: records, bytes, tombstones, commits, first ts, last ts.
+_RECORDS, _BYTES, _TOMBSTONES, _COMMITS, _FIRST, _LAST = range(6)
+# Member record types whose last log offset is kept for evidence: metadata, target, current assignment.
+_MEMBER_SLOT = {5: 0, 7: 1, 8: 2}
+
+
+def at_or_above(finding: Finding, threshold: str) -> bool:
+    """Whether `finding` is at least as severe as `threshold` (error > warning > info), for --fail-on."""
+    try:
+        return _RANK[finding.severity] <= _RANK[threshold]
+    except KeyError:
+        raise ValueError(f"unknown severity {threshold!r}; expected one of {', '.join(SEVERITIES)}") from None
+
+
+def _finding(rule: str, group: str | None, explanation: str, evidence: dict) -> Finding:
+    return Finding(RULES[rule], rule, group, explanation, evidence)
+
+
+def _sort_key(f: Finding) -> tuple:
+    where = f.evidence.get("logOffset", f.evidence.get("position"))
+    return (
+        _RANK.get(f.severity, len(SEVERITIES)),
+        f.group is not None,
+        f.group or "",
+        f.rule,
+        where if isinstance(where, int) else -1,
+        str(f.evidence.get("file", "")),
+    )
+
+
+def _key_of(raw: bytes | None) -> RecordKey | None:
+    """The key of a record whose value failed to decode (the decoder drops it), to name its group."""
+    if raw is None:  # a dump-log text line carries no key bytes for such a record
+        return None
+    try:
+        return decode_key(raw)
+    except DecodeError:
+        return None
+
+
+def _tp(topic: str, partition: int) -> str:
+    return f"{topic}-{partition}"
+
+
+@dataclass
+class AuditReport:
+    """Findings and the summaries the `dump audit` command prints.
+
+    `findings` are sorted by severity (error first), group (findings about no group first), rule and
+    log offset. `by_group` rows (most records first): group, records, bytes (key + value sizes),
+    tombstones, commits (offset commit records, tombstones excluded), firstTimestamp/lastTimestamp
+    (earliest/latest record timestamp), commitsPerMinute (commits over that span; None under one
+    commit or with no span). `by_type` rows: type, name (Kafka's constant; UNKNOWN for unknown type
+    ids, CONTROL and UNDECODABLE with type None), records, bytes, tombstones. `totals`: records,
+    bytes, tombstones, tombstoneRatio, groups, firstTimestamp, lastTimestamp, invalidBatches.
+    """
+
+    findings: list[Finding] = field(default_factory=list)
+    by_group: list[dict] = field(default_factory=list)
+    by_type: list[dict] = field(default_factory=list)
+    totals: dict = field(default_factory=dict)
+
+
+class Auditor:
+    """Feed it every record in log order (`observe`) and every reader problem, then call `finish`."""
+
+    __slots__ = (
+        "_apply", "_commits", "_deleted", "_findings", "_first_ts", "_group_offsets", "_groups", "_last",
+        "_last_ts", "_member_offsets", "_other", "_problems", "_txn_first", "_types", "_unknown", "replay",
+    )
+
+    def __init__(self, replay: Replay | None = None) -> None:
+        if replay is None:
+            from groupctl.log.replay import Replay
+
+            replay = Replay()
+        self.replay = replay
+        self._apply = replay.apply
+        # group -> [commits, bytes, first ts, last ts] of its decoded type-1 commits (the short path)
+        self._commits: dict[str, list[int]] = {}
+        # type-1 key bytes -> the offset last committed there, as far as this auditor saw: a cheap hint
+        # that a commit goes backwards, confirmed against the replay before anything is reported
+        self._last: dict[bytes, int] = {}
+        # group -> [records, bytes, tombstones, commits, first ts, last ts] of all its other records
+        self._groups: dict[str, list[int]] = {}
+        # indexed by record type: [records, bytes, tombstones]
+        self._types: list[list[int]] = [[0, 0, 0] for _ in range(max(RECORD_TYPE_NAMES) + 1)]
+        # rows without a known record type: (type or None, name) -> [records, bytes, tombstones]
+        self._other: dict[tuple[int | None, str], list[int]] = {}
+        self._findings: list[Finding] = []
+        self._first_ts = _NO_TS  # over records without a group (markers, unknown types)
+        self._last_ts = -1
+        self._deleted: dict[str, list[Any]] = {}  # group -> [tombstone log offset, type, Finding | None]
+        self._txn_first: dict[int, int] = {}  # producer id -> first log offset of its open transaction
+        self._member_offsets: dict[tuple[str, str], list[int | None]] = {}  # (group, member) -> offsets of 5/7/8
+        self._group_offsets: dict[str, list[int | None]] = {}  # group -> offsets of its type 3 and 6 records
+        self._unknown: dict[int, list[int]] = {}  # unknown type -> [count, first log offset]
+        self._problems = 0
+
+    # --- per record ------------------------------------------------------------------------------
+
+    def observe(self, rec: DecodedRecord) -> None:
+        """Check `rec` against the state before it, then apply it to the replay.
+
+        Decoded type-1 commits (nearly every record) take this short path, kept to as few bytecodes as
+        possible (the audit's cost is mostly here); everything else goes to `_observe_rare`. A record
+        with an error never has a value, so `value is None` routes those too.
+        """
+        value = rec[3]
+        if value is None:
+            self._observe_rare(rec)
+            return
+        key = rec[2]
+        if key[0] != 1:
+            self._observe_rare(rec)
+            return
+        record = rec[1]
+        group = key[1]["group"]
+        s = self._commits.get(group)
+        if s is None:
+            s = self._commits[group] = [0, 0, record.timestamp, record.timestamp]
+        s[0] += 1
+        s[1] += record.key_size + record.value_size
+        ts = record.timestamp
+        if ts > s[3]:
+            s[3] = ts
+        elif ts < s[2]:  # (-1, no timestamp, only from magic 0, leaves the first unknown)
+            s[2] = ts
+        if rec[0].producer_id == -1:  # as the replay: a batch without a producer id commits at once
+            new = value[1]["offset"]
+            last = self._last.get(record.key)
+            self._last[record.key] = new
+            if last is None or last > new:
+                self._check_rewind(group, key[1], new, record.offset)
+        elif rec[0].producer_id not in self._txn_first:
+            self._txn_first[rec[0].producer_id] = record.offset
+        if self._deleted and group in self._deleted:
+            self._recommitted(group, self._deleted[group], key[1], record.offset)
+        self._apply(rec)
+
+    def _check_rewind(self, group: str, data: dict, new: int, log_offset: int) -> None:
+        """Report a rewind if the replay's committed offset (before this commit) is above `new`."""
+        committed = self.replay.offsets.get(group)
+        prev = None if committed is None else committed.get((data["topic"], data["partition"]))
+        if prev is not None and prev.offset > new:
+            self._rewind(group, data, new, log_offset, prev)
+
+    def _observe_rare(self, rec: DecodedRecord) -> None:
+        """Every record but a decoded type-1 commit: full accounting, then the type's own checks."""
+        key = rec.key
+        if key is None or rec.error is not None:
+            self._observe_unkeyed(rec)
+            return
+        record = rec.record
+        t, data = key
+        ks, vs = record.key_size, record.value_size
+        size = (ks if ks > 0 else 0) + (vs if vs > 0 else 0)
+        group = data["group"] if t < 3 else data["groupId"]
+        self._count_group(group, size, record.timestamp)
+        ty = self._types[t]
+        ty[0] += 1
+        ty[1] += size
+        tombstone = rec.value is None
+        if tombstone:
+            self._groups[group][_TOMBSTONES] += 1
+            ty[2] += 1
+        if t >= 2:
+            self._group_record(rec, t, group, data, tombstone)
+            return
+        # an offset tombstone, or a legacy (type 0) commit; both keep the type-1 hints in step
+        hint = record.key if t == 1 else b"\x00\x01" + record.key[2:]
+        if tombstone:
+            self._last.pop(hint, None)
+        else:
+            self._groups[group][_COMMITS] += 1
+            pid = rec.batch.producer_id
+            new = rec.value.data["offset"]
+            if pid == -1:
+                self._check_rewind(group, data, new, record.offset)
+                self._last[hint] = new
+            elif pid not in self._txn_first:
+                self._txn_first[pid] = record.offset
+            if group in self._deleted:
+                self._recommitted(group, self._deleted[group], data, record.offset)
+        self._apply(rec)
+
+    def _count_group(self, group: str, size: int, ts: int) -> None:
+        s = self._groups.get(group)
+        if s is None:
+            s = self._groups[group] = [0, 0, 0, 0, _NO_TS, -1]
+        s[_RECORDS] += 1
+        s[_BYTES] += size
+        if ts > s[_LAST]:
+            s[_LAST] = ts
+        if 0 <= ts < s[_FIRST]:
+            s[_FIRST] = ts
+
+    def _group_record(self, rec: DecodedRecord, t: int, group: str, data: dict, tombstone: bool) -> None:
+        """Types 2 and up (rare next to commits): deletions, conversions, offsets kept for evidence."""
+        offset = rec.record.offset
+        if t == 2 or t == 3:
+            gone = self._deleted.get(group)
+            if tombstone:
+                self._deleted[group] = [offset, t, None]
+            elif gone is not None and gone[1] != t and gone[2] is None:
+                # classic <-> consumer conversion: one kind of metadata replaced by the other, not a deletion
+                del self._deleted[group]
+        if t == 3 or t == 6:
+            slots = self._group_offsets.get(group)
+            if slots is None:
+                slots = self._group_offsets[group] = [None, None]
+            slots[0 if t == 3 else 1] = offset
+        elif t in _MEMBER_SLOT:
+            member = (group, data["memberId"])
+            slots = self._member_offsets.get(member)
+            if slots is None:
+                slots = self._member_offsets[member] = [None, None, None]
+            slots[_MEMBER_SLOT[t]] = offset
+        self._apply(rec)
+
+    def _observe_unkeyed(self, rec: DecodedRecord) -> None:
+        """Markers, unknown record types and undecodable records."""
+        record = rec.record
+        ks, vs = record.key_size, record.value_size
+        size = (ks if ks > 0 else 0) + (vs if vs > 0 else 0)
+        ts = record.timestamp
+        error = rec.error
+        group = None
+        if error is None:
+            row: tuple[int | None, str] = (None, "CONTROL")
+            if isinstance(rec.control, tuple):
+                self._marker(rec)
+        elif error.startswith(_UNKNOWN_PREFIX):
+            word = error[len(_UNKNOWN_PREFIX):].split(" ", 1)[0]
+            unknown = int(word) if word.lstrip("-").isdigit() else -1
+            row = (unknown, "UNKNOWN")
+            seen = self._unknown.get(unknown)
+            if seen is None:
+                self._unknown[unknown] = [1, record.offset]
+            else:
+                seen[0] += 1
+        else:
+            row = (None, "UNDECODABLE")
+            key = rec.key if rec.key is not None else _key_of(record.key)
+            group = None if key is None else key.data.get("group", key.data.get("groupId"))
+            self._undecodable(rec, key, group)
+        if group is not None:
+            self._count_group(group, size, ts)
+        else:
+            if ts > self._last_ts:
+                self._last_ts = ts
+            if 0 <= ts < self._first_ts:
+                self._first_ts = ts
+        counts = self._other.get(row)
+        if counts is None:
+            counts = self._other[row] = [0, 0, 0]
+        counts[0] += 1
+        counts[1] += size
+        self._apply(rec)
+
+    def observe_problem(self, problem: DecodeError) -> None:
+        """A damaged batch or dump-log line the reader skipped: its records are missing from the audit."""
+        self._problems += 1
+        evidence: dict[str, Any] = {"reason": problem.reason}
+        if problem.path is not None:
+            evidence["file"] = str(problem.path)
+        if problem.position is not None:
+            evidence["position"] = problem.position
+        self._findings.append(_finding(
+            "invalid-batch", None,
+            f"damaged input skipped ({problem.reason}): the records in it were not read, so this audit "
+            "and the rebuilt group state may be incomplete",
+            evidence,
+        ))
+
+    # --- findings raised while reading -----------------------------------------------------------
+
+    def _rewind(self, group: str, key: dict, new: int, log_offset: int, prev: Any, **extra: int) -> None:
+        old = prev.offset
+        tp = _tp(key["topic"], key["partition"])
+        self._findings.append(_finding(
+            "offset-rewind", group,
+            f"the committed offset of {tp} went back from {old} to {new}: the group re-reads {old - new} "
+            "message(s), after a deliberate offset reset or a consumer re-processing from an older position",
+            {"topic": key["topic"], "partition": key["partition"], "oldOffset": old, "newOffset": new,
+             "oldLogOffset": prev.log_offset, "logOffset": log_offset, **extra},
+        ))
+
+    def _recommitted(self, group: str, gone: list[Any], key: dict, log_offset: int) -> None:
+        finding = gone[2]
+        if finding is not None:
+            finding.evidence["commits"] += 1
+            return
+        gone[2] = _finding(
+            "recommitted-after-delete", group,
+            f"the group was deleted at log offset {gone[0]} but offsets were committed for it again from log "
+            f"offset {log_offset}: a client still uses this group id, starting from auto.offset.reset or "
+            "explicit offsets rather than the deleted ones",
+            {"deleteLogOffset": gone[0], "deleteRecordType": gone[1], "logOffset": log_offset,
+             "partition": _tp(key["topic"], key["partition"]), "commits": 1},
+        )
+        self._findings.append(gone[2])
+
+    def _marker(self, rec: DecodedRecord) -> None:
+        """A COMMIT or ABORT marker, before the replay settles the producer's pending commits."""
+        kind = rec.control[0]  # type: ignore[index]
+        batch = rec.batch
+        pid = batch.producer_id
+        first = self._txn_first.pop(pid, None)
+        pending = self.replay.pending.get(pid)
+        if not pending:
+            return
+        marker_offset = rec.record.offset
+        if kind == "ABORT":
+            per_group: dict[str, list[tuple[str, int, Any]]] = {}
+            for (group, topic, partition), entry in pending.items():
+                per_group.setdefault(group, []).append((topic, partition, entry))
+            for group, entries in per_group.items():
+                entries.sort(key=lambda e: (e[2].log_offset, e[0], e[1]))
+                self._findings.append(_finding(
+                    "aborted-commit", group,
+                    f"producer {pid}'s transactional commit of {len(entries)} offset(s) was aborted: those "
+                    "offsets were never applied and the group resumes from its previous commit "
+                    "(expected after a failed or fenced transaction)",
+                    {"producerId": pid, "producerEpoch": batch.producer_epoch, "logOffset": marker_offset,
+                     "partitions": [_tp(t, p) for t, p, _ in entries],
+                     "commitLogOffsets": [e.log_offset for _, _, e in entries],
+                     **({"firstLogOffset": first} if first is not None else {})},
+                ))
+        elif kind == "COMMIT":
+            offsets = self.replay.offsets
+            for (group, topic, partition), entry in sorted(pending.items(), key=lambda kv: kv[1].log_offset):
+                prev = offsets.get(group, {}).get((topic, partition))
+                if prev is not None and entry.log_offset > prev.log_offset and entry.offset < prev.offset:
+                    self._rewind(group, {"topic": topic, "partition": partition}, entry.offset, entry.log_offset,
+                                 prev, producerId=pid, markerLogOffset=marker_offset)
+                # forget the short path's hint: the next commit there compares with the replay itself
+                self._last.pop(encode_key(1, {"group": group, "topic": topic, "partition": partition}), None)
+
+    def _undecodable(self, rec: DecodedRecord, key: RecordKey | None, group: str | None) -> None:
+        error = rec.error or ""
+        offset = rec.record.offset
+        reason = error
+        prefix = f"Error at offset {offset}, skipping. "
+        if reason.startswith(prefix):
+            reason = reason[len(prefix):]
+        evidence: dict[str, Any] = {"logOffset": offset, "reason": reason}
+        if key is not None:
+            evidence["recordType"] = key.type
+        self._findings.append(_finding(
+            "undecodable-record", group,
+            f"the record at log offset {offset} could not be decoded and was skipped ({reason}); "
+            "the state rebuilt around it may be incomplete",
+            evidence,
+        ))
+
+    # --- end of the dump -------------------------------------------------------------------------
+
+    def finish(self) -> AuditReport:
+        """Run the rules about the final state and build the summaries (the auditor can keep observing)."""
+        by_group, by_type, totals = self._summaries()
+        findings = list(self._findings)
+        findings += self._hanging()
+        findings += self._expired(totals["lastTimestamp"])
+        findings += self._consumer_group_rules()
+        findings += self._classic_rules()
+        findings += self._unknown_types()
+        findings.sort(key=_sort_key)
+        return AuditReport(findings, by_group, by_type, totals)
+
+    def _summaries(self) -> tuple[list[dict], list[dict], dict]:
+        merged = {g: list(row) for g, row in self._groups.items()}
+        type1 = self._types[1][:]
+        for group, (commits, size, c_first, c_last) in self._commits.items():
+            row = merged.get(group)
+            if row is None:
+                row = merged[group] = [0, 0, 0, 0, _NO_TS, -1]
+            row[_RECORDS] += commits
+            row[_BYTES] += size
+            row[_COMMITS] += commits
+            if c_first >= 0:
+                row[_FIRST] = min(row[_FIRST], c_first)
+            row[_LAST] = max(row[_LAST], c_last)
+            type1[0] += commits
+            type1[1] += size
+        by_group = []
+        first, last = self._first_ts, self._last_ts
+        for group, (records, size, tombstones, commits, g_first, g_last) in merged.items():
+            span = g_last - g_first if g_first != _NO_TS and g_last >= 0 else 0
+            rate = commits * 60_000 / span if commits >= 1 and span > 0 else None
+            by_group.append({
+                "group": group, "records": records, "bytes": size, "tombstones": tombstones, "commits": commits,
+                "firstTimestamp": None if g_first == _NO_TS else g_first,
+                "lastTimestamp": None if g_last < 0 else g_last,
+                "commitsPerMinute": rate,
+            })
+            first = min(first, g_first)
+            last = max(last, g_last)
+        by_group.sort(key=lambda row: (-row["records"], row["group"]))
+
+        by_type = [
+            {"type": t, "name": RECORD_TYPE_NAMES[t], "records": c[0], "bytes": c[1], "tombstones": c[2]}
+            for t, c in enumerate([*self._types[:1], type1, *self._types[2:]]) if c[0]
+        ]
+        by_type += [
+            {"type": t, "name": name, "records": c[0], "bytes": c[1], "tombstones": c[2]}
+            for (t, name), c in self._other.items()
+        ]
+        by_type.sort(key=lambda row: (row["name"] in ("CONTROL", "UNDECODABLE"), row["name"] == "UNKNOWN",
+                                      row["type"] if row["type"] is not None else 0, row["name"]))
+        records = sum(row["records"] for row in by_type)
+        tombstones = sum(row["tombstones"] for row in by_type)
+        totals = {
+            "records": records,
+            "bytes": sum(row["bytes"] for row in by_type),
+            "tombstones": tombstones,
+            "tombstoneRatio": tombstones / records if records else 0.0,
+            "groups": len(by_group),
+            "firstTimestamp": None if first == _NO_TS else first,
+            "lastTimestamp": None if last < 0 else last,
+            "invalidBatches": self._problems,
+        }
+        return by_group, by_type, totals
+
+    def _hanging(self) -> list[Finding]:
+        out = []
+        for pid, pending in self.replay.pending.items():
+            if not pending:
+                continue
+            groups = sorted({g for g, _, _ in pending})
+            first = self._txn_first.get(pid, min(e.log_offset for e in pending.values()))
+            out.append(_finding(
+                "hanging-transaction", groups[0] if len(groups) == 1 else None,
+                f"producer {pid} has transactional offset commits open since log offset {first} with no COMMIT "
+                "or ABORT marker by the end of the dump: an open transaction holds back this partition's last "
+                "stable offset and its offsets stay invisible until it completes or is aborted "
+                "(kafka-transactions.sh), unless the dump was cut while it was in flight",
+                {"producerId": pid, "groups": groups, "logOffset": first,
+                 "partitions": sorted({_tp(t, p) for _, t, p in pending}),
+                 "logOffsets": sorted(e.log_offset for e in pending.values())},
+            ))
+        return out
+
+    def _expired(self, last_ts: int | None) -> list[Finding]:
+        if last_ts is None:
+            return []
+        out = []
+        for group, committed in self.replay.offsets.items():
+            hits = sorted(
+                ((e.log_offset, tp, e.expire_timestamp) for tp, e in committed.items()
+                 if e.expire_timestamp is not None and 0 <= e.expire_timestamp < last_ts),
+            )
+            if not hits:
+                continue
+            out.append(_finding(
+                "offset-expired", group,
+                f"{len(hits)} committed offset(s) carry an expire timestamp before the dump's last record "
+                f"({last_ts}): the broker drops them at its next retention check, and the group then starts "
+                "from auto.offset.reset",
+                {"logOffset": hits[0][0], "partitions": [_tp(*tp) for _, tp, _ in hits],
+                 "logOffsets": [o for o, _, _ in hits], "expireTimestamps": [x for _, _, x in hits],
+                 "lastTimestamp": last_ts},
+            ))
+        return out
+
+    def _member_evidence(self, group: str, members: Iterable[str], slot: int | None = None) -> list[int]:
+        offsets = []
+        for m in members:
+            known = self._member_offsets.get((group, m))
+            if known is not None:
+                offsets += [o for i, o in enumerate(known) if o is not None and (slot is None or i == slot)]
+        return sorted(offsets)
+
+    def _consumer_group_rules(self) -> list[Finding]:
+        out = []
+        for group, state in self.replay.consumer.items():
+            members = set(state.members)
+            assigned = set(state.targets) | set(state.current)
+            if not state.has_metadata and (members or assigned):
+                ids = sorted(members | assigned)
+                offsets = self._member_evidence(group, ids)
+                out.append(_finding(
+                    "orphan-member-records", group,
+                    f"records for {len(ids)} member(s) but no ConsumerGroupMetadata record: leftovers of a deletion "
+                    "or downgrade whose tombstones were compacted away (KAFKA-17306); loading them can fail or "
+                    "resurrect a group that no longer exists",
+                    {"memberIds": ids, "logOffset": offsets[0] if offsets else -1, "logOffsets": offsets},
+                ))
+            elif assigned - members:
+                ids = sorted(assigned - members)
+                offsets = self._member_evidence(group, ids)
+                out.append(_finding(
+                    "orphan-member-records", group,
+                    f"assignment records for {len(ids)} member(s) without member metadata: leftovers of a member "
+                    "removal whose tombstones were compacted away; the coordinator rebuilds members without "
+                    "subscription or client details",
+                    {"memberIds": ids, "logOffset": offsets[0] if offsets else -1, "logOffsets": offsets},
+                ))
+            if state.has_metadata and not members and state.epoch != state.assignment_epoch:
+                where = self._group_offsets.get(group, [None, None])
+                evidence: dict[str, Any] = {"groupEpoch": state.epoch, "assignmentEpoch": state.assignment_epoch,
+                                            "logOffset": where[0] if where[0] is not None else -1}
+                if where[1] is not None:
+                    evidence["assignmentLogOffset"] = where[1]
+                out.append(_finding(
+                    "empty-group-epoch-mismatch", group,
+                    f"the group has no members but its group epoch {state.epoch} differs from its assignment "
+                    f"epoch {state.assignment_epoch} (KAFKA-20442): the assignment epoch was not brought up to "
+                    "date when the last member left, so the group looks unconverged although it is empty",
+                    evidence,
+                ))
+            out += self._owned_twice(group, state.current)
+            out += self._duplicate_ids(
+                group,
+                [(m, (meta or {}).get("instanceId")) for m, meta in state.members.items()],
+                lambda ids, g=group: self._member_evidence(g, ids, 0),
+            )
+        return out
+
+    def _owned_twice(self, group: str, current: dict[str, dict]) -> list[Finding]:
+        owners: dict[tuple[Any, int], list[str]] = {}
+        for member_id, assignment in current.items():
+            if not assignment:
+                continue
+            seen = set()
+            for name in ("assignedPartitions", "partitionsPendingRevocation"):
+                for tps in assignment.get(name) or ():
+                    topic_id = tps.get("topicId")
+                    for p in tps.get("partitions") or ():
+                        if (topic_id, p) not in seen:
+                            seen.add((topic_id, p))
+                            owners.setdefault((topic_id, p), []).append(member_id)
+        out = []
+        for (topic_id, p), ids in owners.items():
+            if len(ids) < 2:
+                continue
+            ids = sorted(ids)
+            offsets = self._member_evidence(group, ids, 2)
+            tid = uuid_to_kafka(topic_id) if hasattr(topic_id, "bytes") else str(topic_id)
+            out.append(_finding(
+                "partition-owned-twice", group,
+                f"partition {tid}-{p} is owned by {len(ids)} members at once (assigned or pending revocation): "
+                "two consumers may process it together, duplicating work and overwriting each other's commits",
+                {"topicId": tid, "partition": p, "memberIds": ids,
+                 "logOffset": offsets[0] if offsets else -1, "logOffsets": offsets},
+            ))
+        out.sort(key=lambda f: (f.evidence["topicId"], f.evidence["partition"]))
+        return out
+
+    def _duplicate_ids(self, group: str, pairs: list[tuple[str, Any]], where: Any) -> list[Finding]:
+        holders: dict[str, list[str]] = {}
+        for member_id, instance_id in pairs:
+            if instance_id is not None:
+                holders.setdefault(instance_id, []).append(member_id)
+        out = []
+        for instance_id, ids in sorted(holders.items()):
+            if len(ids) < 2:
+                continue
+            ids = sorted(ids)
+            offsets = where(ids)
+            out.append(_finding(
+                "duplicate-instance-id", group,
+                f"static member id (group.instance.id) {instance_id!r} is held by {len(ids)} members at once: "
+                "the older one should have been fenced, and two processes with the same id keep fencing each "
+                "other out",
+                {"instanceId": instance_id, "memberIds": ids,
+                 "logOffset": offsets[0] if offsets else -1, "logOffsets": offsets},
+            ))
+        return out
+
+    def _classic_rules(self) -> list[Finding]:
+        """Duplicate static ids and undecodable consumer-protocol bytes, in each group's latest metadata.
+
+        Only the latest GroupMetadataValue of a group is checked: the replay decodes member bytes
+        lazily, and decoding every superseded value would cost more than the rest of the audit.
+        """
+        out = []
+        for group, state in self.replay.classic.items():
+            pairs = [(str(m.get("memberId")), m.get("groupInstanceId")) for m in state.members]
+            out += self._duplicate_ids(group, pairs, lambda _ids, o=state.log_offset: [o])
+            if state.protocol_type != "consumer":
+                continue
+            for member in state.members:
+                bad = [name for name, decoded in (("subscription", "decodedSubscription"),
+                                                   ("assignment", "decodedAssignment"))
+                       if member.get(decoded) is None and member.get(name)]
+                if not bad:
+                    continue
+                member_id = str(member.get("memberId"))
+                out.append(_finding(
+                    "undecodable-subscription", group,
+                    f"member {member_id}'s {' and '.join(bad)} bytes do not decode as the consumer protocol "
+                    "(Kafka shows them as base64): a non-Java or faulty client wrote them, and tools cannot show "
+                    "its topics or partitions",
+                    {"memberId": member_id, "fields": bad, "logOffset": state.log_offset,
+                     "generation": state.generation},
+                ))
+        return out
+
+    def _unknown_types(self) -> list[Finding]:
+        return [
+            _finding(
+                "unknown-record-type", None,
+                f"{count} record(s) of unknown type {t}: written by a newer broker or left from an aborted "
+                "upgrade; this version's coordinator skips them, so whatever they hold is ignored",
+                {"recordType": t, "records": count, "logOffset": first},
+            )
+            for t, (count, first) in sorted(self._unknown.items())
+        ]
+
+
+def audit(dumps: Iterable[FileDump]) -> AuditReport:
+    """Audit whole inputs: every record of each dump, then that dump's problems (known once it is read)."""
+    auditor = Auditor()
+    observe = auditor.observe
+    for dump in dumps:
+        for _batch, recs in dump.batches:
+            for rec in recs:
+                observe(rec)
+        for problem in dump.problems:
+            auditor.observe_problem(problem)
+    return auditor.finish()
