@@ -56,3 +56,9 @@ class PartialFailure(GroupctlError):
     """Some items failed while others succeeded (exit 3); the output holds what succeeded."""
 
     exit_code = EXIT_PARTIAL
+
+
+class FindingsReached(GroupctlError):
+    """An audit found something at or above --fail-on (exit 4); the report itself went to stdout."""
+
+    exit_code = EXIT_FINDINGS

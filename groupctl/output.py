@@ -10,7 +10,7 @@ import csv
 import json
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from enum import Enum
 from itertools import islice
 from typing import Any, TextIO
@@ -35,6 +35,23 @@ class Column:
     key: str
     header: str
     wide_only: bool = False
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def to_item(obj: Any) -> Any:
+    """A model object as JSON/YAML data: dataclasses become objects with camelCase keys (the
+    envelope's convention, as in Kafka's own JSON), recursively; other values pass through."""
+    if is_dataclass(obj) and not isinstance(obj, type):
+        return {_camel(f.name): to_item(getattr(obj, f.name)) for f in fields(obj)}
+    if isinstance(obj, dict):
+        return {k: to_item(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [to_item(v) for v in obj]
+    return obj
 
 
 def envelope(kind: str, items: list[Any]) -> dict[str, Any]:

@@ -55,3 +55,14 @@ def test_csv_has_every_column():
     out = io.StringIO()
     render("Thing", ROWS, COLUMNS, OutputFormat.csv, out=out)
     assert out.getvalue().splitlines() == ["group,n,extra", "a,1,x", ',,"p,q"', "long-group-name,true,"]
+
+
+def test_to_item_camel_cases_dataclasses():
+    from groupctl.model import CommittedOffset, TopicPartition
+    from groupctl.output import to_item
+
+    assert to_item([CommittedOffset("t", 1, 5, leader_epoch=2)]) == [{
+        "topic": "t", "partition": 1, "offset": 5, "metadata": "", "leaderEpoch": 2, "commitTimestamp": None,
+        "expireTimestamp": None, "logEndOffset": None,
+    }]
+    assert to_item({"k": (TopicPartition("a", 0),)}) == {"k": [{"topic": "a", "partition": 0}]}

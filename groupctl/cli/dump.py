@@ -9,8 +9,9 @@ from pathlib import Path
 import typer
 
 from groupctl.cli.options import OutputOption, output_format, settings
-from groupctl.errors import PartialFailure, UsageError
-from groupctl.output import Column, OutputFormat, render
+from groupctl.cli.reading import DumpReading
+from groupctl.errors import FindingsReached, GroupctlError, PartialFailure, UsageError
+from groupctl.output import Column, OutputFormat, render, to_item, write_table
 
 app = typer.Typer(
     help="Read __consumer_offsets offline: raw segment files, partition directories, and "
@@ -98,20 +99,6 @@ def _record_types(spec: str | None) -> list[int] | None:
     return types
 
 
-def _report_problems(dumps: list, decode_errors: int) -> None:
-    """Print every skipped piece of input on stderr; exit 3 when there was any."""
-    problems = [p for d in dumps for p in d.problems]
-    for problem in problems:
-        typer.echo(f"groupctl: warning: {problem}", err=True)
-    if problems or decode_errors:
-        parts = []
-        if problems:
-            parts.append(f"{len(problems)} damaged batch(es) or line(s) skipped")
-        if decode_errors:
-            parts.append(f"{decode_errors} record(s) whose key or value could not be decoded")
-        raise PartialFailure("; ".join(parts) + " (see the warnings above); the rest was decoded")
-
-
 @app.command("decode")
 def decode(
     paths: list[Path] = typer.Argument(
@@ -144,36 +131,13 @@ def decode(
     on with the next batch; the exit code is then 3. --output applies to --format table (json and
     yaml give the same objects as jsonl inside the groupctl/v1 envelope).
     """
-    from groupctl.cli.progress import byte_progress
-    from groupctl.log.decode import expand_path, make_filter, open_inputs
+    from groupctl.log.decode import make_filter
 
     out_fmt = output_format(output)
     if fmt is not DecodeFormat.table and output is not None and out_fmt is not OutputFormat.table:
         raise UsageError(f"--output {out_fmt.value} applies to --format table only; --format {fmt.value} "
                          "has its own layout")
     keep = make_filter(groups, _record_types(record_type), from_offset, to_offset)
-    total = sum(f.stat().st_size for p in paths for f in expand_path(p))
-    dumps: list = []
-    decode_errors = 0
-
-    def watched(advance):
-        """Each input with its batches counted: progress advanced, undecodable records tallied."""
-
-        def batches(source):
-            nonlocal decode_errors
-            done = 0
-            for batch, recs in source:
-                advance(batch.position + batch.size - done)
-                done = batch.position + batch.size
-                decode_errors += sum(
-                    1 for r in recs if r.error is not None and not r.error.startswith("Unknown record type")
-                )
-                yield batch, recs
-
-        for dump in open_inputs(paths, strict=strict):
-            dumps.append(dump)
-            dump.batches = batches(dump.batches)
-            yield dump
 
     def records(inputs):
         for dump in inputs:
@@ -182,8 +146,8 @@ def decode(
                     if keep is None or keep(rec):
                         yield dump, rec
 
-    with byte_progress("decoding", total) as advance:
-        inputs = watched(advance)
+    with DumpReading(paths, strict=strict) as reading:
+        inputs = reading.dumps()
         if fmt is DecodeFormat.dump_log:
             from groupctl.log.dumplog import write_dump_log
 
@@ -206,6 +170,183 @@ def decode(
             width = None if out_fmt in (OutputFormat.wide, OutputFormat.csv) else 100
             rows = (table_row(rec, dump.path, width) for dump, rec in records(inputs))
             render("RecordList", rows, RECORD_COLUMNS, out_fmt)
-    if settings.verbose:
-        typer.echo(f"groupctl: read {len(dumps)} file(s), {total} bytes", err=True)
-    _report_problems(dumps, decode_errors)
+    reading.report(verbose=settings.verbose)
+
+
+def _split_paths_and_groups(args: list[str]) -> tuple[list[Path], list[str]]:
+    """`PATH... [GROUP...]`: the leading arguments that exist on disk are inputs, the rest group ids."""
+    paths: list[Path] = []
+    for i, arg in enumerate(args):
+        if Path(arg).exists():
+            paths.append(Path(arg))
+        else:
+            if not paths:
+                raise UsageError(f"'{arg}' does not exist; give the dump first (segment files, partition "
+                                 "directories or kafka-dump-log text), then the group ids")
+            return paths, args[i:]
+    return paths, []
+
+
+def _replay(paths: list[Path], strict: bool):
+    """Replay every record of the inputs into one state; returns it with the reading (for problems)."""
+    from groupctl.log.replay import Replay
+
+    replay = Replay()
+    apply = replay.apply
+    with DumpReading(paths, strict=strict, what="replaying") as reading:
+        for _dump, rec in reading.records():
+            apply(rec)
+    return replay, reading
+
+
+@app.command("groups")
+def groups(
+    args: list[str] = typer.Argument(
+        ..., metavar="PATH... [GROUP...]",
+        help="The dump (segment files, partition directories, kafka-dump-log text), then the groups to "
+        "show (all groups when none is named).",
+    ),
+    members: bool = typer.Option(False, "--members", help="One row per member: ids, host, protocol, epoch."),
+    offsets: bool = typer.Option(False, "--offsets", help="One row per committed partition (the default view)."),
+    state: bool = typer.Option(False, "--state", help="One row per group: state, epochs, convergence."),
+    verbose: bool = typer.Option(
+        False, "--verbose", help="More columns: assignments, subscriptions, leader epochs (as -o wide)."
+    ),
+    topic_ids: Path = typer.Option(
+        None, "--topic-ids", metavar="FILE",
+        help="Show topic ids as names: kafka-topics.sh --describe output, JSON, or 'name id' lines.",
+    ),
+    partitions: int = typer.Option(
+        50, "--partitions", min=1, help="offsets.topic.num.partitions, to name each group's coordinator partition."
+    ),
+    strict: bool = typer.Option(False, "--strict", help="Stop at the first damaged batch instead of skipping it."),
+    output: OutputFormat = OutputOption,
+) -> None:
+    """Describe groups as they stand at the end of a dump, rebuilt the way the broker's loader does.
+
+    Offsets, transactional commits and their markers, tombstones, classic group metadata and KIP-848
+    records are replayed in order; the result is shown like a live `group describe`. KIP-848 records
+    name topics by id: pass --topic-ids to see names.
+    """
+    from groupctl.cli.group_views import View, render_groups
+    from groupctl.log.partitioning import partition_for
+
+    chosen = [v for v, on in ((View.members, members), (View.offsets, offsets), (View.state, state)) if on]
+    if len(chosen) > 1:
+        raise UsageError("only one of --members, --offsets and --state can be given")
+    view = chosen[0] if chosen else View.offsets
+    paths, wanted = _split_paths_and_groups(args)
+    names = None
+    if topic_ids is not None:
+        from groupctl.log.topic_ids import load_topic_ids
+
+        names = load_topic_ids(topic_ids)
+    replay, reading = _replay(paths, strict)
+    existing = replay.group_ids()
+    missing = [g for g in wanted if g not in existing]
+    selected = [g for g in wanted if g not in missing] if wanted else existing
+    descs = [
+        replay.describe(g, topic_names=names, coordinator=f"__consumer_offsets-{partition_for(g, partitions)}")
+        for g in selected
+    ]
+    if descs or not missing:
+        render_groups(descs, view, output_format(output), verbose=verbose)
+    for g in missing:
+        typer.echo(f"groupctl: error: group '{g}' does not exist in the dump", err=True)
+    reading.report(verbose=settings.verbose)
+    if missing:
+        cls = PartialFailure if descs else GroupctlError
+        raise cls(f"{len(missing)} of {len(wanted)} group(s) not found in the dump")
+
+
+class FailOn(str, Enum):
+    """The lowest finding severity that makes `dump audit` exit 4."""
+
+    error = "error"
+    warning = "warning"
+    info = "info"
+    none = "none"
+
+
+FINDING_COLUMNS = [
+    Column("severity", "SEVERITY"),
+    Column("rule", "RULE"),
+    Column("group", "GROUP"),
+    Column("evidence", "EVIDENCE"),
+    Column("explanation", "EXPLANATION"),
+]
+GROUP_SUMMARY_COLUMNS = [
+    Column("group", "GROUP"),
+    Column("records", "RECORDS"),
+    Column("bytes", "BYTES"),
+    Column("tombstones", "TOMBSTONES"),
+    Column("commits", "COMMITS"),
+    Column("commitsPerMinute", "COMMITS/MIN"),
+    Column("firstTimestamp", "FIRST-TIMESTAMP", wide_only=True),
+    Column("lastTimestamp", "LAST-TIMESTAMP", wide_only=True),
+]
+TYPE_SUMMARY_COLUMNS = [
+    Column("type", "TYPE"),
+    Column("name", "NAME"),
+    Column("records", "RECORDS"),
+    Column("bytes", "BYTES"),
+    Column("tombstones", "TOMBSTONES"),
+]
+
+
+def _evidence_text(evidence: dict) -> str:
+    return " ".join(f"{k}={','.join(map(str, v)) if isinstance(v, list) else v}" for k, v in evidence.items())
+
+
+@app.command("audit")
+def audit(
+    paths: list[Path] = typer.Argument(
+        ..., metavar="PATH", help="Segment files, partition directories, directories of them, or kafka-dump-log text."
+    ),
+    fail_on: FailOn = typer.Option(
+        FailOn.error, "--fail-on", case_sensitive=False,
+        help="Exit 4 when a finding at or above this severity is found (none: never).",
+    ),
+    output: OutputFormat = OutputOption,
+) -> None:
+    """Check a dump for what goes wrong in __consumer_offsets, and summarise what it holds.
+
+    Findings: hanging and aborted transactional commits, offsets going backwards, expired offsets,
+    groups recommitted after deletion, KIP-848 member records without their group, empty groups whose
+    epochs disagree, partitions owned twice, static instance ids held twice, undecodable subscriptions,
+    unknown record types, damaged batches. Summaries: records and bytes per group and per record
+    type, the tombstone ratio and each group's commit rate.
+    """
+    from groupctl.log.audit import Auditor, at_or_above
+
+    auditor = Auditor()
+    observe = auditor.observe
+    with DumpReading(paths, what="auditing") as reading:
+        for dump in reading.dumps():
+            for _batch, recs in dump.batches:
+                for rec in recs:
+                    observe(rec)
+            for problem in dump.problems:
+                auditor.observe_problem(problem)
+    report = auditor.finish()
+    fmt = output_format(output)
+    if fmt in (OutputFormat.json, OutputFormat.yaml):
+        item = {
+            "findings": [to_item(f) for f in report.findings],
+            "byGroup": report.by_group, "byType": report.by_type, "totals": report.totals,
+        }
+        render("AuditReport", [], FINDING_COLUMNS, fmt, items=[item])
+    else:
+        rows = [{**to_item(f), "evidence": _evidence_text(f.evidence)} for f in report.findings]
+        render("AuditReport", rows, FINDING_COLUMNS, fmt)
+        if fmt is not OutputFormat.csv:
+            wide = fmt is OutputFormat.wide
+            typer.echo("")
+            write_table(report.by_group, GROUP_SUMMARY_COLUMNS, wide=wide)
+            typer.echo("")
+            write_table(report.by_type, TYPE_SUMMARY_COLUMNS, wide=wide)
+            t = report.totals
+            typer.echo(f"\n{t['records']} records, {t['bytes']} bytes, {t['groups']} groups, "
+                       f"tombstone ratio {t['tombstoneRatio']:.3f}, {len(report.findings)} finding(s)")
+    if fail_on is not FailOn.none and any(at_or_above(f, fail_on.value) for f in report.findings):
+        raise FindingsReached(f"findings at or above '{fail_on.value}' (see the report)")

@@ -1,0 +1,144 @@
+"""How a described group is shown: the offsets, members and state views of `group describe`.
+
+Shared by every command that describes groups (`dump groups` now, `group describe` on a live
+backend later), so a group rebuilt from a dump and a live group look the same. Column names follow
+kafka-consumer-groups.sh where it has them; the epochs, protocol and convergence are groupctl's.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any
+
+from groupctl.model import GroupDescription, TopicPartition, format_assignment
+from groupctl.output import Column, OutputFormat, render, to_item
+
+
+class View(str, Enum):
+    offsets = "offsets"
+    members = "members"
+    state = "state"
+
+
+OFFSET_COLUMNS = [
+    Column("group", "GROUP"),
+    Column("topic", "TOPIC"),
+    Column("partition", "PARTITION"),
+    Column("leaderEpoch", "LEADER-EPOCH", wide_only=True),
+    Column("currentOffset", "CURRENT-OFFSET"),
+    Column("logEndOffset", "LOG-END-OFFSET"),
+    Column("lag", "LAG"),
+    Column("consumerId", "CONSUMER-ID"),
+    Column("host", "HOST"),
+    Column("clientId", "CLIENT-ID"),
+    Column("commitTimestamp", "COMMIT-TIMESTAMP", wide_only=True),
+    Column("metadata", "METADATA", wide_only=True),
+]
+
+MEMBER_COLUMNS = [
+    Column("group", "GROUP"),
+    Column("consumerId", "CONSUMER-ID"),
+    Column("instanceId", "GROUP-INSTANCE-ID"),
+    Column("host", "HOST"),
+    Column("clientId", "CLIENT-ID"),
+    Column("protocol", "PROTOCOL"),
+    Column("memberEpoch", "MEMBER-EPOCH"),
+    Column("partitions", "#PARTITIONS"),
+    Column("currentAssignment", "CURRENT-ASSIGNMENT", wide_only=True),
+    Column("targetAssignment", "TARGET-ASSIGNMENT", wide_only=True),
+    Column("pendingRevocation", "PENDING-REVOCATION", wide_only=True),
+    Column("subscription", "SUBSCRIPTION", wide_only=True),
+]
+
+STATE_COLUMNS = [
+    Column("group", "GROUP"),
+    Column("coordinator", "COORDINATOR (ID)"),
+    Column("assignor", "ASSIGNMENT-STRATEGY"),
+    Column("state", "STATE"),
+    Column("type", "TYPE", wide_only=True),
+    Column("groupEpoch", "GROUP-EPOCH"),
+    Column("assignmentEpoch", "ASSIGNMENT-EPOCH"),
+    Column("members", "#MEMBERS"),
+    Column("converged", "CONVERGED"),
+]
+
+COLUMNS = {View.offsets: OFFSET_COLUMNS, View.members: MEMBER_COLUMNS, View.state: STATE_COLUMNS}
+
+
+def _owners(desc: GroupDescription) -> dict[TopicPartition, Any]:
+    owners = {}
+    for member in desc.members:
+        for tp in member.assignment:
+            owners[tp] = member
+    return owners
+
+
+def offset_rows(desc: GroupDescription) -> list[dict[str, Any]]:
+    """One row per committed partition, its owner where a member holds it; members' partitions
+    without a committed offset follow with `-`, as kafka-consumer-groups.sh does."""
+    owners = _owners(desc)
+    rows = []
+    seen = set()
+    for off in desc.offsets:
+        tp = TopicPartition(off.topic, off.partition)
+        seen.add(tp)
+        owner = owners.get(tp)
+        rows.append({
+            "group": desc.group_id, "topic": off.topic, "partition": off.partition,
+            "leaderEpoch": off.leader_epoch, "currentOffset": off.offset, "logEndOffset": off.log_end_offset,
+            "lag": off.lag, "consumerId": owner.member_id if owner else None,
+            "host": owner.host if owner else None, "clientId": owner.client_id if owner else None,
+            "commitTimestamp": off.commit_timestamp, "metadata": off.metadata,
+        })
+    for tp, owner in sorted(owners.items()):
+        if tp not in seen:
+            rows.append({
+                "group": desc.group_id, "topic": tp.topic, "partition": tp.partition, "currentOffset": None,
+                "consumerId": owner.member_id, "host": owner.host, "clientId": owner.client_id,
+            })
+    return rows
+
+
+def member_rows(desc: GroupDescription) -> list[dict[str, Any]]:
+    """One row per member: most partitions first, as kafka-consumer-groups.sh sorts them."""
+    rows = []
+    for m in sorted(desc.members, key=lambda m: (-len(m.assignment), m.member_id)):
+        rows.append({
+            "group": desc.group_id, "consumerId": m.member_id, "instanceId": m.instance_id, "host": m.host,
+            "clientId": m.client_id, "protocol": m.protocol, "memberEpoch": m.member_epoch,
+            "partitions": len(m.assignment), "currentAssignment": format_assignment(m.assignment),
+            "targetAssignment": format_assignment(m.target_assignment),
+            "pendingRevocation": format_assignment(m.pending_revocation),
+            "subscription": m.subscribed_regex if m.subscribed_regex else ",".join(sorted(m.subscribed_topics)) or None,
+        })
+    return rows
+
+
+def state_row(desc: GroupDescription) -> dict[str, Any]:
+    return {
+        "group": desc.group_id, "coordinator": desc.coordinator, "assignor": desc.assignor, "state": desc.state,
+        "type": desc.type, "groupEpoch": desc.group_epoch, "assignmentEpoch": desc.assignment_epoch,
+        "members": len(desc.members), "converged": desc.converged,
+    }
+
+
+def description_item(desc: GroupDescription) -> dict[str, Any]:
+    """The whole description for JSON/YAML: every field, whatever the view."""
+    item = to_item(desc)
+    item["converged"] = desc.converged
+    for member, raw in zip(desc.members, item["members"], strict=True):
+        raw["converged"] = member.converged
+    return item
+
+
+def render_groups(descs: list[GroupDescription], view: View, fmt: OutputFormat, verbose: bool = False) -> None:
+    """Print descriptions in one view; --verbose shows what `-o wide` shows."""
+    if view is View.offsets:
+        rows = [row for d in descs for row in offset_rows(d)]
+    elif view is View.members:
+        rows = [row for d in descs for row in member_rows(d)]
+    else:
+        rows = [state_row(d) for d in descs]
+    if verbose and fmt is OutputFormat.table:
+        fmt = OutputFormat.wide
+    render("GroupDescription", rows, COLUMNS[view], fmt, items=[description_item(d) for d in descs])

@@ -1,0 +1,77 @@
+"""Topic id -> topic name maps, from the files operators already have.
+
+KIP-848 records name topics by id only. A map turns them back into names; it is read from
+`kafka-topics.sh --describe` output (`Topic: orders  TopicId: AbC...`), a JSON object (either
+direction) or list of {"name"/"topic", "topicId"/"id"} objects, or plain `name id` / `name,id` lines.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from groupctl.errors import UsageError
+
+_ID = re.compile(r"^[A-Za-z0-9_-]{22}$")
+_DESCRIBE = re.compile(r"Topic:\s*(\S+)\s+TopicId:\s*(\S+)")
+
+
+def _is_id(text: str) -> bool:
+    return bool(_ID.match(text))
+
+
+def _pair(a: str, b: str) -> tuple[str, str] | None:
+    """(id, name) from two fields in either order; None when neither looks like a topic id."""
+    if _is_id(b):
+        return b, a
+    if _is_id(a):
+        return a, b
+    return None
+
+
+def parse_topic_ids(text: str, source: str = "<text>") -> dict[str, str]:
+    """Parse a map in any of the accepted forms; errors name the line that does not fit."""
+    stripped = text.strip()
+    if stripped.startswith(("{", "[")):
+        try:
+            doc = json.loads(stripped)
+        except json.JSONDecodeError as exc:
+            raise UsageError(f"{source}: not valid JSON ({exc})") from None
+        pairs = doc.items() if isinstance(doc, dict) else [
+            (str(o.get("name", o.get("topic", ""))), str(o.get("topicId", o.get("id", ""))))
+            for o in doc if isinstance(o, dict)
+        ]
+        out = {}
+        for a, b in pairs:
+            pair = _pair(str(a), str(b))
+            if pair is None:
+                raise UsageError(f"{source}: no topic id (22 base64url characters) in {a!r}: {b!r}")
+            out[pair[0]] = pair[1]
+        return out
+    out = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        described = _DESCRIBE.search(line)
+        if described:
+            out[described.group(2)] = described.group(1)
+            continue
+        if line.startswith("Topic:") or line.startswith("\tTopic:"):
+            continue
+        fields = [f for f in re.split(r"[\s,]+", line) if f]
+        pair = _pair(fields[0], fields[1]) if len(fields) == 2 else None
+        if pair is None:
+            raise UsageError(f"{source}:{number}: expected 'name id' (or kafka-topics --describe output), "
+                             f"got {line[:80]!r}")
+        out[pair[0]] = pair[1]
+    return out
+
+
+def load_topic_ids(path: Path) -> dict[str, str]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot read the topic-id map '{path}': {exc.strerror or exc}") from None
+    return parse_topic_ids(text, str(path))

@@ -1,0 +1,106 @@
+"""`groupctl dump groups`: groups rebuilt from a dump, shown like a live describe."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from groupctl.log.synthetic import write_sample_dump
+
+
+@pytest.fixture
+def sample(tmp_path: Path) -> Path:
+    write_sample_dump(tmp_path / "dump")
+    return tmp_path / "dump"
+
+
+def _json(cli, *args) -> list[dict]:
+    r = cli("dump", "groups", *args, "-o", "json")
+    assert r.code == 0, r.err
+    doc = json.loads(r.out)
+    assert doc["kind"] == "GroupDescription"
+    return doc["items"]
+
+
+def test_state_view(cli, sample):
+    r = cli("dump", "groups", str(sample), "--state")
+    assert r.code == 0, r.err
+    rows = [line.split() for line in r.out.splitlines()]
+    assert rows[0] == ["GROUP", "COORDINATOR", "(ID)", "ASSIGNMENT-STRATEGY", "STATE", "GROUP-EPOCH",
+                       "ASSIGNMENT-EPOCH", "#MEMBERS", "CONVERGED"]
+    by_group = {row[0]: row for row in rows[1:]}
+    assert set(by_group) == {"billing-etl", "orders-app", "payments-app"}  # old-job was deleted
+    assert by_group["orders-app"][2:] == ["range", "Stable", "1", "-", "3", "yes"]
+    assert by_group["payments-app"][2:] == ["uniform", "Stable", "4", "4", "3", "yes"]
+    assert by_group["billing-etl"][3] == "Empty"
+
+
+def test_offsets_view_applies_transactions(cli, sample):
+    items = {i["groupId"]: i for i in _json(cli, str(sample))}
+    billing = items["billing-etl"]["offsets"]
+    assert [(o["topic"], o["partition"], o["offset"]) for o in billing] == [("invoices", 0, 500)]  # 450 was aborted
+    orders = items["orders-app"]["offsets"]
+    assert [o["offset"] for o in orders] == [180, 181, 182]
+    r = cli("dump", "groups", str(sample), "orders-app")
+    lines = r.out.splitlines()
+    assert lines[0].split()[:6] == ["GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG"]
+    first = lines[1].split()
+    assert first[:6] == ["orders-app", "orders", "0", "180", "-", "-"]
+    assert first[6].startswith("consumer-orders-0-")  # the member holding orders-0
+
+
+def test_members_view_and_static_ids(cli, sample):
+    r = cli("dump", "groups", str(sample), "orders-app", "--members")
+    assert r.code == 0, r.err
+    rows = [line.split() for line in r.out.splitlines()[1:]]
+    assert sorted(row[2] for row in rows) == ["orders-0", "orders-1", "orders-2"]
+    assert {row[5] for row in rows} == {"classic"}
+    items = _json(cli, str(sample), "payments-app")
+    members = items[0]["members"]
+    assert {m["protocol"] for m in members} == {"consumer"}
+    assert all(m["memberEpoch"] == 4 and m["subscribedRegex"] == "payments.*" for m in members)
+
+
+def test_topic_ids_map(cli, sample, tmp_path):
+    items = _json(cli, str(sample), "payments-app")
+    topic_id = items[0]["members"][0]["assignment"][0]["topic"]
+    assert len(topic_id) == 22
+    mapping = tmp_path / "topics.txt"
+    mapping.write_text(f"Topic: payments\tTopicId: {topic_id}\tPartitionCount: 6\n")
+    named = _json(cli, str(sample), "payments-app", "--topic-ids", str(mapping))
+    assert {tp["topic"] for m in named[0]["members"] for tp in m["assignment"]} == {"payments"}
+    r = cli("dump", "groups", str(sample), "payments-app", "--members", "--verbose", "--topic-ids", str(mapping))
+    assert "payments:0,3" in r.out
+
+
+def test_unknown_groups(cli, sample):
+    r = cli("dump", "groups", str(sample), "nope")
+    assert r.code == 1 and "group 'nope' does not exist in the dump" in r.err
+    r = cli("dump", "groups", str(sample), "orders-app", "nope", "--state")
+    assert r.code == 3 and "orders-app" in r.out
+
+
+def test_one_view_only_and_paths_first(cli, sample):
+    assert cli("dump", "groups", str(sample), "--members", "--state").code == 2
+    r = cli("dump", "groups", "no-such-dump", str(sample))
+    assert r.code == 2 and "give the dump first" in r.err
+
+
+def test_text_dump_gives_the_same_groups(cli, sample, tmp_path):
+    text = tmp_path / "dump.txt"
+    text.write_text(cli("dump", "decode", str(sample), "-f", "dump-log").out)
+    for view in ("--state", "--members", "--offsets"):
+        assert cli("dump", "groups", str(text), view, "-o", "wide").out == \
+            cli("dump", "groups", str(sample), view, "-o", "wide").out
+
+
+def test_real_segments(cli, vectors_dir: Path):
+    base = vectors_dir / "real-broker-segments" / "RaviAzzuraPutra__LATIHAN-MICROSERVICE-NEW" / "kafka" / "data"
+    items = {i["groupId"]: i for i in _json(cli, str(base))}
+    assert "stock-service-group" in items
+    group = items["stock-service-group"]
+    assert group["type"] == "classic" and group["protocolType"] == "consumer"
+    assert group["offsets"] and all(o["topic"] == "order_created" for o in group["offsets"])
+

@@ -1,0 +1,71 @@
+"""The describe views: rows and columns as kafka-consumer-groups.sh has them, plus epochs."""
+
+from __future__ import annotations
+
+import io
+import json
+from contextlib import redirect_stdout
+
+from groupctl.cli.group_views import View, member_rows, offset_rows, render_groups, state_row
+from groupctl.model import CommittedOffset, GroupDescription, Member, TopicPartition, format_assignment
+from groupctl.output import OutputFormat
+
+TP = TopicPartition
+
+
+def _group() -> GroupDescription:
+    a = Member("m-a", "pod-0", "client-a", "/10.0.0.1", "consumer", member_epoch=7,
+               assignment=[TP("orders", 1), TP("orders", 0)], target_assignment=[TP("orders", 0), TP("orders", 1)],
+               subscribed_topics=["orders"])
+    b = Member("m-b", None, "client-b", "/10.0.0.2", "consumer", member_epoch=6,
+               assignment=[TP("orders", 2)], target_assignment=[TP("orders", 2), TP("orders", 3)],
+               subscribed_regex="ord.*")
+    return GroupDescription(
+        "g", "consumer", "Reconciling", assignor="uniform", group_epoch=7, assignment_epoch=7,
+        coordinator="__consumer_offsets-3", members=[b, a],
+        offsets=[CommittedOffset("orders", 0, 10, leader_epoch=2), CommittedOffset("orders", 5, 3)],
+    )
+
+
+def test_format_assignment():
+    assert format_assignment([TP("b", 3), TP("a", 2), TP("a", 0)]) == "a:0,2;b:3"
+    assert format_assignment([]) == "-"
+    assert format_assignment(None) == "-"
+
+
+def test_offset_rows_owner_and_unowned():
+    rows = offset_rows(_group())
+    assert [(r["topic"], r["partition"], r["currentOffset"], r["consumerId"]) for r in rows] == [
+        ("orders", 0, 10, "m-a"), ("orders", 5, 3, None), ("orders", 1, None, "m-a"), ("orders", 2, None, "m-b"),
+    ]
+
+
+def test_member_rows_most_partitions_first():
+    rows = member_rows(_group())
+    assert [r["consumerId"] for r in rows] == ["m-a", "m-b"]
+    assert rows[1]["targetAssignment"] == "orders:2,3" and rows[1]["subscription"] == "ord.*"
+    assert rows[0]["subscription"] == "orders"
+
+
+def test_state_row_convergence():
+    row = state_row(_group())
+    assert row["converged"] is False and row["members"] == 2 and row["groupEpoch"] == 7
+    g = _group()
+    g.state = "Stable"
+    g.members[0].target_assignment = [TP("orders", 2)]
+    assert state_row(g)["converged"] is True
+
+
+def test_render_verbose_and_json():
+    out = io.StringIO()
+    with redirect_stdout(out):
+        render_groups([_group()], View.members, OutputFormat.table, verbose=True)
+    header = out.getvalue().splitlines()[0].split()
+    assert header[-4:] == ["CURRENT-ASSIGNMENT", "TARGET-ASSIGNMENT", "PENDING-REVOCATION", "SUBSCRIPTION"]
+    out = io.StringIO()
+    with redirect_stdout(out):
+        render_groups([_group()], View.state, OutputFormat.json)
+    item = json.loads(out.getvalue())["items"][0]
+    assert item["groupId"] == "g" and item["converged"] is False
+    assert item["members"][0]["memberId"] == "m-b" and item["assignmentEpoch"] == 7
+    assert item["members"][1]["converged"] is True
