@@ -66,6 +66,8 @@ def _cell(value: Any) -> str:
         return '""'  # an empty id (Kafka allows group "") must not leave a hole in the columns
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:.4g}"  # tables are for reading; json and csv keep every digit
     if isinstance(value, (list, tuple)):
         return ",".join(_cell(v) for v in value) or "-"
     return str(value)

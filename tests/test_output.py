@@ -10,7 +10,7 @@ import yaml
 from groupctl.output import Column, OutputFormat, render, write_table
 
 COLUMNS = [Column("group", "GROUP"), Column("n", "N"), Column("extra", "EXTRA", wide_only=True)]
-ROWS = [{"group": "a", "n": 1, "extra": "x"}, {"group": "", "n": None, "extra": ["p", "q"]},
+ROWS = [{"group": "a", "n": 0.08195592588, "extra": "x"}, {"group": "", "n": None, "extra": ["p", "q"]},
         {"group": "long-group-name", "n": True, "extra": None}]
 
 
@@ -19,7 +19,7 @@ def test_table_aligns_and_marks_missing_and_empty():
     assert write_table(ROWS, COLUMNS, out=out) == 3
     assert out.getvalue().splitlines() == [
         "GROUP            N",
-        "a                1",
+        "a                0.08196",
         '""               -',
         "long-group-name  yes",
     ]
@@ -54,7 +54,7 @@ def test_json_and_yaml_envelopes():
 def test_csv_has_every_column():
     out = io.StringIO()
     render("Thing", ROWS, COLUMNS, OutputFormat.csv, out=out)
-    assert out.getvalue().splitlines() == ["group,n,extra", "a,1,x", ',,"p,q"', "long-group-name,true,"]
+    assert out.getvalue().splitlines() == ["group,n,extra", "a,0.08195592588,x", ',,"p,q"', "long-group-name,true,"]
 
 
 def test_to_item_camel_cases_dataclasses():
