@@ -94,6 +94,7 @@ class OffsetEntry(NamedTuple):
         topic_id = self.value.data.get("topicId")
         return topic_id if topic_id is not None and topic_id.int else None
 
+
 @dataclass(slots=True, eq=False)
 class ClassicGroupState:
     """The latest GroupMetadataValue (type 2) of a group.
