@@ -15,6 +15,20 @@ from groupctl.protocol.schema import Field, Message, field, message
 # --- shared struct shapes ------------------------------------------------------------------------
 
 
+def _member_metadata() -> list[Field]:
+    """The fields type 5 has had since the 3.5 early access (what follows them changed in 3.8)."""
+    return [
+        field("InstanceId", "string", nullable="0+"),
+        field("RackId", "string", nullable="0+"),
+        field("ClientId", "string"),
+        field("ClientHost", "string"),
+        field("SubscribedTopicNames", "[]string"),
+        field("SubscribedTopicRegex", "string", nullable="0+"),
+        field("RebalanceTimeoutMs", "int32", default=-1),
+        field("ServerAssignor", "string", nullable="0+"),
+    ]
+
+
 def _target_assignment_metadata() -> list[Field]:
     """The value of types 6, 12 and 20 (AssignmentTimestamp: KIP-1263, 4.3)."""
     return [field("AssignmentEpoch", "int32"), field("AssignmentTimestamp", "int64", tag=0, default=0)]
@@ -180,14 +194,7 @@ VALUE_SCHEMAS: Final[dict[int, Message]] = {
         "ConsumerGroupMemberMetadataValue",
         5,
         [
-            field("InstanceId", "string", nullable="0+"),
-            field("RackId", "string", nullable="0+"),
-            field("ClientId", "string"),
-            field("ClientHost", "string"),
-            field("SubscribedTopicNames", "[]string"),
-            field("SubscribedTopicRegex", "string", nullable="0+"),
-            field("RebalanceTimeoutMs", "int32", default=-1),
-            field("ServerAssignor", "string", nullable="0+"),
+            *_member_metadata(),
             field(
                 "ClassicMemberMetadata",
                 "ClassicMemberMetadata",
@@ -474,14 +481,7 @@ EARLY_ACCESS_VALUE_SCHEMAS: Final[dict[int, tuple[Message, ...]]] = {
             "ConsumerGroupMemberMetadataValue(3.7)",
             5,
             [
-                field("InstanceId", "string", nullable="0+"),
-                field("RackId", "string", nullable="0+"),
-                field("ClientId", "string"),
-                field("ClientHost", "string"),
-                field("SubscribedTopicNames", "[]string"),
-                field("SubscribedTopicRegex", "string", nullable="0+"),
-                field("RebalanceTimeoutMs", "int32", default=-1),
-                field("ServerAssignor", "string", nullable="0+"),
+                *_member_metadata(),
                 _EA_ASSIGNORS,
             ],
         ),
