@@ -1,7 +1,8 @@
-"""Kafka's primitive encodings: fixed-width ints, varints, strings, bytes, uuids.
+"""Kafka's primitive encodings the generated codecs share: varints, uuids, integer ranges, error texts.
 
 Readers take `(buf, pos)` and return `(value, new_pos)`; writers return `bytes`. The generated codecs
-inline the common cases and call these only for the slow paths (multi-byte varints), so the functions
+inline fixed-width fields, strings and bytes, and call these only for the slow paths (multi-byte
+varints) and the shared texts, so the functions
 here favour exactness over speed: every failure raises `WireError` worded as Kafka's own reader
 (`ByteBufferAccessor`, `ByteUtils`, the generated `read` methods) words it, so a caller can print the
 same line `kafka-dump-log.sh` prints.
@@ -41,20 +42,11 @@ def null_error(name: str) -> str:
     return f"non-nullable field {name} was serialized as null"
 
 
-def string_length_error(name: str, length: int) -> str:
-    """The generated readers' message for a compact string longer than 0x7fff."""
-    return f"string field {name} had invalid length {length}"
 
 
 # --- fixed width ---------------------------------------------------------------------------------
 
-INT8: Final = struct.Struct(">b")
-INT16: Final = struct.Struct(">h")
-UINT16: Final = struct.Struct(">H")
-INT32: Final = struct.Struct(">i")
-UINT32: Final = struct.Struct(">I")
-INT64: Final = struct.Struct(">q")
-FLOAT64: Final = struct.Struct(">d")
+INT16: Final = struct.Struct(">h")  # the version/type prefix of record keys and values
 
 INT_RANGES: Final = {
     "int8": (-(1 << 7), (1 << 7) - 1),
@@ -64,15 +56,6 @@ INT_RANGES: Final = {
     "uint32": (0, (1 << 32) - 1),
     "int64": (-(1 << 63), (1 << 63) - 1),
 }
-
-
-def read_fixed(st: struct.Struct, buf: bytes, pos: int) -> tuple[int, int]:
-    """One fixed-width value; a short buffer is Java's BufferUnderflowException."""
-    try:
-        (value,) = st.unpack_from(buf, pos)
-    except struct.error:
-        raise WireError(UNDERFLOW) from None
-    return value, pos + st.size
 
 
 def to_int32(value: int) -> int:
@@ -197,60 +180,6 @@ _SMALL_UVARINTS: Final = tuple(bytes((i,)) for i in range(0x80))
 
 
 # --- strings and bytes ---------------------------------------------------------------------------
-
-
-def read_string(buf: bytes, pos: int, *, compact: bool, nullable: bool, name: str) -> tuple[str | None, int]:
-    """A string in classic (int16 length, -1 null) or compact (uvarint length+1, 0 null) form.
-
-    Invalid UTF-8 becomes U+FFFD, as Java's `new String(bytes, UTF_8)` does.
-    """
-    if compact:
-        length, pos = read_uvarint_minus1(buf, pos)
-    else:
-        length, pos = read_fixed(INT16, buf, pos)
-    if length < 0:
-        if nullable:
-            return None, pos
-        raise WireError(null_error(name))
-    if length > 0x7FFF:
-        raise WireError(string_length_error(name, length))
-    end = pos + length
-    if end > len(buf):
-        raise WireError(byte_array_error(length, len(buf) - pos))
-    return bytes(buf[pos:end]).decode("utf-8", "replace"), end
-
-
-def read_bytes(buf: bytes, pos: int, *, compact: bool, nullable: bool, name: str) -> tuple[bytes | None, int]:
-    """Bytes in classic (int32 length, -1 null) or compact (uvarint length+1, 0 null) form."""
-    if compact:
-        length, pos = read_uvarint_minus1(buf, pos)
-    else:
-        length, pos = read_fixed(INT32, buf, pos)
-    if length < 0:
-        if nullable:
-            return None, pos
-        raise WireError(null_error(name))
-    end = pos + length
-    if end > len(buf):
-        raise WireError(byte_array_error(length, len(buf) - pos))
-    return bytes(buf[pos:end]), end
-
-
-def write_string(value: str | None, *, compact: bool) -> bytes:
-    """A string (or null) in classic or compact form."""
-    if value is None:
-        return b"\x00" if compact else b"\xff\xff"
-    data = value.encode("utf-8")
-    if len(data) > 0x7FFF:
-        raise ValueError("string is too long to be serialized")
-    return (write_uvarint(len(data) + 1) if compact else INT16.pack(len(data))) + data
-
-
-def write_bytes(value: bytes | None, *, compact: bool) -> bytes:
-    """Bytes (or null) in classic or compact form."""
-    if value is None:
-        return b"\x00" if compact else b"\xff\xff\xff\xff"
-    return (write_uvarint(len(value) + 1) if compact else INT32.pack(len(value))) + bytes(value)
 
 
 # --- uuid ----------------------------------------------------------------------------------------

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import struct
 import uuid
 
 import pytest
@@ -89,52 +88,6 @@ def test_truncated_varints_are_underflow(reader) -> None:
         with pytest.raises(DecodeError) as err:
             reader(raw, 0)
         assert err.value.reason == "null"
-
-
-@given(st.one_of(st.none(), st.text(max_size=40)), st.booleans())
-def test_string_round_trip(value: str | None, compact: bool) -> None:
-    raw = P.write_string(value, compact=compact)
-    assert P.read_string(raw, 0, compact=compact, nullable=True, name="s") == (value, len(raw))
-
-
-@given(st.one_of(st.none(), st.binary(max_size=40)), st.booleans())
-def test_bytes_round_trip(value: bytes | None, compact: bool) -> None:
-    raw = P.write_bytes(value, compact=compact)
-    assert P.read_bytes(raw, 0, compact=compact, nullable=True, name="b") == (value, len(raw))
-
-
-def test_string_forms() -> None:
-    assert P.write_string("ab", compact=False) == b"\x00\x02ab"
-    assert P.write_string("ab", compact=True) == b"\x03ab"
-    assert P.write_string(None, compact=False) == b"\xff\xff"
-    assert P.write_string(None, compact=True) == b"\x00"
-    assert P.write_bytes(b"", compact=False) == b"\x00\x00\x00\x00"
-    assert P.write_bytes(None, compact=False) == b"\xff\xff\xff\xff"
-
-
-def test_string_errors_are_kafkas_messages() -> None:
-    with pytest.raises(DecodeError) as err:
-        P.read_string(b"\xff\xff", 0, compact=False, nullable=False, name="group")
-    assert err.value.reason == "non-nullable field group was serialized as null"
-    with pytest.raises(DecodeError) as err:
-        P.read_string(b"\x00\x05ab", 0, compact=False, nullable=False, name="group")
-    assert err.value.reason == "Error reading byte array of 5 byte(s): only 2 byte(s) available"
-    with pytest.raises(DecodeError) as err:
-        P.read_string(P.write_uvarint(0x8001), 0, compact=True, nullable=False, name="groupId")
-    assert err.value.reason == "string field groupId had invalid length 32768"
-    with pytest.raises(DecodeError) as err:
-        P.read_string(b"\x00", 0, compact=False, nullable=False, name="group")
-    assert err.value.reason == "null"
-
-
-def test_invalid_utf8_is_replaced_as_java_does() -> None:
-    assert P.read_string(b"\x00\x03a\xffb", 0, compact=False, nullable=False, name="s")[0] == "a\ufffdb"
-
-
-def test_huge_bytes_length_is_checked_before_allocation() -> None:
-    with pytest.raises(DecodeError) as err:
-        P.read_bytes(struct.pack(">i", 0x7FFFFFFF) + b"x" * 10, 0, compact=False, nullable=False, name="b")
-    assert err.value.reason == "Error reading byte array of 2147483647 byte(s): only 10 byte(s) available"
 
 
 def test_kafka_uuid_strings() -> None:

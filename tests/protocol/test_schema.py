@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import struct
 import uuid
 
 import pytest
@@ -279,3 +280,15 @@ def test_kafka_default_rules() -> None:
     assert default_value(field("N", "int64", default="0x10"), 0) == 16
     assert default_value(field("L", "[]int32"), 0) == []
     assert field("X", "int8").default is MISSING
+
+
+def test_invalid_utf8_is_replaced_as_java_does() -> None:
+    msg = message("S", "0", "none", [field("S", "string")])
+    assert msg.decode(b"\x00\x03a\xffb", 0) == {"s": "a\ufffdb"}
+
+
+def test_huge_bytes_length_is_checked_before_allocation() -> None:
+    msg = message("B", "0", "none", [field("B", "bytes")])
+    with pytest.raises(DecodeError) as err:
+        msg.decoder(0)(struct.pack(">i", 0x7FFFFFFF) + b"x" * 10, 0)
+    assert err.value.reason == "Error reading byte array of 2147483647 byte(s): only 10 byte(s) available"
