@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from groupctl.errors import DecodeError
 from groupctl.model import Finding
 from groupctl.protocol.primitives import uuid_to_kafka
-from groupctl.protocol.records import RECORD_TYPE_NAMES, RecordKey, decode_key, encode_key
+from groupctl.protocol.records import RECORD_TYPE_NAMES, RecordKey, encode_key
 
 if TYPE_CHECKING:
     from groupctl.log.decode import DecodedRecord, FileDump
@@ -80,16 +80,6 @@ def _sort_key(f: Finding) -> tuple:
         where if isinstance(where, int) else -1,
         str(f.evidence.get("file", "")),
     )
-
-
-def _key_of(raw: bytes | None) -> RecordKey | None:
-    """The key of a record whose value failed to decode (the decoder drops it), to name its group."""
-    if raw is None:  # a dump-log text line carries no key bytes for such a record
-        return None
-    try:
-        return decode_key(raw)
-    except DecodeError:
-        return None
 
 
 def _tp(topic: str, partition: int) -> str:
@@ -295,7 +285,7 @@ class Auditor:
                 seen[0] += 1
         else:
             row = (None, "UNDECODABLE")
-            key = rec.key if rec.key is not None else _key_of(record.key)
+            key = rec.key  # None when the key itself, or a dump-log text line, gave nothing to read
             group = None if key is None else key.data.get("group", key.data.get("groupId"))
             self._undecodable(rec, key, group)
         if group is not None:

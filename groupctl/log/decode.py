@@ -32,7 +32,8 @@ class DecodedRecord(NamedTuple):
 
     `error` holds Kafka's own wording (`Unknown record type 5 at offset 7, skipping.` or
     `Error at offset 7, skipping. <why>`) so the dump-log printer can repeat it verbatim.
-    `value` is None for a tombstone (and when `error` is set). Control records have no key.
+    `value` is None for a tombstone (and when `error` is set). `key` is set when only the value
+    failed to decode, None when the key did. Control records have no key.
     `kafka_text`, when set, is what Kafka's tool prints after `key: ` where that differs from the
     truth: for a 3.5-3.7 early-access KIP-848 record, Kafka 3.8+ prints a parse error or a wrong
     decode, and the dump-log format repeats it while every other format reports the record as
@@ -89,6 +90,13 @@ def decode_record(batch: Any, record: Any) -> DecodedRecord:
         )
     try:
         key = decode_key(record.key)
+    except UnknownRecordType as exc:
+        return DecodedRecord(
+            batch, record, error=f"Unknown record type {exc.record_type} at offset {record.offset}, skipping."
+        )
+    except DecodeError as exc:
+        return DecodedRecord(batch, record, error=f"Error at offset {record.offset}, skipping. {exc.reason}")
+    try:
         raw = record.value
         value = None if raw is None else decode_value(key[0], raw)
     except EarlyAccessLayout as exc:
@@ -99,12 +107,8 @@ def decode_record(batch: Any, record: Any) -> DecodedRecord:
         return DecodedRecord(
             batch, record, key, error=f"Error at offset {record.offset}, skipping. {exc.reason}", kafka_text=kafka
         )
-    except UnknownRecordType as exc:
-        return DecodedRecord(
-            batch, record, error=f"Unknown record type {exc.record_type} at offset {record.offset}, skipping."
-        )
-    except DecodeError as exc:
-        return DecodedRecord(batch, record, error=f"Error at offset {record.offset}, skipping. {exc.reason}")
+    except DecodeError as exc:  # the key is good: keep it, so the record still names its group
+        return DecodedRecord(batch, record, key, error=f"Error at offset {record.offset}, skipping. {exc.reason}")
     return _new_tuple(DecodedRecord, (batch, record, key, value, None, None, None))
 
 

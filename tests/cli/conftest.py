@@ -7,10 +7,12 @@ import signal
 from collections.abc import Callable
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
 from groupctl.cli.app import main
+from groupctl.log.synthetic import write_sample_dump
 
 
 @dataclass
@@ -37,3 +39,10 @@ def cli() -> Callable[..., Result]:
 
     yield run
     signal.signal(signal.SIGPIPE, previous)
+
+
+@pytest.fixture
+def sample(tmp_path: Path) -> Path:
+    """The Quick start's sample dump: a directory holding `__consumer_offsets-0`."""
+    write_sample_dump(tmp_path / "dump")
+    return tmp_path / "dump"

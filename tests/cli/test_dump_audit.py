@@ -3,18 +3,8 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
-
-import pytest
 
 from groupctl.log.segment import iter_batches
-from groupctl.log.synthetic import write_sample_dump
-
-
-@pytest.fixture
-def sample(tmp_path: Path) -> Path:
-    write_sample_dump(tmp_path / "dump")
-    return tmp_path / "dump"
 
 
 def test_sample_report(cli, sample):

@@ -6,16 +6,7 @@ import json
 import os
 from pathlib import Path
 
-import pytest
-
 from groupctl.log.segment import iter_batches
-from groupctl.log.synthetic import write_sample_dump
-
-
-@pytest.fixture
-def sample(tmp_path: Path) -> Path:
-    write_sample_dump(tmp_path / "dump")
-    return tmp_path / "dump"
 
 
 def test_table_default(cli, sample):

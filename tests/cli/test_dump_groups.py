@@ -5,16 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
-from groupctl.log.synthetic import write_sample_dump
-
-
-@pytest.fixture
-def sample(tmp_path: Path) -> Path:
-    write_sample_dump(tmp_path / "dump")
-    return tmp_path / "dump"
-
 
 def _json(cli, *args) -> list[dict]:
     r = cli("dump", "groups", *args, "-o", "json")

@@ -27,7 +27,3 @@ def test_wanted_only_with_a_terminal_on_stderr_and_data_redirected(monkeypatch):
         monkeypatch.setattr(sys, "stdout", _Stream(out_tty))
         assert progress.wanted(size) is expected
 
-
-def test_no_bar_is_a_no_op():
-    with progress.byte_progress("x", 10) as advance:
-        advance(5)
