@@ -16,8 +16,16 @@ from pathlib import Path
 from typing import TextIO
 
 from groupctl.errors import DecodeError
+from groupctl.log.batch import Batch, Record
 from groupctl.log.decode import DecodedRecord, FileDump, RecordFilter
-from groupctl.protocol.records import key_json, value_json
+from groupctl.protocol.records import (
+    encode_key,
+    encode_value,
+    key_from_jsonable,
+    key_json,
+    value_from_jsonable,
+    value_json,
+)
 
 
 def _jbool(value: bool) -> str:
@@ -125,8 +133,6 @@ _JSON = json.JSONDecoder()
 
 def _parse_key_payload(text: str, offset: int) -> tuple[object, object, str | None]:
     """`{...} payload: {...}` -> (RecordKey, RecordValue | None, error text | None)."""
-    from groupctl.protocol.records import key_from_jsonable, value_from_jsonable
-
     if text.startswith(("Unknown record type ", "Error at offset ")):
         return None, None, text
     if text.startswith(("offset_commit::", "group_metadata::")):
@@ -171,8 +177,6 @@ class _Lines:
 
 
 def _make_batch(m: re.Match, legacy: bool):
-    from groupctl.log.batch import Batch
-
     if legacy:
         last, pos, ttype, maxts, size, magic, codec, crc, valid = m.groups()
         return Batch(
@@ -195,9 +199,6 @@ def _make_batch(m: re.Match, legacy: bool):
 
 
 def _make_record(m: re.Match, batch, path: str, lineno: int) -> DecodedRecord:
-    from groupctl.log.batch import Record
-    from groupctl.protocol.records import encode_key, encode_value
-
     (offset, _ttype, ts, ksize, vsize, seq, header_keys, rvalid, rcrc, marker, epoch, ctl_type,
      key_text) = m.groups()
     headers = [(k, None) for k in header_keys.split(",")] if header_keys else []

@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from groupctl.log.decode import DecodedRecord
+from groupctl.protocol.records import RECORD_TYPE_NAMES, key_to_jsonable, value_to_jsonable
 
 
 def batch_fields(b: Any) -> dict[str, Any]:
@@ -39,8 +40,6 @@ def batch_fields(b: Any) -> dict[str, Any]:
 
 def record_jsonable(rec: DecodedRecord, file: str) -> dict[str, Any]:
     """One record with its batch, key and value, ready for json.dumps."""
-    from groupctl.protocol.records import key_to_jsonable, value_to_jsonable
-
     r = rec.record
     obj: dict[str, Any] = {
         "file": file,
@@ -81,8 +80,6 @@ def _key_detail(data: dict[str, Any]) -> str:
 
 def table_row(rec: DecodedRecord, file: str, width: int | None = 100) -> dict[str, Any]:
     """A row for the record table: what the record is about, and its value in short."""
-    from groupctl.protocol.records import RECORD_TYPE_NAMES, value_to_jsonable
-
     r = rec.record
     row: dict[str, Any] = {"file": file, "position": rec.batch.position, "offset": r.offset,
                            "timestamp": r.timestamp}
