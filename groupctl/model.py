@@ -34,6 +34,17 @@ def format_assignment(partitions: Iterable[TopicPartition] | None) -> str:
 
 
 @dataclass(slots=True)
+class GroupListing:
+    """One row of `group list`: ListGroups v5's fields plus the member count where it is known."""
+
+    group_id: str
+    type: str  # classic, consumer, share, streams (wire names, lower case)
+    state: str
+    protocol_type: str = ""
+    members: int | None = None
+
+
+@dataclass(slots=True)
 class Member:
     """One group member. Classic members have no member epoch; consumer-group members may speak the
     classic protocol inside a consumer group (`protocol == "classic"`, Kafka's "upgraded" false)."""

@@ -153,6 +153,14 @@ class ConsumerGroupState:
     current: dict[str, dict] = field(default_factory=dict)  # memberId -> type-8 value data
     regexes: dict[str, dict] = field(default_factory=dict)  # regex -> type-16 value data
     partition_metadata: dict | None = None  # type-4 value data (deprecated in 4.1, still replayed)
+    metadata_hash: int = 0  # type-3 MetadataHash (4.1+): what the subscribed topics looked like
+
+    def targets_map(self, member_id: str) -> dict[uuid.UUID, frozenset[int]]:
+        """A member's target assignment as {topic id: partitions} (empty when it has none)."""
+        out: dict[uuid.UUID, set[int]] = {}
+        for topic_id, partition in self.targets.get(member_id, ()):
+            out.setdefault(topic_id, set()).add(partition)
+        return {t: frozenset(ps) for t, ps in out.items()}
 
     def member_ids(self) -> list[str]:
         """Every member Kafka would list, sorted."""
@@ -391,6 +399,7 @@ class Replay:
             return
         state = self._consumer_group(group)
         state.epoch = value.data["epoch"]
+        state.metadata_hash = value.data.get("metadataHash", 0)
         state.has_metadata = True
 
     def _partition_metadata(self, kd: dict, value: Any, log_offset: int) -> None:
