@@ -1,0 +1,654 @@
+"""KIP-848 server-side assignors, `uniform` and `range`, as pure functions of the members and the topics.
+
+They follow Kafka 4.x's `group-coordinator/.../coordinator/group/assignor/` classes (UniformAssignor with its
+homogeneous and heterogeneous builders, RangeAssignor), rack awareness left out. Kafka walks its HashMaps in
+hash order in several places (which member gets an extra slot, which duplicate claim wins, the member index
+that breaks ties), so its output for one input is not reproducible outside the JVM. Here every such choice
+is made on a sorted order instead, so the same input gives the same output whatever the insertion order of
+the mappings:
+
+* members are taken in Java `String.compareTo` order of member id (range: static members first, by
+  instance id, exactly as Kafka's RangeAssignor sorts them);
+* topics in `uuid.UUID` order, which is Kafka's `Uuid.compareTo` (unsigned most then least significant bits);
+* partitions in ascending order.
+
+A topic id that a member subscribes to but `topics` does not know is skipped (Kafka resolves subscriptions
+against the metadata image, so its assignors never see one). A current assignment may name anything: topics
+that are gone or no longer subscribed, partitions past the end, a partition claimed by two members (the
+first member in member order keeps it); none of that is an error.
+"""
+
+from __future__ import annotations
+
+import heapq
+import uuid
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import ClassVar
+
+Assignment = dict[uuid.UUID, frozenset[int]]
+
+_NO_ASSIGNMENT: Mapping[uuid.UUID, frozenset[int]] = MappingProxyType({})
+
+
+class AssignorError(Exception):
+    """The input cannot be assigned at all (e.g. a negative partition count)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MemberSpec:
+    """What an assignor knows of one member: its subscription and its current target assignment."""
+
+    instance_id: str | None
+    rack_id: str | None
+    subscribed_topic_ids: frozenset[uuid.UUID]
+    assigned: Mapping[uuid.UUID, frozenset[int]] = field(default_factory=lambda: _NO_ASSIGNMENT)
+
+
+def _java_key(text: str) -> bytes:
+    """Java compares strings by UTF-16 code unit; big-endian UTF-16 bytes compare the same way."""
+    return text.encode("utf-16-be", "surrogatepass")
+
+
+def _java_sorted(strings: Iterable[str]) -> list[str]:
+    """Sort like Java's `String.compareTo`; plain sorting agrees with it for ASCII, the common case."""
+    items = list(strings)
+    if all(map(str.isascii, items)):
+        items.sort()
+    else:
+        items.sort(key=_java_key)
+    return items
+
+
+def _check_topics(topics: Mapping[uuid.UUID, int]) -> None:
+    for topic_id, count in topics.items():
+        if count < 0:
+            raise AssignorError(f"topic {topic_id} has a negative partition count ({count})")
+
+
+def _effective_subscriptions(
+    members: Mapping[str, MemberSpec], topics: Mapping[uuid.UUID, int]
+) -> dict[str, frozenset[uuid.UUID]]:
+    """Each member's subscription less unknown topics. Done once per distinct subscription (members usually
+    share a few), with frozenset operations: they reuse the sets' stored hashes, where a lookup by topic id
+    would run `uuid.UUID.__hash__`, which is Python code, once per subscribed topic."""
+    known = frozenset(topics)
+    cache: dict[frozenset[uuid.UUID], frozenset[uuid.UUID]] = {}
+    result: dict[str, frozenset[uuid.UUID]] = {}
+    for member_id, spec in members.items():
+        subscribed = spec.subscribed_topic_ids
+        if type(subscribed) is not frozenset:
+            subscribed = frozenset(subscribed)
+        effective = cache.get(subscribed)
+        if effective is None:
+            effective = cache[subscribed] = subscribed if subscribed <= known else subscribed & known
+        result[member_id] = effective
+    return result
+
+
+def _claim(
+    assigned: Mapping[uuid.UUID, frozenset[int]],
+    subscribed: frozenset[uuid.UUID],
+    topics: Mapping[uuid.UUID, int],
+    claimed: dict[uuid.UUID, set[int]],
+) -> tuple[dict[uuid.UUID, frozenset[int]], int]:
+    """The part of a current assignment a member may keep: subscribed, existing, in range, and not already
+    kept by an earlier member. Records what it keeps in `claimed` (topic id -> partitions)."""
+    kept: dict[uuid.UUID, frozenset[int]] = {}
+    total = 0
+    for topic_id, parts in assigned.items():
+        if not parts or topic_id not in subscribed:
+            continue
+        if type(parts) is not frozenset:
+            parts = frozenset(parts)
+        count = topics[topic_id]
+        if min(parts) < 0 or max(parts) >= count:
+            parts = frozenset(p for p in parts if 0 <= p < count)
+            if not parts:
+                continue
+        taken = claimed.get(topic_id)
+        if taken is None:
+            claimed[topic_id] = set(parts)
+        elif taken.isdisjoint(parts):
+            taken.update(parts)
+        else:
+            parts = parts - taken
+            if not parts:
+                continue
+            taken.update(parts)
+        kept[topic_id] = parts
+        total += len(parts)
+    return kept, total
+
+
+def _free_partitions(count: int, taken: set[int] | None, given_up: list[int] | None = None) -> range | list[int]:
+    """The partitions of a topic that nobody keeps, ascending. A `range` when none is kept: slicing it
+    later costs nothing per partition."""
+    if not taken:
+        return range(count)
+    if given_up:
+        if len(taken) == count:
+            return sorted(given_up)
+        return sorted(set(range(count)).difference(taken).union(given_up))
+    if len(taken) == count:
+        return []
+    return sorted(set(range(count)).difference(taken))
+
+
+class UniformAssignor:
+    """Kafka's default server-side assignor: balance first, then stickiness.
+
+    All members with the same subscription: the homogeneous path (quota = total // members, `total % members`
+    members one more). Otherwise the heterogeneous path: keep what is still subscribed, deal the rest to the
+    least loaded subscribers, then move partitions from the most to the least loaded subscriber of each topic
+    until no partition can move from a member to a subscriber of its topic that has at least 2 fewer.
+
+    Unlike Kafka, a group whose subscriptions fall apart into parts sharing no topic is assigned part by part,
+    and a part whose members all have the same subscription takes the homogeneous path. The parts are
+    independent problems, the guarantees are the same, and the homogeneous path gives each member contiguous
+    runs instead of one partition from many topics (which also keeps the next assignment cheap).
+    """
+
+    name: ClassVar[str] = "uniform"
+
+    def assign(self, members: Mapping[str, MemberSpec], topics: Mapping[uuid.UUID, int]) -> dict[str, Assignment]:
+        _check_topics(topics)
+        if not members:
+            return {}
+        order = _java_sorted(members)
+        effective = _effective_subscriptions(members, topics)
+        classes: dict[frozenset[uuid.UUID], list[str]] = {}
+        for member_id in order:
+            classes.setdefault(effective[member_id], []).append(member_id)
+
+        result: dict[str, Assignment] = {}
+        rank: dict[str, int] = {}
+        for part in _disjoint_parts(list(classes)):
+            if len(part) == 1:
+                subscribed = part[0]
+                part_order = classes[subscribed]
+                if subscribed:
+                    result.update(_uniform_homogeneous(part_order, members, subscribed, topics))
+                else:
+                    result.update((member_id, {}) for member_id in part_order)
+            else:
+                rank = rank or {member_id: i for i, member_id in enumerate(order)}
+                part_order = sorted((m for s in part for m in classes[s]), key=rank.__getitem__)
+                result.update(_uniform_heterogeneous(part_order, members, effective, topics))
+        return result
+
+
+def _disjoint_parts(subscriptions: list[frozenset[uuid.UUID]]) -> list[list[frozenset[uuid.UUID]]]:
+    """Group the distinct subscriptions into parts that share no topic.
+
+    Set operations only where possible (they reuse stored hashes): a subscription disjoint from all topics
+    seen so far starts a part; one that overlaps is merged into the parts it meets, found by testing each
+    part's topics while there are few parts, else through a topic -> part index of the topics it shares.
+    """
+    parent: list[int] = []
+    part_topics: dict[int, set[uuid.UUID]] = {}  # the topics of each part, by its root
+    topic_part: dict[uuid.UUID, int] = {}
+    seen: set[uuid.UUID] = set()
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, subscribed in enumerate(subscriptions):
+        parent.append(i)
+        if subscribed.isdisjoint(seen):
+            met: list[int] = []
+        elif len(part_topics) <= 32:
+            met = [r for r, topics in part_topics.items() if not subscribed.isdisjoint(topics)]
+        else:
+            met = list({root(topic_part[topic_id]) for topic_id in subscribed & seen})
+        new = subscribed - seen
+        for topic_id in new:
+            topic_part[topic_id] = i
+        seen.update(new)
+        if not met:
+            part_topics[i] = set(subscribed)
+            continue
+        met.sort(key=lambda r: -len(part_topics[r]))
+        keep = met[0]
+        merged = part_topics[keep]
+        for r in met[1:]:
+            merged.update(part_topics.pop(r))
+            parent[r] = keep
+        merged.update(subscribed)
+        parent[i] = keep
+
+    parts: dict[int, list[frozenset[uuid.UUID]]] = {}
+    for i, subscribed in enumerate(subscriptions):
+        parts.setdefault(root(i), []).append(subscribed)
+    return list(parts.values())
+
+
+def _uniform_homogeneous(
+    order: list[str],
+    members: Mapping[str, MemberSpec],
+    subscribed: frozenset[uuid.UUID],
+    topics: Mapping[uuid.UUID, int],
+) -> dict[str, Assignment]:
+    """Every member has the same subscription: each keeps its current partitions up to its quota, the rest
+    are dealt in contiguous runs to the members below quota. Sizes differ by at most one."""
+    topic_ids = sorted(subscribed)
+    total = sum(topics[t] for t in topic_ids)
+    quota, extra = divmod(total, len(order))
+
+    claimed: dict[uuid.UUID, set[int]] = {}
+    result: dict[str, Assignment] = {}
+    counts: list[int] = []
+    for member_id in order:
+        kept, count = _claim(members[member_id].assigned, subscribed, topics, claimed)
+        result[member_id] = kept
+        counts.append(count)
+
+    # Kafka hands the `extra` larger quotas to the first members in hash order. Handing them first to the
+    # members that already hold more than `quota` lets each of those keep one more of its own partitions;
+    # only then to the others, in member order.
+    caps = [quota] * len(order)
+    if extra:
+        for i, count in enumerate(counts):
+            if count > quota:
+                caps[i] += 1
+                extra -= 1
+                if not extra:
+                    break
+        i = 0
+        while extra:
+            if caps[i] == quota:
+                caps[i] += 1
+                extra -= 1
+            i += 1
+
+    given_up: dict[uuid.UUID, list[int]] = {}
+    for i, member_id in enumerate(order):
+        cap = caps[i]
+        if counts[i] <= cap:
+            continue
+        kept = result[member_id]
+        trimmed: Assignment = {}
+        room = cap
+        for topic_id in sorted(kept):
+            parts = kept[topic_id]
+            if room >= len(parts):
+                trimmed[topic_id] = parts
+                room -= len(parts)
+                continue
+            ascending = sorted(parts)
+            if room:
+                trimmed[topic_id] = frozenset(ascending[:room])
+            given_up.setdefault(topic_id, []).extend(ascending[room:])
+            room = 0
+        result[member_id] = trimmed
+        counts[i] = cap
+
+    pool = [
+        (topic_id, free)
+        for topic_id in topic_ids
+        if (free := _free_partitions(topics[topic_id], claimed.get(topic_id), given_up.get(topic_id)))
+    ]
+    _deal_runs(order, caps, counts, result, pool)
+    return result
+
+
+def _deal_runs(
+    order: list[str],
+    caps: list[int],
+    counts: list[int],
+    result: dict[str, Assignment],
+    pool: list[tuple[uuid.UUID, range | list[int]]],
+) -> None:
+    """Hand each member below its cap the next run of free partitions, topic by topic."""
+    slot = 0
+    pos = 0
+    for i, member_id in enumerate(order):
+        need = caps[i] - counts[i]
+        if need <= 0:
+            continue
+        assignment = result[member_id]
+        while need:
+            if slot >= len(pool):
+                raise AssignorError("internal: the free partitions ran out before every member met its quota")
+            topic_id, free = pool[slot]
+            run = free[pos : pos + need]
+            got = frozenset(run)
+            held = assignment.get(topic_id)
+            assignment[topic_id] = got if held is None else held | got
+            need -= len(run)
+            pos += len(run)
+            if pos >= len(free):
+                slot += 1
+                pos = 0
+    if slot < len(pool):
+        raise AssignorError("internal: partitions were left unassigned")
+
+
+class _Heterogeneous:
+    """State of one heterogeneous uniform assignment.
+
+    Members are numbered in member order. Members with the same subscription form a class; each class keeps a
+    lazy min-heap of (count, member, version) whose stale entries (version behind) are dropped when seen. The
+    least loaded subscriber of a topic is then the least of its classes' heads: a pick costs a few heap
+    operations, not a scan of the topic's subscribers, which matters when thousands of members share topics.
+    """
+
+    def __init__(
+        self,
+        order: list[str],
+        members: Mapping[str, MemberSpec],
+        effective: Mapping[str, frozenset[uuid.UUID]],
+        topics: Mapping[uuid.UUID, int],
+    ) -> None:
+        self.topics = topics
+        class_index: dict[frozenset[uuid.UUID], int] = {}
+        self.class_of: list[int] = []
+        self.class_members: list[list[int]] = []
+        class_topics: list[frozenset[uuid.UUID]] = []
+        self.work: list[Assignment] = []
+        self.counts: list[int] = []
+        self.claimed: dict[uuid.UUID, set[int]] = {}
+        self.holders: dict[uuid.UUID, set[int]] = {}
+        for i, member_id in enumerate(order):
+            subscribed = effective[member_id]
+            c = class_index.get(subscribed)
+            if c is None:
+                c = class_index[subscribed] = len(class_topics)
+                class_topics.append(subscribed)
+                self.class_members.append([])
+            self.class_of.append(c)
+            self.class_members[c].append(i)
+            kept, count = _claim(members[member_id].assigned, subscribed, topics, self.claimed)
+            for topic_id in kept:
+                held = self.holders.get(topic_id)
+                if held is None:
+                    self.holders[topic_id] = {i}
+                else:
+                    held.add(i)
+            self.work.append(kept)
+            self.counts.append(count)
+        self.initial = [dict(kept) for kept in self.work]
+
+        self.topic_classes: dict[uuid.UUID, list[int]] = {}
+        for c, subscribed in enumerate(class_topics):
+            for topic_id in subscribed:
+                self.topic_classes.setdefault(topic_id, []).append(c)
+        class_size = list(map(len, self.class_members))
+        self.subscriber_count = {
+            topic_id: sum(map(class_size.__getitem__, classes)) for topic_id, classes in self.topic_classes.items()
+        }
+        self.version = [0] * len(order)
+        self.class_max: list[int] = []
+        self.heaps = [[(self.counts[i], i, 0) for i in cm] for cm in self.class_members]
+        for heap in self.heaps:
+            heapq.heapify(heap)
+
+    def sorted_topics(self) -> list[uuid.UUID]:
+        """Kafka's topic order: partitions per subscriber descending, then subscriber count ascending, then
+        topic id; the topics hardest to balance go first."""
+        topics, subscribers = self.topics, self.subscriber_count
+        return sorted(
+            (t for t in self.topic_classes if topics[t]),
+            key=lambda t: (-topics[t] / subscribers[t], subscribers[t], t),
+        )
+
+    def touch(self, member: int) -> None:
+        """Record a count change: a fresh heap entry, and the old ones become stale."""
+        version = self.version[member] + 1
+        self.version[member] = version
+        heapq.heappush(self.heaps[self.class_of[member]], (self.counts[member], member, version))
+
+    def head(self, c: int) -> tuple[int, int, int]:
+        """The least loaded member of class `c` as (count, member, version), stale entries dropped."""
+        heap, version = self.heaps[c], self.version
+        while heap[0][2] != version[heap[0][1]]:
+            heapq.heappop(heap)
+        return heap[0]
+
+    def heads(self, topic_id: uuid.UUID) -> list[tuple[int, int, int, int]]:
+        """A heap of the topic's subscriber classes by their least loaded member: picking the least loaded
+        subscriber then costs log(classes), whatever the number of subscribers."""
+        heads = [(*self.head(c), c) for c in self.topic_classes[topic_id]]
+        heapq.heapify(heads)
+        return heads
+
+    def deal(self, topic_id: uuid.UUID, free: range | list[int]) -> None:
+        """Water-fill: raise the least loaded subscribers to a common level (the first in (count, member)
+        order one above it), each taking its share as one contiguous run of `free`. Only members that gain
+        are picked, so dealing a topic costs its free partitions, not its subscribers."""
+        counts, version, heaps = self.counts, self.version, self.heaps
+        heads = self.heads(topic_id)
+        left = len(free)
+        taken: list[int] = []
+        level_sum = 0
+        while heads:
+            count, member, _, c = heads[0]
+            # Members come in (count, member) order; the next one gets a partition only if raising those taken
+            # so far to its count leaves at least one partition for each of them and one for it.
+            if len(taken) * (count + 1) - level_sum >= left:
+                break
+            taken.append(member)
+            level_sum += count
+            heap = heaps[c]
+            heapq.heappop(heap)  # this member's entry: nothing has changed since it became the head
+            while heap and heap[0][2] != version[heap[0][1]]:
+                heapq.heappop(heap)
+            if heap:
+                heapq.heapreplace(heads, (*heap[0], c))
+            else:
+                heapq.heappop(heads)
+
+        level, plus_one = divmod(level_sum + left, len(taken))
+        holders = self.holders.setdefault(topic_id, set())
+        pos = 0
+        for rank, member in enumerate(taken):
+            gain = level + (rank < plus_one) - counts[member]
+            run = free[pos : pos + gain]
+            pos += gain
+            assignment = self.work[member]
+            held = assignment.get(topic_id)
+            assignment[topic_id] = frozenset(run) if held is None else held | frozenset(run)
+            holders.add(member)
+            counts[member] += gain
+            self.touch(member)
+
+    def balance_topic(self, topic_id: uuid.UUID) -> int:
+        """Move partitions of one topic from its most loaded holder to its least loaded subscriber while they
+        differ by 2 or more (each move lowers the sum of squared counts, so this ends). Returns the moves."""
+        counts, work, version, class_of = self.counts, self.work, self.version, self.class_of
+        holders = self.holders.get(topic_id)
+        if not holders:
+            return 0
+        # `takers` holds, for each class, an entry no larger than its least loaded member: stale entries are
+        # replaced by the class's current head when they come up, and a giver's new, lower count is pushed.
+        takers = self.heads(topic_id)
+        givers = [(-counts[i], -i) for i in holders]
+        heapq.heapify(givers)
+        live: dict[int, set[int]] = {}  # this topic's partitions of the members touched so far
+        descending: dict[int, list[int]] = {}
+        moves = 0
+        while givers:
+            neg_count, neg_member = givers[0]
+            giver = -neg_member
+            if counts[giver] != -neg_count or giver not in holders:
+                heapq.heappop(givers)
+                continue
+            while version[takers[0][1]] != takers[0][2]:
+                heapq.heapreplace(takers, (*self.head(takers[0][3]), takers[0][3]))
+            low, taker = takers[0][0], takers[0][1]
+            if -neg_count - low <= 1:
+                break
+
+            given = live.get(giver)
+            if given is None:
+                given = live[giver] = set(work[giver][topic_id])
+            order = descending.get(giver)
+            if not order:
+                # Kafka gives the highest partition away. Partitions the giver did not hold when the assignment
+                # started go first, though: they are moving anyway, so moving them on costs no stickiness.
+                own = self.initial[giver].get(topic_id, frozenset())
+                order = descending[giver] = sorted(given, key=lambda p: (p not in own, p))
+            partition = order.pop()
+            given.discard(partition)
+            if not given:
+                holders.discard(giver)
+                descending.pop(giver, None)
+            received = live.get(taker)
+            if received is None:
+                received = live[taker] = set(work[taker].get(topic_id, ()))
+            received.add(partition)
+            holders.add(taker)
+
+            counts[giver] -= 1
+            counts[taker] += 1
+            self.touch(giver)
+            self.touch(taker)
+            heapq.heappush(takers, (counts[giver], giver, version[giver], class_of[giver]))
+            heapq.heappop(givers)
+            if giver in holders:
+                heapq.heappush(givers, (-counts[giver], -giver))
+            heapq.heappush(givers, (-counts[taker], -taker))
+            taker_class = class_of[taker]
+            if counts[taker] > self.class_max[taker_class]:
+                self.class_max[taker_class] = counts[taker]
+            moves += 1
+
+        for member, parts in live.items():
+            if parts:
+                work[member][topic_id] = frozenset(parts)
+            else:
+                del work[member][topic_id]
+        return moves
+
+    def balance(self, ordered: list[uuid.UUID]) -> None:
+        """Balance topic after topic, round and round, until a whole round moves nothing. A topic whose
+        subscriber classes lie within one partition of each other (by an upper bound of each class's largest
+        count, refreshed every round) is skipped without a look at its members."""
+        candidates = [t for t in ordered if self.subscriber_count[t] >= 2]
+        quiet = 0
+        index = 0
+        while quiet < len(candidates):
+            if index == 0:
+                self.class_max = [max(map(self.counts.__getitem__, cm)) for cm in self.class_members]
+            topic_id = candidates[index]
+            index = (index + 1) % len(candidates)
+            classes = self.topic_classes[topic_id]
+            low = min(self.head(c)[0] for c in classes)
+            high = max(self.class_max[c] for c in classes)
+            if high - low <= 1 or not self.balance_topic(topic_id):
+                quiet += 1
+            else:
+                quiet = 1
+
+    def result(self, order: list[str]) -> dict[str, Assignment]:
+        return dict(zip(order, self.work, strict=True))
+
+
+def _uniform_heterogeneous(
+    order: list[str],
+    members: Mapping[str, MemberSpec],
+    effective: Mapping[str, frozenset[uuid.UUID]],
+    topics: Mapping[uuid.UUID, int],
+) -> dict[str, Assignment]:
+    """Subscriptions differ: keep every still-subscribed partition, deal the free ones to the least loaded
+    subscribers (hardest topics first), then balance topic by topic."""
+    state = _Heterogeneous(order, members, effective, topics)
+    ordered = state.sorted_topics()
+    for topic_id in ordered:
+        free = _free_partitions(topics[topic_id], state.claimed.get(topic_id))
+        if free:
+            state.deal(topic_id, free)
+    state.balance(ordered)
+    return state.result(order)
+
+
+class RangeAssignor:
+    """Contiguous partition ranges per topic; co-partitions topics with equal partition counts and subscribers.
+
+    Not sticky, as in Kafka 4.x: the current assignment is not read at all. The result depends only on the
+    member order (static members first by instance id, then dynamic members by member id), so a static member
+    that rejoins under a new member id gets its old ranges back. Among a topic's N subscribers in that order,
+    member i gets P // N partitions, the first P % N one more.
+    """
+
+    name: ClassVar[str] = "range"
+
+    def assign(self, members: Mapping[str, MemberSpec], topics: Mapping[uuid.UUID, int]) -> dict[str, Assignment]:
+        _check_topics(topics)
+        if not members:
+            return {}
+        order = _range_order(members)
+        effective = _effective_subscriptions(members, topics)
+        result: dict[str, Assignment] = {member_id: {} for member_id in order}
+
+        classes: dict[frozenset[uuid.UUID], list[str]] = {}
+        for member_id in order:
+            classes.setdefault(effective[member_id], []).append(member_id)
+        class_lists = list(classes.values())
+        classes_of_topic: dict[uuid.UUID, list[int]] = {}
+        for c, subscribed in enumerate(classes):
+            for topic_id in subscribed:
+                classes_of_topic.setdefault(topic_id, []).append(c)
+
+        rank = {member_id: i for i, member_id in enumerate(order)} if len(class_lists) > 1 else {}
+        subscriber_lists: dict[tuple[int, ...], list[str]] = {}
+        ranges: dict[tuple[int, int], list[frozenset[int]]] = {}
+        for topic_id, class_ids in classes_of_topic.items():
+            count = topics[topic_id]
+            if not count:
+                continue
+            key = tuple(class_ids)
+            subscribers = subscriber_lists.get(key)
+            if subscribers is None:
+                if len(key) == 1:
+                    subscribers = class_lists[key[0]]
+                else:
+                    subscribers = sorted((m for c in key for m in class_lists[c]), key=rank.__getitem__)
+                subscriber_lists[key] = subscribers
+            shape = (count, len(subscribers))
+            runs = ranges.get(shape)
+            if runs is None:
+                runs = ranges[shape] = _range_runs(count, len(subscribers))
+            for member_id, run in zip(subscribers, runs, strict=False):  # members past P get nothing
+                result[member_id][topic_id] = run
+        return result
+
+
+def _range_order(members: Mapping[str, MemberSpec]) -> list[str]:
+    """Kafka's RangeAssignor order: static members by instance id (member id breaks a tie Kafka leaves to
+    hash order), then dynamic members by member id; both in Java string order."""
+    static: list[tuple[str, str]] = []
+    dynamic: list[str] = []
+    for member_id, spec in members.items():
+        if spec.instance_id is None:
+            dynamic.append(member_id)
+        else:
+            static.append((spec.instance_id, member_id))
+    if all(i.isascii() and m.isascii() for i, m in static):
+        static.sort()
+    else:
+        static.sort(key=lambda pair: (_java_key(pair[0]), _java_key(pair[1])))
+    return [member_id for _, member_id in static] + _java_sorted(dynamic)
+
+
+def _range_runs(count: int, subscribers: int) -> list[frozenset[int]]:
+    """The non-empty ranges of a topic with `count` partitions over `subscribers` members, in member order.
+    Topics of the same shape share them: frozensets are immutable."""
+    quota, extra = divmod(count, subscribers)
+    runs = []
+    start = 0
+    for i in range(min(count, subscribers)):
+        end = start + quota + (i < extra)
+        runs.append(frozenset(range(start, end)))
+        start = end
+    return runs
+
+
+ASSIGNORS: dict[str, UniformAssignor | RangeAssignor] = {
+    UniformAssignor.name: UniformAssignor(),
+    RangeAssignor.name: RangeAssignor(),
+}
