@@ -1,0 +1,205 @@
+"""`groupctl regex validate`: verdicts, warnings, the topic preview, output formats and exit codes."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+import yaml
+
+
+@pytest.fixture
+def topics_file(tmp_path):
+    path = tmp_path / "topics.txt"
+    path.write_text(
+        "# kafka-topics.sh --list\n"
+        "orders\n"
+        "orders-eu\n"
+        "orders-us\n"
+        "\n"
+        "payments\n"
+        "topic-1\n"
+        "__consumer_offsets\n"
+        "__transaction_state\n"
+    )
+    return path
+
+
+def test_table_with_verdicts_and_warning_details(cli):
+    r = cli("regex", "validate", "orders-.*", "^topic*")
+    assert r.code == 0, r.err
+    lines = r.out.splitlines()
+    assert lines[0].split() == ["PATTERN", "VALID", "ERROR", "WARNINGS"]
+    assert lines[1].split() == ["orders-.*", "yes", "-", "-"]
+    assert lines[2].split() == ["^topic*", "yes", "-", "glob-star"]
+    assert any(line.startswith("^topic*: glob-star: ") and "write `^topic.*`" in line for line in lines)
+    assert r.err == ""
+
+
+def test_invalid_pattern_exits_1_and_shows_the_broker_message(cli):
+    r = cli("regex", "validate", "orders-.*", "(?<=eu-)orders")
+    assert r.code == 1
+    assert "(?<=eu-)orders  no     invalid named capture" in r.out
+    assert (
+        "(?<=eu-)orders: error: SubscribedTopicRegex `(?<=eu-)orders` is not a valid regular expression: "
+        "invalid named capture." in r.out
+    )
+    assert "1 of 2 pattern(s) would be rejected by the broker" in r.err
+    assert "Traceback" not in r.err
+
+
+def test_json_envelope_one_item_per_pattern(cli):
+    r = cli("regex", "validate", "orders", "a(", "-o", "json")
+    assert r.code == 1
+    doc = json.loads(r.out)
+    assert doc["apiVersion"] == "groupctl/v1"
+    assert doc["kind"] == "RegexValidation"
+    first, second = doc["items"]
+    assert first["pattern"] == "orders"
+    assert first["valid"] is True
+    assert first["error"] is None
+    assert first["brokerMessage"] is None
+    assert [w["code"] for w in first["warnings"]] == ["prefix-without-wildcard"]
+    assert set(first["warnings"][0]) == {"code", "message"}
+    assert "matches" not in first
+    assert second == {
+        "pattern": "a(",
+        "valid": False,
+        "error": "missing closing )",
+        "brokerMessage": "SubscribedTopicRegex `a(` is not a valid regular expression: missing closing ).",
+        "warnings": [],
+    }
+
+
+def test_yaml_and_csv(cli):
+    r = cli("regex", "validate", "^topic*", "-o", "yaml")
+    assert r.code == 0
+    assert yaml.safe_load(r.out)["items"][0]["warnings"][0]["code"] == "glob-star"
+    r = cli("regex", "validate", "^topic*", "orders-.*", "-o", "csv")
+    assert r.code == 0
+    assert r.out.splitlines() == ["pattern,valid,error,warnings", "^topic*,true,,glob-star", "orders-.*,true,,"]
+
+
+def test_fail_on_warning_exits_4(cli):
+    r = cli("regex", "validate", "--fail-on", "warning", "^topic*", "orders-.*")
+    assert r.code == 4
+    assert "lint warnings for 1 of 2 pattern(s)" in r.err
+
+
+def test_warnings_alone_exit_0_by_default(cli):
+    assert cli("regex", "validate", "^topic*").code == 0
+    assert cli("regex", "validate", "--fail-on", "none", "^topic*").code == 0
+
+
+def test_fail_on_warning_with_clean_patterns_exits_0(cli):
+    assert cli("regex", "validate", "--fail-on", "warning", "orders-.*", ".*-events").code == 0
+
+
+def test_invalid_wins_over_warnings(cli):
+    r = cli("regex", "validate", "--fail-on", "warning", "^topic*", "a*+")
+    assert r.code == 1
+
+
+def test_double_dash_before_patterns_that_start_with_a_dash(cli):
+    r = cli("regex", "validate", "-o", "json", "--", "-dlq", ".*-dlq")
+    assert r.code == 0, r.err
+    assert [i["pattern"] for i in json.loads(r.out)["items"]] == ["-dlq", ".*-dlq"]
+
+
+def test_pattern_starting_with_a_dash_needs_the_double_dash(cli):
+    r = cli("regex", "validate", "-dlq")
+    assert r.code == 2
+    assert "No such option" in r.err
+
+
+def test_topics_file_preview_leaves_internal_topics_out(cli, topics_file):
+    r = cli("regex", "validate", "-t", str(topics_file), "orders-.*", ".*", "-o", "json")
+    assert r.code == 0, r.err
+    orders, everything = json.loads(r.out)["items"]
+    assert orders["matches"] == ["orders-eu", "orders-us"]
+    assert everything["matches"] == ["orders", "orders-eu", "orders-us", "payments", "topic-1"]
+
+
+def test_include_internal(cli, topics_file):
+    r = cli("regex", "validate", "--topics-file", str(topics_file), "--include-internal", "__.*", "-o", "json")
+    assert r.code == 0, r.err
+    assert json.loads(r.out)["items"][0]["matches"] == ["__consumer_offsets", "__transaction_state"]
+
+
+def test_preview_table_counts_and_wide_names(cli, topics_file):
+    r = cli("regex", "validate", "-t", str(topics_file), "orders-.*", "^topic*", "a(")
+    assert r.code == 1
+    lines = r.out.splitlines()
+    assert lines[0].split() == ["PATTERN", "VALID", "ERROR", "WARNINGS", "MATCHES"]
+    assert lines[1].split() == ["orders-.*", "yes", "-", "-", "2"]
+    assert lines[2].split() == ["^topic*", "yes", "-", "glob-star", "0"]
+    assert lines[3].split()[-1] == "-"
+    r = cli("regex", "validate", "-t", str(topics_file), "orders-.*", "-o", "wide")
+    assert r.out.splitlines()[1].split() == ["orders-.*", "yes", "-", "-", "2", "orders-eu,orders-us"]
+
+
+def test_invalid_pattern_matches_nothing_in_json(cli, topics_file):
+    r = cli("regex", "validate", "-t", str(topics_file), "(?=orders).*", "-o", "json")
+    assert json.loads(r.out)["items"][0]["matches"] == []
+
+
+def test_topics_from_standard_input(cli, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO("orders-eu\npayments\n"))
+    r = cli("regex", "validate", "-t", "-", "orders-.*", "-o", "json")
+    assert r.code == 0, r.err
+    assert json.loads(r.out)["items"][0]["matches"] == ["orders-eu"]
+
+
+def test_missing_topics_file_is_a_usage_error(cli, tmp_path):
+    r = cli("regex", "validate", "-t", str(tmp_path / "nope.txt"), "orders-.*")
+    assert r.code == 2
+    assert f"topics file '{tmp_path / 'nope.txt'}' does not exist" in r.err
+    assert "Traceback" not in r.err
+    assert r.out == ""
+
+
+def test_include_internal_needs_a_topic_source(cli):
+    r = cli("regex", "validate", "--include-internal", "orders-.*")
+    assert r.code == 2
+    assert "--topics-file" in r.err
+
+
+def test_kafka_tool_wording(cli):
+    r = cli("regex", "validate", "--kafka-tool", "orders-.*", "a(", "(?!tmp).*")
+    assert r.code == 1
+    assert r.out.splitlines() == [
+        "The regular expression `orders-.*` is valid.",
+        "The regular expression `a(` is invalid: missing closing ).",
+        "The regular expression `(?!tmp).*` is invalid: invalid or unsupported Perl syntax.",
+    ]
+
+
+def test_kafka_tool_with_valid_patterns_exits_0(cli):
+    r = cli("regex", "validate", "--kafka-tool", "^topic*")
+    assert r.code == 0
+    assert r.out == "The regular expression `^topic*` is valid.\n"
+
+
+def test_kafka_tool_refuses_other_layouts_and_the_preview(cli, topics_file):
+    assert cli("regex", "validate", "--kafka-tool", "-o", "json", "x").code == 2
+    assert cli("regex", "validate", "--kafka-tool", "-t", str(topics_file), "x").code == 2
+
+
+def test_no_pattern_is_a_usage_error(cli):
+    r = cli("regex", "validate")
+    assert r.code == 2
+    assert "Missing argument" in r.err
+
+
+def test_help_has_examples(cli):
+    r = cli("regex", "validate", "--help")
+    assert r.code == 0
+    assert "Example: groupctl regex validate" in r.out
+    assert "--kafka-tool" in r.out
+
+
+def test_no_backend_topic_sources_yet(cli):
+    r = cli("regex", "validate", "--from-cluster", "x")
+    assert r.code == 2
+    assert cli("regex", "validate", "--local", "dir", "x").code == 2
