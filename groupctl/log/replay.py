@@ -184,14 +184,19 @@ class ConsumerGroupState:
 
     def preferred_assignor(self) -> str:
         """The server assignor most members ask for (ties: the first by name), else Kafka's default."""
-        counts: dict[str, int] = {}
-        for meta in self.members.values():
-            name = meta.get("serverAssignor")
-            if name is not None:
-                counts[name] = counts.get(name, 0) + 1
-        if not counts:
-            return DEFAULT_ASSIGNOR
-        return min(counts.items(), key=lambda kv: (-kv[1], kv[0]))[0]
+        return preferred_assignor(self.members.values())
+
+
+def preferred_assignor(members: Iterable[dict], default: str = DEFAULT_ASSIGNOR) -> str:
+    """The ServerAssignor most of these type-5 member values name (ties: the first by name), else `default`."""
+    counts: dict[str, int] = {}
+    for meta in members:
+        name = meta.get("serverAssignor")
+        if name is not None:
+            counts[name] = counts.get(name, 0) + 1
+    if not counts:
+        return default
+    return min(counts.items(), key=lambda kv: (-kv[1], kv[0]))[0]
 
 
 def _decode_or_none(decode: Callable[[bytes], tuple[int, dict[str, Any]]], raw: bytes | None) -> dict | None:

@@ -1,0 +1,259 @@
+"""Dynamic group configs (`ConfigResource.Type.GROUP`, KIP-848): names, defaults, broker bounds, and
+validation with the messages Kafka 4.0-4.3 sends back (INVALID_CONFIG).
+
+Like `GroupConfigManager.validate`, a change is merged over the group's other overrides and the
+broker's current values, and the whole effective set is checked; so a session timeout that is fine
+alone fails when the group's heartbeat interval is not below it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from groupctl.errors import KafkaError
+
+#: Broker settings a group config falls back to or is bounded by, with Kafka's defaults.
+BROKER_DEFAULTS: dict[str, int | bool | str] = {
+    "group.consumer.session.timeout.ms": 45000,
+    "group.consumer.min.session.timeout.ms": 45000,
+    "group.consumer.max.session.timeout.ms": 60000,
+    "group.consumer.heartbeat.interval.ms": 5000,
+    "group.consumer.min.heartbeat.interval.ms": 5000,
+    "group.consumer.max.heartbeat.interval.ms": 15000,
+    "group.consumer.assignment.interval.ms": 1000,
+    "group.consumer.min.assignment.interval.ms": 0,
+    "group.consumer.max.assignment.interval.ms": 15000,
+    "group.consumer.assignor.offload.enable": True,
+    "group.consumer.max.size": 2**31 - 1,
+    "group.share.session.timeout.ms": 45000,
+    "group.share.min.session.timeout.ms": 45000,
+    "group.share.max.session.timeout.ms": 60000,
+    "group.share.heartbeat.interval.ms": 5000,
+    "group.share.min.heartbeat.interval.ms": 5000,
+    "group.share.max.heartbeat.interval.ms": 15000,
+    "group.share.record.lock.duration.ms": 30000,
+    "group.share.min.record.lock.duration.ms": 15000,
+    "group.share.max.record.lock.duration.ms": 60000,
+    "group.streams.session.timeout.ms": 45000,
+    "group.streams.min.session.timeout.ms": 45000,
+    "group.streams.max.session.timeout.ms": 60000,
+    "group.streams.heartbeat.interval.ms": 5000,
+    "group.streams.min.heartbeat.interval.ms": 5000,
+    "group.streams.max.heartbeat.interval.ms": 15000,
+    "group.streams.num.standby.replicas": 0,
+    "group.streams.max.standby.replicas": 2,
+    "group.streams.initial.rebalance.delay.ms": 3000,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigKey:
+    """One group config: its type, ConfigDef lower bound, and the broker settings around it."""
+
+    name: str
+    type: str  # INT, BOOLEAN, STRING
+    at_least: int | None = None
+    broker_default: str | None = None  # the broker synonym that gives the default
+    broker_min: str | None = None
+    broker_max: str | None = None
+    choices: tuple[str, ...] = ()
+    default: int | bool | str | None = None  # when no broker synonym exists
+
+
+def _bounded(prefix: str, what: str, at_least: int) -> ConfigKey:
+    return ConfigKey(
+        f"{prefix}.{what}", "INT", at_least, f"group.{prefix}.{what}", f"group.{prefix}.min.{what}",
+        f"group.{prefix}.max.{what}",
+    )
+
+
+#: The group configs of Kafka 4.2 (consumer, share and streams), in Kafka's order.
+GROUP_CONFIGS: dict[str, ConfigKey] = {
+    key.name: key
+    for key in (
+        _bounded("consumer", "session.timeout.ms", 1),
+        _bounded("consumer", "heartbeat.interval.ms", 1),
+        _bounded("share", "session.timeout.ms", 1),
+        _bounded("share", "heartbeat.interval.ms", 1),
+        _bounded("share", "record.lock.duration.ms", 1000),
+        ConfigKey("share.auto.offset.reset", "STRING", choices=("earliest", "latest"), default="latest"),
+        ConfigKey("share.isolation.level", "STRING", choices=("read_committed", "read_uncommitted"),
+                  default="read_uncommitted"),
+        _bounded("streams", "session.timeout.ms", 1),
+        _bounded("streams", "heartbeat.interval.ms", 1),
+        ConfigKey("streams.num.standby.replicas", "INT", 0, "group.streams.num.standby.replicas", None,
+                  "group.streams.max.standby.replicas"),
+        ConfigKey("streams.initial.rebalance.delay.ms", "INT", 0, "group.streams.initial.rebalance.delay.ms"),
+    )
+}
+
+#: Kafka's DescribeConfigs sources.
+SOURCE_GROUP = "GROUP_CONFIG"
+SOURCE_STATIC_BROKER = "STATIC_BROKER_CONFIG"
+SOURCE_DEFAULT = "DEFAULT_CONFIG"
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigValue:
+    """One config as DescribeConfigs shows it, with the bounds an operator needs to pick a value."""
+
+    name: str
+    value: int | bool | str | None
+    default: int | bool | str | None
+    source: str
+    minimum: int | None = None
+    maximum: int | None = None
+    minimum_name: str | None = None
+    maximum_name: str | None = None
+
+
+def _invalid(message: str) -> KafkaError:
+    return KafkaError("INVALID_CONFIG", message)
+
+
+def parse_value(key: ConfigKey, raw: object) -> int | bool | str:
+    """ConfigDef.parse for one value, with its error wording."""
+    if raw is None:
+        raise _invalid(f"Null value not supported for {key.name}")
+    text = str(raw).strip() if isinstance(raw, str) else raw
+    if key.type == "INT":
+        if isinstance(text, bool):
+            raise _invalid(f"Invalid value {raw} for configuration {key.name}: Not a number of type INT")
+        try:
+            value = int(text)
+        except (TypeError, ValueError):
+            raise _invalid(f"Invalid value {raw} for configuration {key.name}: Not a number of type INT") from None
+        if not -(2**31) <= value < 2**31:
+            raise _invalid(f"Invalid value {raw} for configuration {key.name}: Not a number of type INT")
+        if key.at_least is not None and value < key.at_least:
+            raise _invalid(f"Invalid value {value} for configuration {key.name}: Value must be at least {key.at_least}")
+        return value
+    if key.type == "BOOLEAN":
+        lowered = str(text).lower()
+        if lowered not in ("true", "false"):
+            raise _invalid(
+                f"Invalid value {raw} for configuration {key.name}: Expected value to be either true or false"
+            )
+        return lowered == "true"
+    value = str(text)
+    if key.choices and value.lower() not in key.choices:
+        raise _invalid(
+            f"Invalid value {raw} for configuration {key.name}: String must be one of: {', '.join(key.choices)}"
+        )
+    return value
+
+
+class GroupConfigs:
+    """Per-group overrides over the broker's settings; the coordinator reads effective values here."""
+
+    def __init__(self, broker: Mapping[str, int | bool | str] | None = None) -> None:
+        self.broker: dict[str, int | bool | str] = dict(BROKER_DEFAULTS)
+        self.explicit_broker: set[str] = set()
+        if broker:
+            unknown = set(broker) - set(BROKER_DEFAULTS)
+            if unknown:
+                raise ValueError(f"unknown broker settings: {', '.join(sorted(unknown))}")
+            self.broker.update(broker)
+            self.explicit_broker = set(broker)
+        self.overrides: dict[str, dict[str, int | bool | str]] = {}
+
+    def _default(self, key: ConfigKey) -> int | bool | str | None:
+        return self.broker[key.broker_default] if key.broker_default else key.default
+
+    def value(self, group_id: str, name: str) -> int | bool | str | None:
+        """The effective value of `name` for the group: its override, else the broker's."""
+        override = self.overrides.get(group_id)
+        if override is not None and name in override:
+            return override[name]
+        return self._default(GROUP_CONFIGS[name])
+
+    def session_timeout_ms(self, group_id: str) -> int:
+        return int(self.value(group_id, "consumer.session.timeout.ms"))  # type: ignore[arg-type]
+
+    def heartbeat_interval_ms(self, group_id: str) -> int:
+        return int(self.value(group_id, "consumer.heartbeat.interval.ms"))  # type: ignore[arg-type]
+
+    def describe(self, group_id: str, names: list[str] | None = None) -> list[ConfigValue]:
+        """DescribeConfigs for a GROUP resource: every config (or the named ones) with its source."""
+        if group_id == "":
+            raise _invalid("Default group resources are not allowed.")
+        override = self.overrides.get(group_id, {})
+        out = []
+        for name in names if names is not None else list(GROUP_CONFIGS):
+            key = GROUP_CONFIGS.get(name)
+            if key is None:
+                raise _invalid(f"Unknown group config name: {name}")
+            if name in override:
+                source = SOURCE_GROUP
+            elif key.broker_default and key.broker_default in self.explicit_broker:
+                source = SOURCE_STATIC_BROKER
+            else:
+                source = SOURCE_DEFAULT
+            out.append(ConfigValue(
+                name, self.value(group_id, name), self._default(key), source,
+                self.broker.get(key.broker_min) if key.broker_min else key.at_least,  # type: ignore[arg-type]
+                self.broker.get(key.broker_max) if key.broker_max else None,  # type: ignore[arg-type]
+                key.broker_min, key.broker_max,
+            ))
+        return out
+
+    def plan(
+        self, group_id: str, set_values: Mapping[str, object] | None = None, delete: list[str] | None = None
+    ) -> dict[str, int | bool | str]:
+        """The group's overrides after SET `set_values` and DELETE `delete`, validated as Kafka does.
+
+        Nothing changes here: `alter` applies a plan; `--dry-run` (validate_only) stops after this.
+        """
+        if group_id == "":
+            raise _invalid("Default group resources are not allowed.")
+        new = dict(self.overrides.get(group_id, {}))
+        for name in delete or ():
+            if name not in GROUP_CONFIGS:
+                raise _invalid(f"Unknown group config name: {name}")
+            new.pop(name, None)
+        for name, raw in (set_values or {}).items():
+            key = GROUP_CONFIGS.get(name)
+            if key is None:
+                raise _invalid(f"Unknown group config name: {name}")
+            new[name] = parse_value(key, raw)
+        self._validate_effective(new)
+        return new
+
+    def alter(
+        self, group_id: str, set_values: Mapping[str, object] | None = None, delete: list[str] | None = None
+    ) -> None:
+        new = self.plan(group_id, set_values, delete)
+        if new:
+            self.overrides[group_id] = new
+        else:
+            self.overrides.pop(group_id, None)
+
+    def _validate_effective(self, overrides: Mapping[str, int | bool | str]) -> None:
+        def effective(name: str) -> int:
+            if name in overrides:
+                return int(overrides[name])  # type: ignore[arg-type]
+            return int(self._default(GROUP_CONFIGS[name]))  # type: ignore[arg-type]
+
+        for prefix in ("consumer", "share", "streams"):
+            for what in ("heartbeat.interval.ms", "session.timeout.ms"):
+                self._check_bounds(GROUP_CONFIGS[f"{prefix}.{what}"], effective(f"{prefix}.{what}"))
+            if prefix == "share":
+                record_lock = GROUP_CONFIGS["share.record.lock.duration.ms"]
+                self._check_bounds(record_lock, effective(record_lock.name))
+            if effective(f"{prefix}.session.timeout.ms") <= effective(f"{prefix}.heartbeat.interval.ms"):
+                raise _invalid(f"{prefix}.session.timeout.ms must be greater than {prefix}.heartbeat.interval.ms")
+        standby = GROUP_CONFIGS["streams.num.standby.replicas"]
+        self._check_bounds(standby, effective(standby.name))
+
+    def _check_bounds(self, key: ConfigKey, value: int) -> None:
+        if key.broker_min is not None and value < int(self.broker[key.broker_min]):  # type: ignore[arg-type]
+            raise _invalid(f"{key.name} must be greater than or equal to {key.broker_min}")
+        if key.broker_max is not None and value > int(self.broker[key.broker_max]):  # type: ignore[arg-type]
+            raise _invalid(f"{key.name} must be less than or equal to {key.broker_max}")
+
+    def to_jsonable(self) -> dict:
+        return {"overrides": {g: dict(v) for g, v in sorted(self.overrides.items())}}
+
+    def load_jsonable(self, data: Mapping) -> None:
+        self.overrides = {g: dict(v) for g, v in data.get("overrides", {}).items()}

@@ -1,0 +1,132 @@
+"""Reconciliation (Kafka's `CurrentAssignmentBuilder`): move one member from its current assignment
+towards its target, revoking first and granting a partition only once its old owner released it.
+
+Pure: a member's assignment state and the group's facts in, the next state out.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+from groupctl.errors import KafkaError
+
+# `MemberState` ids as stored in ConsumerGroupCurrentMemberAssignmentValue.State.
+STABLE = 0
+UNREVOKED_PARTITIONS = 1
+UNRELEASED_PARTITIONS = 2
+UNKNOWN = 127
+
+Assignment = Mapping[uuid.UUID, frozenset[int]]
+Owned = Iterable[tuple[uuid.UUID, Iterable[int]]] | None
+
+
+@dataclass(frozen=True, slots=True)
+class MemberAssignment:
+    """The reconciliation half of a member: what its type-8 record holds."""
+
+    state: int
+    member_epoch: int
+    previous_member_epoch: int
+    assigned: Assignment
+    pending_revocation: Assignment
+
+    def with_epoch(self, epoch: int, **changes: object) -> MemberAssignment:
+        """Kafka's `updateMemberEpoch`: the old epoch becomes the previous one."""
+        fields = {
+            "state": self.state, "member_epoch": epoch, "previous_member_epoch": self.member_epoch,
+            "assigned": self.assigned, "pending_revocation": self.pending_revocation,
+        }
+        fields.update(changes)
+        return MemberAssignment(**fields)  # type: ignore[arg-type]
+
+    def is_reconciled_to(self, target_epoch: int) -> bool:
+        return self.state == STABLE and self.member_epoch == target_epoch
+
+
+def _owns_any(owned: Owned, partitions: Assignment) -> bool:
+    """Whether the member still reports one of `partitions`; not reporting at all counts as owning."""
+    if owned is None:
+        return True
+    for topic_id, parts in owned:
+        pending = partitions.get(topic_id)
+        if pending and any(p in pending for p in parts):
+            return True
+    return False
+
+
+def reconcile(
+    member: MemberAssignment,
+    *,
+    target_epoch: int,
+    target: Assignment,
+    owner_epoch: Callable[[uuid.UUID, int], int],
+    owned: Owned,
+    subscribed: frozenset[uuid.UUID] | set[uuid.UUID],
+) -> MemberAssignment:
+    """The member's next state (the same object when it cannot move yet).
+
+    `owner_epoch(topic, partition)` is the epoch of the partition's current owner, -1 when free;
+    `owned` is what the member reported in its heartbeat (None: not reported); `subscribed` the
+    topic ids the member subscribes to now (a topic it left is treated as not targeted).
+    """
+    state = member.state
+    if state == STABLE:
+        if member.member_epoch != target_epoch:
+            return _next(member, member.member_epoch, target_epoch, target, owner_epoch, owned, subscribed)
+        return member
+    if state == UNREVOKED_PARTITIONS:
+        if _owns_any(owned, member.pending_revocation):
+            return member
+        return _next(member, member.member_epoch, target_epoch, target, owner_epoch, owned, subscribed)
+    if state == UNRELEASED_PARTITIONS:
+        return _next(member, member.member_epoch, target_epoch, target, owner_epoch, owned, subscribed)
+    if owned is None or any(True for _, parts in owned for _ in parts):
+        raise KafkaError(
+            "FENCED_MEMBER_EPOCH",
+            "The consumer group member is in a unknown state. The member must abandon all its partitions and rejoin.",
+        )
+    return _next(member, target_epoch, target_epoch, target, owner_epoch, owned, subscribed)
+
+
+def _next(
+    member: MemberAssignment,
+    member_epoch: int,
+    target_epoch: int,
+    target: Assignment,
+    owner_epoch: Callable[[uuid.UUID, int], int],
+    owned: Owned,
+    subscribed: frozenset[uuid.UUID] | set[uuid.UUID],
+) -> MemberAssignment:
+    """Kafka's `computeNextAssignment`."""
+    unreleased = False
+    assigned: dict[uuid.UUID, frozenset[int]] = {}
+    revoking: dict[uuid.UUID, frozenset[int]] = {}
+    pending: dict[uuid.UUID, frozenset[int]] = {}
+    empty: frozenset[int] = frozenset()
+    for topic_id in target.keys() | member.assigned.keys():
+        wanted = target.get(topic_id, empty) if topic_id in subscribed else empty
+        current = member.assigned.get(topic_id, empty)
+        keep = current & wanted
+        revoke = current - keep
+        grant = wanted - keep
+        if grant:
+            mine = member.pending_revocation.get(topic_id, empty)
+            free = frozenset(p for p in grant if owner_epoch(topic_id, p) == -1 or p in mine)
+            if len(free) != len(grant):
+                unreleased = True
+            grant = free
+        if keep:
+            assigned[topic_id] = keep
+        if revoke:
+            revoking[topic_id] = revoke
+        if grant:
+            pending[topic_id] = grant
+    if revoking and _owns_any(owned, revoking):
+        return member.with_epoch(member_epoch, state=UNREVOKED_PARTITIONS, assigned=assigned,
+                                 pending_revocation=revoking)
+    for topic_id, parts in pending.items():
+        assigned[topic_id] = assigned.get(topic_id, empty) | parts
+    return member.with_epoch(target_epoch, state=UNRELEASED_PARTITIONS if unreleased else STABLE,
+                             assigned=assigned, pending_revocation={})

@@ -1,0 +1,132 @@
+"""The records the coordinator writes, built as Kafka's `GroupCoordinatorRecordHelpers` builds them.
+
+Each builder returns `(key bytes, value bytes or None)`; the value versions are the ones Kafka 4.1+
+writes (KIP-848 types at version 0, OffsetCommitValue v4 unless an expire timestamp needs v1).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Mapping
+
+from groupctl.protocol.records import encode_key, encode_value
+
+Record = tuple[bytes, bytes | None]
+#: `ConsumerGroupMemberMetadataValue` field names, as the decoder gives them.
+MEMBER_FIELDS = (
+    "instanceId", "rackId", "clientId", "clientHost", "subscribedTopicNames", "subscribedTopicRegex",
+    "rebalanceTimeoutMs", "serverAssignor", "classicMemberMetadata",
+)
+
+
+def _group_key(record_type: int, group_id: str) -> bytes:
+    return encode_key(record_type, {"groupId": group_id})
+
+
+def _member_key(record_type: int, group_id: str, member_id: str) -> bytes:
+    return encode_key(record_type, {"groupId": group_id, "memberId": member_id})
+
+
+def topic_partitions(assignment: Mapping[uuid.UUID, Iterable[int]]) -> list[dict]:
+    """An assignment map as the records' TopicPartitions list (topics and partitions sorted)."""
+    return [
+        {"topicId": topic_id, "partitions": sorted(parts)}
+        for topic_id, parts in sorted(assignment.items(), key=lambda kv: kv[0].bytes)
+        if parts
+    ]
+
+
+def group_epoch(group_id: str, epoch: int, metadata_hash: int) -> Record:
+    return _group_key(3, group_id), encode_value(3, 0, {"epoch": epoch, "metadataHash": metadata_hash})
+
+
+def group_tombstone(group_id: str) -> Record:
+    return _group_key(3, group_id), None
+
+
+def member_metadata(group_id: str, member_id: str, member: Mapping) -> Record:
+    data = {name: member.get(name) for name in MEMBER_FIELDS}
+    if data["rebalanceTimeoutMs"] is None:
+        data["rebalanceTimeoutMs"] = -1
+    return _member_key(5, group_id, member_id), encode_value(5, 0, data)
+
+
+def member_tombstone(group_id: str, member_id: str) -> Record:
+    return _member_key(5, group_id, member_id), None
+
+
+def target_epoch(group_id: str, epoch: int, timestamp: int = 0) -> Record:
+    return _group_key(6, group_id), encode_value(6, 0, {"assignmentEpoch": epoch, "assignmentTimestamp": timestamp})
+
+
+def target_epoch_tombstone(group_id: str) -> Record:
+    return _group_key(6, group_id), None
+
+
+def target_member(group_id: str, member_id: str, assignment: Mapping[uuid.UUID, Iterable[int]]) -> Record:
+    return _member_key(7, group_id, member_id), encode_value(7, 0, {"topicPartitions": topic_partitions(assignment)})
+
+
+def target_member_tombstone(group_id: str, member_id: str) -> Record:
+    return _member_key(7, group_id, member_id), None
+
+
+def current_assignment(
+    group_id: str,
+    member_id: str,
+    *,
+    member_epoch: int,
+    previous_member_epoch: int,
+    state: int,
+    assigned: Mapping[uuid.UUID, Iterable[int]],
+    pending_revocation: Mapping[uuid.UUID, Iterable[int]],
+) -> Record:
+    value = {
+        "memberEpoch": member_epoch,
+        "previousMemberEpoch": previous_member_epoch,
+        "state": state,
+        "assignedPartitions": topic_partitions(assigned),
+        "partitionsPendingRevocation": topic_partitions(pending_revocation),
+    }
+    return _member_key(8, group_id, member_id), encode_value(8, 0, value)
+
+
+def current_assignment_tombstone(group_id: str, member_id: str) -> Record:
+    return _member_key(8, group_id, member_id), None
+
+
+def regex(group_id: str, pattern: str, topics: Iterable[str], version: int, timestamp: int) -> Record:
+    key = encode_key(16, {"groupId": group_id, "regularExpression": pattern})
+    return key, encode_value(16, 0, {"topics": sorted(topics), "version": version, "timestamp": timestamp})
+
+
+def regex_tombstone(group_id: str, pattern: str) -> Record:
+    return encode_key(16, {"groupId": group_id, "regularExpression": pattern}), None
+
+
+def offset_commit(
+    group_id: str,
+    topic: str,
+    partition: int,
+    *,
+    offset: int,
+    leader_epoch: int,
+    metadata: str,
+    commit_timestamp: int,
+    expire_timestamp: int | None = None,
+    topic_id: uuid.UUID | None = None,
+) -> Record:
+    """OffsetCommitValue: v1 when the commit carries an expire timestamp, else v4 (Kafka 4.1+)."""
+    key = encode_key(1, {"group": group_id, "topic": topic, "partition": partition})
+    value: dict = {"offset": offset, "leaderEpoch": leader_epoch, "metadata": metadata,
+                   "commitTimestamp": commit_timestamp}
+    if expire_timestamp is not None:
+        value["expireTimestamp"] = expire_timestamp
+        return key, encode_value(1, 1, value)
+    if topic_id is not None:
+        value["topicId"] = topic_id
+    return key, encode_value(1, 4, value)
+
+
+def offset_tombstone(group_id: str, topic: str, partition: int) -> Record:
+    return encode_key(1, {"group": group_id, "topic": topic, "partition": partition}), None

@@ -1,0 +1,80 @@
+"""Group configs: Kafka 4.0-4.3 validation (merged with the broker's values) and its messages."""
+
+from __future__ import annotations
+
+import pytest
+
+from groupctl.coordinator.configs import GroupConfigs
+from groupctl.errors import KafkaError
+
+
+def error(configs: GroupConfigs, **changes: object) -> str:
+    with pytest.raises(KafkaError) as info:
+        configs.alter("g", {k.replace("_", "."): v for k, v in changes.items()})
+    assert info.value.name == "INVALID_CONFIG"
+    return info.value.message
+
+
+def test_bounds_and_messages() -> None:
+    c = GroupConfigs()
+    assert error(c, consumer_session_timeout_ms=44_999) == (
+        "consumer.session.timeout.ms must be greater than or equal to group.consumer.min.session.timeout.ms"
+    )
+    assert error(c, consumer_session_timeout_ms=60_001) == (
+        "consumer.session.timeout.ms must be less than or equal to group.consumer.max.session.timeout.ms"
+    )
+    assert error(c, consumer_heartbeat_interval_ms=4_000) == (
+        "consumer.heartbeat.interval.ms must be greater than or equal to group.consumer.min.heartbeat.interval.ms"
+    )
+    assert error(c, consumer_heartbeat_interval_ms=0) == (
+        "Invalid value 0 for configuration consumer.heartbeat.interval.ms: Value must be at least 1"
+    )
+    assert error(c, consumer_heartbeat_interval_ms="soon") == (
+        "Invalid value soon for configuration consumer.heartbeat.interval.ms: Not a number of type INT"
+    )
+    with pytest.raises(KafkaError) as info:
+        c.alter("g", {"group.consumer.session.timeout.ms": 50_000})
+    assert info.value.message == "Unknown group config name: group.consumer.session.timeout.ms"
+    assert c.overrides == {}
+
+
+def test_cross_field_rule_uses_the_brokers_values_for_the_other_key() -> None:
+    c = GroupConfigs({"group.consumer.min.session.timeout.ms": 1000, "group.consumer.min.heartbeat.interval.ms": 1000})
+    c.alter("g", {"consumer.session.timeout.ms": 6000})
+    with pytest.raises(KafkaError) as info:
+        c.alter("g", {"consumer.heartbeat.interval.ms": 6000})
+    assert info.value.message == "consumer.session.timeout.ms must be greater than consumer.heartbeat.interval.ms"
+    assert c.session_timeout_ms("g") == 6000 and c.heartbeat_interval_ms("g") == 5000
+
+
+def test_set_unset_describe_and_dry_run() -> None:
+    c = GroupConfigs()
+    c.plan("g", {"consumer.session.timeout.ms": 50_000})
+    assert c.overrides == {}
+    c.alter("g", {"consumer.session.timeout.ms": "50000"})
+    described = {v.name: v for v in c.describe("g")}
+    session = described["consumer.session.timeout.ms"]
+    assert (session.value, session.default, session.source, session.minimum, session.maximum) == (
+        50_000, 45_000, "GROUP_CONFIG", 45_000, 60_000
+    )
+    assert described["consumer.heartbeat.interval.ms"].source == "DEFAULT_CONFIG"
+    c.alter("g", delete=["consumer.session.timeout.ms"])
+    assert c.overrides == {} and c.session_timeout_ms("g") == 45_000
+    with pytest.raises(KafkaError) as info:
+        c.describe("")
+    assert info.value.message == "Default group resources are not allowed."
+
+
+def test_session_timeout_config_drives_eviction() -> None:
+    from groupctl.coordinator.consumer import HeartbeatRequest
+    from groupctl.coordinator.coordinator import Coordinator
+
+    coord = Coordinator()
+    coord.create_topic("t", 1)
+    coord.alter_configs("g", {"consumer.session.timeout.ms": 50_000})
+    coord.heartbeat(HeartbeatRequest("g", "a", 0, rebalance_timeout_ms=1, subscribed_topic_names=["t"],
+                                     topic_partitions=[]))
+    coord.advance(49_999)
+    assert "a" in coord.state.consumer["g"].members
+    coord.advance(1)
+    assert "a" not in coord.state.consumer["g"].members
