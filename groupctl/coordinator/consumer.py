@@ -83,7 +83,8 @@ class LeaveResult:
     error_code: int = 0
     error_message: str | None = None
     removed_member_id: str | None = None
-    partitions: list[tuple[uuid.UUID, int]] = field(default_factory=list)
+    partitions: list[tuple[uuid.UUID, int]] = field(default_factory=list)  # a consumer-group member's
+    classic_assignment: bytes | None = None  # a classic member's assignment (consumer-protocol bytes)
 
 
 def _invalid(message: str) -> KafkaError:
@@ -229,7 +230,7 @@ class ConsumerGroups:
             if c.group_exists(gid):
                 if not c.classic_group_is_empty(gid):
                     raise KafkaError("GROUP_ID_NOT_FOUND", f"Group {gid} is not a consumer group.")
-                records.append(c.classic_group_tombstone(gid))
+                records.append(c.drop_empty_classic_group(gid))
         idx = c.state.indexes.get(gid) or GroupIndex()
         members = group.members if group is not None else {}
         currents = group.current if group is not None else {}

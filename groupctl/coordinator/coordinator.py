@@ -9,8 +9,17 @@ over an existing log is a failover: the state is replayed, and session timers re
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from groupctl.coordinator.classic import (
+    EMPTY,
+    ClassicGroup,
+    ClassicGroups,
+    JoinCallback,
+    JoinGroupRequest,
+    SyncCallback,
+    SyncGroupRequest,
+)
 from groupctl.coordinator.clock import Clock, ManualClock, Timers
 from groupctl.coordinator.configs import ConfigValue, GroupConfigs
 from groupctl.coordinator.consumer import ConsumerGroups, HeartbeatRequest, HeartbeatResponse, LeaveResult
@@ -28,6 +37,13 @@ from groupctl.protocol.records import encode_key
 DescribedGroup = tuple[str, KafkaError | None, GroupDescription | None]
 #: `group.consumer.assignors` default; the first is the default assignor.
 DEFAULT_ASSIGNORS = ("uniform", "range")
+#: The broker settings of classic groups, with Kafka's defaults.
+CLASSIC_DEFAULTS: dict[str, int] = {
+    "group.min.session.timeout.ms": 6000,
+    "group.max.session.timeout.ms": 1800000,
+    "group.initial.rebalance.delay.ms": 3000,
+    "group.max.size": 2**31 - 1,
+}
 
 
 class Coordinator:
@@ -41,6 +57,7 @@ class Coordinator:
         log: RecordLog | None = None,
         assignors: Sequence[str] = DEFAULT_ASSIGNORS,
         max_group_size: int | None = None,
+        classic_settings: Mapping[str, int] | None = None,
     ) -> None:
         self.clock = clock if clock is not None else ManualClock()
         self.ids = ids if ids is not None else IdGenerator()
@@ -56,13 +73,20 @@ class Coordinator:
         self.metadata_refresh: set[str] = set()
         self.records_written = 0
         self._tasks: dict[str, Callable[[], None]] = {}
+        unknown = set(classic_settings or {}) - set(CLASSIC_DEFAULTS)
+        if unknown:
+            raise ValueError(f"unknown classic group settings: {', '.join(sorted(unknown))}")
+        self.classic_settings = {**CLASSIC_DEFAULTS, **(classic_settings or {})}
         self.consumer = ConsumerGroups(self)
+        self.classic = ClassicGroups(self)
         self.offsets = Offsets(self)
         self._load()
 
     def _load(self) -> None:
         for record in self.log.read():
             self.state.apply(record)
+        for group_id, classic in self.state.classic.items():
+            self.classic.load(group_id, classic)
         for group_id, group in self.state.consumer.items():
             self.metadata_refresh.add(group_id)
             for member_id in group.member_ids():
@@ -77,6 +101,7 @@ class Coordinator:
         return Coordinator(
             clock=self.clock, ids=self.ids, topics=self.topics, configs=self.configs, log=self.log,
             assignors=self.assignor_names, max_group_size=self.max_group_size,
+            classic_settings=self.classic_settings,
         )
 
     # -- records, tasks, time ---------------------------------------------------------------------
@@ -147,37 +172,62 @@ class Coordinator:
     # -- groups -----------------------------------------------------------------------------------
 
     def group_exists(self, group_id: str) -> bool:
-        return group_id in self.state.group_ids()
+        return group_id in self.classic.groups or group_id in self.state.group_ids()
 
     def classic_group_is_empty(self, group_id: str) -> bool:
-        classic = self.state.classic.get(group_id)
-        return classic is None or not classic.raw_members
+        group = self.classic.groups.get(group_id)
+        return group is None or group.state == EMPTY
 
-    @staticmethod
-    def classic_group_tombstone(group_id: str) -> Record:
+    def drop_empty_classic_group(self, group_id: str) -> Record:
+        """The tombstone that removes an empty classic (or simple) group a consumer group replaces."""
+        self.classic.groups.pop(group_id, None)
         return encode_key(2, {"group": group_id}), None
 
-    def validate_classic_commit(self, group_id: str, member_id: str, generation: int) -> None:
-        """A commit to a classic (or simple) group: admin commits need it empty; members their generation."""
-        classic = self.state.classic.get(group_id)
-        members = {m["memberId"] for m in classic.raw_members} if classic is not None else set()
-        if generation < 0 and not members:
-            return
-        if member_id not in members:
-            raise KafkaError("UNKNOWN_MEMBER_ID")
-        if classic is not None and generation != classic.generation:
-            raise KafkaError("ILLEGAL_GENERATION")
+    def validate_classic_commit(self, group_id: str, member_id: str, generation: int,
+                                instance_id: str | None = None) -> None:
+        """A commit to a classic group, or to a simple one (an Empty classic group without members)."""
+        group = self.classic.groups.get(group_id) or ClassicGroup(group_id)
+        self.classic.validate_offset_commit(group, member_id, instance_id, generation)
 
     def heartbeat(self, request: HeartbeatRequest) -> HeartbeatResponse:
+        """ConsumerGroupHeartbeat (KIP-848)."""
         return self.consumer.heartbeat(request)
 
+    def join_group(self, request: JoinGroupRequest, respond: JoinCallback) -> None:
+        """JoinGroup; `respond` gets the answer now, or when the rebalance completes."""
+        self.classic.join(request, respond)
+
+    def sync_group(self, request: SyncGroupRequest, respond: SyncCallback) -> None:
+        """SyncGroup; `respond` gets the assignment now, or when the leader sends it."""
+        self.classic.sync(request, respond)
+
+    def classic_heartbeat(self, group_id: str, generation_id: int, member_id: str,
+                          instance_id: str | None = None) -> int:
+        """Heartbeat (classic protocol): the error code."""
+        return self.classic.heartbeat(group_id, generation_id, member_id, instance_id)
+
     def leave_group(self, group_id: str, identities: Iterable[tuple[str, str | None, str | None]]) -> list[LeaveResult]:
-        """Admin LeaveGroup (v3+): members by id and/or instance id, with a reason."""
-        if not self.group_exists(group_id):
+        """LeaveGroup (v3+ batch, also the admin path): members by id and/or instance id, with a reason."""
+        identities = list(identities)
+        if group_id in self.state.consumer:
+            return self.consumer.admin_leave(group_id, identities)
+        if group_id not in self.classic.groups:
             raise KafkaError("UNKNOWN_MEMBER_ID", f"Group {group_id} not found.")
-        if group_id not in self.state.consumer:
-            raise KafkaError("GROUP_ID_NOT_FOUND", f"Group {group_id} is not a consumer group.")
-        return self.consumer.admin_leave(group_id, list(identities))
+        group = self.classic.groups[group_id]
+        held = {m.member_id: m for m in group.members.values()}
+        static = dict(group.static)
+        out = []
+        for (member_id, instance_id, code), (_, _, _reason) in zip(self.classic.leave(group_id, identities),
+                                                                  identities, strict=True):
+            result = LeaveResult(member_id, instance_id, code)
+            if code == 0:
+                removed = member_id or static.get(instance_id or "", "")
+                result.removed_member_id = removed or None
+                member = held.get(removed)
+                if member is not None:
+                    result.classic_assignment = member.assignment
+            out.append(result)
+        return out
 
     def commit_offsets(self, group_id: str, member_id: str, epoch: int, partitions: list[CommitPartition],
                        **options: int) -> list[CommitPartition]:
@@ -197,13 +247,16 @@ class Coordinator:
         want_states = {s.lower() for s in states} if states else None
         want_types = {t.lower() for t in types} if types else None
         out = []
-        for group_id in self.state.group_ids():
+        for group_id in sorted(set(self.state.group_ids()) | self.classic.groups.keys()):
             consumer = self.state.consumer.get(group_id)
+            classic = self.classic.groups.get(group_id)
             if consumer is not None:
                 listing = GroupListing(group_id, "consumer", consumer.state(), "consumer", len(consumer.member_ids()))
+            elif classic is not None:
+                listing = GroupListing(group_id, "classic", classic.state, classic.protocol_type or "",
+                                       len(classic.members))
             else:
-                d = self.state.describe(group_id)
-                listing = GroupListing(group_id, "classic", d.state, d.protocol_type or "", len(d.members))
+                listing = GroupListing(group_id, "classic", EMPTY, "", 0)
             if want_states is not None and listing.state.lower() not in want_states:
                 continue
             if want_types is not None and listing.type not in want_types:
@@ -217,6 +270,11 @@ class Coordinator:
 
     def describe(self, group_id: str) -> GroupDescription:
         """The group as `group describe` shows it; GROUP_ID_NOT_FOUND when there is none."""
+        classic = self.classic.groups.get(group_id)
+        if classic is not None:
+            described = self.classic.describe(classic)
+            described.offsets = self.state.committed(group_id)
+            return described
         try:
             return self.state.describe(group_id, topic_names=self.topic_names())
         except KeyError:

@@ -77,14 +77,14 @@ class Offsets:
 
     def commit(
         self, group_id: str, member_id: str, epoch: int, partitions: list[CommitPartition], *, version: int = 9,
-        retention_ms: int = -1,
+        retention_ms: int = -1, instance_id: str | None = None,
     ) -> list[CommitPartition]:
         """Commit offsets; errors for the whole request are raised, per-partition ones set on the items."""
         c = self.c
         if group_id in c.state.consumer:
             self._validate_consumer(group_id, member_id, epoch, version, commit=True)
         elif c.group_exists(group_id):
-            c.validate_classic_commit(group_id, member_id, epoch)
+            c.validate_classic_commit(group_id, member_id, epoch, instance_id)
         elif epoch >= 0:
             if version >= GROUP_ID_NOT_FOUND_VERSION:
                 raise KafkaError("GROUP_ID_NOT_FOUND", f"Group {group_id} not found.")

@@ -120,7 +120,7 @@ class ClassicGroupState:
         """The member dicts with their consumer-protocol bytes decoded (once, on first use)."""
         if self._members is None:
             consumer = self.protocol_type == PROTOCOL_TYPE
-            self._members = [_classic_member(m, consumer) for m in self.raw_members]
+            self._members = [classic_member_view(m, consumer) for m in self.raw_members]
         return self._members
 
     def _key(self) -> tuple:
@@ -208,7 +208,7 @@ def _decode_or_none(decode: Callable[[bytes], tuple[int, dict[str, Any]]], raw: 
         return None
 
 
-def _classic_member(member: dict, consumer: bool) -> dict:
+def classic_member_view(member: dict, consumer: bool) -> dict:
     """A copy of the member dict with its consumer-protocol bytes decoded (never mutate the record)."""
     out = dict(member)
     if consumer:
@@ -480,7 +480,7 @@ class Replay:
         """The group as `group describe` would show it; KeyError when no such group exists."""
         if not self._exists(group_id):
             raise KeyError(group_id)
-        offsets = self._committed(group_id)
+        offsets = self.committed(group_id)
         state = self.consumer.get(group_id)
         if state is not None:
             return self._describe_consumer(group_id, state, offsets, topic_names or {}, coordinator)
@@ -494,7 +494,7 @@ class Replay:
             protocol_type=classic.protocol_type, assignor=classic.protocol, group_epoch=classic.generation,
             coordinator=coordinator, leader=classic.leader,
             state_timestamp=None if classic.current_state_timestamp == -1 else classic.current_state_timestamp,
-            members=[_describe_classic_member(m) for m in sorted(classic.members, key=lambda m: m["memberId"])],
+            members=[describe_classic_member(m) for m in sorted(classic.members, key=lambda m: m["memberId"])],
             offsets=offsets,
         )
 
@@ -504,7 +504,7 @@ class Replay:
         """`describe` of every group in `group_ids()` order."""
         return [self.describe(g, topic_names=topic_names, coordinator=coordinator) for g in self.group_ids()]
 
-    def _committed(self, group_id: str) -> list[CommittedOffset]:
+    def committed(self, group_id: str) -> list[CommittedOffset]:
         committed = self.offsets.get(group_id) or {}
         return [
             CommittedOffset(topic, partition, e.offset, e.metadata, None if e.leader_epoch == -1 else e.leader_epoch,
@@ -558,7 +558,7 @@ class Replay:
         )
 
 
-def _describe_classic_member(m: dict) -> Member:
+def describe_classic_member(m: dict) -> Member:
     subscription = m.get("decodedSubscription") or {}
     assignment = m.get("decodedAssignment") or {}
     session = m.get("sessionTimeout")
