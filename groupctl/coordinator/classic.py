@@ -91,6 +91,29 @@ class SyncGroupResponse:
     assignment: bytes = b""
 
 
+@dataclass(slots=True)
+class DescribedMember:
+    member_id: str
+    instance_id: str | None
+    client_id: str
+    client_host: str
+    metadata: bytes
+    assignment: bytes
+
+
+@dataclass(slots=True)
+class DescribedGroup:
+    """One group of a DescribeGroups response."""
+
+    group_id: str
+    state: str
+    protocol_type: str = ""
+    protocol_data: str = ""
+    members: list[DescribedMember] = field(default_factory=list)
+    error_code: int = NONE
+    error_message: str | None = None
+
+
 JoinCallback = Callable[[JoinGroupResponse], None]
 SyncCallback = Callable[[SyncGroupResponse], None]
 
@@ -277,6 +300,31 @@ class ClassicGroups:
             assignor=group.protocol_name, group_epoch=group.generation, coordinator=coordinator, leader=group.leader,
             state_timestamp=group.state_timestamp, members=members,
         )
+
+    def describe_groups(self, group_ids: list[str], version: int = 5) -> list[DescribedGroup]:
+        """DescribeGroups: member metadata and assignments only while Stable; a missing group is Dead
+        (v6+: with GROUP_ID_NOT_FOUND, KIP-1043)."""
+        out = []
+        for group_id in group_ids:
+            group = self.groups.get(group_id)
+            if group is None and self.c.group_exists(group_id) and group_id not in self.c.state.consumer:
+                group = ClassicGroup(group_id)  # a simple group: Empty, no protocol type
+            if group is None:
+                message = (f"Group {group_id} is not a classic group." if group_id in self.c.state.consumer
+                           else f"Group {group_id} not found.")
+                described = DescribedGroup(group_id, DEAD)
+                if version >= 6:
+                    described.error_code, described.error_message = _CODE["GROUP_ID_NOT_FOUND"], message
+                out.append(described)
+                continue
+            stable = group.state == STABLE
+            out.append(DescribedGroup(
+                group_id, group.state, group.protocol_type or "", (group.protocol_name or "") if stable else "",
+                [DescribedMember(m.member_id, m.instance_id, m.client_id, m.client_host,
+                                 m.metadata(group.protocol_name) if stable else b"", m.assignment if stable else b"")
+                 for m in group.members.values()],
+            ))
+        return out
 
     def validate_offset_commit(self, group: ClassicGroup, member_id: str, instance_id: str | None,
                                generation: int) -> None:

@@ -128,7 +128,13 @@ def _is_subset(owned: Iterable[tuple[uuid.UUID, list[int]]] | None, assigned: As
 
 
 def check_member_epoch(ma: MemberAssignment, received: int, owned: list | None) -> None:
-    """Kafka's `throwIfConsumerGroupMemberEpochIsInvalid`, lost-response case included."""
+    """Kafka's `throwIfConsumerGroupMemberEpochIsInvalid`, lost-response case included.
+
+    Epoch 0 is always accepted: a fenced member rejoins with its member id (KAFKA-19233, Kafka 4.3;
+    before it, a member that had moved through two epochs stayed fenced until its session expired).
+    """
+    if received == JOIN_EPOCH:
+        return
     if received > ma.member_epoch:
         raise KafkaError(
             "FENCED_MEMBER_EPOCH",

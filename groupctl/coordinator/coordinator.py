@@ -15,6 +15,7 @@ from groupctl.coordinator.classic import (
     EMPTY,
     ClassicGroup,
     ClassicGroups,
+    DescribedGroup,
     JoinCallback,
     JoinGroupRequest,
     SyncCallback,
@@ -34,7 +35,7 @@ from groupctl.model import GroupDescription, GroupListing
 from groupctl.protocol.primitives import uuid_to_kafka
 from groupctl.protocol.records import encode_key
 
-DescribedGroup = tuple[str, KafkaError | None, GroupDescription | None]
+ConsumerGroupDescribed = tuple[str, KafkaError | None, GroupDescription | None]
 #: `group.consumer.assignors` default; the first is the default assignor.
 DEFAULT_ASSIGNORS = ("uniform", "range")
 #: The broker settings of classic groups, with Kafka's defaults.
@@ -201,6 +202,10 @@ class Coordinator:
         """SyncGroup; `respond` gets the assignment now, or when the leader sends it."""
         self.classic.sync(request, respond)
 
+    def describe_groups(self, group_ids: Iterable[str], version: int = 5) -> list[DescribedGroup]:
+        """DescribeGroups (classic groups)."""
+        return self.classic.describe_groups(list(group_ids), version)
+
     def classic_heartbeat(self, group_id: str, generation_id: int, member_id: str,
                           instance_id: str | None = None) -> int:
         """Heartbeat (classic protocol): the error code."""
@@ -280,9 +285,9 @@ class Coordinator:
         except KeyError:
             raise KafkaError("GROUP_ID_NOT_FOUND", f"Group {group_id} not found.") from None
 
-    def consumer_group_describe(self, group_ids: Iterable[str]) -> list[DescribedGroup]:
+    def consumer_group_describe(self, group_ids: Iterable[str]) -> list[ConsumerGroupDescribed]:
         """ConsumerGroupDescribe: per group, the description or the error Kafka returns."""
-        out: list[DescribedGroup] = []
+        out: list[ConsumerGroupDescribed] = []
         for group_id in group_ids:
             if group_id in self.state.consumer:
                 out.append((group_id, None, self.describe(group_id)))

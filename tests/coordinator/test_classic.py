@@ -301,3 +301,26 @@ def test_consumer_protocol_bytes_decode_in_describe(coord: Coordinator) -> None:
     member = coord.describe("g").members[0]
     assert member.subscribed_topics == ["foo"]
     assert sorted(p.partition for p in member.assignment) == list(range(6))
+
+
+def test_describe_groups(coord: Coordinator) -> None:
+    a = Client(coord, "a", "pod-a")
+    stabilise(coord, [a])
+    coord.commit_offsets("simple", "", -1, [])
+    from groupctl.coordinator.offsets import CommitPartition
+
+    coord.commit_offsets("simple", "", -1, [CommitPartition("foo", 1, 3)])
+    stable, simple, missing = coord.describe_groups(["g", "simple", "nope"])
+    assert (stable.state, stable.protocol_type, stable.protocol_data) == ("Stable", "consumer", "range")
+    member = stable.members[0]
+    assert (member.member_id, member.instance_id, member.client_id) == (a.member_id, "pod-a", "a")
+    assert member.metadata == subscription("foo") and member.assignment
+    assert (simple.state, simple.protocol_type, simple.members) == ("Empty", "", [])
+    assert (missing.state, missing.error_code) == ("Dead", 0)
+    (v6,) = coord.describe_groups(["nope"], version=6)
+    assert (v6.error_code, v6.error_message) == (CODE["GROUP_ID_NOT_FOUND"], "Group nope not found.")
+    newcomer = Client(coord, "b", "pod-b")
+    newcomer.join()
+    (rebalancing,) = coord.describe_groups(["g"])
+    assert rebalancing.state == "PreparingRebalance" and rebalancing.protocol_data == ""
+    assert all(m.metadata == b"" and m.assignment == b"" for m in rebalancing.members)

@@ -318,3 +318,16 @@ def test_assignor_change_is_recorded_and_used_at_the_next_bump_as_kafka_does(coo
     assert d.group_epoch == epoch + 1 and d.assignor == "range"
     targets = {m.member_id: [p.partition for p in m.target_assignment] for m in d.members}
     assert targets == {"a": [0, 1, 2], "b": [3, 4, 5]}  # range: contiguous, sorted by member id
+
+
+def test_a_member_can_always_rejoin_with_epoch_zero(coord: Coordinator) -> None:
+    """KAFKA-19233 (Kafka 4.3): epoch 0 from a known member id is a rejoin, never fenced."""
+    a = coord.heartbeat(join("g", "a"))
+    b = coord.heartbeat(join("g", "b"))
+    members = {"a": (a.member_epoch, owned(a)), "b": (b.member_epoch, owned(b))}
+    settle(coord, "g", members)
+    cur = coord.state.consumer["g"].current["a"]
+    assert cur["previousMemberEpoch"] > 0  # a moved through two epochs
+    r = coord.heartbeat(join("g", "a"))
+    assert r.error_code == 0 and r.member_epoch == cur["memberEpoch"]
+    assert owned(r) == members["a"][1]
