@@ -141,3 +141,12 @@ class KafkaError(GroupctlError):
         self.code = KAFKA_ERROR_CODES[name]
         self.message = message if message is not None else KAFKA_DEFAULT_MESSAGES.get(name)
         super().__init__(f"{name}: {self.message}" if self.message else name)
+
+
+class GroupNotFound(GroupctlError):
+    """A named group does not exist where the command looked."""
+
+    def __init__(self, group_id: str, location: str) -> None:
+        super().__init__(f"group '{group_id}' does not exist on {location}")
+        self.group_id = group_id
+        self.location = location

@@ -126,6 +126,37 @@ class GroupDescription:
 
 
 @dataclass(slots=True)
+class ConfigEntry:
+    """One group config as `group config get` shows it: the value in force, where it comes from,
+    and the broker bounds it must stay within."""
+
+    name: str
+    value: int | bool | str | None
+    default: int | bool | str | None
+    source: str  # GROUP_CONFIG (an override), STATIC_BROKER_CONFIG, DEFAULT_CONFIG
+    minimum: int | None = None
+    maximum: int | None = None
+    minimum_name: str | None = None
+    maximum_name: str | None = None
+
+
+@dataclass(slots=True)
+class RemovalResult:
+    """What happened to one member named in `group remove-members`."""
+
+    group_id: str
+    instance_id: str | None
+    member_id: str | None  # the member removed (or the one named, when nothing was removed)
+    outcome: str  # "removed", or the Kafka error name (UNKNOWN_MEMBER_ID, FENCED_INSTANCE_ID ...)
+    message: str | None = None
+    partitions: list[TopicPartition] = field(default_factory=list)
+
+    @property
+    def removed(self) -> bool:
+        return self.outcome == "removed"
+
+
+@dataclass(slots=True)
 class Finding:
     """One thing an audit found: how bad, about which group, where, and what it means."""
 

@@ -1,0 +1,1 @@
+"""Backends: where group commands get their answers (the local coordinator, later a real cluster)."""

@@ -1,0 +1,47 @@
+"""The Backend protocol: what every group command needs from wherever the groups live.
+
+Both backends return the model objects of `groupctl.model`; the CLI renders them without knowing
+which backend answered. Backends never print; problems they repaired are in `notices`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Protocol
+
+from groupctl.model import CommittedOffset, ConfigEntry, GroupDescription, GroupListing, RemovalResult, TopicPartition
+
+
+class Backend(Protocol):
+    #: Who answers, for messages: "local /path/to/dir" or "host:port".
+    location: str
+    #: Things the backend noticed and dealt with (a repaired log tail ...), for stderr.
+    notices: list[str]
+
+    def list_groups(
+        self, types: Iterable[str] | None = None, states: Iterable[str] | None = None
+    ) -> list[GroupListing]: ...
+
+    def describe_groups(self, group_ids: Iterable[str]) -> list[GroupDescription]:
+        """Each named group; GroupNotFound for one that does not exist."""
+        ...
+
+    def remove_members(
+        self, group_id: str, members: Iterable[tuple[str, str | None]], reason: str | None = None
+    ) -> list[RemovalResult]:
+        """One LeaveGroup naming every (member id or "", instance id) given; one result each."""
+        ...
+
+    def get_config(self, group_id: str, names: Iterable[str] | None = None) -> list[ConfigEntry]: ...
+
+    def alter_config(
+        self, group_id: str, set_values: Mapping[str, str], delete: Iterable[str], *, validate_only: bool = False
+    ) -> None: ...
+
+    def list_topics(self) -> list[str]: ...
+
+    def committed_offsets(self, group_id: str) -> list[CommittedOffset]: ...
+
+    def end_offsets(self, partitions: Iterable[TopicPartition]) -> dict[TopicPartition, int]: ...
+
+    def close(self) -> None: ...

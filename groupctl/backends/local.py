@@ -1,0 +1,219 @@
+"""The local backend: the in-process coordinator with its state in a directory.
+
+DIR holds `__consumer_offsets-0/` (one segment in Kafka's format, so `groupctl dump` reads it like
+a broker's), `topics.json` (topic ids, partition counts, log end offsets), `group-configs.json`
+and `clock.json` (the virtual clock). Every invocation takes an exclusive lock on DIR, loads the
+coordinator by replaying the log (Kafka's failover), runs, fsyncs what it appended, and writes the
+JSON files atomically. A torn last batch (a process killed mid-write) is cut off on open and said
+in `notices`: it was never acknowledged, since appends return only after fsync.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from groupctl.coordinator.clock import ManualClock
+from groupctl.coordinator.configs import GroupConfigs
+from groupctl.coordinator.coordinator import Coordinator
+from groupctl.coordinator.ids import IdGenerator
+from groupctl.coordinator.log import SegmentLog
+from groupctl.coordinator.topics import TopicImage
+from groupctl.errors import KAFKA_ERROR_NAMES, GroupctlError, GroupNotFound, KafkaError
+from groupctl.log.writer import SegmentWriter
+from groupctl.model import (
+    CommittedOffset,
+    ConfigEntry,
+    GroupDescription,
+    GroupListing,
+    RemovalResult,
+    TopicPartition,
+)
+from groupctl.protocol.consumer_protocol import decode_assignment
+
+LOG_DIR = "__consumer_offsets-0"
+TOPICS_FILE = "topics.json"
+CONFIGS_FILE = "group-configs.json"
+CLOCK_FILE = "clock.json"
+LOCK_FILE = ".lock"
+#: Where a new DIR's virtual clock starts: 2026-01-01T00:00:00Z, so timestamps look like times.
+EPOCH_MS = 1_767_225_600_000
+
+
+def write_json_atomically(path: Path, data: Any) -> None:
+    """Write, fsync, rename: a reader sees the old file or the new one, never half of one."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=2, sort_keys=True)
+            fh.write("\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise GroupctlError(f"{path} is unreadable ({exc}); restore it or start a new --local directory") from exc
+
+
+class LocalBackend:
+    """One invocation's view of DIR; use as a context manager (the lock is held until close)."""
+
+    def __init__(self, directory: str | Path, *, create: bool = False) -> None:
+        self.directory = Path(directory)
+        self.location = f"local {self.directory}"
+        self.notices: list[str] = []
+        if not (self.directory / LOG_DIR).is_dir():
+            if not create:
+                raise GroupctlError(
+                    f"{self.directory} holds no local coordinator; create one with "
+                    f"`groupctl local topics create TOPIC --local {self.directory}` or `groupctl demo --local DIR`"
+                )
+            self.directory.mkdir(parents=True, exist_ok=True)
+        self._lock = open(self.directory / LOCK_FILE, "a+")  # noqa: SIM115 - held until close()
+        fcntl.flock(self._lock, fcntl.LOCK_EX)
+        try:
+            self._open()
+        except BaseException:
+            self._unlock()
+            raise
+
+    def _open(self) -> None:
+        clock = _read_json(self.directory / CLOCK_FILE) or {}
+        topics = _read_json(self.directory / TOPICS_FILE)
+        configs = _read_json(self.directory / CONFIGS_FILE)
+        self.clock = ManualClock(int(clock.get("nowMs", EPOCH_MS)))
+        self.topics = TopicImage.from_jsonable(topics) if topics else TopicImage()
+        self.end_offsets_by_topic: dict[str, list[int]] = {
+            t["name"]: list(t.get("endOffsets", [])) for t in (topics or {}).get("topics", ())
+        }
+        self.configs = GroupConfigs()
+        if configs:
+            self.configs.load_jsonable(configs)
+        self.writer = SegmentWriter(self.directory / LOG_DIR, fsync=True, truncate_torn_tail=True)
+        if self.writer.truncated_bytes:
+            self.notices.append(
+                f"{self.writer.path}: cut off a torn last batch of {self.writer.truncated_bytes} bytes "
+                "(a write was interrupted before it was acknowledged; nothing acknowledged was lost)"
+            )
+        self.coordinator = Coordinator(clock=self.clock, ids=IdGenerator(), topics=self.topics, configs=self.configs,
+                                       log=SegmentLog(self.writer))
+
+    def save(self) -> None:
+        """Persist the clock, topics and configs (the log is already on disk)."""
+        topics = self.topics.to_jsonable()
+        for entry in topics["topics"]:
+            ends = self.end_offsets_by_topic.get(entry["name"], [])
+            entry["endOffsets"] = (ends + [0] * entry["partitions"])[: entry["partitions"]]
+        write_json_atomically(self.directory / TOPICS_FILE, topics)
+        write_json_atomically(self.directory / CONFIGS_FILE, self.configs.to_jsonable())
+        write_json_atomically(self.directory / CLOCK_FILE, {"nowMs": self.clock.now_ms()})
+
+    def close(self) -> None:
+        try:
+            self.save()
+            self.writer.close()
+        finally:
+            self._unlock()
+
+    def _unlock(self) -> None:
+        if not self._lock.closed:
+            fcntl.flock(self._lock, fcntl.LOCK_UN)
+            self._lock.close()
+
+    def __enter__(self) -> LocalBackend:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- the Backend protocol ----------------------------------------------------------------------
+
+    def list_groups(
+        self, types: Iterable[str] | None = None, states: Iterable[str] | None = None
+    ) -> list[GroupListing]:
+        return self.coordinator.list_groups(states=states, types=types)
+
+    def describe_groups(self, group_ids: Iterable[str]) -> list[GroupDescription]:
+        out = []
+        for group_id in group_ids:
+            if not self.coordinator.group_exists(group_id):
+                raise GroupNotFound(group_id, self.location)
+            described = self.coordinator.describe(group_id)
+            described.coordinator = f"{self.directory} (1)"
+            ends = self.end_offsets(TopicPartition(o.topic, o.partition) for o in described.offsets)
+            for offset in described.offsets:
+                offset.log_end_offset = ends.get(TopicPartition(offset.topic, offset.partition))
+            out.append(described)
+        return out
+
+    def remove_members(
+        self, group_id: str, members: Iterable[tuple[str, str | None]], reason: str | None = None
+    ) -> list[RemovalResult]:
+        if not self.coordinator.group_exists(group_id):
+            raise GroupNotFound(group_id, self.location)
+        identities = [(member_id, instance_id, reason) for member_id, instance_id in members]
+        try:
+            results = self.coordinator.leave_group(group_id, identities)
+        except KafkaError as exc:
+            raise GroupctlError(f"LeaveGroup for group '{group_id}' failed on {self.location}: {exc}") from exc
+        names = {t.topic_id: t.name for t in self.topics}
+        out = []
+        for r in results:
+            partitions = [TopicPartition(names.get(t, str(t)), p) for t, p in r.partitions]
+            if r.classic_assignment:
+                try:
+                    assigned = decode_assignment(r.classic_assignment)[1]["assignedPartitions"]
+                    partitions = [TopicPartition(tp["topic"], p) for tp in assigned for p in tp["partitions"]]
+                except GroupctlError:
+                    partitions = []
+            outcome = "removed" if r.error_code == 0 else KAFKA_ERROR_NAMES.get(r.error_code, str(r.error_code))
+            out.append(RemovalResult(group_id, r.instance_id, r.removed_member_id or r.member_id or None, outcome,
+                                     r.error_message, sorted(partitions)))
+        return out
+
+    def get_config(self, group_id: str, names: Iterable[str] | None = None) -> list[ConfigEntry]:
+        try:
+            values = self.coordinator.describe_configs(group_id, list(names) if names is not None else None)
+        except KafkaError as exc:
+            raise GroupctlError(exc.message or exc.name) from exc
+        return [ConfigEntry(v.name, v.value, v.default, v.source, v.minimum, v.maximum, v.minimum_name,
+                            v.maximum_name) for v in values]
+
+    def alter_config(
+        self, group_id: str, set_values: Mapping[str, str], delete: Iterable[str], *, validate_only: bool = False
+    ) -> None:
+        try:
+            self.coordinator.alter_configs(group_id, dict(set_values), list(delete), validate_only=validate_only)
+        except KafkaError as exc:
+            raise GroupctlError(f"INVALID_CONFIG: {exc.message}") from exc
+
+    def list_topics(self) -> list[str]:
+        return self.topics.names()
+
+    def committed_offsets(self, group_id: str) -> list[CommittedOffset]:
+        return self.coordinator.state.committed(group_id)
+
+    def end_offsets(self, partitions: Iterable[TopicPartition]) -> dict[TopicPartition, int]:
+        out = {}
+        for tp in partitions:
+            topic = self.topics.get(tp.topic)
+            if topic is None or tp.partition >= topic.partitions:
+                continue
+            ends = self.end_offsets_by_topic.get(tp.topic, [])
+            out[tp] = ends[tp.partition] if tp.partition < len(ends) else 0
+        return out

@@ -1,0 +1,92 @@
+"""The local backend: state in a directory that survives invocations, a lock, torn-tail repair."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from groupctl.backends.local import LOG_DIR, LocalBackend
+from groupctl.coordinator.consumer import HeartbeatRequest
+from groupctl.errors import GroupctlError, GroupNotFound
+from groupctl.model import TopicPartition
+
+
+def join(backend: LocalBackend, member: str, instance: str | None = None) -> None:
+    r = backend.coordinator.heartbeat(HeartbeatRequest(
+        "g", member, 0, instance_id=instance, rebalance_timeout_ms=1000, subscribed_topic_names=["orders"],
+        topic_partitions=[],
+    ))
+    assert r.error_code == 0, r
+
+
+def test_state_survives_invocations_and_reads_like_a_broker_dump(tmp_path: Path) -> None:
+    with LocalBackend(tmp_path, create=True) as b:
+        b.coordinator.create_topic("orders", 3)
+        b.end_offsets_by_topic["orders"] = [10, 20, 30]
+        join(b, "a", "pod-a")
+        b.clock.set(b.clock.now_ms() + 5_000)
+        now = b.clock.now_ms()
+    with LocalBackend(tmp_path) as b:
+        assert b.clock.now_ms() == now
+        assert b.list_topics() == ["orders"]
+        (described,) = b.describe_groups(["g"])
+        assert [m.instance_id for m in described.members] == ["pod-a"]
+        assert b.end_offsets([TopicPartition("orders", 2), TopicPartition("orders", 7)]) == {
+            TopicPartition("orders", 2): 30
+        }
+    from groupctl.log.decode import open_inputs
+    from groupctl.log.replay import Replay
+
+    replay = Replay()
+    for dump in open_inputs([tmp_path / LOG_DIR]):
+        for _batch, records in dump.batches:
+            replay.apply_all(records)
+    assert replay.group_ids() == ["g"]
+
+
+def test_missing_directory_and_group(tmp_path: Path) -> None:
+    with pytest.raises(GroupctlError, match="holds no local coordinator"):
+        LocalBackend(tmp_path / "nothing")
+    with LocalBackend(tmp_path, create=True) as b, pytest.raises(GroupNotFound, match="group 'nope' does not exist"):
+        b.describe_groups(["nope"])
+
+
+def test_torn_tail_is_cut_off_and_reported_and_acknowledged_records_stay(tmp_path: Path) -> None:
+    with LocalBackend(tmp_path, create=True) as b:
+        b.coordinator.create_topic("orders", 3)
+        join(b, "a")
+        join(b, "b")
+    segment = next((tmp_path / LOG_DIR).glob("*.log"))
+    whole = segment.read_bytes()
+    with LocalBackend(tmp_path) as b:
+        join(b, "c")
+    grown = segment.read_bytes()
+    segment.write_bytes(grown[: len(whole) + (len(grown) - len(whole)) // 2])  # killed mid-write
+    with LocalBackend(tmp_path) as b:
+        assert b.notices and "torn last batch" in b.notices[0]
+        assert sorted(m.member_id for m in b.describe_groups(["g"])[0].members) == ["a", "b"]
+    assert segment.read_bytes() == whole
+
+
+def test_remove_members_results(tmp_path: Path) -> None:
+    with LocalBackend(tmp_path, create=True) as b:
+        b.coordinator.create_topic("orders", 3)
+        for m in "abc":
+            join(b, m, f"pod-{m}")
+    with LocalBackend(tmp_path) as b:
+        results = b.remove_members("g", [("", "pod-a"), ("", "pod-x")], "scale down")
+    assert [(r.instance_id, r.outcome, r.member_id) for r in results] == [
+        ("pod-a", "removed", "a"), ("pod-x", "UNKNOWN_MEMBER_ID", None)
+    ]
+    assert results[0].partitions == [TopicPartition("orders", p) for p in range(3)]
+
+
+def test_config_round_trip_and_validation(tmp_path: Path) -> None:
+    with LocalBackend(tmp_path, create=True) as b:
+        b.alter_config("g", {"consumer.session.timeout.ms": "50000"}, [])
+        with pytest.raises(GroupctlError, match=r"must be less than or equal to group\.consumer\.max\.session"):
+            b.alter_config("g", {"consumer.session.timeout.ms": "90000"}, [], validate_only=True)
+    with LocalBackend(tmp_path) as b:
+        entry = b.get_config("g", ["consumer.session.timeout.ms"])[0]
+        assert (entry.value, entry.source) == (50_000, "GROUP_CONFIG")
