@@ -40,6 +40,10 @@ LOG_DIR = "__consumer_offsets-0"
 TOPICS_FILE = "topics.json"
 CONFIGS_FILE = "group-configs.json"
 CLOCK_FILE = "clock.json"
+TIMERS_FILE = "timers.json"
+#: Timers that outlive an invocation: member sessions. (Kafka restarts them on failover; a local DIR
+#: is the same coordinator carrying on, so a member that stopped heartbeating still expires.)
+_PERSISTED_TIMERS = ("session", "heartbeat")
 LOCK_FILE = ".lock"
 #: Where a new DIR's virtual clock starts: 2026-01-01T00:00:00Z, so timestamps look like times.
 EPOCH_MS = 1_767_225_600_000
@@ -112,6 +116,9 @@ class LocalBackend:
             )
         self.coordinator = Coordinator(clock=self.clock, ids=IdGenerator(), topics=self.topics, configs=self.configs,
                                        log=SegmentLog(self.writer))
+        timers = self.coordinator.timers
+        for kind, group_id, member_id, deadline in (_read_json(self.directory / TIMERS_FILE) or {}).get("timers", ()):
+            timers.reschedule((kind, group_id, member_id), int(deadline))
 
     def save(self) -> None:
         """Persist the clock, topics and configs (the log is already on disk)."""
@@ -122,6 +129,12 @@ class LocalBackend:
         write_json_atomically(self.directory / TOPICS_FILE, topics)
         write_json_atomically(self.directory / CONFIGS_FILE, self.configs.to_jsonable())
         write_json_atomically(self.directory / CLOCK_FILE, {"nowMs": self.clock.now_ms()})
+        timers = self.coordinator.timers
+        kept = sorted(
+            [*key, timers.deadline(key)] for key in timers.live_keys()
+            if isinstance(key, tuple) and len(key) == 3 and key[0] in _PERSISTED_TIMERS
+        )
+        write_json_atomically(self.directory / TIMERS_FILE, {"timers": kept})
 
     def close(self) -> None:
         try:

@@ -58,6 +58,17 @@ class Timers:
         if len(self._heap) > 4 * len(self._live) + 64:
             self._compact()
 
+    def reschedule(self, key: Hashable, deadline_ms: int) -> bool:
+        """Move a live timer to another deadline, keeping its action; False when there is no such timer."""
+        entry = self._live.get(key)
+        if entry is None:
+            return False
+        self.schedule(key, deadline_ms, entry[2])
+        return True
+
+    def live_keys(self) -> list[Hashable]:
+        return list(self._live)
+
     def cancel(self, key: Hashable) -> None:
         self._live.pop(key, None)
 

@@ -90,3 +90,14 @@ def test_config_round_trip_and_validation(tmp_path: Path) -> None:
     with LocalBackend(tmp_path) as b:
         entry = b.get_config("g", ["consumer.session.timeout.ms"])[0]
         assert (entry.value, entry.source) == (50_000, "GROUP_CONFIG")
+
+
+def test_a_member_that_stopped_heartbeating_still_expires_across_invocations(tmp_path: Path) -> None:
+    with LocalBackend(tmp_path, create=True) as b:
+        b.coordinator.create_topic("orders", 3)
+        join(b, "a")
+    for _ in range(5):  # five invocations of 10 s each: the session (45 s) must not restart each time
+        with LocalBackend(tmp_path) as b:
+            b.coordinator.advance(10_000)
+    with LocalBackend(tmp_path) as b:
+        assert b.describe_groups(["g"])[0].members == []
