@@ -178,13 +178,18 @@ class ClassicGroup:
     def supports(self, protocol_type: str, names: set[str]) -> bool:
         if self.state == EMPTY:
             return bool(protocol_type) and bool(names)
-        return self.protocol_type == protocol_type and any(self._supported(name) for name in names)
+        return self.protocol_type == protocol_type and bool(names & self._common_protocols())
 
-    def _supported(self, name: str) -> bool:
-        return all(any(n == name for n, _ in m.protocols) for m in self.members.values())
+    def _common_protocols(self) -> set[str]:
+        """The protocols every member supports (one pass over the members, as Kafka's counts are)."""
+        counts: dict[str, int] = {}
+        for member in self.members.values():
+            for name in {n for n, _ in member.protocols}:
+                counts[name] = counts.get(name, 0) + 1
+        return {name for name, count in counts.items() if count == len(self.members)}
 
     def select_protocol(self) -> str | None:
-        candidates = {n for m in self.members.values() for n, _ in m.protocols if self._supported(n)}
+        candidates = self._common_protocols()
         votes: dict[str, int] = {}
         for member in self.members.values():
             choice = member.vote(candidates)
@@ -264,6 +269,76 @@ class ClassicGroups:
         for member in group.members.values():
             self._reschedule_heartbeat(group, member)
         return group
+
+    def snapshot(self) -> list[dict]:
+        """The live groups' soft state as plain values (a rebalance in progress included).
+
+        A broker keeps this in memory; a coordinator that stops between invocations (the local
+        backend) keeps it on disk, so a rebalance carries on where it was. Parked requests are not
+        kept: a member that was waiting is marked as such and its answer, when it comes, is dropped
+        (the client asks again).
+        """
+        out = []
+        for group in self.groups.values():
+            out.append({
+                "groupId": group.group_id, "state": group.state, "previousState": group.previous_state,
+                "generation": group.generation, "protocolType": group.protocol_type,
+                "protocolName": group.protocol_name, "leader": group.leader, "stateTimestamp": group.state_timestamp,
+                "pendingJoin": sorted(group.pending_join), "pendingSync": sorted(group.pending_sync),
+                "newMemberAdded": group.new_member_added,
+                "members": [{
+                    "memberId": m.member_id, "instanceId": m.instance_id, "clientId": m.client_id,
+                    "clientHost": m.client_host, "rebalanceTimeoutMs": m.rebalance_timeout_ms,
+                    "sessionTimeoutMs": m.session_timeout_ms, "protocolType": m.protocol_type,
+                    "protocols": [[name, data.hex()] for name, data in m.protocols],
+                    "assignment": m.assignment.hex(), "awaitingJoin": m.awaiting_join is not None,
+                    "awaitingSync": m.awaiting_sync is not None, "isNew": m.is_new,
+                } for m in group.members.values()],
+            })
+        return out
+
+    def restore(self, snapshot: list[dict]) -> None:
+        """Replace the groups loaded from the log with a `snapshot` taken at the same log end."""
+        self.groups.clear()
+        for g in snapshot:
+            group = ClassicGroup(
+                g["groupId"], g["state"], g["previousState"], g["generation"], g["protocolType"], g["protocolName"],
+                g["leader"], g["stateTimestamp"], pending_join=set(g["pendingJoin"]),
+                pending_sync=set(g["pendingSync"]), new_member_added=g["newMemberAdded"],
+            )
+            for m in g["members"]:
+                member = ClassicMember(
+                    m["memberId"], m["instanceId"], m["clientId"], m["clientHost"], m["rebalanceTimeoutMs"],
+                    m["sessionTimeoutMs"], m["protocolType"], [(n, bytes.fromhex(d)) for n, d in m["protocols"]],
+                    bytes.fromhex(m["assignment"]), is_new=m["isNew"],
+                )
+                if m["awaitingJoin"]:
+                    member.awaiting_join = _dropped
+                if m["awaitingSync"]:
+                    member.awaiting_sync = _dropped
+                group.members[member.member_id] = member
+                if member.instance_id is not None:
+                    group.static[member.instance_id] = member.member_id
+            self.groups[group.group_id] = group
+            self._rearm(group)
+
+    def _rearm(self, group: ClassicGroup) -> None:
+        """The timers a group in this state has running (their deadlines are restored by the caller)."""
+        c = self.c
+        now = c.clock.now_ms()
+        for member in group.members.values():
+            self._reschedule_heartbeat(group, member)
+        for member_id in group.pending_join:
+            gid = group.group_id
+            c.timers.schedule(("heartbeat", gid, member_id), now + self.max_session_timeout_ms,
+                              lambda gid=gid, mid=member_id: self._expire_heartbeat(gid, mid))
+        if group.state == PREPARING_REBALANCE:
+            c.timers.schedule(("join", group.group_id), now + group.rebalance_timeout_ms(),
+                              lambda: self._complete_join(group))
+        elif group.state == COMPLETING_REBALANCE:
+            generation = group.generation
+            c.timers.schedule(("sync", group.group_id), now + group.rebalance_timeout_ms(),
+                              lambda: self._expire_sync(group, generation))
 
     def _record(self, group: ClassicGroup, assignment: dict[str, bytes] | None) -> tuple[bytes, bytes]:
         """GroupMetadataValue v3 of the group as it stands (`newGroupMetadataRecord`)."""
@@ -762,6 +837,10 @@ class ClassicGroups:
             callback, member.awaiting_join = member.awaiting_join, None
             callback(JoinGroupResponse(error_code=_CODE["UNKNOWN_MEMBER_ID"], member_id=""))
         group.remove(member_id)
+
+
+def _dropped(_response: object) -> None:
+    """The answer to a request parked by an earlier process: nobody is waiting for it any more."""
 
 
 def _inconsistent(requested: str | None, current: str | None) -> bool:

@@ -46,3 +46,25 @@ def sample(tmp_path: Path) -> Path:
     """The Quick start's sample dump: a directory holding `__consumer_offsets-0`."""
     write_sample_dump(tmp_path / "dump")
     return tmp_path / "dump"
+
+
+class _Stdin(io.StringIO):
+    """Standard input with a chosen answer to "is this a terminal?"."""
+
+    def __init__(self, text: str, tty: bool) -> None:
+        super().__init__(text)
+        self._tty = tty
+
+    def isatty(self) -> bool:
+        return self._tty
+
+
+@pytest.fixture
+def cli_input(cli, monkeypatch) -> Callable[..., Result]:
+    """`cli_input(*args, input="y\\n", tty=True)`: like `cli`, with standard input given (and a terminal or not)."""
+
+    def run(*args: str, input: str = "", tty: bool = False) -> Result:
+        monkeypatch.setattr("sys.stdin", _Stdin(input, tty))
+        return cli(*args)
+
+    return run

@@ -1,0 +1,487 @@
+"""`groupctl group`: list, describe and change consumer groups on the selected cluster.
+
+Parsing and rendering only: each command checks its whole input first, then asks the backend
+opened by `open_cluster`, so a mistake on the command line never leaves a change half made.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from groupctl.cli.cluster import LocalOption, open_cluster
+from groupctl.cli.group_views import View, render_groups
+from groupctl.cli.options import OutputOption, output_format
+from groupctl.errors import GroupctlError, GroupNotFound, PartialFailure, UsageError
+from groupctl.model import (
+    CLASSIC_STATES,
+    CONSUMER_STATES,
+    ConfigEntry,
+    GroupDescription,
+    RemovalResult,
+    format_assignment,
+)
+from groupctl.output import Column, OutputFormat, render, to_item, write_table
+
+if TYPE_CHECKING:
+    from groupctl.backends.base import Backend
+
+app = typer.Typer(
+    help="List, describe and change consumer groups: members, epochs, static-member removal, group configs.",
+    no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+config_app = typer.Typer(
+    help="Show and change a group's dynamic configs (KIP-848 group configs, resource type GROUP).",
+    no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+app.add_typer(config_app, name="config")
+
+GROUP_TYPES = ("classic", "consumer", "share", "streams")
+GROUP_STATES = tuple(dict.fromkeys(CLASSIC_STATES + CONSUMER_STATES))
+REBALANCING = ("PreparingRebalance", "CompletingRebalance", "Assigning", "Reconciling")
+DEFAULT_REASON = "groupctl remove-members"
+# Kafka's rule for group.instance.id (JoinGroupRequest.validateGroupInstanceId).
+INSTANCE_ID = re.compile(r"[A-Za-z0-9._-]{1,249}")
+
+TypeOption = typer.Option(
+    None, "--type", "-t", metavar="TYPE[,TYPE...]",
+    help="Only groups of these types: classic, consumer, share, streams (comma-separated or repeated; any case).",
+)
+
+
+def _csv_values(values: list[str] | None) -> list[str]:
+    """`--x a,b --x c` -> [a, b, c]: options take comma-separated lists, and may be repeated."""
+    return [v.strip() for value in values or () for v in value.split(",") if v.strip()]
+
+
+def _canonical(values: list[str] | None, valid: tuple[str, ...], what: str, option: str) -> list[str]:
+    """Case-insensitive names spelled as Kafka spells them; an unknown one is a usage error listing the valid."""
+    by_lower = {v.lower(): v for v in valid}
+    out = []
+    for value in _csv_values(values):
+        if value.lower() not in by_lower:
+            raise UsageError(f"unknown {what} '{value}' in {option}; valid {what}s (any case): {', '.join(valid)}")
+        out.append(by_lower[value.lower()])
+    return list(dict.fromkeys(out))
+
+
+# -- group list ------------------------------------------------------------------------------------
+
+LIST_COLUMNS = [
+    Column("group", "GROUP"),
+    Column("type", "TYPE"),
+    Column("state", "STATE"),
+    Column("protocol", "PROTOCOL", wide_only=True),
+    Column("members", "MEMBERS", wide_only=True),
+]
+
+
+@app.command("list")
+def list_groups(
+    types: list[str] = TypeOption,
+    states: list[str] = typer.Option(
+        None, "--state", "-s", metavar="STATE[,STATE...]",
+        help=f"Only groups in these states: {', '.join(GROUP_STATES)} (comma-separated or repeated; any case).",
+    ),
+    local: Path = LocalOption,
+    output: OutputFormat = OutputOption,
+) -> None:
+    """List the groups with their type and state (wide: protocol type and member count)."""
+    want_types = _canonical(types, GROUP_TYPES, "type", "--type")
+    want_states = _canonical(states, GROUP_STATES, "state", "--state")
+    with open_cluster(local) as backend:
+        listings = backend.list_groups(types=want_types or None, states=want_states or None)
+    rows = [
+        {"group": g.group_id, "type": g.type, "state": g.state, "protocol": g.protocol_type or None,
+         "members": g.members}
+        for g in listings
+    ]
+    render("GroupList", rows, LIST_COLUMNS, output_format(output), items=[to_item(g) for g in listings])
+
+
+# -- group describe --------------------------------------------------------------------------------
+
+
+def _one_view(members: bool, offsets: bool, state: bool) -> View:
+    chosen = [v for v, on in ((View.members, members), (View.offsets, offsets), (View.state, state)) if on]
+    if len(chosen) > 1:
+        raise UsageError("only one of --members, --offsets and --state can be given")
+    return chosen[0] if chosen else View.offsets
+
+
+def _state_notes(descs: list[GroupDescription]) -> None:
+    """What kafka-consumer-groups.sh says beside an offsets or members view, as notes on stderr."""
+    for d in descs:
+        if d.state == "Empty":
+            typer.echo(f"groupctl: note: group '{d.group_id}' has no active members", err=True)
+        elif d.state in REBALANCING:
+            typer.echo(f"groupctl: note: group '{d.group_id}' is rebalancing ({d.state})", err=True)
+
+
+@app.command("describe")
+def describe(
+    groups: list[str] = typer.Argument(None, metavar="GROUP", help="The groups to describe."),
+    all_groups: bool = typer.Option(False, "--all", "-a", help="Describe every group (narrow it with --type)."),
+    types: list[str] = TypeOption,
+    members: bool = typer.Option(
+        False, "--members", help="One row per member: ids, host, protocol, member epoch, #partitions."
+    ),
+    offsets: bool = typer.Option(
+        False, "--offsets", help="One row per partition: committed offset, log end offset, lag (the default view)."
+    ),
+    state: bool = typer.Option(
+        False, "--state", help="One row per group: coordinator, assignor, state, epochs, members, converged."
+    ),
+    verbose: bool = typer.Option(
+        False, "--verbose",
+        help="More columns (as -o wide): current and target assignment, pending revocation, subscription.",
+    ),
+    local: Path = LocalOption,
+    output: OutputFormat = OutputOption,
+) -> None:
+    """Describe groups: committed offsets and lag, members, or state with epochs and convergence.
+
+    Columns follow kafka-consumer-groups.sh --describe; assignments print as `topic:0,1;other:3`. A
+    group that does not exist is an error (exit 1), or a partial failure (exit 3) when others were shown.
+    """
+    view = _one_view(members, offsets, state)
+    if all_groups and groups:
+        raise UsageError("give GROUP names or --all, not both")
+    if not all_groups and not groups:
+        raise UsageError("name the groups to describe, or pass --all")
+    if types and not all_groups:
+        raise UsageError("--type narrows --all; pass --all too, or drop --type")
+    want_types = _canonical(types, GROUP_TYPES, "type", "--type")
+    descs: list[GroupDescription] = []
+    missing: list[GroupNotFound] = []
+    with open_cluster(local) as backend:
+        if all_groups:
+            names = [g.group_id for g in backend.list_groups(types=want_types or None)]
+        else:
+            names = list(dict.fromkeys(groups))
+        for name in names:
+            try:
+                descs.extend(backend.describe_groups([name]))
+            except GroupNotFound as exc:
+                missing.append(exc)
+        location = backend.location
+    if missing and not descs and len(names) == 1:
+        raise missing[0]
+    fmt = output_format(output)
+    render_groups(descs, view, fmt, verbose=verbose)
+    if view is not View.state and fmt in (OutputFormat.table, OutputFormat.wide):
+        _state_notes(descs)
+    for exc in missing:
+        typer.echo(f"groupctl: error: {exc}", err=True)
+    if missing:
+        cls = PartialFailure if descs else GroupctlError
+        raise cls(f"{len(missing)} of {len(names)} groups do not exist on {location}")
+
+
+# -- group remove-members --------------------------------------------------------------------------
+
+REMOVAL_COLUMNS = [
+    Column("instanceId", "INSTANCE-ID"),
+    Column("memberId", "MEMBER-ID"),
+    Column("result", "RESULT"),
+    Column("partitions", "PARTITIONS"),
+    Column("message", "MESSAGE", wide_only=True),
+]
+#: The plan's result for a member that is in the group now.
+WOULD_REMOVE = "would-remove"
+
+
+def _instance_id(value: str, where: str) -> str:
+    if not INSTANCE_ID.fullmatch(value) or value in (".", ".."):
+        raise UsageError(f"{where}'{value}' is not a group.instance.id: Kafka allows 1 to 249 ASCII letters, "
+                         "digits, '.', '_' and '-'")
+    return value
+
+
+def _read_instance_ids(source: str) -> list[str]:
+    """One instance id per line; blank lines and `#` comments skipped (`#` is never part of an id)."""
+    if source == "-":
+        lines = sys.stdin.read().splitlines()
+    else:
+        path = Path(source)
+        if not path.is_file():
+            raise UsageError(f"instance-id file '{path}' does not exist or is not a file; give a file with one "
+                             "group.instance.id per line, or - for standard input")
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise GroupctlError(f"cannot read instance-id file '{path}': {exc}") from exc
+    ids = []
+    for number, line in enumerate(lines, 1):
+        value = line.split("#", 1)[0].strip()
+        if value:
+            ids.append(_instance_id(value, f"{source}, line {number}: "))
+    return ids
+
+
+def _plan(desc: GroupDescription, targets: list[tuple[str, str | None]]) -> list[RemovalResult]:
+    """What removing `targets` would do, from a describe: who is removed, holding which partitions."""
+    by_instance = {m.instance_id: m for m in desc.members if m.instance_id is not None}
+    by_member = {m.member_id: m for m in desc.members}
+    plan = []
+    for member_id, instance_id in targets:
+        member = by_instance.get(instance_id) if instance_id is not None else by_member.get(member_id)
+        if member is None:
+            named = f"instance id {instance_id}" if instance_id is not None else f"member {member_id}"
+            plan.append(RemovalResult(desc.group_id, instance_id, member_id or None, "UNKNOWN_MEMBER_ID",
+                                      f"{named} is not a member of the group now"))
+        elif instance_id is None and desc.type == "consumer" and member.protocol == "consumer":
+            # Kafka's admin LeaveGroup names a KIP-848 member only by its instance id.
+            plan.append(RemovalResult(desc.group_id, None, member_id, "UNKNOWN_MEMBER_ID",
+                                      f"member {member_id} uses the consumer protocol; only static members of a "
+                                      "consumer group can be removed, by --instance-id"))
+        else:
+            held = sorted({*member.assignment, *member.pending_revocation})
+            plan.append(RemovalResult(desc.group_id, member.instance_id, member.member_id, WOULD_REMOVE,
+                                      partitions=held))
+    return plan
+
+
+def _removal_rows(results: list[RemovalResult]) -> list[dict[str, Any]]:
+    return [
+        {"instanceId": r.instance_id, "memberId": r.member_id, "result": r.outcome,
+         "partitions": format_assignment(r.partitions), "message": r.message}
+        for r in results
+    ]
+
+
+def _removal_items(results: list[RemovalResult], dry_run: bool) -> list[dict[str, Any]]:
+    items = []
+    for r in results:
+        item = to_item(r)
+        item["removed"] = r.removed
+        item["dryRun"] = dry_run
+        items.append(item)
+    return items
+
+
+def _confirm(question: str) -> bool:
+    """Ask on the terminal (prompt on stderr, so stdout stays data); only y or yes agrees."""
+    typer.echo(f"{question} [y/N] ", err=True, nl=False)
+    return sys.stdin.readline().strip().lower() in ("y", "yes")
+
+
+@app.command("remove-members")
+def remove_members(
+    group: str = typer.Argument(..., metavar="GROUP", help="The group to remove members from."),
+    instance_ids: list[str] = typer.Option(
+        None, "--instance-id", "-i", metavar="ID[,ID...]",
+        help="Static members to remove, by group.instance.id (comma-separated or repeated).",
+    ),
+    from_file: str = typer.Option(
+        None, "--from-file", "-f", metavar="FILE",
+        help="More instance ids, one per line; blank lines and # comments skipped; - reads standard input.",
+    ),
+    member_ids: list[str] = typer.Option(
+        None, "--member-id", "-m", metavar="ID",
+        help="A member to remove by member id (repeatable): dynamic classic-protocol members have no instance id.",
+    ),
+    reason: str = typer.Option(
+        None, "--reason", metavar="TEXT",
+        help=f"The leave reason the broker logs (KIP-800); default '{DEFAULT_REASON}'.",
+    ),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show who would be removed, and change nothing."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
+    local: Path = LocalOption,
+    output: OutputFormat = OutputOption,
+) -> None:
+    """Remove members from a group in one batch (admin LeaveGroup), e.g. static members after a scale-down.
+
+    Shows the members to be removed and the partitions they hold, asks on a terminal unless --yes,
+    sends one LeaveGroup for all of them, and prints one result per member. Exit 3 when any member
+    was not removed (UNKNOWN_MEMBER_ID, FENCED_INSTANCE_ID ...). Works for classic and consumer groups.
+    """
+    wanted = [_instance_id(i, "--instance-id: ") for i in _csv_values(instance_ids)]
+    if from_file is not None:
+        if from_file == "-" and not (yes or dry_run):
+            raise UsageError("--from-file - reads the ids from standard input, which leaves nothing to confirm "
+                             "on: pass --yes (or --dry-run)")
+        wanted += _read_instance_ids(from_file)
+    targets: list[tuple[str, str | None]] = [("", i) for i in dict.fromkeys(wanted)]
+    targets += [(m, None) for m in dict.fromkeys(m for m in member_ids or () if m)]
+    if not targets:
+        raise UsageError("name the members to remove: --instance-id, --from-file or --member-id")
+    if not (yes or dry_run) and not sys.stdin.isatty():
+        raise UsageError("standard input is not a terminal, so there is no one to confirm the removal: "
+                         "pass --yes (or --dry-run to see what would be removed)")
+    fmt = output_format(output)
+    reason = reason or DEFAULT_REASON
+    results: list[RemovalResult] = []
+    with open_cluster(local) as backend:
+        (desc,) = backend.describe_groups([group])
+        plan = _plan(desc, targets)
+        location = backend.location
+        if yes and not dry_run:
+            _show_plan(plan, group, location)
+            results = backend.remove_members(group, targets, reason)
+    if dry_run:
+        render("MemberRemoval", _removal_rows(plan), REMOVAL_COLUMNS, fmt, items=_removal_items(plan, True))
+        typer.echo(f"groupctl: note: dry run: nothing was removed from group '{group}'", err=True)
+        return
+    if not yes:
+        _show_plan(plan, group, location)
+        count = sum(p.outcome == WOULD_REMOVE for p in plan)
+        if count and not _confirm(f"Remove {count} member(s) from group '{group}' on {location}?"):
+            raise GroupctlError(f"not confirmed: nothing was removed from group '{group}'")
+        with open_cluster(local) as backend:
+            results = backend.remove_members(group, targets, reason)
+    render("MemberRemoval", _removal_rows(results), REMOVAL_COLUMNS, fmt, items=_removal_items(results, False))
+    failed = [r for r in results if not r.removed]
+    if failed:
+        raise PartialFailure(f"{len(failed)} of {len(results)} members were not removed from group '{group}'")
+
+
+def _show_plan(plan: list[RemovalResult], group: str, location: str) -> None:
+    """The plan goes to stderr: stdout carries only the results, in the chosen format."""
+    typer.echo(f"Group '{group}' on {location}: members to remove and the partitions they hold", err=True)
+    write_table(_removal_rows(plan), REMOVAL_COLUMNS, out=sys.stderr)
+
+
+# -- group config ----------------------------------------------------------------------------------
+
+CONFIG_COLUMNS = [
+    Column("name", "NAME"),
+    Column("value", "VALUE"),
+    Column("default", "DEFAULT"),
+    Column("source", "SOURCE"),
+    Column("minimum", "MIN", wide_only=True),
+    Column("minimumName", "MIN-CONFIG", wide_only=True),
+    Column("maximum", "MAX", wide_only=True),
+    Column("maximumName", "MAX-CONFIG", wide_only=True),
+]
+CHANGE_COLUMNS = [
+    Column("name", "NAME"),
+    Column("action", "ACTION"),
+    Column("oldValue", "OLD-VALUE"),
+    Column("newValue", "NEW-VALUE"),
+    Column("source", "SOURCE", wide_only=True),
+]
+KEY = re.compile(r"[A-Za-z0-9._-]+")
+
+
+def _shown(value: object) -> object:
+    """Config values as Kafka prints them: booleans are true/false, not yes/no."""
+    return str(value).lower() if isinstance(value, bool) else value
+
+
+def _entries(backend: Backend, group: str, names: list[str]) -> dict[str, ConfigEntry]:
+    """The named configs (all when none is named); an unknown name fails with Kafka's words and the known ones."""
+    entries = {e.name: e for e in backend.get_config(group)}
+    for name in names:
+        if name not in entries:
+            raise GroupctlError(f"Unknown group config name: {name} (group configs: {', '.join(entries)})")
+    return {n: entries[n] for n in names} if names else entries
+
+
+@config_app.command("get")
+def config_get(
+    group: str = typer.Argument(..., metavar="GROUP", help="The group whose configs to show."),
+    keys: list[str] = typer.Argument(None, metavar="KEY", help="Only these configs (default: all)."),
+    local: Path = LocalOption,
+    output: OutputFormat = OutputOption,
+) -> None:
+    """Show a group's configs: the value in force, the default, where it comes from; wide adds the broker bounds.
+
+    SOURCE is GROUP_CONFIG for the group's own override, else the broker setting it falls back to.
+    A group need not exist to have configs, as on a broker.
+    """
+    with open_cluster(local) as backend:
+        entries = list(_entries(backend, group, list(dict.fromkeys(keys or ()))).values())
+    rows = [{**to_item(e), "value": _shown(e.value), "default": _shown(e.default)} for e in entries]
+    render("GroupConfig", rows, CONFIG_COLUMNS, output_format(output),
+           items=[{"group": group, **to_item(e)} for e in entries])
+
+
+def _parse_assignments(pairs: list[str]) -> dict[str, str]:
+    """`KEY=VALUE` strictly: a config name, `=`, a non-empty value; each name once."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or not KEY.fullmatch(key):
+            raise UsageError(f"'{pair}' is not KEY=VALUE; write e.g. consumer.session.timeout.ms=50000")
+        if not value:
+            raise UsageError(f"'{pair}' has no value; to return {key} to its default use `group config unset`")
+        if key in out:
+            raise UsageError(f"{key} is given twice; give each config once")
+        out[key] = value
+    return out
+
+
+def _change(backend: Backend, group: str, set_values: dict[str, str], delete: list[str], dry_run: bool) -> list[dict]:
+    """Validate the whole change with the backend first (validate-only), then make it unless dry-run."""
+    before = _entries(backend, group, [*set_values, *delete])
+    try:
+        backend.alter_config(group, set_values, delete, validate_only=True)
+    except GroupctlError as exc:
+        raise GroupctlError(f"{exc} (group '{group}' on {backend.location}; nothing was changed; "
+                            f"`groupctl group config get {group} -o wide` shows the bounds)") from exc
+    after = before
+    if not dry_run:
+        backend.alter_config(group, set_values, delete)
+        after = _entries(backend, group, list(before))
+    rows = []
+    for name, old in before.items():
+        if dry_run:
+            new = set_values.get(name, old.default)
+            source = "GROUP_CONFIG" if name in set_values else None
+        else:
+            new, source = after[name].value, after[name].source
+        action = "set" if name in set_values else "unset"
+        rows.append({"group": group, "name": name, "action": f"would-{action}" if dry_run else action,
+                     "oldValue": _shown(old.value), "newValue": _shown(new), "source": source, "dryRun": dry_run})
+    return rows
+
+
+def _render_change(rows: list[dict], output: OutputFormat | None, dry_run: bool, group: str) -> None:
+    render("GroupConfigChange", rows, CHANGE_COLUMNS, output_format(output))
+    if dry_run:
+        typer.echo(f"groupctl: note: dry run: validated, nothing was changed on group '{group}'", err=True)
+
+
+@config_app.command("set")
+def config_set(
+    group: str = typer.Argument(..., metavar="GROUP", help="The group to configure."),
+    pairs: list[str] = typer.Argument(
+        ..., metavar="KEY=VALUE", help="Configs to set, e.g. consumer.session.timeout.ms=50000."
+    ),
+    dry_run: bool = typer.Option(
+        False, "--dry-run", help="Validate only (the broker's validate_only): change nothing."
+    ),
+    local: Path = LocalOption,
+    output: OutputFormat = OutputOption,
+) -> None:
+    """Set group configs, all or none: the whole change is validated with Kafka's rules before any is made.
+
+    An invalid value fails with Kafka's message (exit 1), e.g. "consumer.session.timeout.ms must be
+    greater than or equal to group.consumer.min.session.timeout.ms".
+    """
+    values = _parse_assignments(pairs)
+    with open_cluster(local) as backend:
+        rows = _change(backend, group, values, [], dry_run)
+    _render_change(rows, output, dry_run, group)
+
+
+@config_app.command("unset")
+def config_unset(
+    group: str = typer.Argument(..., metavar="GROUP", help="The group to configure."),
+    keys: list[str] = typer.Argument(..., metavar="KEY", help="Configs to return to the broker's value."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Validate only: change nothing."),
+    local: Path = LocalOption,
+    output: OutputFormat = OutputOption,
+) -> None:
+    """Remove group config overrides, so the broker's value applies again."""
+    names = list(dict.fromkeys(keys))
+    with open_cluster(local) as backend:
+        rows = _change(backend, group, {}, names, dry_run)
+    _render_change(rows, output, dry_run, group)

@@ -1,0 +1,407 @@
+"""Simulated consumers that behave towards the coordinator as the Java consumer does, on virtual time.
+
+Two kinds, one interface (`start`, `stop`, `tick`, `next_due`): a classic consumer (JoinGroup/SyncGroup/
+Heartbeat, the eager protocol with the range assignor, which is what the Java consumer's defaults run)
+and a KIP-848 consumer (ConsumerGroupHeartbeat). Each instance stands for one process (a pod): a
+restart is `stop` then `start`, and a new incarnation ignores answers meant for the old one.
+
+Requests are answered synchronously or, for JoinGroup/SyncGroup, through a callback that may run
+later, inside another client's request or a timer. Callbacks only queue the answer; the client acts
+on it at its next `tick`, so no client ever calls the coordinator from inside the coordinator.
+"""
+
+from __future__ import annotations
+
+import uuid
+from abc import ABC, abstractmethod
+from collections import deque
+from collections.abc import Callable
+
+from groupctl.coordinator.classic import JoinGroupRequest, JoinGroupResponse, SyncGroupRequest, SyncGroupResponse
+from groupctl.coordinator.consumer import LEAVE_EPOCH, STATIC_LEAVE_EPOCH, HeartbeatRequest, HeartbeatResponse
+from groupctl.coordinator.coordinator import Coordinator
+from groupctl.coordinator.ids import IdGenerator
+from groupctl.errors import KAFKA_ERROR_CODES, KAFKA_ERROR_NAMES, DecodeError, KafkaError
+from groupctl.protocol.consumer_protocol import (
+    PROTOCOL_TYPE,
+    decode_assignment,
+    decode_subscription,
+    encode_assignment,
+    encode_subscription,
+)
+from groupctl.protocol.primitives import WireError
+from groupctl.simulation.ownership import Partition
+from groupctl.simulation.range_assignor import RangeMember, range_assign
+
+#: The Java consumer's defaults that shape a rebalance.
+HEARTBEAT_INTERVAL_MS = 3_000  # heartbeat.interval.ms (classic; KIP-848 uses the interval the broker returns)
+MAX_POLL_INTERVAL_MS = 300_000  # max.poll.interval.ms, sent as the rebalance timeout
+RETRY_BACKOFF_MS = 100  # retry.backoff.ms
+#: partition.assignment.strategy's default: range first, so the group picks range (eager).
+CLASSIC_PROTOCOLS = ("range", "cooperative-sticky")
+#: What one tick may do at most; the rest waits for the next tick (keeps every loop bounded).
+MAX_ACTIONS_PER_TICK = 16
+
+_CODE = KAFKA_ERROR_CODES
+Observer = Callable[[str, frozenset[Partition], frozenset[Partition], int], None]
+
+
+def _error_name(code: int) -> str:
+    return KAFKA_ERROR_NAMES.get(code, str(code))
+
+
+class SimulatedClient(ABC):
+    """What both kinds share: identity, the partitions held, and reporting changes to an observer."""
+
+    def __init__(self, coord: Coordinator, name: str, group_id: str, topics: list[str], *,
+                 instance_id: str | None, observe: Observer, anomalies: list[str]) -> None:
+        self.coord = coord
+        self.name = name
+        self.group_id = group_id
+        self.topics = sorted(topics)
+        self.instance_id = instance_id
+        self.observe = observe
+        self.anomalies = anomalies
+        self.member_id = ""
+        self.owned: frozenset[Partition] = frozenset()
+        self.running = False
+        self.incarnation = 0
+
+    @property
+    def now(self) -> int:
+        return self.coord.clock.now_ms()
+
+    def _set_owned(self, partitions: frozenset[Partition]) -> None:
+        """Revoke and assign (the rebalance listener's work) in one step, and tell the observer."""
+        if partitions != self.owned:
+            before, self.owned = self.owned, partitions
+            self.observe(self.name, before, partitions, self.now)
+
+    def _anomaly(self, what: str) -> None:
+        self.anomalies.append(f"{self.now} ms {self.name}: {what}")
+
+    def _fail(self, what: str) -> None:
+        """A fatal error, as the Java consumer raises it: the process stops without leaving."""
+        self._anomaly(what)
+        self.running = False
+        self.incarnation += 1
+        self._set_owned(frozenset())
+
+    @abstractmethod
+    def start(self) -> None:
+        """A new incarnation: a new process joining the group."""
+
+    @abstractmethod
+    def stop(self) -> None:
+        """`KafkaConsumer.close()`, then the process exits."""
+
+    @abstractmethod
+    def tick(self) -> bool:
+        """Act on answers and on whatever is due now; True when anything happened."""
+
+    @abstractmethod
+    def next_due(self) -> int | None:
+        """When this client next acts on its own (None: only an answer can wake it)."""
+
+
+# -- classic ---------------------------------------------------------------------------------------
+
+UNJOINED, JOINING, SYNCING, STABLE, STOPPED = "unjoined", "joining", "syncing", "stable", "stopped"
+
+
+class ClassicClient(SimulatedClient):
+    """A classic consumer: eager rebalances, the leader runs the range assignor.
+
+    On a rebalance it revokes everything before it rejoins (the eager protocol), so every partition
+    is unowned from a member's JoinGroup until its SyncGroup answer. A dynamic member joins with an
+    empty member id and gets MEMBER_ID_REQUIRED first (JoinGroup v4+); a static one joins with its
+    instance id and takes over its previous member's place. Closing sends LeaveGroup only for a
+    dynamic member: a static member relies on the session timeout (KIP-345).
+    """
+
+    def __init__(self, coord: Coordinator, name: str, group_id: str, topics: list[str], *,
+                 instance_id: str | None, session_timeout_ms: int, client_id: str, observe: Observer,
+                 anomalies: list[str]) -> None:
+        super().__init__(coord, name, group_id, topics, instance_id=instance_id, observe=observe,
+                         anomalies=anomalies)
+        self.session_timeout_ms = session_timeout_ms
+        self.client_id = client_id
+        self.generation = -1
+        self.protocol_name: str | None = None
+        self.state = STOPPED
+        self.next_heartbeat = 0
+        self.inbox: deque[JoinGroupResponse | SyncGroupResponse] = deque()
+
+    def start(self) -> None:
+        self.incarnation += 1
+        self.running = True
+        self.member_id, self.generation, self.protocol_name = "", -1, None
+        self.state = UNJOINED
+        self.inbox.clear()
+
+    def stop(self) -> None:
+        """`KafkaConsumer.close()`: a dynamic member that is in the group leaves; a static one says nothing."""
+        if self.running and self.instance_id is None and self.member_id and self.state != UNJOINED:
+            try:
+                leaving = [(self.member_id, None, "the consumer is being closed")]
+                results = self.coord.leave_group(self.group_id, leaving)
+            except KafkaError as exc:  # the Java client logs a failed leave, and closes all the same
+                self._anomaly(f"LeaveGroup answered {exc}")
+            else:
+                for result in results:
+                    if result.error_code:
+                        self._anomaly(f"LeaveGroup answered {_error_name(result.error_code)} for {result.member_id}")
+        self._set_owned(frozenset())
+        self.running = False
+        self.state = STOPPED
+        self.incarnation += 1
+        self.inbox.clear()
+
+    def next_due(self) -> int | None:
+        if not self.running:
+            return None
+        if self.inbox or self.state == UNJOINED:
+            return self.now
+        return self.next_heartbeat if self.state == STABLE else None
+
+    def tick(self) -> bool:
+        acted = False
+        for _ in range(MAX_ACTIONS_PER_TICK):
+            if not self.running:
+                break
+            if self.inbox:
+                answer = self.inbox.popleft()
+                if isinstance(answer, JoinGroupResponse):
+                    self._on_join(answer)
+                else:
+                    self._on_sync(answer)
+            elif self.state == UNJOINED:
+                self._join()
+            elif self.state == STABLE and self.now >= self.next_heartbeat:
+                self._heartbeat()
+            else:
+                break
+            acted = True
+        return acted
+
+    def _deliver(self, incarnation: int) -> Callable[[JoinGroupResponse | SyncGroupResponse], None]:
+        def deliver(answer: JoinGroupResponse | SyncGroupResponse) -> None:
+            if incarnation == self.incarnation and self.running:
+                self.inbox.append(answer)
+
+        return deliver
+
+    def _subscription(self) -> bytes:
+        return encode_subscription({
+            "topics": self.topics, "userData": None, "ownedPartitions": _by_topic(self.owned),
+            "generationId": self.generation, "rackId": None,
+        }, 3)
+
+    def _join(self) -> None:
+        self._set_owned(frozenset())  # eager: onPartitionsRevoked(everything) before JoinGroup
+        self.state = JOINING
+        subscription = self._subscription()
+        self.coord.join_group(JoinGroupRequest(
+            self.group_id, self.session_timeout_ms, MAX_POLL_INTERVAL_MS, self.member_id, self.instance_id,
+            PROTOCOL_TYPE, [(name, subscription) for name in CLASSIC_PROTOCOLS], client_id=self.client_id,
+        ), self._deliver(self.incarnation))
+
+    def _on_join(self, r: JoinGroupResponse) -> None:
+        code = r.error_code
+        if code == 0:
+            self.member_id, self.generation, self.protocol_name = r.member_id, r.generation_id, r.protocol_name
+            assignments: list[tuple[str, bytes]] = []
+            if r.leader == self.member_id and not r.skip_assignment:
+                assignments = self._assign(r.members)
+            self.state = SYNCING
+            self.coord.sync_group(SyncGroupRequest(
+                self.group_id, self.generation, self.member_id, self.instance_id, PROTOCOL_TYPE, self.protocol_name,
+                assignments,
+            ), self._deliver(self.incarnation))
+        elif code == _CODE["MEMBER_ID_REQUIRED"]:
+            self.member_id = r.member_id
+            self.state = UNJOINED
+        else:
+            self._on_group_error(code, "JoinGroup")
+
+    def _on_sync(self, r: SyncGroupResponse) -> None:
+        if r.error_code:
+            self._on_group_error(r.error_code, "SyncGroup")
+            return
+        self._set_owned(assignment_partitions(r.assignment))
+        self.state = STABLE
+        self.next_heartbeat = self.now + HEARTBEAT_INTERVAL_MS
+
+    def _heartbeat(self) -> None:
+        code = self.coord.classic_heartbeat(self.group_id, self.generation, self.member_id, self.instance_id)
+        if code == 0:
+            self.next_heartbeat = self.now + HEARTBEAT_INTERVAL_MS
+        else:
+            self._on_group_error(code, "Heartbeat")
+
+    def _on_group_error(self, code: int, api: str) -> None:
+        """`AbstractCoordinator`'s handling: rejoin, resetting what the error says is stale."""
+        name = _error_name(code)
+        if name == "FENCED_INSTANCE_ID":
+            self._fail(f"{api} answered FENCED_INSTANCE_ID: the consumer shuts down")
+            self.state = STOPPED
+            self.inbox.clear()
+            return
+        if name == "UNKNOWN_MEMBER_ID":
+            self.member_id, self.generation = "", -1
+        elif name == "ILLEGAL_GENERATION":
+            self.generation = -1
+        elif name != "REBALANCE_IN_PROGRESS":
+            self._anomaly(f"{api} answered {name}; rejoining")
+        self.state = UNJOINED
+
+    def _assign(self, members: list[tuple[str, str | None, bytes]]) -> list[tuple[str, bytes]]:
+        """The leader's work: decode every subscription, run range, encode each member's share."""
+        infos = []
+        for member_id, instance_id, metadata in members:
+            try:
+                topics = tuple(decode_subscription(metadata)[1]["topics"])
+            except (DecodeError, WireError):
+                self._anomaly(f"undecodable subscription from {member_id}")
+                topics = ()
+            infos.append(RangeMember(member_id, instance_id, topics))
+
+        def partition_count(topic: str) -> int | None:
+            found = self.coord.topics.get(topic)
+            return None if found is None else found.partitions
+
+        plan = range_assign(infos, partition_count)
+        return [(member_id, encode_assignment({
+            "assignedPartitions": [{"topic": t, "partitions": ps} for t, ps in sorted(plan[member_id].items())],
+            "userData": None,
+        }, 3)) for member_id, _, _ in members]
+
+
+def _by_topic(partitions: frozenset[Partition]) -> list[dict]:
+    grouped: dict[str, list[int]] = {}
+    for topic, partition in sorted(partitions):
+        grouped.setdefault(topic, []).append(partition)
+    return [{"topic": t, "partitions": ps} for t, ps in grouped.items()]
+
+
+def assignment_partitions(raw: bytes) -> frozenset[Partition]:
+    """The partitions in a ConsumerProtocolAssignment (empty bytes: none, as the coordinator's default)."""
+    if not raw:
+        return frozenset()
+    data = decode_assignment(raw)[1]
+    return frozenset((tps["topic"], p) for tps in data["assignedPartitions"] for p in tps["partitions"])
+
+
+# -- KIP-848 ---------------------------------------------------------------------------------------
+
+REJOIN_ERRORS = ("FENCED_MEMBER_EPOCH", "UNKNOWN_MEMBER_ID")
+FATAL_ERRORS = ("UNRELEASED_INSTANCE_ID", "FENCED_INSTANCE_ID", "GROUP_MAX_SIZE_REACHED", "UNSUPPORTED_ASSIGNOR",
+                "INVALID_REQUEST")
+
+
+class ConsumerClient(SimulatedClient):
+    """A KIP-848 consumer (`group.protocol=consumer`, ConsumerGroupHeartbeat v1).
+
+    It generates its member id at start (KIP-1082) and joins with epoch 0; afterwards it heartbeats at
+    the interval the broker returns, and at once after it reconciled a new assignment (revoked what is
+    gone, taken what is new) to report what it owns. Like the Java client it sends the full request
+    when joining and after an error, and otherwise only what changed. After FENCED_MEMBER_EPOCH or
+    UNKNOWN_MEMBER_ID it drops its partitions and rejoins with epoch 0. Closing revokes everything and
+    leaves with epoch -2 when static (the coordinator keeps its assignment for the session timeout),
+    -1 when dynamic.
+    """
+
+    def __init__(self, coord: Coordinator, name: str, group_id: str, topics: list[str], *,
+                 instance_id: str | None, ids: IdGenerator, observe: Observer, anomalies: list[str]) -> None:
+        super().__init__(coord, name, group_id, topics, instance_id=instance_id, observe=observe,
+                         anomalies=anomalies)
+        self.ids = ids
+        self.epoch = 0
+        self.owned_ids: dict[uuid.UUID, frozenset[int]] = {}
+        self.sent_owned: dict[uuid.UUID, frozenset[int]] | None = None
+        self.full = True
+        self.next_heartbeat = 0
+
+    def start(self) -> None:
+        self.incarnation += 1
+        self.running = True
+        self.member_id = self.ids.member_id()
+        self.epoch = 0
+        self.full = True
+        self.sent_owned = None
+        self.next_heartbeat = self.now
+
+    def stop(self) -> None:
+        """`KafkaConsumer.close()`: onPartitionsRevoked, then the leave heartbeat."""
+        self._take({})
+        if self.running and self.epoch > 0:
+            epoch = STATIC_LEAVE_EPOCH if self.instance_id is not None else LEAVE_EPOCH
+            r = self.coord.heartbeat(HeartbeatRequest(self.group_id, self.member_id, epoch,
+                                                      instance_id=self.instance_id))
+            if r.error_code:
+                self._anomaly(f"leave heartbeat (epoch {epoch}) answered {r.error}: {r.error_message}")
+        self.running = False
+        self.incarnation += 1
+
+    def next_due(self) -> int | None:
+        return self.next_heartbeat if self.running else None
+
+    def tick(self) -> bool:
+        acted = False
+        for _ in range(MAX_ACTIONS_PER_TICK):
+            if not self.running or self.now < self.next_heartbeat:
+                break
+            self._heartbeat()
+            acted = True
+        return acted
+
+    def _owned_list(self) -> list[tuple[uuid.UUID, list[int]]]:
+        return [(t, sorted(ps)) for t, ps in sorted(self.owned_ids.items(), key=lambda kv: kv[0].bytes) if ps]
+
+    def _request(self) -> HeartbeatRequest:
+        if self.epoch == 0:
+            return HeartbeatRequest(
+                self.group_id, self.member_id, 0, instance_id=self.instance_id,
+                rebalance_timeout_ms=MAX_POLL_INTERVAL_MS, subscribed_topic_names=list(self.topics),
+                topic_partitions=[],
+            )
+        return HeartbeatRequest(
+            self.group_id, self.member_id, self.epoch, instance_id=self.instance_id,
+            rebalance_timeout_ms=MAX_POLL_INTERVAL_MS if self.full else -1,
+            subscribed_topic_names=list(self.topics) if self.full else None,
+            topic_partitions=self._owned_list() if self.full or self.owned_ids != self.sent_owned else None,
+        )
+
+    def _heartbeat(self) -> None:
+        req = self._request()
+        self._on_heartbeat(req, self.coord.heartbeat(req))
+
+    def _on_heartbeat(self, req: HeartbeatRequest, r: HeartbeatResponse) -> None:
+        if r.error_code:
+            self.full, self.sent_owned = True, None
+            if r.error in REJOIN_ERRORS:
+                self._take({})  # onPartitionsLost
+                self.epoch = 0
+                self.next_heartbeat = self.now
+            elif r.error in FATAL_ERRORS:
+                self._fail(f"heartbeat answered {r.error}: {r.error_message}")
+            else:
+                self._anomaly(f"heartbeat answered {r.error}: {r.error_message}; retrying")
+                self.next_heartbeat = self.now + RETRY_BACKOFF_MS
+            return
+        self.full = False
+        if req.topic_partitions is not None:
+            self.sent_owned = {t: frozenset(ps) for t, ps in req.topic_partitions if ps}
+        self.member_id = r.member_id or self.member_id
+        self.epoch = r.member_epoch
+        self.next_heartbeat = self.now + r.heartbeat_interval_ms
+        if r.assignment is not None:
+            new = {t: frozenset(ps) for t, ps in r.assignment.items() if ps}
+            if new != self.owned_ids:
+                self._take(new)
+                self.next_heartbeat = self.now  # acknowledge the reconciliation at once
+
+    def _take(self, assignment: dict[uuid.UUID, frozenset[int]]) -> None:
+        self.owned_ids = assignment
+        names = {t.topic_id: t.name for t in self.coord.topics}
+        self._set_owned(frozenset((names[t], p) for t, ps in assignment.items() for p in ps))
