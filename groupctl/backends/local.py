@@ -41,9 +41,11 @@ TOPICS_FILE = "topics.json"
 CONFIGS_FILE = "group-configs.json"
 CLOCK_FILE = "clock.json"
 TIMERS_FILE = "timers.json"
-#: Timers that outlive an invocation: member sessions. (Kafka restarts them on failover; a local DIR
-#: is the same coordinator carrying on, so a member that stopped heartbeating still expires.)
-_PERSISTED_TIMERS = ("session", "heartbeat")
+CLASSIC_FILE = "classic-groups.json"
+#: Timers that outlive an invocation: sessions, revocation and rebalance deadlines. Kafka restarts
+#: them on failover; a local DIR is the same coordinator carrying on between invocations, so a
+#: member that stopped heartbeating still expires and a rebalance still times out.
+_PERSISTED_TIMERS = ("session", "heartbeat", "rebalance", "join", "sync")
 LOCK_FILE = ".lock"
 #: Where a new DIR's virtual clock starts: 2026-01-01T00:00:00Z, so timestamps look like times.
 EPOCH_MS = 1_767_225_600_000
@@ -116,9 +118,18 @@ class LocalBackend:
             )
         self.coordinator = Coordinator(clock=self.clock, ids=IdGenerator(), topics=self.topics, configs=self.configs,
                                        log=SegmentLog(self.writer))
+        classic = _read_json(self.directory / CLASSIC_FILE)
+        if classic is not None:
+            if classic.get("logEndOffset") == self.writer.next_offset:
+                self.coordinator.classic.restore(classic["groups"])
+            else:
+                self.notices.append(
+                    f"{self.directory / CLASSIC_FILE} is older than the log: classic groups were reloaded from their "
+                    "last GroupMetadata record, as a broker does after a failover (rebalances in progress restart)"
+                )
         timers = self.coordinator.timers
-        for kind, group_id, member_id, deadline in (_read_json(self.directory / TIMERS_FILE) or {}).get("timers", ()):
-            timers.reschedule((kind, group_id, member_id), int(deadline))
+        for entry in (_read_json(self.directory / TIMERS_FILE) or {}).get("timers", ()):
+            timers.reschedule(tuple(entry[:-1]), int(entry[-1]))
 
     def save(self) -> None:
         """Persist the clock, topics and configs (the log is already on disk)."""
@@ -132,9 +143,12 @@ class LocalBackend:
         timers = self.coordinator.timers
         kept = sorted(
             [*key, timers.deadline(key)] for key in timers.live_keys()
-            if isinstance(key, tuple) and len(key) == 3 and key[0] in _PERSISTED_TIMERS
+            if isinstance(key, tuple) and key and key[0] in _PERSISTED_TIMERS
         )
         write_json_atomically(self.directory / TIMERS_FILE, {"timers": kept})
+        write_json_atomically(self.directory / CLASSIC_FILE, {
+            "logEndOffset": self.writer.next_offset, "groups": self.coordinator.classic.snapshot(),
+        })
 
     def close(self) -> None:
         try:

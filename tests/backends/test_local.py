@@ -101,3 +101,29 @@ def test_a_member_that_stopped_heartbeating_still_expires_across_invocations(tmp
             b.coordinator.advance(10_000)
     with LocalBackend(tmp_path) as b:
         assert b.describe_groups(["g"])[0].members == []
+
+
+def test_a_classic_rebalance_in_progress_carries_on_in_the_next_invocation(tmp_path: Path) -> None:
+    from groupctl.coordinator.classic import PREPARING_REBALANCE, JoinGroupRequest
+
+    got: list = []
+    with LocalBackend(tmp_path, create=True) as b:
+        b.coordinator.create_topic("orders", 3)
+        b.coordinator.join_group(JoinGroupRequest("c", 10_000, 30_000, "", "pod-a", protocols=[("range", b"")]),
+                                 got.append)
+        assert b.coordinator.classic.groups["c"].state == PREPARING_REBALANCE
+    with LocalBackend(tmp_path) as b:
+        group = b.coordinator.classic.groups["c"]
+        assert group.state == PREPARING_REBALANCE and list(group.static) == ["pod-a"]
+        b.coordinator.advance(3_000)  # the initial rebalance delay, restored from timers.json
+        assert b.coordinator.classic.groups["c"].state == "CompletingRebalance"
+    # A process that appended records and died before saving its snapshot: the snapshot is stale.
+    from groupctl.coordinator.records import offset_commit
+    from groupctl.log.writer import SegmentWriter, SimpleRecord
+
+    with SegmentWriter(tmp_path / LOG_DIR) as writer:
+        key, value = offset_commit("other", "orders", 0, offset=1, leader_epoch=-1, metadata="", commit_timestamp=0)
+        writer.append([SimpleRecord(key, value, 0)])
+    with LocalBackend(tmp_path) as b:
+        assert any("older than the log" in n for n in b.notices)
+        assert b.coordinator.classic.groups["c"].state == "Empty"  # reloaded from its last record

@@ -379,8 +379,6 @@ def test_a_kip848_member_cannot_be_named_by_member_id(cli, local):
                                                       "Member member-pod-0 does not use the classic protocol.")
 
 
-@pytest.mark.xfail(strict=True, reason="a classic group's leave is in memory until its rebalance completes, and the "
-                   "local backend reloads the group from its last GroupMetadata record on every invocation")
 def test_classic_removal_is_seen_by_the_next_invocation(cli, local):
     assert cli("group", "remove-members", "orders-app", "-i", "orders-2", "--yes", "--local", str(local)).code == 0
     assert "orders-2" not in _members(cli, local, "orders-app")
