@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from groupctl.cli.cluster import LocalOption, open_cluster
 from groupctl.cli.options import OutputOption, output_format
 from groupctl.errors import FindingsReached, GroupctlError, UsageError
 from groupctl.output import Column, OutputFormat, render
@@ -59,6 +60,7 @@ VALIDATE_HELP = (
     "Exit 1 when any pattern is invalid; 4 with --fail-on warning when a warning fired; else 0.\n\n"
     "Example: groupctl regex validate '^topic*' 'orders' 'orders-.*' '(?!tmp).*'\n\n"
     "Example: kafka-topics.sh --bootstrap-server b:9092 --list | groupctl regex validate -t - 'orders-.*'\n\n"
+    "Example: groupctl regex validate --from-cluster --local DIR 'orders-.*'\n\n"
     "Example: groupctl regex validate --kafka-tool 'orders-(?=eu).*'\n\n"
     "Example: groupctl regex validate --fail-on warning -o json -- '-dlq$' '.*-dlq'"
 )
@@ -75,6 +77,11 @@ def validate(
         help="Preview which of these topics each pattern selects: one name per line (kafka-topics.sh --list "
         "output), blank lines and # comments skipped; - reads standard input.",
     ),
+    from_cluster: bool = typer.Option(
+        False, "--from-cluster",
+        help="Preview against the topics of the selected cluster (--local DIR) instead of a file.",
+    ),
+    local: Path = LocalOption,
     include_internal: bool = typer.Option(
         False, "--include-internal",
         help="Let the preview match internal topics too (names starting with __, such as __consumer_offsets).",
@@ -95,14 +102,22 @@ def validate(
     from groupctl.regex.topics import read_topics_file, visible
 
     fmt = output_format(output)
-    if include_internal and topics_file is None:
-        raise UsageError("--include-internal applies to the preview: give --topics-file too")
-    if kafka_tool and topics_file is not None:
-        raise UsageError("--kafka-tool prints only the verdicts, as Kafka's tool does; drop --topics-file, or "
+    preview = topics_file is not None or from_cluster
+    if topics_file is not None and from_cluster:
+        raise UsageError("give one topic source: --topics-file FILE or --from-cluster")
+    if include_internal and not preview:
+        raise UsageError("--include-internal applies to the preview: give --topics-file or --from-cluster too")
+    if kafka_tool and preview:
+        raise UsageError("--kafka-tool prints only the verdicts, as Kafka's tool does; drop the topic source, or "
                          "drop --kafka-tool to see the preview")
     if kafka_tool and output is not None and fmt is not OutputFormat.table:
         raise UsageError(f"--kafka-tool has its own layout; it cannot be combined with --output {fmt.value}")
-    topics = None if topics_file is None else visible(read_topics_file(topics_file), include_internal)
+    topics = None
+    if topics_file is not None:
+        topics = visible(read_topics_file(topics_file), include_internal)
+    elif from_cluster:
+        with open_cluster(local) as cluster:
+            topics = visible(cluster.list_topics(), include_internal)
     reports = assess_all(patterns, topics)
 
     if kafka_tool:

@@ -199,7 +199,27 @@ def test_help_has_examples(cli):
     assert "--kafka-tool" in r.out
 
 
-def test_no_backend_topic_sources_yet(cli):
+def test_from_cluster_previews_the_selected_clusters_topics(cli, tmp_path):
+    from groupctl.backends.local import LocalBackend
+
+    with LocalBackend(tmp_path, create=True) as backend:
+        for name in ("orders", "orders-eu", "payments", "__consumer_offsets"):
+            backend.coordinator.create_topic(name, 1)
+    r = cli("regex", "validate", "--from-cluster", "--local", str(tmp_path), "-o", "json", "orders.*", "__.*")
+    assert r.code == 0, r.err
+    items = json.loads(r.out)["items"]
+    assert [i["matches"] for i in items] == [["orders", "orders-eu"], []]
+    r = cli("regex", "validate", "--from-cluster", "--include-internal", "--local", str(tmp_path), "-o", "json",
+            "__.*")
+    assert json.loads(r.out)["items"][0]["matches"] == ["__consumer_offsets"]
+
+
+def test_from_cluster_needs_a_cluster_and_only_one_topic_source(cli, tmp_path, monkeypatch):
+    monkeypatch.delenv("GROUPCTL_LOCAL", raising=False)
     r = cli("regex", "validate", "--from-cluster", "x")
-    assert r.code == 2
-    assert cli("regex", "validate", "--local", "dir", "x").code == 2
+    assert r.code == 2 and "--local DIR" in r.err
+    topics = tmp_path / "topics.txt"
+    topics.write_text("a\n")
+    r = cli("regex", "validate", "--from-cluster", "--topics-file", str(topics), "--local", str(tmp_path), "x")
+    assert r.code == 2 and "one topic source" in r.err
+    assert cli("regex", "validate", "--from-cluster", "--local", str(tmp_path / "none"), "x").code == 1
