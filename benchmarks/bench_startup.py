@@ -1,7 +1,9 @@
-"""Median whole-process wall time of `groupctl --help`, against a bare interpreter start in the same run.
+"""Median whole-process wall time of `groupctl --help` and of `groupctl group list --local DIR` on a
+DIR holding 100 groups, against a bare interpreter start in the same run.
 
-Target: under 0.3 s. Heavy modules (pyspark, confluent_kafka, the codec) must load lazily, so
-this stays flat as commands are added. Usage: python3 benchmarks/bench_startup.py [--runs 15]
+Targets: `--help` under 0.3 s (heavy modules load lazily, so this stays flat as commands are added);
+`group list` under 0.5 s (opening DIR replays the coordinator's whole log).
+Usage: python3 benchmarks/bench_startup.py [--runs 15] [--groups 100]
 """
 
 from __future__ import annotations
@@ -10,9 +12,12 @@ import argparse
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 TARGET_S = 0.3
+LIST_TARGET_S = 0.5
 
 
 def median_seconds(argv: list[str], runs: int) -> float:
@@ -24,9 +29,29 @@ def median_seconds(argv: list[str], runs: int) -> float:
     return statistics.median(times)
 
 
+def local_dir_with_groups(directory: Path, groups: int) -> None:
+    """A local coordinator DIR with `groups` groups: half KIP-848 (3 members each), half classic with offsets."""
+    from groupctl.backends.local import LocalBackend
+    from groupctl.coordinator.consumer import HeartbeatRequest
+    from groupctl.coordinator.offsets import CommitPartition
+
+    with LocalBackend(directory, create=True) as backend:
+        c = backend.coordinator
+        c.create_topic("orders", 12)
+        for g in range(groups):
+            group = f"group-{g:03d}"
+            if g % 2:
+                for m in range(3):
+                    c.heartbeat(HeartbeatRequest(group, f"{group}-m{m}", 0, rebalance_timeout_ms=30_000,
+                                                 subscribed_topic_names=["orders"], topic_partitions=[]))
+            else:
+                c.commit_offsets(group, "", -1, [CommitPartition("orders", p, 100 + p) for p in range(12)])
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--groups", type=int, default=100)
     args = parser.parse_args()
     python = [sys.executable, "-c", "pass"]
     groupctl = [sys.executable, "-m", "groupctl", "--help"]
@@ -37,6 +62,15 @@ def main() -> int:
     print(f"groupctl --help     median {ours * 1000:7.1f} ms  (target < {TARGET_S * 1000:.0f} ms: "
           f"{'met' if ours < TARGET_S else 'MISSED'})")
     print(f"ratio groupctl/python start-up: {ours / base:.2f}x")
+    with tempfile.TemporaryDirectory() as tmp:
+        directory = Path(tmp) / "local"
+        local_dir_with_groups(directory, args.groups)
+        listing = [sys.executable, "-m", "groupctl", "group", "list", "--local", str(directory)]
+        median_seconds(listing, 2)
+        listed = median_seconds(listing, args.runs)
+    print(f"group list --local  median {listed * 1000:7.1f} ms  ({args.groups} groups; target < "
+          f"{LIST_TARGET_S * 1000:.0f} ms: {'met' if listed < LIST_TARGET_S else 'MISSED'}; "
+          f"ratio to python start-up {listed / base:.2f}x)")
     return 0
 
 
