@@ -23,7 +23,7 @@ from groupctl.coordinator.configs import GroupConfigs
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.log import SegmentLog
-from groupctl.coordinator.topics import TopicImage
+from groupctl.coordinator.topics import Topic, TopicImage
 from groupctl.errors import KAFKA_ERROR_NAMES, GroupctlError, GroupNotFound, KafkaError
 from groupctl.log.writer import SegmentWriter
 from groupctl.model import (
@@ -67,7 +67,7 @@ def write_json_atomically(path: Path, data: Any) -> None:
         raise
 
 
-def _read_json(path: Path) -> Any:
+def read_json(path: Path) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -99,9 +99,9 @@ class LocalBackend:
             raise
 
     def _open(self) -> None:
-        clock = _read_json(self.directory / CLOCK_FILE) or {}
-        topics = _read_json(self.directory / TOPICS_FILE)
-        configs = _read_json(self.directory / CONFIGS_FILE)
+        clock = read_json(self.directory / CLOCK_FILE) or {}
+        topics = read_json(self.directory / TOPICS_FILE)
+        configs = read_json(self.directory / CONFIGS_FILE)
         self.clock = ManualClock(int(clock.get("nowMs", EPOCH_MS)))
         self.topics = TopicImage.from_jsonable(topics) if topics else TopicImage()
         self.end_offsets_by_topic: dict[str, list[int]] = {
@@ -118,7 +118,7 @@ class LocalBackend:
             )
         self.coordinator = Coordinator(clock=self.clock, ids=IdGenerator(), topics=self.topics, configs=self.configs,
                                        log=SegmentLog(self.writer))
-        classic = _read_json(self.directory / CLASSIC_FILE)
+        classic = read_json(self.directory / CLASSIC_FILE)
         if classic is not None:
             if classic.get("logEndOffset") == self.writer.next_offset:
                 self.coordinator.classic.restore(classic["groups"])
@@ -128,7 +128,7 @@ class LocalBackend:
                     "last GroupMetadata record, as a broker does after a failover (rebalances in progress restart)"
                 )
         timers = self.coordinator.timers
-        for entry in (_read_json(self.directory / TIMERS_FILE) or {}).get("timers", ()):
+        for entry in (read_json(self.directory / TIMERS_FILE) or {}).get("timers", ()):
             timers.reschedule(tuple(entry[:-1]), int(entry[-1]))
 
     def save(self) -> None:
@@ -234,6 +234,23 @@ class LocalBackend:
 
     def committed_offsets(self, group_id: str) -> list[CommittedOffset]:
         return self.coordinator.state.committed(group_id)
+
+    # -- local only: the topics `groupctl local topics` makes --------------------------------------
+
+    def create_topic(self, name: str, partitions: int, messages: int = 0) -> Topic:
+        """CreateTopics with Kafka's errors; every partition's log end offset is `messages`."""
+        topic = self.coordinator.create_topic(name, partitions)
+        self.end_offsets_by_topic[name] = [messages] * partitions
+        return topic
+
+    def add_partitions(self, name: str, total: int, messages: int = 0) -> Topic:
+        """CreatePartitions with Kafka's errors; the new partitions' log end offset is `messages`."""
+        before = self.topics.get(name)
+        old = before.partitions if before is not None else 0
+        topic = self.coordinator.add_partitions(name, total)
+        ends = (self.end_offsets_by_topic.get(name, []) + [0] * old)[:old]
+        self.end_offsets_by_topic[name] = ends + [messages] * (total - old)
+        return topic
 
     def end_offsets(self, partitions: Iterable[TopicPartition]) -> dict[TopicPartition, int]:
         out = {}

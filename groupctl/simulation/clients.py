@@ -8,14 +8,22 @@ restart is `stop` then `start`, and a new incarnation ignores answers meant for 
 Requests are answered synchronously or, for JoinGroup/SyncGroup, through a callback that may run
 later, inside another client's request or a timer. Callbacks only queue the answer; the client acts
 on it at its next `tick`, so no client ever calls the coordinator from inside the coordinator.
+
+A client's state is plain values (`to_jsonable`, `restore_client`), so a process that ends can leave
+its consumers to the next one (`groupctl local`): what a restored client was waiting for when the
+previous process ended is lost with that process, and it asks again, as a client does after a
+request timed out.
 """
 
 from __future__ import annotations
 
+import re
 import uuid
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 from groupctl.coordinator.classic import JoinGroupRequest, JoinGroupResponse, SyncGroupRequest, SyncGroupResponse
 from groupctl.coordinator.consumer import LEAVE_EPOCH, STATIC_LEAVE_EPOCH, HeartbeatRequest, HeartbeatResponse
@@ -29,7 +37,7 @@ from groupctl.protocol.consumer_protocol import (
     encode_assignment,
     encode_subscription,
 )
-from groupctl.protocol.primitives import WireError
+from groupctl.protocol.primitives import WireError, uuid_from_kafka, uuid_to_kafka
 from groupctl.simulation.ownership import Partition
 from groupctl.simulation.range_assignor import RangeMember, range_assign
 
@@ -50,15 +58,38 @@ def _error_name(code: int) -> str:
     return KAFKA_ERROR_NAMES.get(code, str(code))
 
 
+@dataclass(frozen=True, slots=True)
+class HeartbeatResult:
+    """One heartbeat's answer as the member saw it: `epoch` is the generation (classic) or member epoch."""
+
+    error: str  # Kafka's error name, NONE when there was none
+    message: str | None
+    member_id: str
+    epoch: int
+    assignment: frozenset[Partition] | None = None  # KIP-848: sent only when it changed
+    interval_ms: int | None = None
+
+
+def _partitions_jsonable(partitions: frozenset[Partition]) -> list[list[Any]]:
+    return [[t, p] for t, p in sorted(partitions)]
+
+
+def _partitions_from(data: list[list[Any]]) -> frozenset[Partition]:
+    return frozenset((str(t), int(p)) for t, p in data)
+
+
 class SimulatedClient(ABC):
     """What both kinds share: identity, the partitions held, and reporting changes to an observer."""
 
+    protocol = ""
+
     def __init__(self, coord: Coordinator, name: str, group_id: str, topics: list[str], *,
-                 instance_id: str | None, observe: Observer, anomalies: list[str]) -> None:
+                 instance_id: str | None, observe: Observer, anomalies: list[str], regex: str | None = None) -> None:
         self.coord = coord
         self.name = name
         self.group_id = group_id
         self.topics = sorted(topics)
+        self.regex = regex  # a pattern subscription instead of `topics`
         self.instance_id = instance_id
         self.observe = observe
         self.anomalies = anomalies
@@ -103,10 +134,37 @@ class SimulatedClient(ABC):
     def next_due(self) -> int | None:
         """When this client next acts on its own (None: only an answer can wake it)."""
 
+    @abstractmethod
+    def heartbeat_now(self) -> HeartbeatResult:
+        """Send one heartbeat at once, whatever is due, and act on the answer as a due one."""
+
+    def crash(self) -> None:
+        """The process dies: nothing is sent, the coordinator learns of it only when the session expires."""
+        self._set_owned(frozenset())
+        self.running = False
+        self.incarnation += 1
+
+    def to_jsonable(self) -> dict[str, Any]:
+        """The client's state as plain values; `restore_client` binds it to a coordinator again."""
+        return {
+            "protocol": self.protocol, "name": self.name, "groupId": self.group_id, "topics": list(self.topics),
+            "regex": self.regex, "instanceId": self.instance_id, "memberId": self.member_id,
+            "owned": _partitions_jsonable(self.owned), "running": self.running, "incarnation": self.incarnation,
+        }
+
+    def _restore_common(self, data: dict[str, Any]) -> None:
+        self.member_id = data["memberId"]
+        self.owned = _partitions_from(data["owned"])
+        self.running = bool(data["running"])
+        self.incarnation = int(data["incarnation"])
+
 
 # -- classic ---------------------------------------------------------------------------------------
 
 UNJOINED, JOINING, SYNCING, STABLE, STOPPED = "unjoined", "joining", "syncing", "stable", "stopped"
+#: What the Java consumer's JoinGroup/SyncGroup/Heartbeat handlers raise to the application instead of rejoining.
+CLASSIC_FATAL_ERRORS = ("FENCED_INSTANCE_ID", "INCONSISTENT_GROUP_PROTOCOL", "INVALID_SESSION_TIMEOUT",
+                        "INVALID_GROUP_ID", "GROUP_MAX_SIZE_REACHED")
 
 
 class ClassicClient(SimulatedClient):
@@ -119,11 +177,13 @@ class ClassicClient(SimulatedClient):
     dynamic member: a static member relies on the session timeout (KIP-345).
     """
 
+    protocol = "classic"
+
     def __init__(self, coord: Coordinator, name: str, group_id: str, topics: list[str], *,
                  instance_id: str | None, session_timeout_ms: int, client_id: str, observe: Observer,
-                 anomalies: list[str]) -> None:
+                 anomalies: list[str], regex: str | None = None) -> None:
         super().__init__(coord, name, group_id, topics, instance_id=instance_id, observe=observe,
-                         anomalies=anomalies)
+                         anomalies=anomalies, regex=regex)
         self.session_timeout_ms = session_timeout_ms
         self.client_id = client_id
         self.generation = -1
@@ -131,6 +191,8 @@ class ClassicClient(SimulatedClient):
         self.state = STOPPED
         self.next_heartbeat = 0
         self.inbox: deque[JoinGroupResponse | SyncGroupResponse] = deque()
+        # The leader's `assignmentSnapshot`: partition counts it assigned from; a change means a rebalance.
+        self.assigned_metadata: dict[str, int] | None = None
 
     def start(self) -> None:
         self.incarnation += 1
@@ -138,6 +200,19 @@ class ClassicClient(SimulatedClient):
         self.member_id, self.generation, self.protocol_name = "", -1, None
         self.state = UNJOINED
         self.inbox.clear()
+
+    def crash(self) -> None:
+        super().crash()
+        self.state = STOPPED
+        self.inbox.clear()
+
+    def to_jsonable(self) -> dict[str, Any]:
+        return {
+            **super().to_jsonable(), "sessionTimeoutMs": self.session_timeout_ms, "clientId": self.client_id,
+            "generation": self.generation, "protocolName": self.protocol_name, "state": self.state,
+            "nextHeartbeatMs": self.next_heartbeat, "assignedMetadata": self.assigned_metadata,
+            "inbox": [_answer_jsonable(a) for a in self.inbox],
+        }
 
     def stop(self) -> None:
         """`KafkaConsumer.close()`: a dynamic member that is in the group leaves; a static one says nothing."""
@@ -178,7 +253,10 @@ class ClassicClient(SimulatedClient):
             elif self.state == UNJOINED:
                 self._join()
             elif self.state == STABLE and self.now >= self.next_heartbeat:
-                self._heartbeat()
+                if self._rejoin_needed():
+                    self.state = UNJOINED  # `rejoinNeededOrPending()`: the metadata it joined with changed
+                else:
+                    self._heartbeat()
             else:
                 break
             acted = True
@@ -197,9 +275,32 @@ class ClassicClient(SimulatedClient):
             "generationId": self.generation, "rackId": None,
         }, 3)
 
+    def _resolved_topics(self) -> list[str]:
+        """A pattern subscription resolved against the topics the client sees (java.util.regex full match)."""
+        if self.regex is None:
+            return self.topics
+        pattern = re.compile(self.regex)
+        return [t for t in self.coord.topics.names() if pattern.fullmatch(t)]
+
+    def _partition_counts(self, topics: list[str] | dict[str, int]) -> dict[str, int]:
+        counts = {}
+        for topic in topics:
+            found = self.coord.topics.get(topic)
+            counts[topic] = -1 if found is None else found.partitions
+        return counts
+
+    def _rejoin_needed(self) -> bool:
+        """A pattern that now matches other topics, or (leader) partition counts that moved since it assigned."""
+        if self.regex is not None and self._resolved_topics() != self.topics:
+            return True
+        metadata = self.assigned_metadata
+        return metadata is not None and self._partition_counts(metadata) != metadata
+
     def _join(self) -> None:
         self._set_owned(frozenset())  # eager: onPartitionsRevoked(everything) before JoinGroup
         self.state = JOINING
+        if self.regex is not None:
+            self.topics = self._resolved_topics()
         subscription = self._subscription()
         self.coord.join_group(JoinGroupRequest(
             self.group_id, self.session_timeout_ms, MAX_POLL_INTERVAL_MS, self.member_id, self.instance_id,
@@ -210,6 +311,7 @@ class ClassicClient(SimulatedClient):
         code = r.error_code
         if code == 0:
             self.member_id, self.generation, self.protocol_name = r.member_id, r.generation_id, r.protocol_name
+            self.assigned_metadata = None
             assignments: list[tuple[str, bytes]] = []
             if r.leader == self.member_id and not r.skip_assignment:
                 assignments = self._assign(r.members)
@@ -239,11 +341,22 @@ class ClassicClient(SimulatedClient):
         else:
             self._on_group_error(code, "Heartbeat")
 
+    def heartbeat_now(self) -> HeartbeatResult:
+        """The heartbeat thread's request; only a member of a stable generation acts on the answer."""
+        member_id, generation = self.member_id, self.generation
+        code = self.coord.classic_heartbeat(self.group_id, generation, member_id, self.instance_id)
+        if self.state == STABLE:
+            if code == 0:
+                self.next_heartbeat = self.now + HEARTBEAT_INTERVAL_MS
+            else:
+                self._on_group_error(code, "Heartbeat")
+        return HeartbeatResult(_error_name(code), None, member_id, generation)
+
     def _on_group_error(self, code: int, api: str) -> None:
         """`AbstractCoordinator`'s handling: rejoin, resetting what the error says is stale."""
         name = _error_name(code)
-        if name == "FENCED_INSTANCE_ID":
-            self._fail(f"{api} answered FENCED_INSTANCE_ID: the consumer shuts down")
+        if name in CLASSIC_FATAL_ERRORS:
+            self._fail(f"{api} answered {name}: the consumer shuts down")
             self.state = STOPPED
             self.inbox.clear()
             return
@@ -271,6 +384,7 @@ class ClassicClient(SimulatedClient):
             return None if found is None else found.partitions
 
         plan = range_assign(infos, partition_count)
+        self.assigned_metadata = self._partition_counts(sorted({t for info in infos for t in info.topics}))
         return [(member_id, encode_assignment({
             "assignedPartitions": [{"topic": t, "partitions": ps} for t, ps in sorted(plan[member_id].items())],
             "userData": None,
@@ -296,7 +410,7 @@ def assignment_partitions(raw: bytes) -> frozenset[Partition]:
 
 REJOIN_ERRORS = ("FENCED_MEMBER_EPOCH", "UNKNOWN_MEMBER_ID")
 FATAL_ERRORS = ("UNRELEASED_INSTANCE_ID", "FENCED_INSTANCE_ID", "GROUP_MAX_SIZE_REACHED", "UNSUPPORTED_ASSIGNOR",
-                "INVALID_REQUEST")
+                "INVALID_REQUEST", "GROUP_ID_NOT_FOUND", "INVALID_REGULAR_EXPRESSION")
 
 
 class ConsumerClient(SimulatedClient):
@@ -308,13 +422,19 @@ class ConsumerClient(SimulatedClient):
     when joining and after an error, and otherwise only what changed. After FENCED_MEMBER_EPOCH or
     UNKNOWN_MEMBER_ID it drops its partitions and rejoins with epoch 0. Closing revokes everything and
     leaves with epoch -2 when static (the coordinator keeps its assignment for the session timeout),
-    -1 when dynamic.
+    -1 when dynamic. A pattern subscription (`regex`) is sent as SubscribedTopicRegex and resolved by
+    the broker (RE2/J); `assignor` is `group.remote.assignor`, sent as ServerAssignor.
     """
 
+    protocol = "consumer"
+
     def __init__(self, coord: Coordinator, name: str, group_id: str, topics: list[str], *,
-                 instance_id: str | None, ids: IdGenerator, observe: Observer, anomalies: list[str]) -> None:
+                 instance_id: str | None, ids: IdGenerator, observe: Observer, anomalies: list[str],
+                 regex: str | None = None, assignor: str | None = None, client_id: str | None = None) -> None:
         super().__init__(coord, name, group_id, topics, instance_id=instance_id, observe=observe,
-                         anomalies=anomalies)
+                         anomalies=anomalies, regex=regex)
+        self.assignor = assignor
+        self.client_id = client_id
         self.ids = ids
         self.epoch = 0
         self.owned_ids: dict[uuid.UUID, frozenset[int]] = {}
@@ -346,6 +466,14 @@ class ConsumerClient(SimulatedClient):
     def next_due(self) -> int | None:
         return self.next_heartbeat if self.running else None
 
+    def to_jsonable(self) -> dict[str, Any]:
+        return {
+            **super().to_jsonable(), "assignor": self.assignor, "clientId": self.client_id, "epoch": self.epoch,
+            "ownedIds": _by_topic_id(self.owned_ids),
+            "sentOwned": None if self.sent_owned is None else _by_topic_id(self.sent_owned), "full": self.full,
+            "nextHeartbeatMs": self.next_heartbeat,
+        }
+
     def tick(self) -> bool:
         acted = False
         for _ in range(MAX_ACTIONS_PER_TICK):
@@ -359,22 +487,39 @@ class ConsumerClient(SimulatedClient):
         return [(t, sorted(ps)) for t, ps in sorted(self.owned_ids.items(), key=lambda kv: kv[0].bytes) if ps]
 
     def _request(self) -> HeartbeatRequest:
+        names = list(self.topics) if self.regex is None else None
+        identity: dict[str, Any] = {} if self.client_id is None else {"client_id": self.client_id}
         if self.epoch == 0:
             return HeartbeatRequest(
                 self.group_id, self.member_id, 0, instance_id=self.instance_id,
-                rebalance_timeout_ms=MAX_POLL_INTERVAL_MS, subscribed_topic_names=list(self.topics),
-                topic_partitions=[],
+                rebalance_timeout_ms=MAX_POLL_INTERVAL_MS, subscribed_topic_names=names,
+                subscribed_topic_regex=self.regex, server_assignor=self.assignor, topic_partitions=[], **identity,
             )
         return HeartbeatRequest(
             self.group_id, self.member_id, self.epoch, instance_id=self.instance_id,
             rebalance_timeout_ms=MAX_POLL_INTERVAL_MS if self.full else -1,
-            subscribed_topic_names=list(self.topics) if self.full else None,
+            subscribed_topic_names=names if self.full else None,
+            subscribed_topic_regex=self.regex if self.full else None,
+            server_assignor=self.assignor if self.full else None,
             topic_partitions=self._owned_list() if self.full or self.owned_ids != self.sent_owned else None,
+            **identity,
         )
 
     def _heartbeat(self) -> None:
         req = self._request()
         self._on_heartbeat(req, self.coord.heartbeat(req))
+
+    def heartbeat_now(self) -> HeartbeatResult:
+        req = self._request()
+        r = self.coord.heartbeat(req)
+        self._on_heartbeat(req, r)
+        assignment = None
+        if r.assignment is not None and not r.error_code:
+            names = {t.topic_id: t.name for t in self.coord.topics}
+            assignment = frozenset((names.get(t, uuid_to_kafka(t)), p) for t, ps in r.assignment.items() for p in ps)
+        epoch = req.member_epoch if r.error_code else r.member_epoch
+        return HeartbeatResult(r.error if r.error_code else "NONE", r.error_message, r.member_id or req.member_id,
+                               epoch, assignment, r.heartbeat_interval_ms or None)
 
     def _on_heartbeat(self, req: HeartbeatRequest, r: HeartbeatResponse) -> None:
         if r.error_code:
@@ -405,3 +550,77 @@ class ConsumerClient(SimulatedClient):
         self.owned_ids = assignment
         names = {t.topic_id: t.name for t in self.coord.topics}
         self._set_owned(frozenset((names[t], p) for t, ps in assignment.items() for p in ps))
+
+
+# -- persistence -----------------------------------------------------------------------------------
+
+
+def _answer_jsonable(answer: JoinGroupResponse | SyncGroupResponse) -> dict[str, Any]:
+    if isinstance(answer, JoinGroupResponse):
+        return {
+            "api": "JoinGroup", "errorCode": answer.error_code, "generationId": answer.generation_id,
+            "protocolType": answer.protocol_type, "protocolName": answer.protocol_name, "leader": answer.leader,
+            "skipAssignment": answer.skip_assignment, "memberId": answer.member_id,
+            "members": [[m, i, data.hex()] for m, i, data in answer.members],
+        }
+    return {"api": "SyncGroup", "errorCode": answer.error_code, "protocolType": answer.protocol_type,
+            "protocolName": answer.protocol_name, "assignment": answer.assignment.hex()}
+
+
+def _by_topic_id(owned: dict[uuid.UUID, frozenset[int]]) -> dict[str, list[int]]:
+    return {uuid_to_kafka(t): sorted(ps) for t, ps in sorted(owned.items(), key=lambda kv: kv[0].bytes)}
+
+
+def _from_topic_ids(data: dict[str, list[int]]) -> dict[uuid.UUID, frozenset[int]]:
+    return {uuid_from_kafka(t): frozenset(ps) for t, ps in data.items()}
+
+
+def _answer_from(data: dict[str, Any]) -> JoinGroupResponse | SyncGroupResponse:
+    if data["api"] == "JoinGroup":
+        return JoinGroupResponse(
+            data["errorCode"], data["generationId"], data["protocolType"], data["protocolName"], data["leader"],
+            data["skipAssignment"], data["memberId"], [(m, i, bytes.fromhex(h)) for m, i, h in data["members"]],
+        )
+    return SyncGroupResponse(data["errorCode"], data["protocolType"], data["protocolName"],
+                             bytes.fromhex(data["assignment"]))
+
+
+def restore_client(coord: Coordinator, data: dict[str, Any], *, observe: Observer, anomalies: list[str],
+                   ids: IdGenerator) -> SimulatedClient:
+    """A client from `to_jsonable`, bound to `coord` (typically a coordinator reloaded from the same log).
+
+    A classic client that was waiting for a JoinGroup or SyncGroup answer will never get it (the
+    request was parked in the process that ended), so it joins again with its member id, as the
+    Java client does after a request failed.
+    """
+    name, group_id, topics = data["name"], data["groupId"], list(data["topics"])
+    client: SimulatedClient
+    if data["protocol"] == "classic":
+        classic = ClassicClient(coord, name, group_id, topics, instance_id=data["instanceId"],
+                                session_timeout_ms=int(data["sessionTimeoutMs"]), client_id=data["clientId"],
+                                observe=observe, anomalies=anomalies, regex=data["regex"])
+        classic._restore_common(data)
+        classic.topics = topics  # as resolved at the last join (a pattern subscription re-resolves at the next)
+        classic.generation = int(data["generation"])
+        classic.protocol_name = data["protocolName"]
+        classic.state = data["state"]
+        classic.next_heartbeat = int(data["nextHeartbeatMs"])
+        classic.assigned_metadata = data["assignedMetadata"]
+        classic.inbox.extend(_answer_from(a) for a in data["inbox"])
+        if classic.running and classic.state in (JOINING, SYNCING) and not classic.inbox:
+            classic.state = UNJOINED
+        client = classic
+    elif data["protocol"] == "consumer":
+        consumer = ConsumerClient(coord, name, group_id, topics, instance_id=data["instanceId"], ids=ids,
+                                  observe=observe, anomalies=anomalies, regex=data["regex"],
+                                  assignor=data["assignor"], client_id=data["clientId"])
+        consumer._restore_common(data)
+        consumer.epoch = int(data["epoch"])
+        consumer.owned_ids = _from_topic_ids(data["ownedIds"])
+        consumer.sent_owned = None if data["sentOwned"] is None else _from_topic_ids(data["sentOwned"])
+        consumer.full = bool(data["full"])
+        consumer.next_heartbeat = int(data["nextHeartbeatMs"])
+        client = consumer
+    else:
+        raise ValueError(f"unknown simulated client protocol {data['protocol']!r}")
+    return client

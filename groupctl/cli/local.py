@@ -1,0 +1,591 @@
+"""`groupctl local`: build scenarios on the in-process coordinator in DIR, one shell command at a time.
+
+Topics, simulated consumers (Java-like, classic or KIP-848) and the virtual clock. Parsing and
+rendering only: the members live in `groupctl.backends.local_members`, and every command is one
+LocalBackend session, holding DIR's lock from start to end.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from groupctl.cli.cluster import NO_CLUSTER, LocalOption
+from groupctl.cli.group import INSTANCE_ID
+from groupctl.cli.options import OutputOption, output_format
+from groupctl.errors import GroupctlError, PartialFailure, UsageError
+from groupctl.model import format_assignment
+from groupctl.output import Column, OutputFormat, render, to_item
+
+if TYPE_CHECKING:
+    from groupctl.backends.local import LocalBackend
+    from groupctl.backends.local_members import Event, LocalMembers, MemberView, RunResult
+    from groupctl.coordinator.topics import Topic
+    from groupctl.model import TopicPartition
+
+_CONTEXT = {"help_option_names": ["-h", "--help"]}
+app = typer.Typer(
+    help="Drive the in-process coordinator in DIR: topics, simulated consumers, and the virtual clock.",
+    no_args_is_help=True,
+    context_settings=_CONTEXT,
+)
+topics_app = typer.Typer(help="Create, grow and list the topics of DIR.", no_args_is_help=True,
+                         context_settings=_CONTEXT)
+member_app = typer.Typer(
+    help="Simulated consumers (pods) kept in DIR: join, heartbeat, commit, leave, bounce, crash, start, list.",
+    no_args_is_help=True,
+    context_settings=_CONTEXT,
+)
+app.add_typer(topics_app, name="topics")
+app.add_typer(member_app, name="member")
+
+#: A topic's partitions in a local DIR (each has a log end offset kept in topics.json).
+MAX_PARTITIONS = 100_000
+DEFAULT_DOWN_MS = 10_000
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(ms|s|m|h)?")
+_UNIT_MS = {"ms": 1, "s": 1_000, "m": 60_000, "h": 3_600_000}
+
+
+class Protocol(str, Enum):
+    """group.protocol of a simulated member."""
+
+    classic = "classic"
+    consumer = "consumer"
+
+
+class Assignor(str, Enum):
+    """The KIP-848 server-side assignors (group.remote.assignor)."""
+
+    uniform = "uniform"
+    range = "range"
+
+
+def parse_duration(text: str, option: str) -> int:
+    """`30s`, `1500ms`, `2m`, `1h`, `1.5s`; a bare number is milliseconds."""
+    found = _DURATION.fullmatch(text.strip())
+    if found is None:
+        raise UsageError(f"{option}: '{text}' is not a duration; write e.g. 1500ms, 30s, 2m or 1h "
+                         "(a bare number is milliseconds)")
+    ms = float(found.group(1)) * _UNIT_MS[found.group(2) or "ms"]
+    if ms != int(ms):
+        raise UsageError(f"{option}: '{text}' is not a whole number of milliseconds")
+    return int(ms)
+
+
+def _csv_values(values: list[str] | None) -> list[str]:
+    return [v.strip() for value in values or () for v in value.split(",") if v.strip()]
+
+
+def _iso(ms: int) -> str:
+    return datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@contextmanager
+def _session(local: Path | None, *, create: bool = False) -> Iterator[LocalBackend]:
+    """DIR's backend for one command: locked until the end, notices said on stderr."""
+    if local is None:
+        raise UsageError(NO_CLUSTER)
+    from groupctl.backends.local import LocalBackend  # the coordinator is costly to import: only when used
+
+    backend = LocalBackend(local, create=create)
+    for notice in backend.notices:
+        typer.echo(f"groupctl: note: {notice}", err=True)
+    try:
+        yield backend
+    finally:
+        backend.close()
+
+
+@contextmanager
+def _members(local: Path | None) -> Iterator[LocalMembers]:
+    """The simulated members of DIR; what they did is saved while the lock is still held."""
+    from groupctl.backends.local_members import LocalMembers
+
+    with _session(local) as backend:
+        members = LocalMembers(backend)
+        try:
+            yield members
+        finally:
+            members.save()
+
+
+# -- local topics ----------------------------------------------------------------------------------
+
+TOPIC_COLUMNS = [
+    Column("name", "NAME"),
+    Column("topicId", "TOPIC-ID"),
+    Column("partitions", "PARTITIONS"),
+    Column("endOffsets", "END-OFFSETS", wide_only=True),
+]
+
+
+def _topic_row(backend: LocalBackend, topic: Topic) -> dict[str, Any]:
+    from groupctl.model import TopicPartition
+    from groupctl.protocol.primitives import uuid_to_kafka
+
+    ends = backend.end_offsets(TopicPartition(topic.name, p) for p in range(topic.partitions))
+    return {"name": topic.name, "topicId": uuid_to_kafka(topic.topic_id), "partitions": topic.partitions,
+            "endOffsets": [ends.get(TopicPartition(topic.name, p), 0) for p in range(topic.partitions)]}
+
+
+def _check_counts(partitions: int, messages: int) -> None:
+    if partitions > MAX_PARTITIONS:
+        raise UsageError(f"--partitions {partitions}: a topic in a local DIR has at most {MAX_PARTITIONS} partitions")
+    if messages < 0:
+        raise UsageError(f"--messages {messages}: a log end offset cannot be negative")
+
+
+MessagesOption = typer.Option(
+    0, "--messages", "-m", metavar="M",
+    help="Log end offset of every (new) partition, so `group describe --offsets` shows lag. Default 0.",
+)
+
+
+@topics_app.command("create")
+def topics_create(
+    name: str = typer.Argument(..., metavar="NAME", help="The topic (Kafka's rules: 1-249 of [a-zA-Z0-9._-])."),
+    partitions: int = typer.Option(..., "--partitions", "-p", metavar="N", help="How many partitions."),
+    messages: int = MessagesOption,
+    local: Path = LocalOption,
+    output: OutputFormat = OutputOption,
+) -> None:
+    """Create a topic in DIR, creating DIR itself when it holds no coordinator yet.
+
+    The one command that may create DIR. Fails with Kafka's errors: INVALID_TOPIC_EXCEPTION for a
+    bad name, TOPIC_ALREADY_EXISTS, INVALID_PARTITIONS for fewer than one partition.
+
+    Example: groupctl local topics create orders --partitions 6 --messages 1000 --local ./lab
+    """
+    _check_counts(partitions, messages)
+    with _session(local, create=True) as backend:
+        row = _topic_row(backend, backend.create_topic(name, partitions, messages))
+    render("LocalTopic", [row], TOPIC_COLUMNS, output_format(output))
+
+
+@topics_app.command("add-partitions")
+def topics_add_partitions(
+    name: str = typer.Argument(..., metavar="NAME", help="The topic to grow."),
+    partitions: int = typer.Option(..., "--partitions", "-p", metavar="TOTAL",
+                                   help="The partition count afterwards (Kafka never shrinks a topic)."),
+    messages: int = MessagesOption,
+    local: Path = LocalOption,
+    output: OutputFormat = OutputOption,
+) -> None:
+    """Grow a topic to TOTAL partitions (CreatePartitions).
+
+    KIP-848 groups subscribed to it rebalance at their members' next heartbeats (the group epoch
+    moves); in a classic group the leader notices at its next heartbeat and rejoins. Kafka's errors
+    for an unknown topic or a count that is not higher.
+    """
+    _check_counts(partitions, messages)
+    with _session(local) as backend:
+        row = _topic_row(backend, backend.add_partitions(name, partitions, messages))
+    render("LocalTopic", [row], TOPIC_COLUMNS, output_format(output))
+
+
+@topics_app.command("list")
+def topics_list(local: Path = LocalOption, output: OutputFormat = OutputOption) -> None:
+    """List DIR's topics: name, topic id (Kafka's base64 form), partitions; wide adds the log end offsets."""
+    with _session(local) as backend:
+        rows = [_topic_row(backend, t) for t in backend.topics]
+    render("LocalTopic", rows, TOPIC_COLUMNS, output_format(output))
+
+
+# -- local member ----------------------------------------------------------------------------------
+
+MEMBER_COLUMNS = [
+    Column("name", "NAME"),
+    Column("group", "GROUP"),
+    Column("protocol", "PROTOCOL"),
+    Column("instanceId", "INSTANCE-ID"),
+    Column("status", "STATUS"),
+    Column("memberId", "MEMBER-ID"),
+    Column("epoch", "EPOCH"),
+    Column("assignment", "ASSIGNMENT"),
+    Column("clientState", "CLIENT-STATE", wide_only=True),
+    Column("subscription", "SUBSCRIPTION", wide_only=True),
+    Column("sessionTimeoutMs", "SESSION-TIMEOUT", wide_only=True),
+    Column("assignor", "ASSIGNOR", wide_only=True),
+    Column("nextHeartbeatInMs", "NEXT-HEARTBEAT-IN", wide_only=True),
+    Column("error", "ERROR", wide_only=True),
+]
+EVENT_COLUMNS = [
+    Column("offset", "AT"),
+    Column("group", "GROUP"),
+    Column("member", "MEMBER"),
+    Column("event", "EVENT"),
+    Column("detail", "DETAIL"),
+    Column("time", "TIME", wide_only=True),
+]
+HEARTBEAT_COLUMNS = [
+    Column("name", "NAME"),
+    Column("group", "GROUP"),
+    Column("api", "API"),
+    Column("error", "ERROR"),
+    Column("memberId", "MEMBER-ID"),
+    Column("epoch", "EPOCH"),
+    Column("assignment", "ASSIGNMENT"),
+    Column("message", "MESSAGE", wide_only=True),
+    Column("intervalMs", "INTERVAL-MS", wide_only=True),
+]
+
+NameArgument = typer.Argument(..., metavar="NAME", help="The simulated member (a pod name).")
+
+
+def _member_row(view: MemberView) -> dict[str, Any]:
+    return {
+        "name": view.name, "group": view.group, "protocol": view.protocol, "instanceId": view.instance_id,
+        "status": view.status, "memberId": view.member_id, "epoch": view.epoch,
+        "assignment": format_assignment(view.assignment), "clientState": view.client_state,
+        "subscription": f"/{view.regex}/" if view.regex is not None else ",".join(view.topics) or None,
+        "sessionTimeoutMs": view.session_timeout_ms, "assignor": view.assignor,
+        "nextHeartbeatInMs": view.next_heartbeat_in_ms, "error": view.error,
+    }
+
+
+def _event_rows(events: list[Event], started_ms: int) -> list[dict[str, Any]]:
+    return [{"offset": f"+{e.at_ms - started_ms}ms", "offsetMs": e.at_ms - started_ms, "atMs": e.at_ms,
+             "time": _iso(e.at_ms), "group": e.group, "member": e.member, "event": e.event, "detail": e.detail}
+            for e in events]
+
+
+def _event_items(events: list[Event], started_ms: int) -> list[dict[str, Any]]:
+    return [{k: v for k, v in row.items() if k != "offset"} for row in _event_rows(events, started_ms)]
+
+
+def _epoch_words(result: RunResult, protocol: str) -> str:
+    kind = "generation" if protocol == "classic" else "group epoch"
+    before, after = result.epoch_before, result.epoch_after
+    if before is None:
+        return f"a new group, {kind} {after}"
+    if before == after:
+        return f"{kind} {after}, unchanged"
+    return f"{kind} {before} -> {after}"
+
+
+def _render_run(result: RunResult, output: OutputFormat | None, what: str) -> None:
+    """The member's view on stdout; how the group settled on stderr; exit 1 when it did not or the member failed."""
+    view = result.member
+    assert view is not None
+    fmt = output_format(output)
+    item = {**to_item(view), "run": {
+        "settled": result.settled, "virtualMs": result.virtual_ms, "startedMs": result.started_ms,
+        "endedMs": result.ended_ms, "epochBefore": result.epoch_before, "epochAfter": result.epoch_after,
+        "sent": result.sent, "events": _event_items(result.events, result.started_ms),
+    }}
+    render("LocalMember", [_member_row(view)], MEMBER_COLUMNS, fmt, items=[item])
+    if result.sent is not None:
+        typer.echo(f"groupctl: note: member '{view.name}' closed, sending {result.sent}", err=True)
+    if view.status == "failed":
+        raise GroupctlError(f"member '{view.name}' stopped on an error while it {what}: {view.error}")
+    if not result.settled:
+        raise GroupctlError(
+            f"group '{view.group}' did not settle within {result.virtual_ms} ms of virtual time after member "
+            f"'{view.name}' {what}; the members keep running: `groupctl local tick 1m` moves time on and "
+            f"`groupctl group describe {view.group} --state` shows where the group is"
+        )
+    typer.echo(f"groupctl: note: group '{view.group}' settled after {result.virtual_ms} ms of virtual time "
+               f"({_epoch_words(result, view.protocol)})", err=True)
+
+
+@member_app.command("join")
+def member_join(
+    name: str = NameArgument,
+    group: str = typer.Option(..., "--group", "-g", metavar="G", help="The group (group.id) to join."),
+    protocol: Protocol = typer.Option(
+        Protocol.classic, "--protocol", case_sensitive=False,
+        help="group.protocol: classic (JoinGroup/SyncGroup, eager range) or consumer (KIP-848).",
+    ),
+    instance_id: str = typer.Option(
+        None, "--instance-id", "-i", metavar="ID", help="group.instance.id: a static member (KIP-345)."
+    ),
+    topics: list[str] = typer.Option(
+        None, "--topics", "-t", metavar="T[,T...]", help="Subscribe to these topics (comma-separated or repeated)."
+    ),
+    regex: str = typer.Option(
+        None, "--regex", "-r", metavar="R",
+        help="Subscribe by pattern instead: classic resolves it in the client (java.util.regex full match), "
+        "consumer sends it to the broker (RE2/J).",
+    ),
+    session_timeout: int = typer.Option(
+        None, "--session-timeout", metavar="MS",
+        help="session.timeout.ms of a classic member, 6000..1800000 (default 45000). KIP-848 members have none: "
+        "set the group's consumer.session.timeout.ms with `group config set`.",
+    ),
+    assignor: Assignor = typer.Option(
+        None, "--assignor", case_sensitive=False,
+        help="KIP-848: group.remote.assignor, uniform or range (default: the broker's, uniform). Classic members "
+        "run the Java client's range assignor.",
+    ),
+    local: Path = LocalOption,
+    output: OutputFormat = OutputOption,
+) -> None:
+    """Start a new simulated member NAME in group G, and run DIR's world until the group has settled.
+
+    The member behaves as the Java consumer with its defaults: classic members heartbeat every
+    3000 ms and rebalance eagerly with the range assignor (the leader assigns); KIP-848 members
+    heartbeat at the interval the broker returns. Every running member of DIR takes part while
+    virtual time moves. Gives up after 600000 ms (10 min) of virtual time without the group
+    settling (exit 1; the members keep their state). Prints the member: member id, epoch
+    (classic: the generation), assignment.
+
+    Example: groupctl local member join pod-0 --group orders-app --instance-id pod-0 --topics orders --local ./lab
+    """
+    from groupctl.backends.local_members import DEFAULT_SESSION_TIMEOUT_MS, MemberSpec
+
+    if not INSTANCE_ID.fullmatch(name):
+        raise UsageError(f"member name '{name}' must be 1 to 249 ASCII letters, digits, '.', '_' or '-' "
+                         "(it is the member's client.id)")
+    if group == "":
+        raise UsageError("--group: the group id cannot be empty (INVALID_GROUP_ID)")
+    if instance_id is not None and (not INSTANCE_ID.fullmatch(instance_id) or instance_id in (".", "..")):
+        raise UsageError(f"--instance-id '{instance_id}' is not a group.instance.id: Kafka allows 1 to 249 ASCII "
+                         "letters, digits, '.', '_' and '-'")
+    names = list(dict.fromkeys(_csv_values(topics)))
+    if bool(names) == (regex is not None):
+        raise UsageError("give the subscription: either --topics a,b or --regex R")
+    if regex is not None:
+        _check_regex(regex, protocol)
+    if protocol is Protocol.consumer and session_timeout is not None:
+        raise UsageError("--session-timeout is a classic-protocol setting; a KIP-848 group's session timeout is "
+                         f"its config: groupctl group config set {group} consumer.session.timeout.ms=MS")
+    if protocol is Protocol.classic:
+        _check_session_timeout(session_timeout)
+        if assignor is Assignor.uniform:
+            raise UsageError("--assignor uniform is a KIP-848 server-side assignor; classic members assign in the "
+                             "leader with the Java client's default, range (use --protocol consumer)")
+    spec = MemberSpec(
+        name, group, protocol.value, tuple(names), regex, instance_id,
+        session_timeout if session_timeout is not None else DEFAULT_SESSION_TIMEOUT_MS,
+        assignor.value if assignor is not None and protocol is Protocol.consumer else None,
+    )
+    with _members(local) as members:
+        missing = [t for t in names if t not in members.backend.topics]
+        result = members.join(spec)
+    for topic in missing:
+        typer.echo(f"groupctl: note: topic '{topic}' does not exist in {local}; the member subscribes to it all "
+                   "the same, as a consumer does (create it with `groupctl local topics create`)", err=True)
+    _render_run(result, output, "joined")
+
+
+def _check_regex(regex: str, protocol: Protocol) -> None:
+    if protocol is Protocol.consumer:
+        from groupctl.regex import InvalidRegex, compile_topic_regex
+
+        try:
+            compile_topic_regex(regex)
+        except InvalidRegex as exc:
+            raise UsageError(f"--regex: INVALID_REGULAR_EXPRESSION: {exc}") from None
+        return
+    try:
+        re.compile(regex)
+    except re.error as exc:
+        raise UsageError(f"--regex '{regex}' is not a valid pattern: {exc}") from None
+
+
+def _check_session_timeout(value: int | None) -> None:
+    if value is None:
+        return
+    from groupctl.coordinator.coordinator import CLASSIC_DEFAULTS
+
+    low, high = CLASSIC_DEFAULTS["group.min.session.timeout.ms"], CLASSIC_DEFAULTS["group.max.session.timeout.ms"]
+    if not low <= value <= high:
+        raise UsageError(f"--session-timeout {value}: the broker answers INVALID_SESSION_TIMEOUT outside "
+                         f"group.min.session.timeout.ms ({low}) .. group.max.session.timeout.ms ({high})")
+
+
+@member_app.command("start")
+def member_start(name: str = NameArgument, local: Path = LocalOption, output: OutputFormat = OutputOption) -> None:
+    """Start a stopped, crashed or failed member again (a new process: a new member id) and settle its group.
+
+    A static member back within its session timeout takes its old place without a rebalance.
+    """
+    with _members(local) as members:
+        result = members.start(name)
+    _render_run(result, output, "started")
+
+
+@member_app.command("heartbeat")
+def member_heartbeat(name: str = NameArgument, local: Path = LocalOption, output: OutputFormat = OutputOption) -> None:
+    """Send one heartbeat now and print the answer (exit 1 when it is an error).
+
+    Classic: Heartbeat with the member's generation (REBALANCE_IN_PROGRESS, ILLEGAL_GENERATION,
+    UNKNOWN_MEMBER_ID ...); KIP-848: ConsumerGroupHeartbeat (a new assignment when there is one).
+    The member acts on the answer as on a due heartbeat's; no time passes.
+    """
+    with _members(local) as members:
+        result = members.heartbeat(name)
+    view, hb = result.member, result.heartbeat
+    assert view is not None and hb is not None
+    row = {
+        "name": view.name, "group": view.group,
+        "api": "Heartbeat" if view.protocol == "classic" else "ConsumerGroupHeartbeat",
+        "error": hb.error, "memberId": hb.member_id or None, "epoch": hb.epoch,
+        "assignment": None if hb.assignment is None else format_assignment(_partitions(hb.assignment)),
+        "message": hb.message, "intervalMs": hb.interval_ms,
+    }
+    render("LocalHeartbeat", [row], HEARTBEAT_COLUMNS, output_format(output))
+    if hb.error != "NONE":
+        raise GroupctlError(f"the heartbeat of member '{name}' was answered {hb.error}"
+                            + (f": {hb.message}" if hb.message else ""))
+
+
+def _partitions(pairs: Iterable[tuple[str, int]]) -> list[TopicPartition]:
+    from groupctl.model import TopicPartition
+
+    return [TopicPartition(t, p) for t, p in sorted(pairs)]
+
+
+COMMIT_COLUMNS = [
+    Column("name", "NAME"),
+    Column("group", "GROUP"),
+    Column("topic", "TOPIC"),
+    Column("partition", "PARTITION"),
+    Column("offset", "OFFSET"),
+    Column("logEndOffset", "LOG-END-OFFSET"),
+    Column("lag", "LAG"),
+    Column("result", "RESULT"),
+]
+
+
+@member_app.command("commit")
+def member_commit(
+    name: str = NameArgument,
+    offset: int = typer.Option(None, "--offset", metavar="N", help="Commit this offset on every owned partition."),
+    lag: int = typer.Option(
+        None, "--lag", metavar="L",
+        help="Commit each owned partition's log end offset minus L (at least 0). Default: 0, caught up.",
+    ),
+    local: Path = LocalOption,
+    output: OutputFormat = OutputOption,
+) -> None:
+    """Commit offsets for the partitions the member owns now, as its `commitSync()` would.
+
+    Simulated members consume nothing on their own; this puts committed offsets (and so lag) where a
+    scenario needs them. Sent with the member's id and generation or member epoch: a member that
+    missed a rebalance gets Kafka's error (ILLEGAL_GENERATION, STALE_MEMBER_EPOCH ...), exit 1.
+    """
+    if offset is not None and lag is not None:
+        raise UsageError("give --offset or --lag, not both")
+    if (offset is not None and offset < 0) or (lag is not None and lag < 0):
+        raise UsageError("offsets and lags are never negative")
+    with _members(local) as members:
+        group = members.view(name).group
+        commits = members.commit(name, offset=offset, lag=lag or 0)
+    rows = [{"name": name, "group": group, "topic": c.partition.topic, "partition": c.partition.partition,
+             "offset": c.offset, "logEndOffset": c.log_end_offset, "lag": max(c.log_end_offset - c.offset, 0),
+             "result": c.error} for c in commits]
+    render("LocalCommit", rows, COMMIT_COLUMNS, output_format(output))
+    failed = [c for c in commits if c.error != "NONE"]
+    if failed:
+        raise PartialFailure(f"{len(failed)} of {len(commits)} partitions were not committed")
+
+
+@member_app.command("leave")
+def member_leave(name: str = NameArgument, local: Path = LocalOption, output: OutputFormat = OutputOption) -> None:
+    """Close the member gracefully, as `KafkaConsumer.close()` does, and let the rest of the group settle.
+
+    A dynamic classic member sends LeaveGroup. A static classic member sends nothing (KIP-345): it
+    stays in the group, holding its partitions, until its session timeout expires on later ticks. A
+    KIP-848 member sends a heartbeat with epoch -1, or -2 when static (the coordinator keeps its
+    assignment for the session timeout).
+    """
+    with _members(local) as members:
+        result = members.leave(name)
+    _render_run(result, output, "left")
+
+
+@member_app.command("bounce")
+def member_bounce(
+    name: str = NameArgument,
+    down: str = typer.Option(
+        str(DEFAULT_DOWN_MS), "--down", metavar="MS",
+        help="How long the member stays down while the others run: milliseconds, or 10s, 2m ... Default 10000.",
+    ),
+    local: Path = LocalOption,
+    output: OutputFormat = OutputOption,
+) -> None:
+    """Restart the member: close it, run the others for --down, start it again, settle its group.
+
+    One step of a rolling restart. A static member back within its session timeout takes its old
+    place and assignment: neither the classic generation nor the KIP-848 group epoch moves.
+    """
+    down_ms = parse_duration(down, "--down")
+    from groupctl.backends.local_members import SETTLE_LIMIT_MS
+
+    if down_ms > SETTLE_LIMIT_MS:
+        raise UsageError(f"--down {down}: at most {SETTLE_LIMIT_MS} ms; for longer, `member leave` or `crash`, "
+                         "`local tick`, then `member start`")
+    with _members(local) as members:
+        result = members.bounce(name, down_ms)
+    _render_run(result, output, "restarted")
+
+
+@member_app.command("crash")
+def member_crash(name: str = NameArgument, local: Path = LocalOption, output: OutputFormat = OutputOption) -> None:
+    """Kill the member's process: nothing is sent, no time passes.
+
+    The coordinator notices only when the member's session expires (classic: its session.timeout.ms;
+    KIP-848: the group's consumer.session.timeout.ms) on later ticks; then the group rebalances.
+    """
+    with _members(local) as members:
+        result = members.crash(name)
+    view = result.member
+    assert view is not None
+    render("LocalMember", [_member_row(view)], MEMBER_COLUMNS, output_format(output), items=[to_item(view)])
+    typer.echo(f"groupctl: note: member '{name}' crashed without a word; the coordinator removes it when its "
+               "session expires (`groupctl local tick DURATION` moves the clock)", err=True)
+
+
+@member_app.command("list")
+def member_list(
+    group: str = typer.Option(None, "--group", "-g", metavar="G", help="Only the members of this group."),
+    local: Path = LocalOption,
+    output: OutputFormat = OutputOption,
+) -> None:
+    """List the simulated members: group, protocol, instance id, status, member id, epoch, assignment.
+
+    STATUS is running, stopped (left), crashed, or failed (the client stopped itself on a fatal
+    error, shown in wide's ERROR). EPOCH is the generation of a classic member, the member epoch of
+    a KIP-848 one, as the member last saw it.
+    """
+    with _members(local) as members:
+        views = members.views(group)
+    render("LocalMember", [_member_row(v) for v in views], MEMBER_COLUMNS, output_format(output),
+           items=[to_item(v) for v in views])
+
+
+# -- local tick ------------------------------------------------------------------------------------
+
+
+@app.command("tick")
+def tick(
+    duration: str = typer.Argument(..., metavar="DURATION", help="How far to move the clock: 1500ms, 30s, 2m, 1h."),
+    local: Path = LocalOption,
+    output: OutputFormat = OutputOption,
+) -> None:
+    """Advance DIR's virtual clock, every running member heartbeating as due and the coordinator's timers firing.
+
+    Prints what changed, one row per event: members that joined, were removed (session timeout,
+    rebalance timeout) or came back (a static member's new member id), rebalances (generation or
+    group epoch), group state changes, members' assignments, and errors members met.
+    """
+    from groupctl.backends.local_members import MAX_TICK_MS
+
+    ms = parse_duration(duration, "DURATION")
+    if ms > MAX_TICK_MS:
+        raise UsageError(f"DURATION {duration}: at most {MAX_TICK_MS} ms (a day) per tick")
+    with _members(local) as members:
+        result = members.tick(ms)
+    rows = _event_rows(result.events, result.started_ms)
+    render("LocalEvent", rows, EVENT_COLUMNS, output_format(output), items=_event_items(result.events,
+                                                                                       result.started_ms))
+    typer.echo(f"groupctl: note: the virtual clock moved {ms} ms to {_iso(result.ended_ms)}"
+               + ("" if rows else "; nothing changed"), err=True)
