@@ -14,7 +14,7 @@ import traceback
 import typer
 
 from groupctl import __version__
-from groupctl.cli import dump, group, local, regex, simulate
+from groupctl.cli import demo, dump, group, local, regex, simulate
 from groupctl.cli.options import settings
 from groupctl.errors import EXIT_ERROR, EXIT_USAGE, GroupctlError
 from groupctl.output import OutputFormat
@@ -30,6 +30,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+app.add_typer(demo.app, name="demo")
 app.add_typer(dump.app, name="dump")
 app.add_typer(group.app, name="group")
 app.add_typer(local.app, name="local")
