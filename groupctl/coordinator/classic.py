@@ -178,7 +178,11 @@ class ClassicGroup:
     def supports(self, protocol_type: str, names: set[str]) -> bool:
         if self.state == EMPTY:
             return bool(protocol_type) and bool(names)
-        return self.protocol_type == protocol_type and bool(names & self._common_protocols())
+        if self.protocol_type != protocol_type:
+            return False
+        if not self.members:  # every member left mid-rebalance: any protocol is one all of none support
+            return bool(names)
+        return bool(names & self._common_protocols())
 
     def _common_protocols(self) -> set[str]:
         """The protocols every member supports (one pass over the members, as Kafka's counts are)."""

@@ -324,3 +324,16 @@ def test_describe_groups(coord: Coordinator) -> None:
     (rebalancing,) = coord.describe_groups(["g"])
     assert rebalancing.state == "PreparingRebalance" and rebalancing.protocol_data == ""
     assert all(m.metadata == b"" and m.assignment == b"" for m in rebalancing.members)
+
+
+def test_a_rebalance_whose_members_all_left_still_accepts_joins(coord: Coordinator) -> None:
+    """As Kafka's supportsProtocols: with no members, every protocol is supported by all of them."""
+    a = Client(coord, "a", "pod-a")
+    a.join()  # the initial rebalance starts (PreparingRebalance, delayed)
+    coord.leave_group("g", [("", "pod-a", None)])
+    group = coord.classic.groups["g"]
+    assert group.state == PREPARING_REBALANCE and not group.members
+    b = Client(coord, "b", "pod-b")
+    assert b.join() is None  # parked, not INCONSISTENT_GROUP_PROTOCOL
+    coord.advance(REBALANCE)  # the initial delay, extended once since b is a new member
+    assert b.joined[-1].error_code == 0 and b.joined[-1].generation_id == 1
