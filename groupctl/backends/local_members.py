@@ -33,6 +33,7 @@ from groupctl.simulation.clients import (
     assignment_partitions,
     restore_client,
 )
+from groupctl.simulation.driver import VirtualTimeDriver
 from groupctl.simulation.ownership import Partition
 
 if TYPE_CHECKING:
@@ -43,10 +44,6 @@ FILE_VERSION = 1
 PROTOCOLS = ("classic", "consumer")
 #: session.timeout.ms's default in the Java consumer (classic members send it in JoinGroup).
 DEFAULT_SESSION_TIMEOUT_MS = 45_000
-#: Virtual time moves in steps of this size, jumping over stretches where nothing is due.
-STEP_MS = 100
-#: One instant's chain of reactions (an answer waking another client ...) is cut off after this many passes.
-MAX_PASSES = 64
 #: How long a command waits for a group to settle: two rebalance timeouts (max.poll.interval.ms, 300 s,
 #: what a classic rebalance waits for a member that does not rejoin), enough for any healthy group.
 SETTLE_LIMIT_MS = 600_000
@@ -154,7 +151,7 @@ class _Member:
         return FAILED if self.status == RUNNING and not self.client.running else self.status
 
 
-class LocalMembers:
+class LocalMembers(VirtualTimeDriver):
     """DIR's simulated members, bound to an open LocalBackend; `save()` before the backend closes."""
 
     def __init__(self, backend: LocalBackend) -> None:
@@ -192,10 +189,6 @@ class LocalMembers:
         self._dirty = False
 
     # -- what is there ----------------------------------------------------------------------------
-
-    @property
-    def now(self) -> int:
-        return self.coord.clock.now_ms()
 
     def names(self) -> list[str]:
         return list(self._members)
@@ -302,8 +295,8 @@ class LocalMembers:
 
         def bounce() -> None:
             member.client.stop()
-            self._settled_step()
-            self._run_until(self.now + down_ms)
+            self.after_step()
+            self.run_until(self.now + down_ms)
             member.client.start()
 
         result = self._run(member, bounce)
@@ -350,7 +343,7 @@ class LocalMembers:
 
     def tick(self, ms: int) -> RunResult:
         """Move the clock `ms` forward with every running member heartbeating as due and timers firing."""
-        return self._run(None, lambda: self._run_until(self.now + ms), settle=False)
+        return self._run(None, lambda: self.run_until(self.now + ms), settle=False)
 
     # -- helpers of the commands ------------------------------------------------------------------
 
@@ -400,12 +393,12 @@ class LocalMembers:
         started = self.now
         action()
         if react:
-            self._settled_step()
+            self.after_step()
         else:
             self._observe_groups()
         settled = True
         if settle and group is not None:
-            settled = self._run_until(started + SETTLE_LIMIT_MS, lambda: self.settled(group))
+            settled = self.run_until(started + SETTLE_LIMIT_MS, lambda: self.settled(group))
         self._assignment_events()
         return RunResult(
             self._view(member) if member is not None else None, group, started, self.now, settled, before,
@@ -417,42 +410,13 @@ class LocalMembers:
     def _running_clients(self) -> list[SimulatedClient]:
         return [m.client for m in self._members.values() if m.client.running]
 
-    def _tick_all(self) -> None:
-        for _ in range(MAX_PASSES):
-            acted = False
-            for client in self._running_clients():
-                acted |= client.tick()
-            if not acted:
-                return
+    def active_clients(self) -> list[SimulatedClient]:
+        return self._running_clients()
 
-    def _settled_step(self) -> None:
+    def after_step(self) -> None:
         """Let every client act on what it learnt at this instant, then note what changed."""
-        self._tick_all()
+        self.tick_all()
         self._observe_groups()
-
-    def _advance(self, deadline: int) -> None:
-        """One step: to the next step boundary at which anything is due (never past `deadline`)."""
-        now = self.now
-        due = [d for c in self._running_clients() if (d := c.next_due()) is not None]
-        timer = self.coord.timers.next_deadline()
-        if timer is not None:
-            due.append(timer)
-        if not due:
-            target = deadline
-        else:
-            target = now + STEP_MS
-            if min(due) > target:
-                target = now + -(-(min(due) - now) // STEP_MS) * STEP_MS
-        self.coord.advance_to(min(target, deadline))
-        self._settled_step()
-
-    def _run_until(self, deadline: int, until: Callable[[], bool] | None = None) -> bool:
-        while True:
-            if until is not None and until():
-                return True
-            if self.now >= deadline:
-                return until is None
-            self._advance(deadline)
 
     def settled(self, group: str) -> bool:
         """Every running member of `group` in the current generation or assignment epoch, owning what it was given.

@@ -10,7 +10,6 @@ partition had no consumer.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from groupctl.coordinator.classic import STABLE as GROUP_STABLE
@@ -30,14 +29,13 @@ from groupctl.simulation.clients import (
     SimulatedClient,
     assignment_partitions,
 )
+from groupctl.simulation.driver import STEP_MS, VirtualTimeDriver
 from groupctl.simulation.ownership import OwnershipTracker
 
 PROTOCOLS = ("classic", "consumer")
 MEMBERSHIPS = ("static", "dynamic")
 GROUP_ID = "rolling-bounce"
 TOPIC = "orders"
-#: Virtual time moves in steps of this size (or jumps over stretches where nothing is due).
-STEP_MS = 100
 #: session.timeout.ms's default in the Java consumer (and the broker's KIP-848 default).
 DEFAULT_SESSION_TIMEOUT_MS = 45_000
 #: A JVM service restarting in place: close, process exit, start, first poll; well inside 45 s.
@@ -47,8 +45,6 @@ MAX_MEMBERS = 200
 MAX_PARTITIONS = 100_000
 #: At most one hour down per restart: enough to show a static member outliving its session timeout.
 MAX_RESTART_TIME_MS = 3_600_000
-#: A single event (join, heartbeat, callback) may wake further clients; passes per instant are bounded.
-MAX_PASSES = 64
 
 
 class SettingsError(ValueError):
@@ -142,7 +138,7 @@ class BounceResult:
         return self.total_unowned_ms / self.settings.partitions
 
 
-class RollingBounce:
+class RollingBounce(VirtualTimeDriver):
     """One run: a coordinator on a manual clock, one topic, N clients, then each restarted in turn."""
 
     def __init__(self, settings: BounceSettings) -> None:
@@ -176,15 +172,14 @@ class RollingBounce:
         self.start_at = [rng.randrange(0, HEARTBEAT_INTERVAL_MS, STEP_MS) for _ in self.clients]
         self.settle_limit_ms = settings.session_timeout_ms + 2 * MAX_POLL_INTERVAL_MS
 
-    @property
-    def now(self) -> int:
-        return self.coord.clock.now_ms()
+    def active_clients(self) -> list[SimulatedClient]:
+        return self.clients
 
     def run(self) -> BounceResult:
         for at, client in sorted(zip(self.start_at, self.clients, strict=True), key=lambda pair: pair[0]):
-            self._run_until(at)
+            self.run_until(at)
             client.start()
-            self._tick_all()
+            self.tick_all()
         if not self._settle():
             self.anomalies.append(f"{self.now} ms: the group did not become stable before the bounce")
         self.tracker.begin(self.now)
@@ -193,10 +188,10 @@ class RollingBounce:
         # A StatefulSet's rolling update goes from the highest ordinal down.
         for client in reversed(self.clients):
             client.stop()
-            self._tick_all()
-            self._run_until(self.now + self.settings.restart_time_ms)
+            self.tick_all()
+            self.run_until(self.now + self.settings.restart_time_ms)
             client.start()
-            self._tick_all()
+            self.tick_all()
             if not self._settle():
                 converged = False
                 self.anomalies.append(f"{self.now} ms: the group did not settle within {self.settle_limit_ms} ms "
@@ -212,37 +207,8 @@ class RollingBounce:
 
     # -- time -------------------------------------------------------------------------------------
 
-    def _tick_all(self) -> None:
-        for _ in range(MAX_PASSES):
-            acted = False
-            for client in self.clients:
-                acted |= client.tick()
-            if not acted:
-                return
-
-    def _advance(self, deadline: int) -> None:
-        """One step: to the next step boundary at which anything is due (never past `deadline`)."""
-        now = self.now
-        due = [d for c in self.clients if (d := c.next_due()) is not None]
-        timer = self.coord.timers.next_deadline()
-        if timer is not None:
-            due.append(timer)
-        target = now + STEP_MS
-        if due and min(due) > target:
-            target = now + -(-(min(due) - now) // STEP_MS) * STEP_MS
-        self.coord.advance_to(min(target, deadline))
-        self._tick_all()
-
-    def _run_until(self, deadline: int, until: Callable[[], bool] | None = None) -> bool:
-        while True:
-            if until is not None and until():
-                return True
-            if self.now >= deadline:
-                return until is None
-            self._advance(deadline)
-
     def _settle(self) -> bool:
-        return self._run_until(self.now + self.settle_limit_ms, self.converged)
+        return self.run_until(self.now + self.settle_limit_ms, self.converged)
 
     # -- the group --------------------------------------------------------------------------------
 
