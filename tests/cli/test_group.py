@@ -139,25 +139,6 @@ def _items(cli, *args: str, kind: str) -> list[dict]:
     return doc["items"]
 
 
-def _check_formats(cli, args: tuple[str, ...], kind: str, headers: list[str], wide_extra: list[str]) -> None:
-    """Every output format: table headers, wide's extra headers, json/yaml envelopes, csv keys."""
-    for fmt in FORMATS:
-        r = cli(*args, "-o", fmt)
-        assert r.code == 0, (fmt, r.err)
-        if fmt == "table":
-            head = r.out.splitlines()[0]
-            assert all(h in head for h in headers) and not any(h in head for h in wide_extra), head
-        elif fmt == "wide":
-            head = r.out.splitlines()[0]
-            assert all(h in head for h in headers + wide_extra), head
-        elif fmt in ("json", "yaml"):
-            doc = json.loads(r.out) if fmt == "json" else yaml.safe_load(r.out)
-            assert doc["kind"] == kind and doc["items"]
-        else:
-            rows = list(csv.reader(io.StringIO(r.out)))
-            assert len(rows) > 1 and all(len(row) == len(rows[0]) for row in rows)
-
-
 # -- cluster selection --------------------------------------------------------------------------------
 
 
@@ -213,8 +194,8 @@ def test_list(cli, template):
                         ["payments-app", "consumer", "Stable", "consumer", "3"]]
 
 
-def test_list_every_format(cli, template):
-    _check_formats(cli, ("group", "list", "--local", str(template)), "GroupList",
+def test_list_every_format(cli, template, checks):
+    checks.every_format(("group", "list", "--local", str(template)), "GroupList",
                    ["GROUP", "TYPE", "STATE"], ["PROTOCOL", "MEMBERS"])
     items = _items(cli, "group", "list", "--local", str(template), kind="GroupList")
     assert items[2] == {"groupId": "payments-app", "type": "consumer", "state": "Stable",
@@ -289,11 +270,11 @@ def test_describe_state(cli, template):
     assert by_group["orders-app"][1] == str(template)
 
 
-def test_describe_every_format_and_view(cli, template):
+def test_describe_every_format_and_view(cli, template, checks):
     base = ("group", "describe", "orders-app", "payments-app", "--local", str(template))
-    _check_formats(cli, (*base, "--offsets"), "GroupDescription", ["CURRENT-OFFSET", "LAG"], ["LEADER-EPOCH"])
-    _check_formats(cli, (*base, "--members"), "GroupDescription", ["MEMBER-EPOCH"], ["TARGET-ASSIGNMENT"])
-    _check_formats(cli, (*base, "--state"), "GroupDescription", ["GROUP-EPOCH", "CONVERGED"], ["TYPE"])
+    checks.every_format((*base, "--offsets"), "GroupDescription", ["CURRENT-OFFSET", "LAG"], ["LEADER-EPOCH"])
+    checks.every_format((*base, "--members"), "GroupDescription", ["MEMBER-EPOCH"], ["TARGET-ASSIGNMENT"])
+    checks.every_format((*base, "--state"), "GroupDescription", ["GROUP-EPOCH", "CONVERGED"], ["TYPE"])
     items = _items(cli, *base, kind="GroupDescription")
     assert [(i["groupId"], i["type"], i["converged"]) for i in items] == [("orders-app", "classic", True),
                                                                           ("payments-app", "consumer", True)]
@@ -497,8 +478,8 @@ def test_config_get(cli, template):
     assert "share.isolation.level" in {i["name"] for i in everything}
 
 
-def test_config_get_every_format(cli, template):
-    _check_formats(cli, ("group", "config", "get", "payments-app", "--local", str(template)), "GroupConfig",
+def test_config_get_every_format(cli, template, checks):
+    checks.every_format(("group", "config", "get", "payments-app", "--local", str(template)), "GroupConfig",
                    ["NAME", "VALUE", "DEFAULT", "SOURCE"], ["MIN-CONFIG", "MAX-CONFIG"])
     (item,) = _items(cli, "group", "config", "get", "payments-app", "consumer.session.timeout.ms",
                      "--local", str(template), kind="GroupConfig")

@@ -22,8 +22,6 @@ from groupctl.cli.app import main
 from groupctl.cli.local import parse_duration
 from groupctl.errors import UsageError
 
-FORMATS = ("table", "wide", "json", "yaml", "csv")
-
 
 def _ok(result):
     assert result.code == 0, (result.out, result.err)
@@ -34,23 +32,6 @@ def _items(cli, *args: str, kind: str) -> list[dict]:
     doc = json.loads(_ok(cli(*args, "-o", "json")).out)
     assert (doc["apiVersion"], doc["kind"]) == ("groupctl/v1", kind)
     return doc["items"]
-
-
-def _check_formats(cli, args: tuple[str, ...], kind: str, headers: list[str], wide_extra: list[str],
-                   *, each: list[str] | None = None) -> None:
-    """Every format; `each` gives the last argument per format, for commands that cannot run twice alike."""
-    for n, fmt in enumerate(FORMATS):
-        r = _ok(cli(*args, *([each[n]] if each else []), "-o", fmt))
-        if fmt in ("table", "wide"):
-            head = r.out.splitlines()[0]
-            assert all(h in head for h in headers), head
-            assert all((h in head) == (fmt == "wide") for h in wide_extra), head
-        elif fmt in ("json", "yaml"):
-            doc = json.loads(r.out) if fmt == "json" else yaml.safe_load(r.out)
-            assert doc["kind"] == kind and doc["items"]
-        else:
-            rows = list(csv.reader(io.StringIO(r.out)))
-            assert len(rows) > 1 and all(len(row) == len(rows[0]) for row in rows)
 
 
 def _state(cli, local: Path) -> dict[str, dict]:
@@ -159,14 +140,14 @@ def test_only_topics_create_makes_a_directory(cli, tmp_path, args):
 # -- local topics -----------------------------------------------------------------------------------
 
 
-def test_topics_create_list_and_grow(cli, tmp_path, monkeypatch):
+def test_topics_create_list_and_grow(cli, tmp_path, monkeypatch, checks):
     d = tmp_path / "new" / "lab"
     monkeypatch.setenv("GROUPCTL_LOCAL", str(d))
     created = _items(cli, "local", "topics", "create", "orders", "-p", "3", "-m", "7", kind="LocalTopic")
     assert d.is_dir() and created[0]["endOffsets"] == [7, 7, 7] and len(created[0]["topicId"]) == 22
     _ok(cli("local", "topics", "create", "payments", "--partitions", "1"))
     _ok(cli("local", "topics", "add-partitions", "orders", "--partitions", "5", "--messages", "2"))
-    _check_formats(cli, ("local", "topics", "list"), "LocalTopic", ["NAME", "TOPIC-ID", "PARTITIONS"],
+    checks.every_format(("local", "topics", "list"), "LocalTopic", ["NAME", "TOPIC-ID", "PARTITIONS"],
                    ["END-OFFSETS"])
     listed = {t["name"]: t for t in _items(cli, "local", "topics", "list", kind="LocalTopic")}
     assert listed["orders"]["partitions"] == 5 and listed["orders"]["endOffsets"] == [7, 7, 7, 2, 2]
@@ -194,8 +175,8 @@ def test_topic_errors_are_kafkas(cli, local, args, code, message):
 # -- local member -----------------------------------------------------------------------------------
 
 
-def test_member_list_in_every_format(cli, local):
-    _check_formats(cli, ("local", "member", "list", "--local", str(local)), "LocalMember",
+def test_member_list_in_every_format(cli, local, checks):
+    checks.every_format(("local", "member", "list", "--local", str(local)), "LocalMember",
                    ["NAME", "GROUP", "PROTOCOL", "INSTANCE-ID", "STATUS", "MEMBER-ID", "EPOCH", "ASSIGNMENT"],
                    ["CLIENT-STATE", "SUBSCRIPTION", "SESSION-TIMEOUT", "NEXT-HEARTBEAT-IN"])
     items = _items(cli, "local", "member", "list", "--group", "kip-app", "--local", str(local), kind="LocalMember")
@@ -260,9 +241,9 @@ def test_a_group_that_does_not_settle_is_an_error(cli, local, monkeypatch):
     assert r.code == 1 and "did not settle within 1000 ms of virtual time" in r.err and "s0" in r.out
 
 
-def test_heartbeat(cli, local):
+def test_heartbeat(cli, local, checks):
     d = str(local)
-    _check_formats(cli, ("local", "member", "heartbeat", "k0", "--local", d), "LocalHeartbeat",
+    checks.every_format(("local", "member", "heartbeat", "k0", "--local", d), "LocalHeartbeat",
                    ["NAME", "GROUP", "API", "ERROR", "MEMBER-ID", "EPOCH", "ASSIGNMENT"], ["MESSAGE", "INTERVAL-MS"])
     (item,) = _items(cli, "local", "member", "heartbeat", "c0", "--local", d, kind="LocalHeartbeat")
     assert (item["api"], item["error"], item["epoch"]) == ("Heartbeat", "NONE", 3)
@@ -278,9 +259,9 @@ def test_heartbeat(cli, local):
     assert r.code == 1 and "member 'k1' is crashed" in r.err and "local member start k1" in r.err
 
 
-def test_commit_puts_lag_where_describe_shows_it(cli, local):
+def test_commit_puts_lag_where_describe_shows_it(cli, local, checks):
     d = str(local)
-    _check_formats(cli, ("local", "member", "commit", "c0", "--lag", "10", "--local", d), "LocalCommit",
+    checks.every_format(("local", "member", "commit", "c0", "--lag", "10", "--local", d), "LocalCommit",
                    ["TOPIC", "PARTITION", "OFFSET", "LOG-END-OFFSET", "LAG", "RESULT"], [])
     _ok(cli("local", "member", "commit", "c1", "--offset", "40", "--local", d))
     rows = [line.split() for line in _ok(cli("group", "describe", "classic-app", "--local", d)).out.splitlines()[1:]]
@@ -308,7 +289,7 @@ def test_leave_says_what_the_client_sent(cli, local):
     assert "running" in r.out and "group epoch 3, unchanged" in r.err
 
 
-def test_bounce_and_crash_outputs(cli, local):
+def test_bounce_and_crash_outputs(cli, local, checks):
     d = str(local)
     (item,) = _items(cli, "local", "member", "bounce", "k0", "--down", "1500ms", "--local", d, kind="LocalMember")
     assert item["run"]["virtualMs"] >= 1500 and item["run"]["epochBefore"] == item["run"]["epochAfter"] == 3
@@ -316,7 +297,7 @@ def test_bounce_and_crash_outputs(cli, local):
     for bad, message in (("soon", "is not a duration"), ("20m", "at most 600000 ms")):
         r = cli("local", "member", "bounce", "k0", "--down", bad, "--local", d)
         assert r.code == 2 and message in r.err
-    _check_formats(cli, ("local", "member", "crash", "--local", d), "LocalMember", ["STATUS"], ["ERROR"],
+    checks.every_format(("local", "member", "crash", "--local", d), "LocalMember", ["STATUS"], ["ERROR"],
                    each=["c0", "c1", "c2", "k1", "k2"])
 
 
