@@ -344,6 +344,15 @@ class ClassicGroups:
             c.timers.schedule(("sync", group.group_id), now + group.rebalance_timeout_ms(),
                               lambda: self._expire_sync(group, generation))
 
+    def _empty_record(self, group: ClassicGroup) -> tuple[bytes, bytes]:
+        """`newEmptyGroupMetadataRecord`: a new group before its first rebalance, whoever joined it."""
+        value = {
+            "protocolType": "", "generation": 0, "protocol": None, "leader": None,
+            "currentStateTimestamp": group.state_timestamp if group.state_timestamp is not None else -1,
+            "members": [],
+        }
+        return encode_key(2, {"group": group.group_id}), encode_value(2, GROUP_METADATA_VERSION, value)
+
     def _record(self, group: ClassicGroup, assignment: dict[str, bytes] | None) -> tuple[bytes, bytes]:
         """GroupMetadataValue v3 of the group as it stands (`newGroupMetadataRecord`)."""
         members = []
@@ -485,7 +494,7 @@ class ClassicGroups:
         else:
             self._join_existing(group, req, respond)
         if new_group and not records:
-            records = [self._record(group, None)]
+            records = [self._empty_record(group)]
         c.append(records)
 
     def _create(self, group_id: str) -> ClassicGroup:
@@ -558,6 +567,7 @@ class ClassicGroups:
         self, group: ClassicGroup, req: JoinGroupRequest, old_id: str, new_id: str, respond: JoinCallback
     ) -> list:
         """`updateStaticMemberThenRebalanceOrCompleteJoin`: the instance takes a new member id."""
+        current_leader = group.leader
         old = group.members.pop(old_id)
         if old.awaiting_join is not None:
             old.awaiting_join(JoinGroupResponse(error_code=_CODE["FENCED_INSTANCE_ID"], member_id=old_id))
@@ -576,12 +586,13 @@ class ClassicGroups:
         if group.state == STABLE:
             if (group.protocol_name or "") == group.select_protocol():
                 member.awaiting_join = None
-                leader = group.leader == new_id
-                skip = leader and req.version >= SKIP_ASSIGNMENT_VERSION
                 response = self._join_response(group, new_id)
-                if not skip:
-                    response.members = []
-                response.skip_assignment = skip
+                if req.version >= SKIP_ASSIGNMENT_VERSION:
+                    response.skip_assignment = group.leader == new_id  # the leader keeps its member list
+                else:
+                    # Older clients cannot skip the assignment: they are told the leader as it was, so a
+                    # returning leader does not think it must assign (KIP-345's refined form).
+                    response.leader, response.members = current_leader or "", []
                 respond(response)
                 assignment = {m.member_id: m.assignment for m in group.members.values()}
                 return [self._record(group, assignment)]
@@ -613,6 +624,9 @@ class ClassicGroups:
                 if member.awaiting_sync is not None:
                     callback, member.awaiting_sync = member.awaiting_sync, None
                     callback(SyncGroupResponse(error_code=_CODE["REBALANCE_IN_PROGRESS"]))
+                    # As Kafka's propagateAssignment: a session that lapsed while the member waited for
+                    # the leader was ignored then, so it starts again now.
+                    self._reschedule_heartbeat(group, member)
         group.pending_sync.clear()
         c.timers.cancel(("sync", group.group_id))
         initial = group.state == EMPTY

@@ -315,6 +315,12 @@ class ClassicClient(SimulatedClient):
             assignments: list[tuple[str, bytes]] = []
             if r.leader == self.member_id and not r.skip_assignment:
                 assignments = self._assign(r.members)
+            elif r.leader == self.member_id:
+                # A static leader back in a Stable group skips the assignment but, as the Java client keeps
+                # its assignment snapshot, still watches the partition counts it was led with.
+                self.assigned_metadata = self._partition_counts(
+                    sorted({t for info in self._subscriptions(r.members) for t in info.topics})
+                )
             self.state = SYNCING
             self.coord.sync_group(SyncGroupRequest(
                 self.group_id, self.generation, self.member_id, self.instance_id, PROTOCOL_TYPE, self.protocol_name,
@@ -368,8 +374,7 @@ class ClassicClient(SimulatedClient):
             self._anomaly(f"{api} answered {name}; rejoining")
         self.state = UNJOINED
 
-    def _assign(self, members: list[tuple[str, str | None, bytes]]) -> list[tuple[str, bytes]]:
-        """The leader's work: decode every subscription, run range, encode each member's share."""
+    def _subscriptions(self, members: list[tuple[str, str | None, bytes]]) -> list[RangeMember]:
         infos = []
         for member_id, instance_id, metadata in members:
             try:
@@ -378,6 +383,11 @@ class ClassicClient(SimulatedClient):
                 self._anomaly(f"undecodable subscription from {member_id}")
                 topics = ()
             infos.append(RangeMember(member_id, instance_id, topics))
+        return infos
+
+    def _assign(self, members: list[tuple[str, str | None, bytes]]) -> list[tuple[str, bytes]]:
+        """The leader's work: decode every subscription, run range, encode each member's share."""
+        infos = self._subscriptions(members)
 
         def partition_count(topic: str) -> int | None:
             found = self.coord.topics.get(topic)
