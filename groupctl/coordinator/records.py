@@ -40,9 +40,6 @@ def group_epoch(group_id: str, epoch: int, metadata_hash: int) -> Record:
     return _group_key(3, group_id), encode_value(3, 0, {"epoch": epoch, "metadataHash": metadata_hash})
 
 
-def group_tombstone(group_id: str) -> Record:
-    return _group_key(3, group_id), None
-
 
 def member_metadata(group_id: str, member_id: str, member: Mapping) -> Record:
     data = {name: member.get(name) for name in MEMBER_FIELDS}
@@ -58,9 +55,6 @@ def member_tombstone(group_id: str, member_id: str) -> Record:
 def target_epoch(group_id: str, epoch: int, timestamp: int = 0) -> Record:
     return _group_key(6, group_id), encode_value(6, 0, {"assignmentEpoch": epoch, "assignmentTimestamp": timestamp})
 
-
-def target_epoch_tombstone(group_id: str) -> Record:
-    return _group_key(6, group_id), None
 
 
 def target_member(group_id: str, member_id: str, assignment: Mapping[uuid.UUID, Iterable[int]]) -> Record:
@@ -126,7 +120,3 @@ def offset_commit(
     if topic_id is not None:
         value["topicId"] = topic_id
     return key, encode_value(1, 4, value)
-
-
-def offset_tombstone(group_id: str, topic: str, partition: int) -> Record:
-    return encode_key(1, {"group": group_id, "topic": topic, "partition": partition}), None

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from groupctl.log.replay import ConsumerGroupState, Replay
+from groupctl.log.replay import Replay
 
 TopicPartitionKey = tuple[uuid.UUID, int]
 
@@ -162,9 +162,6 @@ class CoordinatorState(Replay):
                 del owners[tp]
 
     # -- reading ----------------------------------------------------------------------------------
-
-    def group(self, group_id: str) -> ConsumerGroupState | None:
-        return self.consumer.get(group_id)
 
     def subscribed_topic_names(self, group_id: str) -> set[str]:
         """Every topic the group subscribes to: by name, or through a resolved regex still in use."""
