@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from groupctl.coordinator.clock import ManualClock
+from groupctl.coordinator.clock import Clock, WallClock, ManualClock
 from groupctl.coordinator.configs import GroupConfigs
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
@@ -47,6 +47,8 @@ CLASSIC_FILE = "classic-groups.json"
 #: member that stopped heartbeating still expires and a rebalance still times out.
 _PERSISTED_TIMERS = ("session", "heartbeat", "rebalance", "join", "sync")
 LOCK_FILE = ".lock"
+#: Written by `groupctl serve` while it holds DIR, so that other commands can say where it is.
+SERVING_FILE = "serving.json"
 #: Where a new DIR's virtual clock starts: 2026-01-01T00:00:00Z, so timestamps look like times.
 EPOCH_MS = 1_767_225_600_000
 
@@ -79,8 +81,9 @@ def read_json(path: Path) -> Any:
 class LocalBackend:
     """One invocation's view of DIR; use as a context manager (the lock is held until close)."""
 
-    def __init__(self, directory: str | Path, *, create: bool = False) -> None:
+    def __init__(self, directory: str | Path, *, create: bool = False, wall_clock: bool = False) -> None:
         self.directory = Path(directory)
+        self.wall_clock = wall_clock
         self.location = f"local {self.directory}"
         self.notices: list[str] = []
         if not (self.directory / LOG_DIR).is_dir():
@@ -91,18 +94,35 @@ class LocalBackend:
                 )
             self.directory.mkdir(parents=True, exist_ok=True)
         self._lock = open(self.directory / LOCK_FILE, "a+")  # noqa: SIM115 - held until close()
-        fcntl.flock(self._lock, fcntl.LOCK_EX)
+        self._take_lock()
         try:
             self._open()
         except BaseException:
             self._unlock()
             raise
 
+    def _take_lock(self) -> None:
+        """Wait for other invocations, but not for a running `groupctl serve`: that never lets go."""
+        try:
+            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            pass
+        serving = read_json(self.directory / SERVING_FILE)
+        if serving:
+            self._lock.close()
+            raise GroupctlError(
+                f"{self.directory} is being served by `groupctl serve` on {serving.get('listeners')} "
+                f"(pid {serving.get('pid')}); stop it first, or talk to it as a Kafka cluster"
+            )
+        fcntl.flock(self._lock, fcntl.LOCK_EX)
+
     def _open(self) -> None:
         clock = read_json(self.directory / CLOCK_FILE) or {}
         topics = read_json(self.directory / TOPICS_FILE)
         configs = read_json(self.directory / CONFIGS_FILE)
-        self.clock = ManualClock(int(clock.get("nowMs", EPOCH_MS)))
+        saved = int(clock.get("nowMs", EPOCH_MS))
+        self.clock: Clock = WallClock(saved) if self.wall_clock else ManualClock(saved)
         self.topics = TopicImage.from_jsonable(topics) if topics else TopicImage()
         self.end_offsets_by_topic: dict[str, list[int]] = {
             t["name"]: list(t.get("endOffsets", [])) for t in (topics or {}).get("topics", ())

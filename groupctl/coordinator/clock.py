@@ -33,10 +33,14 @@ class ManualClock:
 
 
 class WallClock:
-    """The real clock, for a coordinator serving real clients."""
+    """The real clock, for a coordinator serving real clients; never earlier than `floor_ms`, so a
+    directory whose virtual clock ran ahead of the wall clock keeps moving forward when served."""
+
+    def __init__(self, floor_ms: int = 0) -> None:
+        self._offset = max(0, floor_ms - time.time_ns() // 1_000_000)
 
     def now_ms(self) -> int:
-        return time.time_ns() // 1_000_000
+        return time.time_ns() // 1_000_000 + self._offset
 
 
 class Timers:

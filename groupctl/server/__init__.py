@@ -1,0 +1,1 @@
+"""`groupctl serve`: the in-process coordinator behind a Kafka protocol listener."""

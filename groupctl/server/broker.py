@@ -1,0 +1,114 @@
+"""The single-node cluster `groupctl serve` presents: node 1, also the controller.
+
+`Broker` holds what every handler shares: the local backend over DIR (the coordinator on the wall
+clock, topics, group configs), the partition logs that Produce and Fetch use, and the listener
+addresses clients are told to connect to. All of it is touched from one asyncio thread only, so
+requests for one group are handled in the order they arrive and no lock is needed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from groupctl.backends.local import SERVING_FILE, LocalBackend, read_json, write_json_atomically
+from groupctl.coordinator.coordinator import Coordinator
+from groupctl.protocol.primitives import uuid_to_kafka
+
+if TYPE_CHECKING:
+    from groupctl.server.server import ServerOptions
+
+NODE_ID = 1
+CLUSTER_FILE = "cluster.json"
+
+
+@dataclass(frozen=True)
+class Listener:
+    """Where clients reach the broker, and how (PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL)."""
+
+    host: str
+    port: int
+    protocol: str = "PLAINTEXT"
+
+    def __str__(self) -> str:
+        return f"{self.protocol}://{self.host}:{self.port}"
+
+
+class Broker:
+    """The served DIR; open with `Broker.open(directory)`, always `close()`."""
+
+    def __init__(self, backend: LocalBackend, options: ServerOptions) -> None:
+        self.backend = backend
+        self.options = options
+        self.directory = backend.directory
+        self.node_id = NODE_ID
+        self.cluster_id = _cluster_id(backend.directory)
+        self.listener = Listener("127.0.0.1", 0)
+        #: Set by the data-plane module when it is loaded (Produce/Fetch/ListOffsets storage).
+        self.partitions: object | None = None
+        self.dirty = False
+
+    @classmethod
+    def open(cls, options: ServerOptions) -> Broker:
+        return cls(LocalBackend(options.directory, create=True, wall_clock=True), options)
+
+    @property
+    def coordinator(self) -> Coordinator:
+        return self.backend.coordinator
+
+    def bound(self, listener: Listener) -> None:
+        """Record the address clients are told (Metadata, FindCoordinator) and announce it in DIR."""
+        self.listener = listener
+        write_json_atomically(self.directory / SERVING_FILE, {"pid": os.getpid(), "listeners": str(listener)})
+
+    def after_request(self) -> None:
+        """Fire the coordinator's due timers (join/sync answers waiting on them go out now)."""
+        self.coordinator.fire_due()
+        self.dirty = True
+
+    def next_deadline_ms(self) -> int | None:
+        return self.coordinator.timers.next_deadline()
+
+    def save(self) -> None:
+        """Persist what is not in a log yet (clock, timers, topics, configs, classic soft state)."""
+        self.backend.save()
+        self.dirty = False
+
+    def close(self) -> None:
+        try:
+            self.backend.close()
+        finally:
+            (self.directory / SERVING_FILE).unlink(missing_ok=True)
+
+
+def _cluster_id(directory: Path) -> str:
+    """A cluster id stable for DIR, in Kafka's form (a base64 UUID, 22 characters)."""
+    path = directory / CLUSTER_FILE
+    saved = read_json(path)
+    if saved and isinstance(saved.get("clusterId"), str):
+        return saved["clusterId"]
+    cluster_id = uuid_to_kafka(uuid.uuid4())
+    write_json_atomically(path, {"clusterId": cluster_id})
+    return cluster_id
+
+
+async def run_timers(broker: Broker, stop: asyncio.Event, tick_s: float = 0.05) -> None:
+    """Fire coordinator timers on the wall clock until `stop` is set; saves DIR about once a second."""
+    loop = asyncio.get_running_loop()
+    last_save = loop.time()
+    while not stop.is_set():
+        broker.coordinator.fire_due()
+        deadline = broker.next_deadline_ms()
+        wait = tick_s
+        if deadline is not None:
+            wait = min(tick_s, max(0.0, (deadline - broker.coordinator.clock.now_ms()) / 1000))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), timeout=max(wait, 0.001))
+        if broker.dirty and loop.time() - last_save >= 1.0:
+            broker.save()
+            last_save = loop.time()

@@ -1,0 +1,101 @@
+"""ApiVersions, Metadata and FindCoordinator: how a client finds its way around the one-node cluster.
+
+Node 1 leads every partition and coordinates every group. Topics are not created on demand (a
+broker's `auto.create.topics.enable`): a client naming an unknown topic gets
+UNKNOWN_TOPIC_OR_PARTITION until someone creates it (CreateTopics, `groupctl local topics create`).
+"""
+
+from __future__ import annotations
+
+from groupctl.coordinator.topics import Topic
+from groupctl.errors import KAFKA_ERROR_CODES
+from groupctl.protocol.primitives import ZERO_UUID
+from groupctl.server.dispatch import Body, RequestContext, handles, supported_versions
+
+#: `group.version` 1 means the KIP-848 protocol is on (Kafka 4.0's default); clients look for it.
+FEATURES = [("group.version", 0, 1)]
+#: Kafka's AclOperation codes a superuser holds on a topic (READ..ALTER_CONFIGS, no ALL/ANY/UNKNOWN).
+_TOPIC_OPERATIONS = (3, 4, 5, 6, 7, 8, 10, 11)
+UNKNOWN_TOPIC = KAFKA_ERROR_CODES["UNKNOWN_TOPIC_OR_PARTITION"]
+UNKNOWN_TOPIC_ID = KAFKA_ERROR_CODES["UNKNOWN_TOPIC_ID"]
+COORDINATOR_NOT_AVAILABLE = KAFKA_ERROR_CODES["COORDINATOR_NOT_AVAILABLE"]
+
+
+@handles(18, range(0, 5))
+async def api_versions(ctx: RequestContext, body: Body) -> Body:
+    if ctx.api_version >= 3:
+        ctx.session.client_software = f"{body.get('clientSoftwareName', '')} {body.get('clientSoftwareVersion', '')}"
+    return {
+        "errorCode": 0,
+        "apiKeys": [
+            {"apiKey": key, "minVersion": versions.start, "maxVersion": versions.stop - 1}
+            for key, versions in supported_versions().items()
+        ],
+        "supportedFeatures": [{"name": n, "minVersion": lo, "maxVersion": hi} for n, lo, hi in FEATURES],
+        "finalizedFeaturesEpoch": 1,
+        "finalizedFeatures": [{"name": n, "maxVersionLevel": hi, "minVersionLevel": hi} for n, _, hi in FEATURES],
+    }
+
+
+def partition_entries(topic: Topic) -> list[Body]:
+    return [
+        {"errorCode": 0, "partitionIndex": p, "leaderId": 1, "leaderEpoch": 0, "replicaNodes": [1],
+         "isrNodes": [1], "offlineReplicas": []}
+        for p in range(topic.partitions)
+    ]
+
+
+def topic_entry(topic: Topic, authorized_operations: bool) -> Body:
+    return {
+        "errorCode": 0, "name": topic.name, "topicId": topic.topic_id, "isInternal": False,
+        "partitions": partition_entries(topic),
+        "topicAuthorizedOperations": sum(1 << op for op in _TOPIC_OPERATIONS) if authorized_operations
+        else -2147483648,
+    }
+
+
+@handles(3)
+async def metadata(ctx: RequestContext, body: Body) -> Body:
+    broker = ctx.broker
+    topics = broker.coordinator.topics
+    with_operations = bool(body.get("includeTopicAuthorizedOperations"))
+    requested = body.get("topics")
+    if requested is None or (ctx.api_version == 0 and not requested):
+        entries = [topic_entry(t, with_operations) for t in sorted(topics, key=lambda t: t.name)]
+    else:
+        entries = []
+        for wanted in requested:
+            name, topic_id = wanted.get("name"), wanted.get("topicId", ZERO_UUID)
+            topic = topics.get(name) if name is not None else topics.by_id(topic_id)
+            if topic is not None:
+                entries.append(topic_entry(topic, with_operations))
+            elif name is not None:
+                entries.append({"errorCode": UNKNOWN_TOPIC, "name": name, "topicId": ZERO_UUID, "partitions": []})
+            else:
+                entries.append({"errorCode": UNKNOWN_TOPIC_ID, "name": None, "topicId": topic_id, "partitions": []})
+    listener = broker.listener
+    return {
+        "brokers": [{"nodeId": broker.node_id, "host": listener.host, "port": listener.port, "rack": None}],
+        "clusterId": broker.cluster_id,
+        "controllerId": broker.node_id,
+        "topics": entries,
+    }
+
+
+def coordinator_entry(ctx: RequestContext, key: str, key_type: int) -> Body:
+    """Every group's coordinator is node 1; there is no transaction or share coordinator."""
+    listener = ctx.broker.listener
+    if key_type != 0:
+        return {"key": key, "nodeId": -1, "host": "", "port": -1, "errorCode": COORDINATOR_NOT_AVAILABLE,
+                "errorMessage": "groupctl serve has only a group coordinator"}
+    return {"key": key, "nodeId": ctx.broker.node_id, "host": listener.host, "port": listener.port,
+            "errorCode": 0, "errorMessage": None}
+
+
+@handles(10)
+async def find_coordinator(ctx: RequestContext, body: Body) -> Body:
+    key_type = body.get("keyType", 0)
+    if ctx.api_version >= 4:
+        return {"coordinators": [coordinator_entry(ctx, key, key_type) for key in body.get("coordinatorKeys", [])]}
+    entry = coordinator_entry(ctx, body.get("key", ""), key_type)
+    return {k: entry[k] for k in ("errorCode", "errorMessage", "nodeId", "host", "port")}

@@ -1,0 +1,172 @@
+"""The listener: accept connections, run the coordinator's timers, shut down cleanly.
+
+`Server` runs on an asyncio loop it is given (the CLI's, or a test's background thread via
+`ServerThread`); `stop()` stops accepting, closes every connection, and saves DIR, so everything
+the coordinator acknowledged is on disk when it returns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ssl
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from groupctl.server.broker import Broker, Listener, run_timers
+from groupctl.server.connection import Limits, serve_connection
+from groupctl.server.dispatch import Session, load_handlers
+
+
+@dataclass
+class ServerOptions:
+    directory: Path
+    host: str = "127.0.0.1"
+    port: int = 9092
+    #: The address clients are told to use; defaults to host:port (the bound port when port is 0).
+    advertised_host: str | None = None
+    tls: ssl.SSLContext | None = None
+    #: SASL mechanisms offered (empty: no SASL); the credentials live in `users`.
+    sasl_mechanisms: tuple[str, ...] = ()
+    users: dict[str, object] = field(default_factory=dict)
+    limits: Limits = field(default_factory=Limits)
+
+
+class Server:
+    def __init__(self, options: ServerOptions) -> None:
+        self.options = options
+        self.broker: Broker | None = None
+        self._server: asyncio.Server | None = None
+        self._stop = asyncio.Event()
+        self._connections: set[asyncio.Task[None]] = set()
+        self._timers: asyncio.Task[None] | None = None
+
+    @property
+    def protocol(self) -> str:
+        secure = self.options.tls is not None
+        if self.options.sasl_mechanisms:
+            return "SASL_SSL" if secure else "SASL_PLAINTEXT"
+        return "SSL" if secure else "PLAINTEXT"
+
+    async def start(self) -> Listener:
+        """Open DIR, bind, and start serving; returns the listener clients are told about."""
+        load_handlers()
+        self.broker = Broker.open(self.options)
+        try:
+            self._server = await asyncio.start_server(
+                self._accept, self.options.host, self.options.port, ssl=self.options.tls,
+                limit=2**16, reuse_address=True,
+            )
+        except BaseException:
+            self.broker.close()
+            raise
+        port = self._server.sockets[0].getsockname()[1]
+        listener = Listener(self.options.advertised_host or self.options.host, port, self.protocol)
+        self.broker.bound(listener)
+        self._timers = asyncio.create_task(run_timers(self.broker, self._stop))
+        return listener
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        peer = writer.get_extra_info("peername")
+        if self._stop.is_set() or len(self._connections) >= self.options.limits.max_connections:
+            writer.close()
+            return
+        session = Session(
+            peer=f"{peer[0]}:{peer[1]}" if peer else "?",
+            listener=self.protocol,
+            authenticated=not self.options.sasl_mechanisms,
+        )
+        task = asyncio.current_task()
+        assert task is not None
+        self._connections.add(task)
+        try:
+            assert self.broker is not None
+            await serve_connection(reader, writer, self.broker, session, self.options.limits)
+        finally:
+            self._connections.discard(task)
+
+    @property
+    def connection_count(self) -> int:
+        return len(self._connections)
+
+    async def wait_stopped(self) -> None:
+        await self._stop.wait()
+
+    def request_stop(self) -> None:
+        self._stop.set()
+
+    async def stop(self) -> None:
+        """Stop accepting, close every connection, flush DIR."""
+        self._stop.set()
+        if self._server is not None:
+            self._server.close()
+        for task in list(self._connections):
+            task.cancel()
+        if self._connections:
+            await asyncio.wait(list(self._connections), timeout=5.0)
+        if self._timers is not None:
+            await asyncio.wait([self._timers], timeout=5.0)
+        if self._server is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._server.wait_closed(), timeout=5.0)
+        if self.broker is not None:
+            self.broker.close()
+            self.broker = None
+
+
+class ServerThread:
+    """A server on its own event loop in a background thread (tests, benchmarks, the demo).
+
+    `start()` returns the listener; `stop()` shuts down and joins, bounded by `timeout_s`.
+    `call(fn)` runs `fn(broker)` on the server's loop, for tests that look inside.
+    """
+
+    def __init__(self, options: ServerOptions, timeout_s: float = 10.0) -> None:
+        self.server = Server(options)
+        self.timeout_s = timeout_s
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self.loop.run_forever, name="groupctl-serve", daemon=True)
+        self.listener: Listener | None = None
+
+    def start(self) -> Listener:
+        self._thread.start()
+        future = asyncio.run_coroutine_threadsafe(self.server.start(), self.loop)
+        try:
+            self.listener = future.result(self.timeout_s)
+        except BaseException:
+            self._shutdown_loop()
+            raise
+        return self.listener
+
+    @property
+    def bootstrap(self) -> str:
+        assert self.listener is not None
+        return f"{self.listener.host}:{self.listener.port}"
+
+    def call(self, fn, *args):  # type: ignore[no-untyped-def]
+        async def run():  # type: ignore[no-untyped-def]
+            return fn(self.server.broker, *args)
+
+        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(self.timeout_s)
+
+    def stop(self) -> None:
+        if not self._thread.is_alive():
+            return
+        try:
+            asyncio.run_coroutine_threadsafe(self.server.stop(), self.loop).result(self.timeout_s)
+        finally:
+            self._shutdown_loop()
+
+    def _shutdown_loop(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(self.timeout_s)
+        if not self._thread.is_alive():
+            self.loop.close()
+
+    def __enter__(self) -> ServerThread:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
