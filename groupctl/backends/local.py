@@ -147,9 +147,12 @@ class LocalBackend:
                     f"{self.directory / CLASSIC_FILE} is older than the log: classic groups were reloaded from their "
                     "last GroupMetadata record, as a broker does after a failover (rebalances in progress restart)"
                 )
+        # Served on the wall clock, the time the DIR lay unused does not count against its members:
+        # their deadlines move by it, as a broker restarts session timers when it loads a partition.
+        shift = max(0, self.clock.now_ms() - saved) if self.wall_clock else 0
         timers = self.coordinator.timers
         for entry in (read_json(self.directory / TIMERS_FILE) or {}).get("timers", ()):
-            timers.reschedule(tuple(entry[:-1]), int(entry[-1]))
+            timers.reschedule(tuple(entry[:-1]), int(entry[-1]) + shift)
 
     def save(self) -> None:
         """Persist the clock, topics and configs (the log is already on disk)."""

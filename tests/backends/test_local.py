@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -127,3 +128,16 @@ def test_a_classic_rebalance_in_progress_carries_on_in_the_next_invocation(tmp_p
     with LocalBackend(tmp_path) as b:
         assert any("older than the log" in n for n in b.notices)
         assert b.coordinator.classic.groups["c"].state == "Empty"  # reloaded from its last record
+
+
+def test_served_on_the_wall_clock_members_keep_their_session_and_time_never_goes_back(tmp_path: Path) -> None:
+    with LocalBackend(tmp_path, create=True) as b:
+        b.coordinator.create_topic("orders", 3)
+        join(b, "m1")
+        saved = b.clock.now_ms()  # 2026-01-01: months behind the wall clock
+    with LocalBackend(tmp_path, wall_clock=True) as served:
+        assert served.clock.now_ms() >= time.time() * 1000 - 1000
+        served.coordinator.fire_due()
+        assert [m.member_id for m in served.describe_groups(["g"])[0].members] == ["m1"]
+    with LocalBackend(tmp_path) as again:
+        assert again.clock.now_ms() > saved
