@@ -1,0 +1,237 @@
+"""A cluster as the wire client sees it: bootstrap, Metadata, and one cached connection per broker.
+
+Bootstrap tries each server of `bootstrap.servers` once, in order, within the deadline; TLS and
+SASL failures stop it at once (another broker would refuse the same settings). Metadata names
+the brokers; after it, connections are by node id and reused until `close()`.
+"""
+
+from __future__ import annotations
+
+import ssl
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from groupctl.kafka.config import ClientConfig, format_address
+from groupctl.kafka.connection import DEFAULT_MAX_RESPONSE_BYTES, BrokerConnection
+from groupctl.kafka.deadline import Deadline
+from groupctl.kafka.errors import ConnectionFailed, broker_error
+from groupctl.kafka.tls import client_context
+
+METADATA: Final = 3
+METADATA_VERSIONS: Final = range(0, 14)
+DEFAULT_TIMEOUT_S: Final = 30.0
+
+
+@dataclass(frozen=True)
+class Broker:
+    """A broker as Metadata (or FindCoordinator) names it."""
+
+    node_id: int
+    host: str
+    port: int
+    rack: str | None = None
+
+    @property
+    def address(self) -> str:
+        return format_address(self.host, self.port)
+
+    def __str__(self) -> str:
+        return f"{self.address} (node {self.node_id})"
+
+
+@dataclass(frozen=True)
+class PartitionMetadata:
+    partition: int
+    leader_id: int
+    leader_epoch: int
+    error_code: int
+
+
+@dataclass(frozen=True)
+class TopicMetadata:
+    name: str
+    topic_id: uuid.UUID | None
+    error_code: int
+    is_internal: bool
+    partitions: dict[int, PartitionMetadata] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ClusterMetadata:
+    cluster_id: str | None
+    controller_id: int
+    brokers: dict[int, Broker]
+    topics: dict[str, TopicMetadata]
+
+
+def metadata_request(version: int, topics: Sequence[str] | None) -> dict[str, Any]:
+    """Topic names, or None for every topic. v0 cannot ask for no topics (its empty list means all)."""
+    body: dict[str, Any] = {}
+    if version == 0:
+        body["topics"] = [{"name": t} for t in topics or ()]
+    else:
+        body["topics"] = None if topics is None else [{"name": t} for t in topics]
+    if version >= 4:
+        body["allowAutoTopicCreation"] = False
+    return body
+
+
+def parse_metadata(body: dict[str, Any]) -> ClusterMetadata:
+    brokers = {b["nodeId"]: Broker(b["nodeId"], b["host"], b["port"], b.get("rack")) for b in body.get("brokers", [])}
+    topics: dict[str, TopicMetadata] = {}
+    for t in body.get("topics", []):
+        if t["name"] is None:
+            continue
+        partitions = {
+            p["partitionIndex"]: PartitionMetadata(
+                p["partitionIndex"], p["leaderId"], p.get("leaderEpoch", -1), p["errorCode"]
+            )
+            for p in t.get("partitions", [])
+        }
+        topic_id = t.get("topicId")
+        topics[t["name"]] = TopicMetadata(
+            t["name"],
+            topic_id if topic_id and topic_id.int else None,
+            t["errorCode"],
+            t.get("isInternal", False),
+            partitions,
+        )
+    return ClusterMetadata(body.get("clusterId"), body.get("controllerId", -1), brokers, topics)
+
+
+class Cluster:
+    """Connections to one cluster, opened on demand and closed together."""
+
+    def __init__(
+        self,
+        config: ClientConfig,
+        *,
+        timeout: float = DEFAULT_TIMEOUT_S,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+    ) -> None:
+        self.config = config
+        self.timeout = timeout
+        self.max_response_bytes = max_response_bytes
+        self._ssl_context: ssl.SSLContext | None = None
+        self._bootstrap: BrokerConnection | None = None
+        self._connections: dict[int, BrokerConnection] = {}
+        self.brokers: dict[int, Broker] = {}
+        self.coordinators: dict[str, Broker] = {}
+        """group id -> its coordinator, as last found; `forget_coordinator` drops a stale entry."""
+
+    def deadline(self, seconds: float | None = None) -> Deadline:
+        """A fresh deadline of `seconds` (the cluster's timeout by default)."""
+        return Deadline(self.timeout if seconds is None else seconds)
+
+    def __enter__(self) -> Cluster:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        for conn in [self._bootstrap, *self._connections.values()]:
+            if conn is not None:
+                conn.close()
+        self._bootstrap = None
+        self._connections.clear()
+
+    # --- connections --------------------------------------------------------------------------------
+
+    def _context(self) -> ssl.SSLContext | None:
+        if self._ssl_context is None and self.config.uses_tls:
+            settings = self.config.tls()
+            assert settings is not None
+            self._ssl_context = client_context(settings)
+        return self._ssl_context
+
+    def _open(self, host: str, port: int, node_id: int | None, deadline: Deadline) -> BrokerConnection:
+        conn = BrokerConnection(
+            host,
+            port,
+            self.config,
+            node_id=node_id,
+            ssl_context=self._context(),
+            max_response_bytes=self.max_response_bytes,
+        )
+        return conn.open(deadline)
+
+    def bootstrap(self, deadline: Deadline) -> BrokerConnection:
+        """An open connection to the first bootstrap server that answers."""
+        if self._bootstrap is not None and self._bootstrap.is_open:
+            return self._bootstrap
+        failures: list[str] = []
+        for host, port in self.config.bootstrap_servers:
+            if deadline.expired:
+                failures.append(f"{format_address(host, port)}: not tried, no time left")
+                continue
+            try:
+                self._bootstrap = self._open(host, port, None, deadline)
+                return self._bootstrap
+            except ConnectionFailed as exc:
+                failures.append(f"{exc.address}: {exc.reason}")
+        raise ConnectionFailed(
+            self.config.bootstrap_text,
+            f"no bootstrap server answered within {deadline.total:.1f} s ({'; '.join(failures)}); check "
+            "bootstrap.servers / --bootstrap-server and that the brokers run and are reachable",
+        )
+
+    def any_connection(self, deadline: Deadline) -> BrokerConnection:
+        """Some open connection (for cluster-wide requests such as Metadata and FindCoordinator)."""
+        for conn in self._connections.values():
+            if conn.is_open:
+                return conn
+        return self.bootstrap(deadline)
+
+    def connection(self, broker: Broker, deadline: Deadline) -> BrokerConnection:
+        """The connection to `broker`, reused while it stays open at the same address."""
+        conn = self._connections.get(broker.node_id)
+        if conn is not None and conn.is_open and (conn.host, conn.port) == (broker.host, broker.port):
+            return conn
+        if conn is not None:
+            conn.close()
+        boot = self._bootstrap
+        if boot is not None and boot.is_open and (boot.host, boot.port) == (broker.host, broker.port):
+            boot.node_id = broker.node_id
+            self._bootstrap = None
+            conn = boot
+        else:
+            conn = self._open(broker.host, broker.port, broker.node_id, deadline)
+        self._connections[broker.node_id] = conn
+        return conn
+
+    def drop(self, node_id: int) -> None:
+        """Close and forget the connection to `node_id` (after it failed)."""
+        conn = self._connections.pop(node_id, None)
+        if conn is not None:
+            conn.close()
+
+    def forget_coordinator(self, group_id: str) -> None:
+        self.coordinators.pop(group_id, None)
+
+    # --- metadata -----------------------------------------------------------------------------------
+
+    def metadata(self, deadline: Deadline, topics: Sequence[str] | None = ()) -> ClusterMetadata:
+        """Brokers and the named topics (`None`: every topic; `()`: none, except on Metadata v0)."""
+        conn = self.any_connection(deadline)
+        _, body = conn.call(METADATA, METADATA_VERSIONS, lambda v: metadata_request(v, topics), deadline)
+        if body.get("errorCode"):
+            raise broker_error(body["errorCode"], None, f"Metadata on {conn.where}")
+        result = parse_metadata(body)
+        self.brokers = dict(result.brokers)
+        return result
+
+    def list_brokers(self, deadline: Deadline) -> list[Broker]:
+        """Every broker of the cluster, by node id."""
+        return sorted(self.metadata(deadline).brokers.values(), key=lambda b: b.node_id)
+
+    def broker(self, node_id: int, deadline: Deadline) -> Broker:
+        """A broker by node id, refreshing Metadata once when it is not known yet."""
+        if node_id not in self.brokers:
+            self.metadata(deadline)
+        try:
+            return self.brokers[node_id]
+        except KeyError:
+            raise ConnectionFailed(f"node {node_id}", "the cluster's Metadata does not list this broker") from None

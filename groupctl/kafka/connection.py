@@ -1,0 +1,265 @@
+"""One broker connection: TCP, TLS, ApiVersions, SASL, then request/response with correlation ids.
+
+Blocking sockets with a timeout per call: every send and receive gets the time left before the
+request's deadline (the command's deadline, cut to `request.timeout.ms`), so a silent broker costs
+at most that. One request is in flight at a time; a response whose correlation id is not the one
+expected, a frame above `max_response_bytes`, or a timeout closes the connection, since what is
+left on the socket can no longer be trusted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import ssl
+from collections.abc import Callable
+from typing import Any, Final
+
+import groupctl
+from groupctl.errors import DecodeError
+from groupctl.kafka.authentication import authenticate
+from groupctl.kafka.config import ClientConfig, format_address
+from groupctl.kafka.deadline import Deadline
+from groupctl.kafka.errors import (
+    UNSUPPORTED_VERSION,
+    ConnectionFailed,
+    ProtocolFailure,
+    RequestTimedOut,
+    TlsFailed,
+    broker_error,
+)
+from groupctl.kafka.tls import explain_handshake_failure
+from groupctl.kafka.versions import ApiVersionTable
+from groupctl.protocol.messages import API_NAMES, framing
+
+API_VERSIONS: Final = 18
+API_VERSIONS_FIRST: Final = 3
+"""The ApiVersions version sent first; brokers that do not know it say which one they do know."""
+DEFAULT_MAX_RESPONSE_BYTES: Final = 100 * 1024 * 1024
+CLIENT_SOFTWARE_NAME: Final = "groupctl"
+_MAX_CORRELATION_ID: Final = 2**31 - 1
+_CHECK_LISTENER: Final = "check security.protocol, the SASL settings and the broker log"
+_TLS_RECORD_TYPES: Final = (0x15, 0x16)  # a TLS alert or handshake record where a size was expected
+
+
+class BrokerConnection:
+    """A connected, negotiated and (with SASL) authenticated link to one broker."""
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        config: ClientConfig,
+        *,
+        node_id: int | None = None,
+        ssl_context: ssl.SSLContext | None = None,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+    ) -> None:
+        self.host = host
+        self.port = port
+        self.node_id = node_id
+        self.config = config
+        self.address = format_address(host, port)
+        self.max_response_bytes = max_response_bytes
+        self._ssl_context = ssl_context
+        self._sock: socket.socket | None = None
+        self._correlation_id = 0
+        self.api_versions = ApiVersionTable()
+        self.authenticated_as: str | None = None
+
+    @property
+    def where(self) -> str:
+        """How messages name this broker: `host:port (node 1)` or `bootstrap server host:port`."""
+        if self.node_id is None:
+            return f"bootstrap server {self.address}"
+        return f"{self.address} (node {self.node_id})"
+
+    @property
+    def is_open(self) -> bool:
+        return self._sock is not None
+
+    def open(self, deadline: Deadline) -> BrokerConnection:
+        """Connect, then TLS, ApiVersions and SASL as configured; on failure nothing stays open."""
+        try:
+            self._connect(deadline)
+            self._negotiate(deadline)
+            settings = self.config.sasl()
+            if settings is not None:
+                self.authenticated_as = authenticate(self, settings, deadline)
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def close(self) -> None:
+        sock, self._sock = self._sock, None
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.close()
+
+    def __enter__(self) -> BrokerConnection:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def version_for(self, api_key: int, ours: range) -> int:
+        """The highest version of `api_key` in `ours` the broker speaks; `UnsupportedApi` if none."""
+        return self.api_versions.version_for(api_key, ours, self.where)
+
+    def call(
+        self, api_key: int, ours: range, build: Callable[[int], dict[str, Any]], deadline: Deadline
+    ) -> tuple[int, dict[str, Any]]:
+        """Pick the version, build the body for it, send, and return `(version, response body)`."""
+        version = self.version_for(api_key, ours)
+        return version, self.request(api_key, version, build(version), deadline)
+
+    def request(self, api_key: int, version: int, body: dict[str, Any], deadline: Deadline) -> dict[str, Any]:
+        """Send one request and wait for its response body."""
+        return self._round_trip(api_key, version, body, deadline).body
+
+    # --- internals ----------------------------------------------------------------------------------
+
+    def _connect(self, deadline: Deadline) -> None:
+        budget = min(deadline.remaining(), self.config.connect_timeout_ms / 1000)
+        if budget <= 0:
+            raise ConnectionFailed(self.address, "no time left to connect")
+        try:
+            sock = socket.create_connection((self.host, self.port), timeout=budget)
+        except TimeoutError as exc:
+            raise ConnectionFailed(self.address, f"connect timed out after {budget:.1f} s") from exc
+        except OSError as exc:
+            raise ConnectionFailed(self.address, _os_reason(exc)) from exc
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        if self._ssl_context is None:
+            self._sock = sock
+            return
+        try:
+            sock.settimeout(max(deadline.remaining(), 0.001))
+            self._sock = self._ssl_context.wrap_socket(sock, server_hostname=self.host)
+        except ssl.SSLError as exc:
+            sock.close()
+            raise explain_handshake_failure(exc, self.address) from exc
+        except TimeoutError as exc:
+            sock.close()
+            raise ConnectionFailed(self.address, "TLS handshake timed out") from exc
+        except OSError as exc:
+            sock.close()
+            raise TlsFailed(f"TLS handshake with {self.address} failed: {_os_reason(exc)}") from exc
+
+    def _negotiate(self, deadline: Deadline) -> None:
+        """ApiVersions v3; a broker that does not know v3 answers UNSUPPORTED_VERSION with its own
+        ApiVersions range (Kafka 2.4+) or none, and is asked again at that version or v0, as Kafka's
+        NetworkClient does."""
+        version = API_VERSIONS_FIRST
+        for _ in range(API_VERSIONS_FIRST + 1):
+            body = (
+                {"clientSoftwareName": CLIENT_SOFTWARE_NAME, "clientSoftwareVersion": groupctl.__version__}
+                if version >= 3
+                else {}
+            )
+            response = self._round_trip(API_VERSIONS, version, body, deadline)
+            code = response.body["errorCode"]
+            if code == 0:
+                self.api_versions = ApiVersionTable.from_response(response.body)
+                return
+            if code != UNSUPPORTED_VERSION or version == 0:
+                raise broker_error(code, None, f"ApiVersions v{version} on {self.where}")
+            advertised = {k["apiKey"]: k["maxVersion"] for k in response.body.get("apiKeys", [])}.get(API_VERSIONS, 0)
+            version = max(0, min(advertised, version - 1))
+        raise ProtocolFailure(f"{self.where} refused every ApiVersions version")
+
+    def _next_correlation_id(self) -> int:
+        self._correlation_id = self._correlation_id + 1 if self._correlation_id < _MAX_CORRELATION_ID else 0
+        return self._correlation_id
+
+    def _round_trip(self, api_key: int, version: int, body: dict[str, Any], deadline: Deadline) -> framing.Response:
+        if self._sock is None:
+            raise ConnectionFailed(self.address, "the connection is closed")
+        name = f"{API_NAMES.get(api_key, f'API {api_key}')} v{version}"
+        correlation_id = self._next_correlation_id()
+        frame = framing.encode_request(api_key, version, correlation_id, self.config.client_id, body)
+        limit = deadline.sooner(self.config.request_timeout_ms / 1000)
+        self._send(frame, limit, name)
+        payload = self._receive(limit, name)
+        try:
+            response = framing.decode_response(payload, api_key, version)
+        except DecodeError as exc:
+            self.close()
+            raise ProtocolFailure(f"{self.where} sent a {name} response that does not decode: {exc}") from exc
+        if response.correlation_id != correlation_id:
+            self.close()
+            raise ProtocolFailure(
+                f"{self.where} answered correlation id {response.correlation_id} to {name} "
+                f"(expected {correlation_id}); the connection was closed"
+            )
+        return response
+
+    def _send(self, frame: bytes, deadline: Deadline, name: str) -> None:
+        sock = self._sock
+        assert sock is not None
+        view = memoryview(frame)
+        sent = 0
+        while sent < len(frame):
+            self._arm(sock, deadline, name)
+            try:
+                sent += sock.send(view[sent:])
+            except TimeoutError as exc:
+                self.close()
+                raise RequestTimedOut(self.where, name, deadline.total) from exc
+            except OSError as exc:
+                self.close()
+                raise ConnectionFailed(self.address, f"connection lost sending {name}: {_os_reason(exc)}") from exc
+
+    def _receive(self, deadline: Deadline, name: str) -> bytes:
+        prefix = self._read_exactly(framing.SIZE.size, deadline, name)
+        try:
+            size = framing.frame_size(prefix, self.max_response_bytes)
+        except DecodeError as exc:
+            self.close()
+            hint = ""
+            if prefix[0] in _TLS_RECORD_TYPES and prefix[1] == 0x03:
+                hint = "; it answered with TLS: set security.protocol=SSL or SASL_SSL"
+            raise ProtocolFailure(f"{self.where} sent an invalid {name} response: {exc}{hint}") from exc
+        return self._read_exactly(size, deadline, name)
+
+    def _read_exactly(self, size: int, deadline: Deadline, name: str) -> bytes:
+        sock = self._sock
+        assert sock is not None
+        buf = bytearray(size)
+        view = memoryview(buf)
+        got = 0
+        while got < size:
+            self._arm(sock, deadline, name)
+            try:
+                n = sock.recv_into(view[got:], size - got)
+            except TimeoutError as exc:
+                self.close()
+                raise RequestTimedOut(self.where, name, deadline.total) from exc
+            except OSError as exc:
+                self.close()
+                raise ConnectionFailed(
+                    self.address, f"connection lost waiting for {name}: {_os_reason(exc)} ({_CHECK_LISTENER})"
+                ) from exc
+            if n == 0:
+                self.close()
+                raise ConnectionFailed(
+                    self.address, f"the broker closed the connection during {name} ({_CHECK_LISTENER})"
+                )
+            got += n
+        return bytes(buf)
+
+    def _arm(self, sock: socket.socket, deadline: Deadline, name: str) -> None:
+        remaining = deadline.remaining()
+        if remaining <= 0:
+            self.close()
+            raise RequestTimedOut(self.where, name, deadline.total)
+        sock.settimeout(remaining)
+
+
+def _os_reason(exc: OSError) -> str:
+    if isinstance(exc, socket.gaierror):
+        return f"cannot resolve the host name ({exc.strerror})"
+    if isinstance(exc, ConnectionRefusedError):
+        return "connection refused"
+    return exc.strerror or str(exc) or type(exc).__name__

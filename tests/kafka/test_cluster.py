@@ -1,0 +1,168 @@
+"""Bootstrap, Metadata at every version (bytes against kafka-python), and connection caching."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Any
+
+import pytest
+
+from groupctl.errors import GroupctlError
+from groupctl.kafka.cluster import Broker, Cluster, metadata_request, parse_metadata
+from groupctl.kafka.deadline import Deadline
+from groupctl.kafka.errors import ConnectionFailed, TlsFailed
+from groupctl.protocol.messages import framing
+
+HOST = "127.0.0.1"
+TOPIC_ID = uuid.UUID("6ba7b810-9dad-11d1-80b4-00c04fd430c8")
+
+
+def kp_topics(kp: Any, topics: Any, version: int) -> Any:
+    if topics is None:
+        return [] if version == 0 else None
+    cls = kp.cls["MetadataRequest"].MetadataRequestTopic
+    return [cls(name=t) for t in topics]
+
+
+@pytest.mark.parametrize("version", range(14))
+@pytest.mark.parametrize("topics", [None, (), ("orders", "payments")], ids=["all", "none", "named"])
+def test_metadata_request_bytes_equal_kafka_python(
+    fake_cluster: Any, config_for: Any, kp: Any, version: int, topics: Any
+) -> None:
+    (broker,) = fake_cluster(api_versions={18: (0, 3), 3: (0, version)})
+    with Cluster(config_for(broker)) as cluster:
+        cluster.metadata(cluster.deadline(5), topics)
+    (request,) = broker.requests_for(3)
+    assert request.api_version == version
+    expected = kp.frame(
+        "MetadataRequest",
+        version,
+        request.correlation_id,
+        "groupctl",
+        topics=kp_topics(kp, topics, version),
+        allow_auto_topic_creation=False,
+    )
+    assert framing.frame(broker.raw_for(3)[0]) == expected
+
+
+@pytest.mark.parametrize("version", range(14))
+def test_metadata_response_encoded_by_kafka_python(kp: Any, version: int) -> None:
+    m = kp.cls["MetadataResponse"]
+    partition = m.MetadataResponseTopic.MetadataResponsePartition(
+        error_code=0, partition_index=2, leader_id=1, leader_epoch=7, replica_nodes=[1], isr_nodes=[1]
+    )
+    wire = kp.frame(
+        "MetadataResponse",
+        version,
+        42,
+        brokers=[m.MetadataResponseBroker(node_id=1, host="b1", port=9093, rack="rack-a")],
+        cluster_id="cid",
+        controller_id=1,
+        topics=[
+            m.MetadataResponseTopic(
+                error_code=0, name="orders", topic_id=TOPIC_ID, is_internal=False, partitions=[partition]
+            )
+        ],
+    )
+    response = framing.decode_response(wire[4:], 3, version)
+    assert response.correlation_id == 42
+    result = parse_metadata(response.body)
+    rack = "rack-a" if version >= 1 else None
+    assert result.brokers == {1: Broker(1, "b1", 9093, rack)}
+    assert result.cluster_id == ("cid" if version >= 2 else None)
+    assert result.controller_id == (1 if version >= 1 else -1)
+    topic = result.topics["orders"]
+    assert topic.topic_id == (TOPIC_ID if version >= 10 else None)
+    assert topic.partitions[2].leader_id == 1
+    assert topic.partitions[2].leader_epoch == (7 if version >= 7 else -1)
+
+
+def test_metadata_request_shapes() -> None:
+    assert metadata_request(0, None) == {"topics": []}
+    assert metadata_request(1, None) == {"topics": None}
+    assert metadata_request(3, ()) == {"topics": []}
+    assert metadata_request(4, ["t"]) == {"topics": [{"name": "t"}], "allowAutoTopicCreation": False}
+
+
+def test_bootstrap_skips_an_unreachable_server(fake_cluster: Any, config_for: Any, closed_port: int) -> None:
+    (broker,) = fake_cluster()
+    config = config_for(f"{HOST}:{closed_port},{broker.address}")
+    with Cluster(config, timeout=5) as cluster:
+        brokers = cluster.list_brokers(cluster.deadline())
+        assert brokers == [Broker(0, HOST, broker.port)]
+        assert cluster.bootstrap(cluster.deadline()).port == broker.port
+
+
+def test_unreachable_bootstrap_names_every_server(config_for: Any, closed_port: int) -> None:
+    config = config_for(f"{HOST}:{closed_port},localhost:{closed_port}")
+    start = time.monotonic()
+    with Cluster(config, timeout=3) as cluster, pytest.raises(ConnectionFailed) as err:
+        cluster.list_brokers(cluster.deadline())
+    assert time.monotonic() - start < 3.0
+    message = str(err.value)
+    assert f"no bootstrap server answered within 3.0 s ({HOST}:{closed_port}: connection refused; " in message
+    assert f"localhost:{closed_port}:" in message
+    assert "check bootstrap.servers / --bootstrap-server" in message
+
+
+def test_bootstrap_stops_at_the_deadline(config_for: Any, silent_listener: int, closed_port: int) -> None:
+    config = config_for(f"{HOST}:{silent_listener},{HOST}:{closed_port}")
+    start = time.monotonic()
+    with Cluster(config, timeout=0.5) as cluster, pytest.raises(ConnectionFailed) as err:
+        cluster.list_brokers(cluster.deadline())
+    assert time.monotonic() - start < 2.5
+    assert f"{HOST}:{silent_listener}: timed out" in str(err.value)
+    assert f"{HOST}:{closed_port}: not tried, no time left" in str(err.value)
+
+
+def test_tls_failures_stop_the_bootstrap(fake_cluster: Any, config_for: Any, tls_files: Any) -> None:
+    first, second = fake_cluster(2, tls=tls_files.server_context())
+    config = config_for(
+        f"{first.address},{second.address}", security_protocol="SSL", ssl_ca_location=str(tls_files.other_ca)
+    )
+    with Cluster(config) as cluster, pytest.raises(TlsFailed):
+        cluster.bootstrap(cluster.deadline(5))
+    assert second.requests == []
+
+
+def test_connections_are_cached_per_node_and_the_bootstrap_one_is_reused(fake_cluster: Any, config_for: Any) -> None:
+    b0, _ = fake_cluster(2)
+    cluster = Cluster(config_for(b0))
+    deadline = cluster.deadline(5)
+    brokers = cluster.list_brokers(deadline)
+    assert [b.node_id for b in brokers] == [0, 1]
+    first = cluster.connection(brokers[0], deadline)
+    assert first.node_id == 0 and first.where == f"{b0.address} (node 0)"
+    assert cluster.connection(brokers[0], deadline) is first
+    second = cluster.connection(brokers[1], deadline)
+    assert second is not first and cluster.any_connection(deadline) in (first, second)
+    assert len(b0.requests_for(18)) == 1  # the bootstrap connection became node 0's
+    assert cluster.broker(1, deadline) == brokers[1]
+    cluster.drop(1)
+    assert not second.is_open
+    cluster.close()
+    assert not first.is_open
+
+
+def test_unknown_node(fake_cluster: Any, config_for: Any) -> None:
+    (broker,) = fake_cluster()
+    with Cluster(config_for(broker)) as cluster, pytest.raises(ConnectionFailed, match="does not list this broker"):
+        cluster.broker(7, Deadline(5))
+
+
+def test_metadata_names_topics(fake_cluster: Any, config_for: Any) -> None:
+    (broker,) = fake_cluster()
+    broker.topics = {"orders": {0: 0, 1: 0}}
+    with Cluster(config_for(broker)) as cluster:
+        result = cluster.metadata(cluster.deadline(5), ["orders", "ghost"])
+    assert sorted(result.topics["orders"].partitions) == [0, 1]
+    assert result.topics["ghost"].error_code == 3
+
+
+def test_tls_settings_are_checked_before_connecting(fake_cluster: Any, config_for: Any) -> None:
+    (broker,) = fake_cluster()
+    config = config_for(broker, security_protocol="SSL", ssl_truststore_location="client.truststore.jks")
+    with Cluster(config) as cluster, pytest.raises(GroupctlError, match=r"ssl\.truststore\.type=JKS"):
+        cluster.bootstrap(cluster.deadline(5))
+    assert broker.requests == []

@@ -1,0 +1,242 @@
+"""FindCoordinator at every version (bytes against kafka-python), and the retry rules: rediscovery on
+NOT_COORDINATOR / COORDINATOR_NOT_AVAILABLE, patience on COORDINATOR_LOAD_IN_PROGRESS, all bounded."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from groupctl.errors import KafkaError
+from groupctl.kafka.cluster import Cluster
+from groupctl.kafka.coordinator import find_coordinator_request, find_coordinators, parse_find_coordinator
+from groupctl.kafka.errors import ConnectionFailed, CoordinatorUnavailable
+from groupctl.kafka.groups import describe_classic_groups
+from groupctl.protocol.messages import framing
+
+HOST = "127.0.0.1"
+
+
+def described(group_id: str, error: int = 0, state: str = "Stable") -> dict[str, Any]:
+    return {
+        "errorCode": error,
+        "groupId": group_id,
+        "groupState": state,
+        "protocolType": "consumer",
+        "protocolData": "range",
+        "members": [],
+    }
+
+
+def describe_handler(errors: list[int] | None = None) -> Any:
+    """DescribeGroups answering each group with the next error of `errors`, then success."""
+    queue = list(errors or [])
+
+    def handle(request: Any, state: Any) -> dict[str, Any]:
+        code = queue.pop(0) if queue else 0
+        return {"groups": [described(g, code) for g in request.body["groups"]]}
+
+    return handle
+
+
+@pytest.mark.parametrize("version", range(7))
+def test_find_coordinator_bytes_equal_kafka_python(fake_cluster: Any, config_for: Any, kp: Any, version: int) -> None:
+    (broker,) = fake_cluster(api_versions={18: (0, 3), 10: (0, version)})
+    with Cluster(config_for(broker)) as cluster:
+        answers = find_coordinators(cluster, ["orders", "payments"], cluster.deadline(5))
+    assert {k: (a.node_id, a.port, a.error_code) for k, a in answers.items()} == {
+        "orders": (0, broker.port, 0),
+        "payments": (0, broker.port, 0),
+    }
+    requests = broker.requests_for(10)
+    if version >= 4:
+        (request,) = requests
+        expected = [
+            kp.frame(
+                "FindCoordinatorRequest",
+                version,
+                request.correlation_id,
+                "groupctl",
+                key_type=0,
+                coordinator_keys=["orders", "payments"],
+            )
+        ]
+    else:
+        assert len(requests) == 2
+        expected = [
+            kp.frame("FindCoordinatorRequest", version, r.correlation_id, "groupctl", key=key, key_type=0)
+            for r, key in zip(requests, ["orders", "payments"], strict=True)
+        ]
+    assert [framing.frame(raw) for raw in broker.raw_for(10)] == expected
+
+
+@pytest.mark.parametrize("version", range(7))
+def test_find_coordinator_response_encoded_by_kafka_python(kp: Any, version: int) -> None:
+    cls = kp.cls["FindCoordinatorResponse"]
+    if version >= 4:
+        fields = {
+            "coordinators": [
+                cls.Coordinator(key="g", node_id=3, host="b3", port=9094, error_code=0, error_message=None),
+                cls.Coordinator(key="h", node_id=-1, host="", port=-1, error_code=15, error_message="loading"),
+            ]
+        }
+        keys = ["g", "h"]
+    else:
+        fields = {"error_code": 0, "error_message": None, "node_id": 3, "host": "b3", "port": 9094}
+        keys = ["g"]
+    wire = kp.frame("FindCoordinatorResponse", version, 5, **fields)
+    body = framing.decode_response(wire[4:], 10, version).body
+    answers = parse_find_coordinator(body, version, keys)
+    assert (answers["g"].node_id, answers["g"].host, answers["g"].port, answers["g"].error_code) == (3, "b3", 9094, 0)
+    if version >= 4:
+        assert (answers["h"].error_code, answers["h"].error_message) == (15, "loading")
+
+
+def test_find_coordinator_request_shapes() -> None:
+    assert find_coordinator_request(0, ["g"]) == {"key": "g"}
+    assert find_coordinator_request(3, ["g"]) == {"key": "g", "keyType": 0}
+    assert find_coordinator_request(4, ["g", "h"]) == {"keyType": 0, "coordinatorKeys": ["g", "h"]}
+    with pytest.raises(ValueError, match="one key"):
+        find_coordinator_request(3, ["g", "h"])
+
+
+def test_not_coordinator_then_rediscovery(fake_cluster: Any, config_for: Any) -> None:
+    b0, b1 = fake_cluster(2)
+    lookups: list[int] = []
+
+    def find(request: Any, state: Any) -> dict[str, Any]:
+        target = b0 if not lookups else b1
+        lookups.append(target.node_id)
+        return {
+            "coordinators": [
+                {
+                    "key": k,
+                    "nodeId": target.node_id,
+                    "host": HOST,
+                    "port": target.port,
+                    "errorCode": 0,
+                    "errorMessage": None,
+                }
+                for k in request.body["coordinatorKeys"]
+            ]
+        }
+
+    for b in (b0, b1):
+        b.on(10, find)
+    b0.on(15, describe_handler([16]))  # the group moved to b1
+    b1.on(15, describe_handler())
+    with Cluster(config_for(b0)) as cluster:
+        result = describe_classic_groups(cluster, ["orders"], cluster.deadline(5))
+        assert cluster.coordinators["orders"].node_id == 1
+    assert result["orders"].error_code == 0 and result["orders"].coordinator.node_id == 1
+    assert lookups == [0, 1]
+
+
+def test_coordinator_not_available_rediscovers(fake_cluster: Any, config_for: Any) -> None:
+    (broker,) = fake_cluster()
+    broker.on(15, describe_handler([15]))
+    with Cluster(config_for(broker)) as cluster:
+        assert describe_classic_groups(cluster, ["g"], cluster.deadline(5))["g"].error_code == 0
+    assert len(broker.requests_for(10)) == 2 and len(broker.requests_for(15)) == 2
+
+
+def test_load_in_progress_retries_on_the_same_coordinator(fake_cluster: Any, config_for: Any) -> None:
+    (broker,) = fake_cluster()
+    broker.on(15, describe_handler([14, 14]))
+    with Cluster(config_for(broker)) as cluster:
+        result = describe_classic_groups(cluster, ["g"], cluster.deadline(5))
+    assert result["g"].state == "Stable"
+    assert len(broker.requests_for(10)) == 1 and len(broker.requests_for(15)) == 3
+
+
+def test_load_in_progress_is_bounded_by_the_deadline(fake_cluster: Any, config_for: Any) -> None:
+    (broker,) = fake_cluster()
+    broker.on(15, lambda r, s: {"groups": [described(g, 14) for g in r.body["groups"]]})
+    start = time.monotonic()
+    with Cluster(config_for(broker), timeout=0.6) as cluster, pytest.raises(CoordinatorUnavailable) as err:
+        describe_classic_groups(cluster, ["orders"], cluster.deadline())
+    elapsed = time.monotonic() - start
+    assert 0.5 < elapsed < 2.5
+    message = str(err.value)
+    assert message.startswith("DescribeGroups: no coordinator answered within 0.6 s for 1 group(s)")
+    assert f"'orders': COORDINATOR_LOAD_IN_PROGRESS from {HOST}:{broker.port} (node 0)" in message
+    assert 3 <= len(broker.requests_for(15)) <= 8
+
+
+def test_find_coordinator_not_available_is_retried(fake_cluster: Any, config_for: Any) -> None:
+    (broker,) = fake_cluster()
+    calls: list[int] = []
+
+    def find(request: Any, state: Any) -> dict[str, Any]:
+        calls.append(1)
+        code = 15 if len(calls) == 1 else 0
+        return {
+            "coordinators": [
+                {"key": k, "nodeId": 0, "host": HOST, "port": broker.port, "errorCode": code, "errorMessage": None}
+                for k in request.body["coordinatorKeys"]
+            ]
+        }
+
+    broker.on(10, find)
+    broker.on(15, describe_handler())
+    with Cluster(config_for(broker)) as cluster:
+        assert describe_classic_groups(cluster, ["g"], cluster.deadline(5))["g"].error_code == 0
+    assert len(calls) == 2
+
+
+def test_unreachable_coordinator_is_rediscovered(fake_cluster: Any, config_for: Any, closed_port: int) -> None:
+    (broker,) = fake_cluster()
+    calls: list[int] = []
+
+    def find(request: Any, state: Any) -> dict[str, Any]:
+        calls.append(1)
+        node, port = (5, closed_port) if len(calls) == 1 else (0, broker.port)
+        return {
+            "coordinators": [
+                {"key": k, "nodeId": node, "host": HOST, "port": port, "errorCode": 0, "errorMessage": None}
+                for k in request.body["coordinatorKeys"]
+            ]
+        }
+
+    broker.on(10, find)
+    broker.on(15, describe_handler())
+    with Cluster(config_for(broker)) as cluster:
+        assert describe_classic_groups(cluster, ["g"], cluster.deadline(5))["g"].coordinator.node_id == 0
+    assert len(calls) == 2
+
+
+def test_old_brokers_get_one_lookup_per_group(fake_cluster: Any, config_for: Any) -> None:
+    (broker,) = fake_cluster(api_versions={18: (0, 3), 10: (0, 2), 15: (0, 3)})
+    broker.on(15, describe_handler())
+    with Cluster(config_for(broker)) as cluster:
+        result = describe_classic_groups(cluster, ["a", "b", "c"], cluster.deadline(5))
+    assert sorted(result) == ["a", "b", "c"]
+    assert [r.body["key"] for r in broker.requests_for(10)] == ["a", "b", "c"]
+    (describe,) = broker.requests_for(15)
+    assert describe.body["groups"] == ["a", "b", "c"] and describe.api_version == 3
+
+
+def test_fatal_lookup_errors_are_raised(fake_cluster: Any, config_for: Any) -> None:
+    (broker,) = fake_cluster()
+    broker.on(
+        10,
+        lambda r, s: {
+            "coordinators": [
+                {"key": k, "nodeId": -1, "host": "", "port": -1, "errorCode": 30, "errorMessage": None}
+                for k in r.body["coordinatorKeys"]
+            ]
+        },
+    )
+    with Cluster(config_for(broker)) as cluster, pytest.raises(KafkaError) as err:
+        describe_classic_groups(cluster, ["secret"], cluster.deadline(5))
+    assert err.value.name == "GROUP_AUTHORIZATION_FAILED"
+    assert "FindCoordinator for group 'secret' failed with GROUP_AUTHORIZATION_FAILED" in str(err.value)
+
+
+def test_an_unreachable_cluster_fails_at_once(config_for: Any, closed_port: int) -> None:
+    start = time.monotonic()
+    with Cluster(config_for(f"{HOST}:{closed_port}"), timeout=10) as cluster, pytest.raises(ConnectionFailed) as err:
+        describe_classic_groups(cluster, ["g"], cluster.deadline())
+    assert time.monotonic() - start < 2.0
+    assert "no bootstrap server answered" in str(err.value)
