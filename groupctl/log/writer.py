@@ -8,7 +8,8 @@
 * `build_message_set(records, magic=0|1, ...)`: legacy messages, one per record, or one
   compressed wrapper holding them (v1 inner offsets relative, v0 absolute).
 * `SegmentWriter`: appends batches to `NNNNNNNNNNNNNNNNNNNN.log`, assigning offsets, optionally
-  fsyncing every append.
+  fsyncing every append (or on demand with `sync()`); `append_batch` stores a producer's batch as
+  received, only its base offset and leader epoch changed.
 
 Records to write are any objects with `key`, `value`, `timestamp` and `headers` attributes
 (`SimpleRecord`, or a `Record` read back); an `offset_delta` attribute, when present and not None,
@@ -320,8 +321,11 @@ class SegmentWriter:
                 self.truncated_bytes = reader.trailing_bytes
         self._fh = open(self.path, "ab")  # noqa: SIM115 - held open across appends, closed by close()
         self.position = self._fh.tell()
+        #: A new file's directory entry is durable only once the directory is fsynced too.
+        self._directory_unsynced = created
         if created and fsync:
             self._sync_directory()
+            self._directory_unsynced = False
 
     def _sync_directory(self) -> None:
         try:
@@ -335,7 +339,7 @@ class SegmentWriter:
         finally:
             os.close(fd)
 
-    def _write(self, data: bytes, base: int, last: int) -> Appended:
+    def _write(self, data: bytes | bytearray, base: int, last: int) -> Appended:
         if self._fh.closed:
             raise ValueError(f"segment writer for {self.path} is closed")
         position = self.position
@@ -382,10 +386,34 @@ class SegmentWriter:
             raise DecodeError("append_raw needs whole batches", path=str(self.path))
         return self._write(bytes(data), batches[0].base_offset, max(b.last_offset for b in batches))
 
+    def append_batch(self, data: bytes | bytearray, *, partition_leader_epoch: int | None = None) -> Appended:
+        """Write one v2 batch as a producer sent it, at the next offset.
+
+        Only the base offset (and the partition leader epoch, when given) are rewritten: both lie
+        outside the CRC, so the batch stays valid and its records, compressed or not, are stored as
+        received. The caller has checked that `data` is one whole v2 batch with a valid CRC.
+        """
+        buf = bytearray(data)
+        struct.pack_into(">q", buf, 0, self.next_offset)
+        if partition_leader_epoch is not None:
+            struct.pack_into(">i", buf, 12, partition_leader_epoch)
+        (lod,) = _I32.unpack_from(buf, 23)
+        return self._write(buf, self.next_offset, self.next_offset + lod)
+
     def flush(self) -> None:
         self._fh.flush()
         if self.fsync:
             os.fsync(self._fh.fileno())
+
+    def sync(self) -> None:
+        """Flush and fsync now, whatever `fsync` says: for writers that sync on a timer, not per append."""
+        if self._fh.closed:
+            return
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+        if self._directory_unsynced:
+            self._sync_directory()
+            self._directory_unsynced = False
 
     def close(self) -> None:
         if not self._fh.closed:

@@ -21,6 +21,7 @@ from groupctl.coordinator.coordinator import Coordinator
 from groupctl.protocol.primitives import uuid_to_kafka
 
 if TYPE_CHECKING:
+    from groupctl.server.partitions import PartitionStore
     from groupctl.server.server import ServerOptions
 
 NODE_ID = 1
@@ -49,8 +50,8 @@ class Broker:
         self.node_id = NODE_ID
         self.cluster_id = _cluster_id(backend.directory)
         self.listener = Listener("127.0.0.1", 0)
-        #: Set by the data-plane module when it is loaded (Produce/Fetch/ListOffsets storage).
-        self.partitions: object | None = None
+        #: The partition logs behind Produce/Fetch/ListOffsets, opened by `data` on first use.
+        self.partitions: PartitionStore | None = None
         self.dirty = False
 
     @classmethod
@@ -75,15 +76,24 @@ class Broker:
         return self.coordinator.timers.next_deadline()
 
     def save(self) -> None:
-        """Persist what is not in a log yet (clock, timers, topics, configs, classic soft state)."""
+        """Persist what is not in a log yet (clock, timers, topics, configs, classic soft state).
+
+        The partition logs are fsynced first, so the end offsets topics.json records are on disk.
+        """
+        if self.partitions is not None:
+            self.partitions.sync()
         self.backend.save()
         self.dirty = False
 
     def close(self) -> None:
         try:
-            self.backend.close()
+            if self.partitions is not None:
+                self.partitions.close()
         finally:
-            (self.directory / SERVING_FILE).unlink(missing_ok=True)
+            try:
+                self.backend.close()
+            finally:
+                (self.directory / SERVING_FILE).unlink(missing_ok=True)
 
 
 def _cluster_id(directory: Path) -> str:

@@ -1,3 +1,6 @@
 """Every module whose handlers `groupctl serve` answers with; importing one registers its APIs."""
 
-from groupctl.server import cluster  # noqa: F401
+from groupctl.server import (  # noqa: F401 - imported for their registrations
+    cluster,
+    data,
+)

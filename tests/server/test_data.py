@@ -1,0 +1,385 @@
+"""Produce, Fetch and ListOffsets over loopback with raw frames: every version, the error paths,
+the long poll, and a restart on the same DIR."""
+
+from __future__ import annotations
+
+import socket
+import struct
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from groupctl.log.segment import iter_batches
+from groupctl.log.writer import SimpleRecord, build_batch, build_message_set
+from groupctl.protocol.messages import framing
+from groupctl.server.server import ServerOptions, ServerThread
+
+PRODUCE, FETCH, LIST_OFFSETS, API_VERSIONS = 0, 1, 2, 18
+
+
+class Wire:
+    """One client connection speaking raw frames; every read is bounded by the socket timeout."""
+
+    def __init__(self, served: ServerThread) -> None:
+        host, port = served.bootstrap.rsplit(":", 1)
+        self.sock = socket.create_connection((host, int(port)), timeout=10)
+        self.correlation_id = 0
+
+    def send(self, api_key: int, version: int, body: dict) -> int:
+        self.correlation_id += 1
+        self.sock.sendall(framing.encode_request(api_key, version, self.correlation_id, "test", body))
+        return self.correlation_id
+
+    def receive(self, api_key: int, version: int, correlation_id: int) -> dict:
+        size = framing.frame_size(self._read(4), 64 << 20)
+        response = framing.decode_response(self._read(size), api_key, version)
+        assert response.correlation_id == correlation_id
+        return response.body
+
+    def call(self, api_key: int, version: int, body: dict) -> dict:
+        return self.receive(api_key, version, self.send(api_key, version, body))
+
+    def closed_by_server(self) -> bool:
+        return self.sock.recv(1) == b""
+
+    def _read(self, n: int) -> bytes:
+        out = b""
+        while len(out) < n:
+            chunk = self.sock.recv(n - len(out))
+            assert chunk, "connection closed"
+            out += chunk
+        return out
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+@pytest.fixture
+def wire(served: ServerThread) -> Iterator[Wire]:
+    client = Wire(served)
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+def make_topic(served: ServerThread, name: str = "orders", partitions: int = 2, messages: int = 0) -> uuid.UUID:
+    return served.call(lambda b: b.backend.create_topic(name, partitions, messages)).topic_id
+
+
+def batch(n: int = 3, codec: str = "none", ts: int = 1_700_000_000_000, tag: str = "v") -> bytes:
+    return build_batch([SimpleRecord(f"k{i}".encode(), f"{tag}{i}".encode(), ts + i) for i in range(n)], codec=codec)
+
+
+def produce_body(records: bytes | None, *, topic: str = "orders", topic_id: uuid.UUID | None = None,
+                 partition: int = 0, acks: int = -1) -> dict:
+    return {"transactionalId": None, "acks": acks, "timeoutMs": 5000, "topicData": [
+        {"name": topic, "topicId": topic_id or uuid.UUID(int=0),
+         "partitionData": [{"index": partition, "records": records}]}]}
+
+
+def produced(wire: Wire, version: int, records: bytes | None, **options: object) -> dict:
+    body = wire.call(PRODUCE, version, produce_body(records, **options))  # type: ignore[arg-type]
+    (topic,) = body["responses"]
+    (partition,) = topic["partitionResponses"]
+    return partition
+
+
+def fetch_body(offset: int, *, topic: str = "orders", topic_id: uuid.UUID | None = None, partition: int = 0,
+               max_wait_ms: int = 0, min_bytes: int = 0, max_bytes: int = 50 << 20,
+               partition_max_bytes: int = 1 << 20, leader_epoch: int = -1, session_epoch: int = -1,
+               isolation: int = 0) -> dict:
+    return {"replicaId": -1, "maxWaitMs": max_wait_ms, "minBytes": min_bytes, "maxBytes": max_bytes,
+            "isolationLevel": isolation, "sessionId": 0, "sessionEpoch": session_epoch, "topics": [
+                {"topic": topic, "topicId": topic_id or uuid.UUID(int=0), "partitions": [
+                    {"partition": partition, "currentLeaderEpoch": leader_epoch, "fetchOffset": offset,
+                     "lastFetchedEpoch": -1, "logStartOffset": -1, "partitionMaxBytes": partition_max_bytes}]}],
+            "forgottenTopicsData": [], "rackId": ""}
+
+
+def fetched(wire: Wire, version: int, offset: int, **options: object) -> dict:
+    body = wire.call(FETCH, version, fetch_body(offset, **options))  # type: ignore[arg-type]
+    assert body.get("errorCode", 0) == 0 and body.get("sessionId", 0) == 0
+    (topic,) = body["responses"]
+    (partition,) = topic["partitions"]
+    return partition
+
+
+def offsets_in(records: bytes) -> list[int]:
+    return [r.offset for b in iter_batches(records, strict=True) for r in b.records]
+
+
+def list_offsets(wire: Wire, version: int, timestamp: int, *, topic: str = "orders", partition: int = 0,
+                 leader_epoch: int = -1) -> dict:
+    body = wire.call(LIST_OFFSETS, version, {"replicaId": -1, "isolationLevel": 0, "timeoutMs": 5000, "topics": [
+        {"name": topic, "partitions": [
+            {"partitionIndex": partition, "currentLeaderEpoch": leader_epoch, "timestamp": timestamp}]}]})
+    (answer,) = body["topics"]
+    (partition_answer,) = answer["partitions"]
+    return partition_answer
+
+
+# -- Produce ------------------------------------------------------------------------------------------
+
+
+def test_every_produce_version_appends_and_answers_with_the_base_offset(served: ServerThread, wire: Wire) -> None:
+    topic_id = make_topic(served)
+    expected = 0
+    for version in range(3, 14):
+        codec = "zstd" if version >= 7 else "gzip"
+        body = wire.call(PRODUCE, version, produce_body(batch(2, codec), topic_id=topic_id))
+        (topic,) = body["responses"]
+        if version >= 13:
+            assert topic["topicId"] == topic_id and "name" not in topic
+        else:
+            assert topic["name"] == "orders"
+        (answer,) = topic["partitionResponses"]
+        assert (answer["errorCode"], answer["baseOffset"]) == (0, expected)
+        assert answer["logAppendTimeMs"] == -1
+        if version >= 5:
+            assert answer["logStartOffset"] == 0
+        expected += 2
+    assert served.call(lambda b: b.backend.end_offsets_by_topic["orders"]) == [expected, 0]
+
+
+@pytest.mark.parametrize(("version", "records", "options", "error"), [
+    (9, batch(), {"topic": "missing"}, 3),
+    (13, batch(), {"topic_id": uuid.uuid4()}, 100),
+    (9, batch(), {"partition": 2}, 3),
+    (13, batch(), {"partition": -1, "topic_id": None}, 3),
+    (9, bytes(batch()[:30]) + b"\xff" + batch()[31:], {}, 2),
+    (9, build_message_set([SimpleRecord(None, b"x", 1)], magic=1), {}, 87),
+    (9, batch() + batch(), {}, 87),
+    (9, None, {}, 87),
+    (6, batch(codec="zstd"), {}, 76),
+    (9, batch(), {"acks": 2}, 21),
+])
+def test_produce_errors_per_partition(
+    served: ServerThread, wire: Wire, version: int, records: bytes | None, options: dict, error: int
+) -> None:
+    topic_id = make_topic(served)
+    options = {"topic_id": topic_id, **options}
+    if options["topic_id"] is None:
+        options["topic_id"] = topic_id
+    answer = produced(wire, version, records, **options)
+    assert (answer["errorCode"], answer["baseOffset"]) == (error, -1)
+    if version >= 8 and error in (2, 87, 76):
+        assert answer["errorMessage"]
+    assert produced(wire, version, batch(1), topic_id=topic_id)["baseOffset"] == 0  # nothing was stored
+
+
+def test_acks_zero_gets_no_response_and_a_failure_closes_the_connection(served: ServerThread, wire: Wire) -> None:
+    make_topic(served)
+    wire.send(PRODUCE, 9, produce_body(batch(2), acks=0))
+    answer = produced(wire, 9, batch(1))
+    assert answer["baseOffset"] == 2  # the next request's answer is the first thing on the wire
+    wire.send(PRODUCE, 9, produce_body(batch(2), topic="missing", acks=0))
+    assert wire.closed_by_server()
+    other = Wire(served)
+    try:
+        assert list_offsets(other, 7, -1)["offset"] == 3
+    finally:
+        other.close()
+
+
+def test_a_topic_made_with_messages_starts_as_if_retention_deleted_them(served: ServerThread, wire: Wire) -> None:
+    make_topic(served, "old", 1, messages=5)
+    assert [list_offsets(wire, 9, ts, topic="old")["offset"] for ts in (-2, -1, -4)] == [5, 5, 5]
+    assert fetched(wire, 12, 0, topic="old")["errorCode"] == 1
+    answer = produced(wire, 9, batch(2), topic="old")
+    assert (answer["baseOffset"], answer["logStartOffset"]) == (5, 5)
+    assert served.call(lambda b: b.backend.end_offsets_by_topic["old"]) == [7]
+    assert offsets_in(fetched(wire, 12, 5, topic="old")["records"]) == [5, 6]
+
+
+# -- Fetch --------------------------------------------------------------------------------------------
+
+
+def test_every_fetch_version_returns_whole_batches_from_the_one_holding_the_offset(
+    served: ServerThread, wire: Wire
+) -> None:
+    topic_id = make_topic(served)
+    for i in range(3):
+        produced(wire, 9, batch(2, "lz4", tag=f"b{i}-"))
+    for version in range(4, 19):
+        body = wire.call(FETCH, version, fetch_body(3, topic_id=topic_id))
+        assert body.get("sessionId", 0) == 0
+        (topic,) = body["responses"]
+        assert topic["topicId"] == topic_id if version >= 13 else topic["topic"] == "orders"
+        (answer,) = topic["partitions"]
+        assert answer["errorCode"] == 0
+        assert answer["highWatermark"] == 6
+        assert answer["lastStableOffset"] == 6
+        if version >= 5:
+            assert answer["logStartOffset"] == 0
+        if version >= 11:
+            assert answer["preferredReadReplica"] == -1
+        assert answer["abortedTransactions"] is None
+        assert offsets_in(answer["records"]) == [2, 3, 4, 5]
+        values = [r.value for b in iter_batches(answer["records"]) for r in b.records]
+        assert values == [b"b1-0", b"b1-1", b"b2-0", b"b2-1"]
+
+
+def test_fetch_sizes_follow_kip_74(served: ServerThread, wire: Wire) -> None:
+    make_topic(served)
+    one = batch(3)
+    for _ in range(4):
+        produced(wire, 9, one)
+        produced(wire, 9, one, partition=1)
+    assert len(fetched(wire, 12, 0, partition_max_bytes=2 * len(one))["records"]) == 2 * len(one)
+    assert len(fetched(wire, 12, 0, partition_max_bytes=10)["records"]) == len(one)
+    body = wire.call(FETCH, 12, {**fetch_body(0, max_bytes=len(one) + 5), "topics": [
+        {"topic": "orders", "partitions": [
+            {"partition": p, "fetchOffset": 0, "partitionMaxBytes": 1 << 20} for p in (0, 1)]}]})
+    sizes = [len(p["records"]) for p in body["responses"][0]["partitions"]]
+    assert sizes == [len(one), 0]
+    body = wire.call(FETCH, 12, {**fetch_body(0, max_bytes=1), "topics": [
+        {"topic": "orders", "partitions": [
+            {"partition": p, "fetchOffset": 0, "partitionMaxBytes": 1 << 20} for p in (0, 1)]}]})
+    assert [len(p["records"]) for p in body["responses"][0]["partitions"]] == [len(one), 0]
+
+
+@pytest.mark.parametrize(("version", "offset", "options", "error"), [
+    (12, 3, {}, 1),
+    (12, -1, {}, 1),
+    (12, 0, {"topic": "missing"}, 3),
+    (12, 0, {"partition": 5}, 3),
+    (13, 0, {"topic_id": uuid.uuid4()}, 100),
+    (12, 0, {"leader_epoch": 1}, 75),
+])
+def test_fetch_errors_per_partition(
+    served: ServerThread, wire: Wire, version: int, offset: int, options: dict, error: int
+) -> None:
+    make_topic(served)
+    produced(wire, 9, batch(2))
+    answer = fetched(wire, version, offset, max_wait_ms=5000, min_bytes=1, **options)
+    assert answer["errorCode"] == error
+    assert (answer["highWatermark"], answer["logStartOffset"], answer["records"]) == (-1, -1, b"")
+
+
+def test_fetch_at_the_log_end_is_empty_and_read_committed_lists_no_aborted_transactions(
+    served: ServerThread, wire: Wire
+) -> None:
+    make_topic(served)
+    produced(wire, 9, batch(2))
+    answer = fetched(wire, 12, 2, isolation=1)
+    assert (answer["errorCode"], answer["records"], answer["highWatermark"]) == (0, b"", 2)
+    assert answer["abortedTransactions"] == []
+
+
+def test_incremental_fetch_sessions_are_not_found(served: ServerThread, wire: Wire) -> None:
+    make_topic(served)
+    body = wire.call(FETCH, 12, fetch_body(0, session_epoch=1))
+    assert (body["errorCode"], body["sessionId"], body["responses"]) == (70, 0, [])
+    assert wire.call(FETCH, 12, fetch_body(0, session_epoch=0))["errorCode"] == 0
+
+
+def test_a_long_poll_is_woken_by_an_append_and_holds_only_its_connection(served: ServerThread, wire: Wire) -> None:
+    make_topic(served)
+    started = time.monotonic()
+    correlation_id = wire.send(FETCH, 12, fetch_body(0, max_wait_ms=8000, min_bytes=1))
+
+    def produce_later() -> None:
+        time.sleep(0.3)
+        other = Wire(served)
+        try:
+            assert other.call(API_VERSIONS, 3, {"clientSoftwareName": "t", "clientSoftwareVersion": "1"})[
+                "errorCode"] == 0
+            assert produced(other, 9, batch(2))["baseOffset"] == 0
+        finally:
+            other.close()
+
+    producer = threading.Thread(target=produce_later)
+    producer.start()
+    body = wire.receive(FETCH, 12, correlation_id)
+    producer.join(10)
+    elapsed = time.monotonic() - started
+    assert offsets_in(body["responses"][0]["partitions"][0]["records"]) == [0, 1]
+    assert 0.25 <= elapsed < 6
+
+
+def test_a_long_poll_without_data_waits_max_wait_ms(served: ServerThread, wire: Wire) -> None:
+    make_topic(served)
+    started = time.monotonic()
+    answer = fetched(wire, 12, 0, max_wait_ms=300, min_bytes=1)
+    elapsed = time.monotonic() - started
+    assert (answer["errorCode"], answer["records"]) == (0, b"")
+    assert 0.25 <= elapsed < 5
+
+
+# -- ListOffsets --------------------------------------------------------------------------------------
+
+
+def test_list_offsets_every_version(served: ServerThread, wire: Wire) -> None:
+    make_topic(served)
+    base = 1_700_000_000_000
+    produced(wire, 9, build_batch([SimpleRecord(None, b"a", base + 10), SimpleRecord(None, b"b", base + 30)],
+                                  codec="gzip"))
+    produced(wire, 9, build_batch([SimpleRecord(None, b"c", base + 20), SimpleRecord(None, b"d", base + 30)]))
+    for version in range(1, 12):
+        def ask(timestamp: int, v: int = version) -> tuple[int, int, int]:
+            answer = list_offsets(wire, v, timestamp)
+            assert answer["errorCode"] == 0
+            return answer["timestamp"], answer["offset"], answer.get("leaderEpoch", 0)
+
+        assert ask(-1) == (-1, 4, 0)
+        assert ask(-2) == (-1, 0, 0)
+        assert ask(base + 15) == (base + 30, 1, 0)
+        assert ask(base + 20) == (base + 30, 1, 0)
+        assert ask(base + 31) == (-1, -1, -1 if version >= 4 else 0)
+        if version >= 7:
+            assert ask(-3) == (base + 30, 1, 0)
+        if version >= 8:
+            assert ask(-4) == (-1, 0, 0)
+        if version >= 9:
+            assert ask(-5) == (-1, -1, -1)
+        if version >= 11:
+            assert ask(-6) == (-1, -1, -1)
+
+
+def test_list_offsets_errors_and_an_empty_log(served: ServerThread, wire: Wire) -> None:
+    make_topic(served)
+    assert list_offsets(wire, 9, -1, topic="missing")["errorCode"] == 3
+    assert list_offsets(wire, 9, -1, partition=2)["errorCode"] == 3
+    assert list_offsets(wire, 9, -1, leader_epoch=3)["errorCode"] == 75
+    empty = list_offsets(wire, 9, -3)
+    assert (empty["errorCode"], empty["timestamp"], empty["offset"]) == (0, -1, -1)
+    assert list_offsets(wire, 9, -1, leader_epoch=0)["offset"] == 0
+
+
+# -- restart ------------------------------------------------------------------------------------------
+
+
+def test_offsets_and_data_survive_a_restart_and_a_torn_tail_is_cut(served: ServerThread, tmp_path: Path) -> None:
+    make_topic(served)
+    with_wire = Wire(served)
+    for i in range(3):
+        produced(with_wire, 9, batch(2, "snappy", tag=f"r{i}-"))
+    with_wire.close()
+    directory = tmp_path / "cluster"
+    served.stop()
+    segment = directory / "data" / "orders-0" / f"{0:020d}.log"
+    intact = segment.stat().st_size
+    with segment.open("ab") as fh:
+        fh.write(batch(5)[:40])
+    again = ServerThread(ServerOptions(directory, port=0))
+    again.start()
+    try:
+        client = Wire(again)
+        try:
+            assert list_offsets(client, 9, -1)["offset"] == 6
+            records = fetched(client, 12, 0)["records"]
+            assert [r.value for b in iter_batches(records) for r in b.records][-2:] == [b"r2-0", b"r2-1"]
+            assert segment.stat().st_size == intact
+            assert produced(client, 9, batch(1))["baseOffset"] == 6
+        finally:
+            client.close()
+        assert again.call(lambda b: b.backend.end_offsets_by_topic["orders"]) == [7, 0]
+    finally:
+        again.stop()
+    data = segment.read_bytes()
+    assert struct.unpack_from(">q", data, intact)[0] == 6
