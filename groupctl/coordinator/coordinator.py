@@ -11,7 +11,9 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from groupctl.coordinator import records as rec
 from groupctl.coordinator.classic import (
+    DEAD,
     EMPTY,
     ClassicGroup,
     ClassicGroups,
@@ -298,6 +300,80 @@ class Coordinator:
                 out.append((group_id, KafkaError("GROUP_ID_NOT_FOUND", f"Group {group_id} not found."), None))
         return out
 
+    def delete_groups(self, group_ids: Iterable[str]) -> list[tuple[str, KafkaError | None]]:
+        """DeleteGroups: per group, None when deleted or the error Kafka returns for it.
+
+        As Kafka's `GroupCoordinatorShard.deleteGroups`: a group with members is NON_EMPTY_GROUP, a
+        missing one GROUP_ID_NOT_FOUND; a deletable group gets a tombstone for each committed (and
+        pending transactional) offset, then the group's own tombstones, all appended in one batch.
+        """
+        results: list[tuple[str, KafkaError | None]] = []
+        records: list[Record] = []
+        for group_id in group_ids:
+            try:
+                self._validate_delete(group_id)
+            except KafkaError as exc:
+                results.append((group_id, exc))
+                continue
+            records += self._offset_tombstones(group_id)
+            records += self._group_tombstones(group_id)
+            results.append((group_id, None))
+        self.append(records)
+        return results
+
+    def _validate_delete(self, group_id: str) -> None:
+        """`validateDeleteGroup`: a consumer group must be Empty, a classic one Empty (Dead: gone)."""
+        if not self.group_exists(group_id):
+            raise KafkaError("GROUP_ID_NOT_FOUND", f"Group {group_id} not found.")
+        consumer = self.state.consumer.get(group_id)
+        if consumer is not None:
+            if consumer.state() != EMPTY:
+                raise KafkaError("NON_EMPTY_GROUP", "The group is not empty.")
+            return
+        classic = self.classic.groups.get(group_id)
+        if classic is None or classic.state == EMPTY:
+            return
+        if classic.state == DEAD:
+            raise KafkaError("GROUP_ID_NOT_FOUND", f"Group {group_id} is in dead state.")
+        raise KafkaError("NON_EMPTY_GROUP", "The group is not empty.")
+
+    def _offset_tombstones(self, group_id: str) -> list[Record]:
+        """`deleteAllOffsets`: committed offsets, then pending transactional ones not also committed."""
+        committed = self.state.offsets.get(group_id, {})
+        out: list[Record] = [_offset_tombstone(group_id, topic, partition) for topic, partition in sorted(committed)]
+        pending = sorted({
+            (topic, partition)
+            for entries in self.state.pending.values()
+            for (gid, topic, partition) in entries
+            if gid == group_id and (topic, partition) not in committed
+        })
+        out += [_offset_tombstone(group_id, topic, partition) for topic, partition in pending]
+        return out
+
+    def _group_tombstones(self, group_id: str) -> list[Record]:
+        """The group's tombstones as `createGroupTombstoneRecordsAndCancelTimers` writes them."""
+        consumer = self.state.consumer.get(group_id)
+        if consumer is None:
+            classic = self.classic.groups.pop(group_id, None)
+            if classic is not None:
+                self.timers.cancel(("join", group_id))
+                self.timers.cancel(("sync", group_id))
+                for member_id in (*classic.members, *classic.pending_join):
+                    self.timers.cancel(("heartbeat", group_id, member_id))
+            return [(encode_key(2, {"group": group_id}), None)]
+        members = consumer.member_ids()
+        for member_id in members:
+            self.cancel_member_timers(group_id, member_id)
+        self.metadata_refresh.discard(group_id)
+        out = [rec.current_assignment_tombstone(group_id, m) for m in members]
+        out += [rec.target_member_tombstone(group_id, m) for m in members]
+        out.append(_group_record_tombstone(6, group_id))
+        out += [rec.member_tombstone(group_id, m) for m in members]
+        out += [rec.regex_tombstone(group_id, regex) for regex in sorted(consumer.regexes)]
+        out.append(_group_record_tombstone(4, group_id))
+        out.append(_group_record_tombstone(3, group_id))
+        return out
+
     # -- topics and configs -----------------------------------------------------------------------
 
     def create_topic(self, name: str, partitions: int, topic_id: uuid.UUID | None = None) -> Topic:
@@ -328,3 +404,12 @@ class Coordinator:
             self.configs.plan(group_id, set_values, delete)
         else:
             self.configs.alter(group_id, set_values, delete)
+
+
+def _offset_tombstone(group_id: str, topic: str, partition: int) -> Record:
+    return encode_key(1, {"group": group_id, "topic": topic, "partition": partition}), None
+
+
+def _group_record_tombstone(record_type: int, group_id: str) -> Record:
+    """A tombstone for a consumer group's per-group record (3 epoch, 4 partition metadata, 6 target epoch)."""
+    return encode_key(record_type, {"groupId": group_id}), None

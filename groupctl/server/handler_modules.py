@@ -3,4 +3,6 @@
 from groupctl.server import (  # noqa: F401 - imported for their registrations
     cluster,
     data,
+    group_admin,
+    groups,
 )

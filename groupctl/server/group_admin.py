@@ -1,0 +1,287 @@
+"""Looking at groups and their offsets over the wire: ListGroups, DescribeGroups,
+ConsumerGroupDescribe, DeleteGroups, OffsetCommit and OffsetFetch.
+
+The coordinator answers; these handlers add what Kafka checks before its coordinator is asked (an
+empty group id, topics the cluster does not have, topic ids at OffsetCommit/OffsetFetch v10) and
+shape the answer for the version asked: OffsetFetch's single group before v8 and batch from v8,
+DescribeGroups v6's GROUP_ID_NOT_FOUND, DeleteGroups v3's error messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from groupctl.coordinator.coordinator import Coordinator
+from groupctl.coordinator.offsets import CommitPartition, FetchedOffset
+from groupctl.errors import KAFKA_ERROR_CODES, KafkaError
+from groupctl.model import GroupDescription, TopicPartition
+from groupctl.protocol.primitives import ZERO_UUID
+from groupctl.server.dispatch import Body, RequestContext, handles
+
+INVALID_GROUP_ID = KAFKA_ERROR_CODES["INVALID_GROUP_ID"]
+UNKNOWN_TOPIC_OR_PARTITION = KAFKA_ERROR_CODES["UNKNOWN_TOPIC_OR_PARTITION"]
+UNKNOWN_TOPIC_ID = KAFKA_ERROR_CODES["UNKNOWN_TOPIC_ID"]
+#: `AuthorizedOperations` left out (not asked for).
+OPERATIONS_OMITTED = -(2**31)
+#: Kafka's AclOperation codes supported on a GROUP resource: READ, DELETE, DESCRIBE, DESCRIBE_CONFIGS,
+#: ALTER_CONFIGS. groupctl serve has no authorizer, so a client holds them all.
+GROUP_OPERATIONS = sum(1 << op for op in (3, 6, 8, 10, 11))
+#: OffsetCommit and OffsetFetch v10 name topics by id.
+TOPIC_IDS_VERSION = 10
+#: OffsetFetch v8 batches groups; v2 added the response's top-level ErrorCode.
+BATCH_FETCH_VERSION = 8
+TOP_LEVEL_ERROR_VERSION = 2
+
+
+def _operations(body: Body) -> int:
+    return GROUP_OPERATIONS if body.get("includeAuthorizedOperations") else OPERATIONS_OMITTED
+
+
+# -- ListGroups (16) ------------------------------------------------------------------------------
+
+
+@handles(16)
+async def list_groups(ctx: RequestContext, body: Body) -> Body:
+    listings = ctx.broker.coordinator.list_groups(
+        states=body.get("statesFilter") or None, types=body.get("typesFilter") or None
+    )
+    return {
+        "errorCode": 0,
+        "groups": [
+            {"groupId": g.group_id, "protocolType": g.protocol_type, "groupState": g.state, "groupType": g.type}
+            for g in listings
+        ],
+    }
+
+
+# -- DescribeGroups (15) --------------------------------------------------------------------------
+
+
+@handles(15)
+async def describe_groups(ctx: RequestContext, body: Body) -> Body:
+    version = ctx.api_version
+    operations = _operations(body)
+    wanted = [g for g in body["groups"] if g != ""]
+    described = iter(ctx.broker.coordinator.describe_groups(wanted, version))
+    groups = []
+    for group_id in body["groups"]:
+        if group_id == "":
+            groups.append({"errorCode": INVALID_GROUP_ID, "groupId": "", "groupState": "", "protocolType": "",
+                           "protocolData": "", "members": []})
+            continue
+        g = next(described)
+        groups.append({
+            "errorCode": g.error_code,
+            "errorMessage": g.error_message,
+            "groupId": g.group_id,
+            "groupState": g.state,
+            "protocolType": g.protocol_type,
+            "protocolData": g.protocol_data,
+            "members": [
+                {"memberId": m.member_id, "groupInstanceId": m.instance_id, "clientId": m.client_id,
+                 "clientHost": m.client_host, "memberMetadata": m.metadata, "memberAssignment": m.assignment}
+                for m in g.members
+            ],
+            "authorizedOperations": operations,
+        })
+    return {"groups": groups}
+
+
+# -- ConsumerGroupDescribe (69) -------------------------------------------------------------------
+
+
+@handles(69)
+async def consumer_group_describe(ctx: RequestContext, body: Body) -> Body:
+    coordinator = ctx.broker.coordinator
+    operations = _operations(body)
+    groups = []
+    for group_id in body["groupIds"]:
+        if group_id == "":
+            groups.append({"errorCode": INVALID_GROUP_ID, "groupId": ""})
+            continue
+        [(_, error, description)] = coordinator.consumer_group_describe([group_id])
+        if error is not None or description is None:
+            groups.append({"errorCode": error.code if error else 0, "errorMessage": error.message if error else None,
+                           "groupId": group_id})
+            continue
+        groups.append(_described_consumer_group(coordinator, description, operations))
+    return {"groups": groups}
+
+
+def _described_consumer_group(coordinator: Coordinator, d: GroupDescription, operations: int) -> Body:
+    return {
+        "errorCode": 0,
+        "groupId": d.group_id,
+        "groupState": d.state,
+        "groupEpoch": d.group_epoch if d.group_epoch is not None else 0,
+        "assignmentEpoch": d.assignment_epoch if d.assignment_epoch is not None else 0,
+        "assignorName": d.assignor or coordinator.assignor_names[0],
+        "members": [
+            {
+                "memberId": m.member_id,
+                "instanceId": m.instance_id,
+                "rackId": m.rack,
+                "memberEpoch": m.member_epoch if m.member_epoch is not None else 0,
+                "clientId": m.client_id,
+                "clientHost": m.host,
+                "subscribedTopicNames": list(m.subscribed_topics),
+                "subscribedTopicRegex": m.subscribed_regex,
+                "assignment": {"topicPartitions": _topic_partitions(coordinator, m.assignment)},
+                "targetAssignment": {"topicPartitions": _topic_partitions(coordinator, m.target_assignment or [])},
+                "memberType": 0 if m.protocol == "classic" else 1,
+            }
+            for m in d.members
+        ],
+        "authorizedOperations": operations,
+    }
+
+
+def _topic_partitions(coordinator: Coordinator, partitions: Iterable[TopicPartition]) -> list[Body]:
+    """An assignment by topic, with ids; topics the cluster no longer has are left out, as Kafka does."""
+    by_topic: dict[str, list[int]] = {}
+    for tp in partitions:
+        by_topic.setdefault(tp.topic, []).append(tp.partition)
+    out = []
+    for name, parts in sorted(by_topic.items()):
+        topic = coordinator.topics.get(name)
+        if topic is not None:
+            out.append({"topicId": topic.topic_id, "topicName": name, "partitions": sorted(parts)})
+    return out
+
+
+# -- DeleteGroups (42) ----------------------------------------------------------------------------
+
+
+@handles(42)
+async def delete_groups(ctx: RequestContext, body: Body) -> Body:
+    results = ctx.broker.coordinator.delete_groups(body["groupsNames"])
+    return {
+        "results": [
+            {"groupId": group_id, "errorCode": error.code if error else 0,
+             "errorMessage": error.message if error else None}
+            for group_id, error in results
+        ]
+    }
+
+
+# -- OffsetCommit (8) -----------------------------------------------------------------------------
+
+
+@handles(8)
+async def offset_commit(ctx: RequestContext, body: Body) -> Body:
+    """Commit what names a partition the cluster has; the rest answer UNKNOWN_TOPIC_OR_PARTITION
+    (UNKNOWN_TOPIC_ID for an unknown id at v10), as KafkaApis sorts them before the coordinator."""
+    coordinator = ctx.broker.coordinator
+    by_ids = ctx.api_version >= TOPIC_IDS_VERSION
+    group_id = body["groupId"]
+    answer: list[tuple[Body, list[tuple[int, CommitPartition | int]]]] = []
+    valid: list[CommitPartition] = []
+    for t in body["topics"]:
+        topic = coordinator.topics.by_id(t["topicId"]) if by_ids else coordinator.topics.get(t["name"])
+        entry = {"name": t.get("name", "") if topic is None else topic.name,
+                 "topicId": t.get("topicId", ZERO_UUID) if topic is None else topic.topic_id}
+        outcomes: list[tuple[int, CommitPartition | int]] = []
+        for p in t["partitions"]:
+            index = p["partitionIndex"]
+            if topic is None:
+                outcomes.append((index, UNKNOWN_TOPIC_ID if by_ids else UNKNOWN_TOPIC_OR_PARTITION))
+            elif not 0 <= index < topic.partitions:
+                outcomes.append((index, UNKNOWN_TOPIC_OR_PARTITION))
+            else:
+                item = CommitPartition(topic.name, index, p["committedOffset"], p.get("committedLeaderEpoch", -1),
+                                       p.get("committedMetadata") or "")
+                valid.append(item)
+                outcomes.append((index, item))
+        answer.append((entry, outcomes))
+    group_error = 0
+    if group_id == "":
+        group_error = INVALID_GROUP_ID
+    else:
+        try:
+            coordinator.commit_offsets(
+                group_id, body.get("memberId", ""), body.get("generationIdOrMemberEpoch", -1), valid,
+                version=ctx.api_version, retention_ms=body.get("retentionTimeMs", -1),
+                instance_id=body.get("groupInstanceId"),
+            )
+        except KafkaError as exc:
+            group_error = exc.code
+    return {
+        "topics": [
+            {**entry, "partitions": [
+                {"partitionIndex": index,
+                 "errorCode": outcome if isinstance(outcome, int) else group_error or outcome.error_code}
+                for index, outcome in outcomes
+            ]}
+            for entry, outcomes in answer
+        ]
+    }
+
+
+# -- OffsetFetch (9) ------------------------------------------------------------------------------
+
+
+@handles(9)
+async def offset_fetch(ctx: RequestContext, body: Body) -> Body:
+    version = ctx.api_version
+    stable = bool(body.get("requireStable"))
+    if version >= BATCH_FETCH_VERSION:
+        groups = []
+        for g in body["groups"]:
+            error, topics = _fetch_group(ctx, g["groupId"], g["topics"], g.get("memberId"), g.get("memberEpoch", -1),
+                                         stable)
+            groups.append({"groupId": g["groupId"], "topics": topics, "errorCode": error})
+        return {"groups": groups}
+    error, topics = _fetch_group(ctx, body["groupId"], body["topics"], None, -1, stable)
+    if error and version < TOP_LEVEL_ERROR_VERSION:
+        # v1 has no top-level error: each partition asked for carries it.
+        topics = [{"name": t["name"], "partitions": [_fetched_entry(FetchedOffset(t["name"], p, error_code=error))
+                                                     for p in t["partitionIndexes"]]}
+                  for t in body["topics"] or ()]
+    return {"topics": topics, "errorCode": error}
+
+
+def _fetch_group(
+    ctx: RequestContext, group_id: str, requested: list[Body] | None, member_id: str | None, epoch: int,
+    require_stable: bool,
+) -> tuple[int, list[Body]]:
+    """One group's committed offsets: (group error, topics with partitions), as the version names topics."""
+    if group_id == "":
+        return INVALID_GROUP_ID, []
+    coordinator = ctx.broker.coordinator
+    by_ids = ctx.api_version >= TOPIC_IDS_VERSION
+    unknown: list[Body] = []
+    wanted: list[tuple[str, list[int]]] | None = None
+    if requested is not None:
+        wanted = []
+        for t in requested:
+            if by_ids:
+                topic = coordinator.topics.by_id(t["topicId"])
+                if topic is None:
+                    unknown.append({"name": "", "topicId": t["topicId"], "partitions": [
+                        _fetched_entry(FetchedOffset("", p, error_code=UNKNOWN_TOPIC_ID)) for p in t["partitionIndexes"]
+                    ]})
+                    continue
+                wanted.append((topic.name, list(t["partitionIndexes"])))
+            else:
+                wanted.append((t["name"], list(t["partitionIndexes"])))
+    try:
+        fetched = coordinator.fetch_offsets(group_id, wanted, member_id=member_id, epoch=epoch,
+                                            require_stable=require_stable)
+    except KafkaError as exc:
+        return exc.code, []
+    by_topic: dict[str, list[FetchedOffset]] = {}
+    for item in fetched:
+        by_topic.setdefault(item.topic, []).append(item)
+    topics = []
+    for name, items in by_topic.items():
+        topic = coordinator.topics.get(name)
+        topic_id = topic.topic_id if topic is not None else ZERO_UUID
+        if by_ids and topic_id == ZERO_UUID:
+            continue  # a topic without an id (deleted) cannot be named at v10
+        topics.append({"name": name, "topicId": topic_id, "partitions": [_fetched_entry(i) for i in items]})
+    return 0, topics + unknown
+
+
+def _fetched_entry(item: FetchedOffset) -> Body:
+    return {"partitionIndex": item.partition, "committedOffset": item.offset,
+            "committedLeaderEpoch": item.leader_epoch, "metadata": item.metadata, "errorCode": item.error_code}

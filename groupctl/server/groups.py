@@ -1,0 +1,228 @@
+"""Group membership over the wire: JoinGroup, SyncGroup, Heartbeat, LeaveGroup (classic protocol) and
+ConsumerGroupHeartbeat (KIP-848).
+
+The coordinator already decides everything Kafka's `GroupMetadataManager` decides (KIP-394's
+MEMBER_ID_REQUIRED from JoinGroup v4, KIP-345 instance ids from v5, fencing, the KIP-848 epochs);
+these handlers only turn wire bodies into its requests and its answers into wire bodies, adding the
+checks Kafka makes before its coordinator sees a request (an empty group id, SyncGroup v5's mandatory
+protocol type and name). A JoinGroup or SyncGroup the coordinator parks is answered when its
+callback fires, from whatever request or timer completes the rebalance; the wait is bounded by the
+member's rebalance timeout plus the margin a Java client allows itself (`JOIN_GROUP_TIMEOUT_LAPSE`),
+after which the client has given up anyway and is told to rejoin.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import TypeVar
+
+from groupctl.coordinator.classic import JoinGroupRequest, JoinGroupResponse, SyncGroupRequest, SyncGroupResponse
+from groupctl.coordinator.consumer import HeartbeatRequest
+from groupctl.errors import KAFKA_ERROR_CODES, KafkaError
+from groupctl.server.dispatch import Body, RequestContext, handles
+
+INVALID_GROUP_ID = KAFKA_ERROR_CODES["INVALID_GROUP_ID"]
+UNKNOWN_MEMBER_ID = KAFKA_ERROR_CODES["UNKNOWN_MEMBER_ID"]
+REBALANCE_IN_PROGRESS = KAFKA_ERROR_CODES["REBALANCE_IN_PROGRESS"]
+INCONSISTENT_GROUP_PROTOCOL = KAFKA_ERROR_CODES["INCONSISTENT_GROUP_PROTOCOL"]
+#: What a parked JoinGroup/SyncGroup may wait beyond the rebalance timeout (Kafka's clients: 5 s).
+WAIT_MARGIN_S = 5.0
+#: SyncGroup v5 requires ProtocolType and ProtocolName (`SyncGroupRequest.areMandatoryProtocolTypeAndNamePresent`).
+SYNC_PROTOCOL_REQUIRED_VERSION = 5
+#: JoinGroup v7 made ProtocolName nullable; older versions carry "" for none.
+NULLABLE_PROTOCOL_NAME_VERSION = 7
+#: LeaveGroup v3 turned the single MemberId into a batch of member identities.
+BATCH_LEAVE_VERSION = 3
+
+Answer = TypeVar("Answer")
+
+
+def client_host(ctx: RequestContext) -> str:
+    """The client's address as Kafka records it (`InetAddress.toString()`: "/127.0.0.1")."""
+    host = ctx.session.peer.rsplit(":", 1)[0]
+    return f"/{host}"
+
+
+async def parked(start: Callable[[Callable[[Answer], None]], None], timeout_s: float) -> Answer | None:
+    """Start a coordinator call that answers through a callback; its answer, or None after `timeout_s`.
+
+    The callback may fire at once, from another connection's request, or from a timer, all on this
+    loop; one that fires after the wait gave up (or after the client went away) is dropped.
+    """
+    answer: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
+
+    def respond(value: Answer) -> None:
+        if not answer.done():
+            answer.set_result(value)
+
+    start(respond)
+    try:
+        return await asyncio.wait_for(answer, timeout_s)
+    except TimeoutError:
+        return None
+
+
+# -- JoinGroup (11) -------------------------------------------------------------------------------
+
+
+@handles(11)
+async def join_group(ctx: RequestContext, body: Body) -> Body:
+    request = JoinGroupRequest(
+        group_id=body["groupId"],
+        session_timeout_ms=body["sessionTimeoutMs"],
+        rebalance_timeout_ms=body.get("rebalanceTimeoutMs", -1),
+        member_id=body["memberId"],
+        group_instance_id=body.get("groupInstanceId"),
+        protocol_type=body["protocolType"],
+        protocols=[(p["name"], p["metadata"]) for p in body["protocols"]],
+        reason=body.get("reason"),
+        client_id=ctx.client_id or "",
+        client_host=client_host(ctx),
+        version=ctx.api_version,
+    )
+    coordinator = ctx.broker.coordinator
+    wait_ms = max(request.rebalance_timeout_ms, request.session_timeout_ms)
+    response = await parked(lambda respond: coordinator.join_group(request, respond), wait_ms / 1000 + WAIT_MARGIN_S)
+    if response is None:
+        response = JoinGroupResponse(error_code=REBALANCE_IN_PROGRESS, member_id=request.member_id)
+    return join_response(response, ctx.api_version)
+
+
+def join_response(r: JoinGroupResponse, version: int) -> Body:
+    protocol_name = r.protocol_name
+    if protocol_name is None and version < NULLABLE_PROTOCOL_NAME_VERSION:
+        protocol_name = ""
+    return {
+        "errorCode": r.error_code,
+        "generationId": r.generation_id,
+        "protocolType": r.protocol_type,
+        "protocolName": protocol_name,
+        "leader": r.leader,
+        "skipAssignment": r.skip_assignment,
+        "memberId": r.member_id,
+        "members": [
+            {"memberId": member_id, "groupInstanceId": instance_id, "metadata": metadata}
+            for member_id, instance_id, metadata in r.members
+        ],
+    }
+
+
+# -- SyncGroup (14) -------------------------------------------------------------------------------
+
+
+@handles(14)
+async def sync_group(ctx: RequestContext, body: Body) -> Body:
+    request = SyncGroupRequest(
+        group_id=body["groupId"],
+        generation_id=body["generationId"],
+        member_id=body["memberId"],
+        group_instance_id=body.get("groupInstanceId"),
+        protocol_type=body.get("protocolType"),
+        protocol_name=body.get("protocolName"),
+        assignments=[(a["memberId"], a["assignment"]) for a in body["assignments"]],
+    )
+    if request.group_id == "":
+        return {"errorCode": INVALID_GROUP_ID, "assignment": b""}
+    if ctx.api_version >= SYNC_PROTOCOL_REQUIRED_VERSION and (
+        request.protocol_type is None or request.protocol_name is None
+    ):
+        return {"errorCode": INCONSISTENT_GROUP_PROTOCOL, "assignment": b""}
+    coordinator = ctx.broker.coordinator
+    group = coordinator.classic.groups.get(request.group_id)
+    member = group.members.get(request.member_id) if group is not None else None
+    wait_ms = member.rebalance_timeout_ms if member is not None else 0
+    response = await parked(lambda respond: coordinator.sync_group(request, respond), wait_ms / 1000 + WAIT_MARGIN_S)
+    if response is None:
+        response = SyncGroupResponse(error_code=REBALANCE_IN_PROGRESS)
+    return {
+        "errorCode": response.error_code,
+        "protocolType": response.protocol_type,
+        "protocolName": response.protocol_name,
+        "assignment": response.assignment,
+    }
+
+
+# -- Heartbeat (12) -------------------------------------------------------------------------------
+
+
+@handles(12)
+async def heartbeat(ctx: RequestContext, body: Body) -> Body:
+    group_id = body["groupId"]
+    if group_id == "":
+        return {"errorCode": INVALID_GROUP_ID}
+    code = ctx.broker.coordinator.classic_heartbeat(
+        group_id, body["generationId"], body["memberId"], body.get("groupInstanceId")
+    )
+    return {"errorCode": code}
+
+
+# -- LeaveGroup (13) ------------------------------------------------------------------------------
+
+
+@handles(13)
+async def leave_group(ctx: RequestContext, body: Body) -> Body:
+    """v0-2 name one member and answer with one error; v3+ name a batch (by member id and/or
+    instance id, the admin path) and answer per member."""
+    version = ctx.api_version
+    group_id = body["groupId"]
+    if version < BATCH_LEAVE_VERSION:
+        identities = [(body["memberId"], None, None)]
+    else:
+        identities = [(m["memberId"], m.get("groupInstanceId"), m.get("reason")) for m in body["members"]]
+    if group_id == "":
+        return {"errorCode": INVALID_GROUP_ID, "members": []}
+    try:
+        results = ctx.broker.coordinator.leave_group(group_id, identities)
+        members = [
+            {"memberId": r.member_id, "groupInstanceId": r.instance_id, "errorCode": r.error_code} for r in results
+        ]
+    except KafkaError as exc:
+        if exc.code != UNKNOWN_MEMBER_ID:
+            return {"errorCode": exc.code, "members": []}
+        # A missing group: Kafka's service answers every member UNKNOWN_MEMBER_ID, the request NONE.
+        members = [{"memberId": m, "groupInstanceId": i, "errorCode": UNKNOWN_MEMBER_ID} for m, i, _ in identities]
+    if version < BATCH_LEAVE_VERSION:
+        # `LeaveGroupResponse` for v0-2: the first member error becomes the response's error.
+        return {"errorCode": next((m["errorCode"] for m in members if m["errorCode"]), 0)}
+    return {"errorCode": 0, "members": members}
+
+
+# -- ConsumerGroupHeartbeat (68) ------------------------------------------------------------------
+
+
+@handles(68)
+async def consumer_group_heartbeat(ctx: RequestContext, body: Body) -> Body:
+    owned = body.get("topicPartitions")
+    request = HeartbeatRequest(
+        group_id=body["groupId"],
+        member_id=body["memberId"],
+        member_epoch=body["memberEpoch"],
+        instance_id=body.get("instanceId"),
+        rack_id=body.get("rackId"),
+        rebalance_timeout_ms=body.get("rebalanceTimeoutMs", -1),
+        subscribed_topic_names=body.get("subscribedTopicNames"),
+        subscribed_topic_regex=body.get("subscribedTopicRegex"),
+        server_assignor=body.get("serverAssignor"),
+        topic_partitions=None if owned is None else [(t["topicId"], t["partitions"]) for t in owned],
+        client_id=ctx.client_id or "",
+        client_host=client_host(ctx),
+        version=ctx.api_version,
+    )
+    r = ctx.broker.coordinator.heartbeat(request)
+    assignment = None
+    if r.assignment is not None:
+        assignment = {
+            "topicPartitions": [
+                {"topicId": topic_id, "partitions": sorted(partitions)}
+                for topic_id, partitions in sorted(r.assignment.items(), key=lambda kv: kv[0].bytes)
+            ]
+        }
+    return {
+        "errorCode": r.error_code,
+        "errorMessage": r.error_message,
+        "memberId": r.member_id,
+        "memberEpoch": r.member_epoch,
+        "heartbeatIntervalMs": r.heartbeat_interval_ms,
+        "assignment": assignment,
+    }

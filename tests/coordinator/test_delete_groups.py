@@ -1,0 +1,101 @@
+"""DeleteGroups: which groups may go, and the tombstones Kafka writes for the ones that do."""
+
+from __future__ import annotations
+
+import pytest
+
+from groupctl.coordinator.classic import JoinGroupRequest, JoinGroupResponse, SyncGroupRequest
+from groupctl.coordinator.consumer import HeartbeatRequest
+from groupctl.coordinator.coordinator import Coordinator
+from groupctl.coordinator.ids import IdGenerator
+from groupctl.coordinator.log import MemoryLog
+from groupctl.coordinator.offsets import CommitPartition
+from groupctl.log.decode import DecodedRecord
+from groupctl.protocol.consumer_protocol import encode_subscription
+
+
+@pytest.fixture
+def coord() -> Coordinator:
+    c = Coordinator(ids=IdGenerator(3))
+    c.create_topic("foo", 2)
+    return c
+
+
+def tail(coord: Coordinator, since: int) -> list[tuple[int, dict, bool]]:
+    """The records appended after offset `since`: (key type, key data, is a tombstone)."""
+    assert isinstance(coord.log, MemoryLog)
+    records: list[DecodedRecord] = list(coord.log.read())[since:]
+    return [(r.key.type, r.key.data, r.value is None) for r in records]
+
+
+def consumer_member(coord: Coordinator, group: str = "cg", member: str = "m1") -> None:
+    r = coord.heartbeat(HeartbeatRequest(group, member, 0, rebalance_timeout_ms=5000, subscribed_topic_names=["foo"],
+                                         topic_partitions=[]))
+    assert r.error_code == 0
+
+
+def classic_member(coord: Coordinator, group: str = "classic") -> str:
+    """One static member joins (the initial delay passes) and syncs; returns its member id."""
+    answers: list[JoinGroupResponse] = []
+    coord.join_group(JoinGroupRequest(group, 10_000, 10_000, group_instance_id="pod-0",
+                                      protocols=[("range", encode_subscription({"topics": ["foo"], "userData": None},
+                                                                               0))]), answers.append)
+    coord.advance(3_000)
+    joined = answers[-1]
+    assert joined.error_code == 0
+    coord.sync_group(SyncGroupRequest(group, joined.generation_id, joined.member_id, "pod-0",
+                                      assignments=[(joined.member_id, b"")]), lambda _r: None)
+    return joined.member_id
+
+
+def test_missing_and_non_empty_groups_are_refused(coord: Coordinator) -> None:
+    consumer_member(coord)
+    classic_member(coord)
+    before = coord.log.next_offset  # type: ignore[attr-defined]
+    results = coord.delete_groups(["nope", "cg", "classic"])
+    assert [(g, e.name if e else None, e.message if e else None) for g, e in results] == [
+        ("nope", "GROUP_ID_NOT_FOUND", "Group nope not found."),
+        ("cg", "NON_EMPTY_GROUP", "The group is not empty."),
+        ("classic", "NON_EMPTY_GROUP", "The group is not empty."),
+    ]
+    assert coord.log.next_offset == before  # type: ignore[attr-defined]
+
+
+def test_an_empty_consumer_group_goes_with_its_offsets(coord: Coordinator) -> None:
+    consumer_member(coord)
+    coord.commit_offsets("cg", "m1", 1, [CommitPartition("foo", 1, 5), CommitPartition("foo", 0, 7)])
+    assert coord.heartbeat(HeartbeatRequest("cg", "m1", -1)).error_code == 0
+    before = coord.log.next_offset  # type: ignore[attr-defined]
+    assert coord.delete_groups(["cg"]) == [("cg", None)]
+    assert tail(coord, before) == [
+        (1, {"group": "cg", "topic": "foo", "partition": 0}, True),
+        (1, {"group": "cg", "topic": "foo", "partition": 1}, True),
+        (6, {"groupId": "cg"}, True),
+        (4, {"groupId": "cg"}, True),
+        (3, {"groupId": "cg"}, True),
+    ]
+    assert not coord.group_exists("cg")
+    assert coord.list_groups() == []
+    assert coord.rebuild().state == coord.state
+    consumer_member(coord, member="m2")  # the id is free again: a new group at epoch 1
+    assert coord.state.consumer["cg"].epoch == 1
+
+
+def test_an_emptied_classic_group_and_a_simple_group(coord: Coordinator) -> None:
+    member_id = classic_member(coord)
+    coord.commit_offsets("classic", member_id, 1, [CommitPartition("foo", 0, 3)], instance_id="pod-0")
+    assert [r.error_code for r in coord.leave_group("classic", [("", "pod-0", None)])] == [0]
+    coord.commit_offsets("simple", "", -1, [CommitPartition("foo", 1, 9)])
+    before = coord.log.next_offset  # type: ignore[attr-defined]
+    assert coord.delete_groups(["classic", "simple"]) == [("classic", None), ("simple", None)]
+    assert tail(coord, before) == [
+        (1, {"group": "classic", "topic": "foo", "partition": 0}, True),
+        (2, {"group": "classic"}, True),
+        (1, {"group": "simple", "topic": "foo", "partition": 1}, True),
+        (2, {"group": "simple"}, True),
+    ]
+    assert coord.list_groups() == []
+    assert "classic" not in coord.classic.groups
+    assert not any(isinstance(k, tuple) and "classic" in k for k in coord.timers.live_keys())
+    assert coord.rebuild().state == coord.state
+    assert coord.delete_groups(["simple"])[0][1].name == "GROUP_ID_NOT_FOUND"  # type: ignore[union-attr]

@@ -1,0 +1,554 @@
+"""The group APIs over loopback with raw frames: every version of each, and their error paths.
+
+Each test's server has `group.initial.rebalance.delay.ms` at 0 (as Kafka's own test clusters set it),
+so a new classic group completes its first rebalance at the next timer tick instead of after 3 s.
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+import uuid
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from groupctl.errors import KAFKA_ERROR_CODES as CODE
+from groupctl.protocol.consumer_protocol import decode_assignment, encode_assignment, encode_subscription
+from groupctl.protocol.messages import framing
+from groupctl.server.broker import Broker
+from groupctl.server.group_admin import GROUP_OPERATIONS
+from groupctl.server.server import ServerThread
+
+TIMEOUT_S = 10.0
+TOPIC = "orders"
+
+
+class Wire:
+    """One client connection speaking raw frames; a request may be sent now and its answer read later."""
+
+    def __init__(self, served: ServerThread, client_id: str = "wire") -> None:
+        host, port = served.bootstrap.rsplit(":", 1)
+        self.sock = socket.create_connection((host, int(port)), timeout=TIMEOUT_S)
+        self.client_id = client_id
+        self.correlation = 0
+        self.sent: list[tuple[int, int, int]] = []
+
+    def send(self, api_key: int, version: int, body: dict) -> None:
+        self.correlation += 1
+        self.sock.sendall(framing.encode_request(api_key, version, self.correlation, self.client_id, body))
+        self.sent.append((api_key, version, self.correlation))
+
+    def receive(self) -> dict:
+        api_key, version, correlation = self.sent.pop(0)
+        size = framing.frame_size(self._read(4), 1 << 24)
+        response = framing.decode_response(self._read(size), api_key, version)
+        assert response.correlation_id == correlation
+        return response.body
+
+    def waiting(self, seconds: float) -> bool:
+        """True when no answer arrives within `seconds` (the request is parked)."""
+        self.sock.settimeout(seconds)
+        try:
+            return not self.sock.recv(1, socket.MSG_PEEK)
+        except TimeoutError:
+            return True
+        finally:
+            self.sock.settimeout(TIMEOUT_S)
+
+    def call(self, api_key: int, version: int, body: dict) -> dict:
+        self.send(api_key, version, body)
+        return self.receive()
+
+    def _read(self, n: int) -> bytes:
+        out = b""
+        while len(out) < n:
+            chunk = self.sock.recv(n - len(out))
+            assert chunk, "connection closed"
+            out += chunk
+        return out
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+@pytest.fixture
+def quick(served: ServerThread) -> Iterator[ServerThread]:
+    served.call(lambda b: setattr(b.coordinator.classic, "initial_delay_ms", 0))
+    served.call(lambda b: b.backend.create_topic(TOPIC, 4))
+    yield served
+
+
+@pytest.fixture
+def wires(quick: ServerThread) -> Iterator[list[Wire]]:
+    opened = [Wire(quick, f"client-{i}") for i in range(3)]
+    yield opened
+    for wire in opened:
+        wire.close()
+
+
+def until(served: ServerThread, condition: Callable[[Broker], bool]) -> None:
+    """Wait (bounded) until the server's state satisfies `condition`: a request sent has been handled."""
+    deadline = time.monotonic() + TIMEOUT_S
+    while not served.call(condition):
+        assert time.monotonic() < deadline, "the server never got there"
+        time.sleep(0.01)
+
+
+def joined_static(instance: str, group: str = "g") -> Callable[[Broker], bool]:
+    return lambda broker: instance in broker.coordinator.classic.groups[group].static
+
+
+def subscription() -> bytes:
+    return encode_subscription({"topics": [TOPIC], "userData": None}, 0)
+
+
+def join_body(group: str, member_id: str = "", instance: str | None = None, session_ms: int = 10_000) -> dict:
+    return {"groupId": group, "sessionTimeoutMs": session_ms, "rebalanceTimeoutMs": 10_000, "memberId": member_id,
+            "groupInstanceId": instance, "protocolType": "consumer",
+            "protocols": [{"name": "range", "metadata": subscription()}], "reason": None}
+
+
+def join(wire: Wire, version: int, group: str, instance: str | None = None, member_id: str = "") -> dict:
+    """JoinGroup, again with the given id when v4+ answers MEMBER_ID_REQUIRED for a dynamic member."""
+    body = wire.call(11, version, join_body(group, member_id, instance))
+    if body["errorCode"] == CODE["MEMBER_ID_REQUIRED"]:
+        body = wire.call(11, version, join_body(group, body["memberId"], instance))
+    return body
+
+
+def assignment(partitions: list[int]) -> bytes:
+    return encode_assignment({"assignedPartitions": [{"topic": TOPIC, "partitions": partitions}], "userData": None}, 0)
+
+
+def sync_body(group: str, joined: dict, instance: str | None = None, assignments: list | None = None) -> dict:
+    return {"groupId": group, "generationId": joined["generationId"], "memberId": joined["memberId"],
+            "groupInstanceId": instance, "protocolType": "consumer", "protocolName": "range",
+            "assignments": assignments or []}
+
+
+def stable_static_member(wire: Wire, group: str = "g", instance: str = "pod-a") -> dict:
+    """One static member joins and, as leader, assigns itself everything; its JoinGroup answer."""
+    joined = join(wire, 9, group, instance)
+    assert joined["errorCode"] == 0 and joined["leader"] == joined["memberId"]
+    synced = wire.call(14, 5, sync_body(group, joined, instance,
+                                        [{"memberId": joined["memberId"], "assignment": assignment([0, 1, 2, 3])}]))
+    assert synced["errorCode"] == 0
+    return joined
+
+
+# -- JoinGroup / SyncGroup / Heartbeat / LeaveGroup -----------------------------------------------
+
+
+@pytest.mark.parametrize("version", range(10))
+def test_a_member_joins_syncs_heartbeats_and_leaves_at_every_join_version(wires: list[Wire], version: int) -> None:
+    wire = wires[0]
+    instance = "pod-0" if version >= 5 else None
+    first = wire.call(11, version, join_body("g", instance=instance))
+    if version >= 4 and instance is None:
+        assert first["errorCode"] == CODE["MEMBER_ID_REQUIRED"] and first["memberId"].startswith("client-0-")
+        first = wire.call(11, version, join_body("g", first["memberId"]))
+    assert first["errorCode"] == 0
+    member_id = first["memberId"]
+    assert member_id.startswith("pod-0-" if instance else "client-0-")
+    assert (first["generationId"], first["leader"], first["protocolName"]) == (1, member_id, "range")
+    assert [(m["memberId"], m["metadata"]) for m in first["members"]] == [(member_id, subscription())]
+    if version >= 5:
+        assert first["members"][0]["groupInstanceId"] == instance
+    if version >= 7:
+        assert first["protocolType"] == "consumer"
+
+    sync_version = min(version, 5)
+    synced = wire.call(14, sync_version, sync_body("g", first, instance,
+                                                   [{"memberId": member_id, "assignment": assignment([0, 1, 2, 3])}]))
+    assert synced["errorCode"] == 0
+    assert decode_assignment(synced["assignment"])[1]["assignedPartitions"] == [
+        {"topic": TOPIC, "partitions": [0, 1, 2, 3]}]
+    heartbeat = {"groupId": "g", "generationId": 1, "memberId": member_id, "groupInstanceId": instance}
+    assert wire.call(12, min(version, 4), heartbeat)["errorCode"] == 0
+
+    leave_version = min(version, 5)
+    if leave_version >= 3:
+        left = wire.call(13, leave_version, {"groupId": "g", "members": [
+            {"memberId": member_id, "groupInstanceId": instance, "reason": "done"}]})
+        assert left["errorCode"] == 0
+        assert [(m["memberId"], m["groupInstanceId"], m["errorCode"]) for m in left["members"]] == [
+            (member_id, instance, 0)]
+    else:
+        assert wire.call(13, leave_version, {"groupId": "g", "memberId": member_id})["errorCode"] == 0
+    listed = wire.call(16, 4, {"statesFilter": []})
+    assert [(g["groupId"], g["groupState"]) for g in listed["groups"]] == [("g", "Empty")]
+
+
+def test_join_errors(wires: list[Wire], quick: ServerThread) -> None:
+    wire = wires[0]
+    assert wire.call(11, 9, join_body("g", session_ms=1))["errorCode"] == CODE["INVALID_SESSION_TIMEOUT"]
+    assert wire.call(11, 9, join_body(""))["errorCode"] == CODE["INVALID_GROUP_ID"]
+    assert wire.call(11, 9, join_body("absent", "someone"))["errorCode"] == CODE["GROUP_ID_NOT_FOUND"]
+    stable_static_member(wire)
+    stranger = wire.call(11, 9, join_body("g", "stranger"))
+    assert (stranger["errorCode"], stranger["memberId"], stranger["generationId"]) == (
+        CODE["UNKNOWN_MEMBER_ID"], "stranger", -1)
+    old = wire.call(11, 3, join_body("g", "stranger"))
+    assert (old["errorCode"], old["protocolName"]) == (CODE["UNKNOWN_MEMBER_ID"], "")  # not nullable before v7
+    wire.call(68, 1, {"groupId": "cg", "memberId": "m", "memberEpoch": 0, "rebalanceTimeoutMs": 5000,
+                      "subscribedTopicNames": [TOPIC], "topicPartitions": []})
+    assert wire.call(11, 9, join_body("cg"))["errorCode"] == CODE["INCONSISTENT_GROUP_PROTOCOL"]
+
+
+def test_a_parked_join_is_answered_when_the_rebalance_completes(wires: list[Wire], quick: ServerThread) -> None:
+    a, b = wires[0], wires[1]
+    first = stable_static_member(a)
+    b.send(11, 9, join_body("g", instance="pod-b"))
+    until(quick, joined_static("pod-b"))
+    assert b.waiting(0.2)  # the group prepares a rebalance and waits for pod-a to rejoin
+    heartbeat = {"groupId": "g", "generationId": 1, "memberId": first["memberId"], "groupInstanceId": "pod-a"}
+    assert a.call(12, 4, heartbeat)["errorCode"] == CODE["REBALANCE_IN_PROGRESS"]
+    rejoined = a.call(11, 9, join_body("g", first["memberId"], "pod-a"))
+    joined_b = b.receive()
+    assert (rejoined["errorCode"], joined_b["errorCode"]) == (0, 0)
+    assert rejoined["generationId"] == joined_b["generationId"] == 2
+    assert rejoined["leader"] == first["memberId"]
+    assert sorted(m["groupInstanceId"] for m in rejoined["members"]) == ["pod-a", "pod-b"]
+    assert joined_b["members"] == []
+    b.send(14, 5, sync_body("g", joined_b, "pod-b"))
+    assert b.waiting(0.3)  # a follower's SyncGroup waits for the leader's assignment
+    a.call(14, 5, sync_body("g", rejoined, "pod-a", [
+        {"memberId": rejoined["memberId"], "assignment": assignment([0, 1])},
+        {"memberId": joined_b["memberId"], "assignment": assignment([2, 3])}]))
+    synced_b = b.receive()
+    assert synced_b["errorCode"] == 0
+    assert decode_assignment(synced_b["assignment"])[1]["assignedPartitions"][0]["partitions"] == [2, 3]
+
+
+def test_a_join_parked_past_its_rebalance_timeout_is_told_to_rejoin(
+    wires: list[Wire], quick: ServerThread, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from groupctl.server import groups
+
+    a, b = wires[0], wires[1]
+    first = stable_static_member(a)
+    body = {**join_body("g", instance="pod-b"), "sessionTimeoutMs": 6000, "rebalanceTimeoutMs": 6000}
+    monkeypatch.setattr(groups, "WAIT_MARGIN_S", -5.8)  # the wait bound becomes 0.2 s instead of 11 s
+    gave_up = b.call(11, 9, body)
+    assert (gave_up["errorCode"], gave_up["generationId"]) == (CODE["REBALANCE_IN_PROGRESS"], -1)
+    monkeypatch.undo()
+    member_id = quick.call(lambda broker: broker.coordinator.classic.groups["g"].static["pod-b"])
+    b.send(11, 9, body)  # the client asks again; the rebalance it waited for has not moved on
+    until(quick, lambda broker: broker.coordinator.classic.groups["g"].static["pod-b"] != member_id)
+    rejoined = a.call(11, 9, join_body("g", first["memberId"], "pod-a"))
+    joined_b = b.receive()
+    assert rejoined["generationId"] == joined_b["generationId"] == 2 and joined_b["errorCode"] == 0
+
+
+def test_sync_and_heartbeat_errors(wires: list[Wire]) -> None:
+    wire = wires[0]
+    joined = stable_static_member(wire)
+    me = joined["memberId"]
+
+    def heartbeat(version: int = 4, **changes: object) -> int:
+        body = {"groupId": "g", "generationId": 1, "memberId": me, "groupInstanceId": "pod-a", **changes}
+        return wire.call(12, version, body)["errorCode"]
+
+    assert heartbeat() == 0
+    assert heartbeat(generationId=7) == CODE["ILLEGAL_GENERATION"]
+    assert heartbeat(memberId="other") == CODE["FENCED_INSTANCE_ID"]
+    assert heartbeat(groupInstanceId="pod-x") == CODE["UNKNOWN_MEMBER_ID"]
+    assert heartbeat(0, memberId="other", groupInstanceId=None) == CODE["UNKNOWN_MEMBER_ID"]
+    assert heartbeat(groupId="absent") == CODE["UNKNOWN_MEMBER_ID"]
+    assert heartbeat(groupId="") == CODE["INVALID_GROUP_ID"]
+
+    def sync(version: int = 5, **changes: object) -> dict:
+        return wire.call(14, version, {**sync_body("g", joined, "pod-a"), **changes})
+
+    assert sync(generationId=2)["errorCode"] == CODE["ILLEGAL_GENERATION"]
+    assert sync(memberId="other")["errorCode"] == CODE["FENCED_INSTANCE_ID"]
+    assert sync(protocolType=None)["errorCode"] == CODE["INCONSISTENT_GROUP_PROTOCOL"]
+    assert sync(protocolName="roundrobin")["errorCode"] == CODE["INCONSISTENT_GROUP_PROTOCOL"]
+    assert sync(4, protocolType=None, protocolName=None)["errorCode"] == 0  # optional before v5
+    assert sync(groupId="absent")["errorCode"] == CODE["UNKNOWN_MEMBER_ID"]
+    assert sync(groupId="")["errorCode"] == CODE["INVALID_GROUP_ID"]
+    stable = sync()
+    assert (stable["errorCode"], stable["protocolType"], stable["protocolName"]) == (0, "consumer", "range")
+
+
+def test_leave_group_single_and_batch(wires: list[Wire], quick: ServerThread) -> None:
+    a, b = wires[0], wires[1]
+    first = stable_static_member(a)
+    b.send(11, 9, join_body("g", instance="pod-b"))
+    until(quick, joined_static("pod-b"))
+    a.call(11, 9, join_body("g", first["memberId"], "pod-a"))
+    joined_b = b.receive()
+    assert a.call(13, 1, {"groupId": "g", "memberId": "ghost"})["errorCode"] == CODE["UNKNOWN_MEMBER_ID"]
+    unknown_group = a.call(13, 3, {"groupId": "absent", "members": [{"memberId": "x", "groupInstanceId": None}]})
+    assert unknown_group["errorCode"] == 0
+    assert [(m["memberId"], m["errorCode"]) for m in unknown_group["members"]] == [("x", CODE["UNKNOWN_MEMBER_ID"])]
+    assert a.call(13, 5, {"groupId": "", "members": []})["errorCode"] == CODE["INVALID_GROUP_ID"]
+    batch = a.call(13, 5, {"groupId": "g", "members": [
+        {"memberId": "", "groupInstanceId": "pod-b", "reason": "scale down"},
+        {"memberId": "", "groupInstanceId": "pod-x", "reason": "scale down"},
+        {"memberId": "wrong", "groupInstanceId": "pod-a", "reason": None},
+    ]})
+    assert batch["errorCode"] == 0
+    assert [(m["memberId"], m["groupInstanceId"], m["errorCode"]) for m in batch["members"]] == [
+        ("", "pod-b", 0), ("", "pod-x", CODE["UNKNOWN_MEMBER_ID"]), ("wrong", "pod-a", CODE["FENCED_INSTANCE_ID"])]
+    heartbeat = {"groupId": "g", "generationId": joined_b["generationId"], "memberId": joined_b["memberId"],
+                 "groupInstanceId": "pod-b"}
+    assert b.call(12, 4, heartbeat)["errorCode"] == CODE["UNKNOWN_MEMBER_ID"]
+    described = a.call(15, 5, {"groups": ["g"], "includeAuthorizedOperations": False})["groups"][0]
+    assert [m["groupInstanceId"] for m in described["members"]] == ["pod-a"]
+
+
+# -- ConsumerGroupHeartbeat -----------------------------------------------------------------------
+
+
+def cgh(group: str, member_id: str, epoch: int, **fields: object) -> dict:
+    return {"groupId": group, "memberId": member_id, "memberEpoch": epoch, **fields}
+
+
+def joining(group: str, member_id: str, **fields: object) -> dict:
+    return cgh(group, member_id, 0, rebalanceTimeoutMs=30_000, subscribedTopicNames=[TOPIC], topicPartitions=[],
+               **fields)
+
+
+def test_consumer_group_heartbeat_join_steady_and_leave(wires: list[Wire], quick: ServerThread) -> None:
+    wire = wires[0]
+    topic_id = quick.call(lambda b: b.coordinator.topics.get(TOPIC).topic_id)
+    joined = wire.call(68, 1, joining("cg", "member-one", instanceId="pod-1"))
+    assert (joined["errorCode"], joined["memberId"], joined["memberEpoch"]) == (0, "member-one", 1)
+    assert joined["heartbeatIntervalMs"] == 5000
+    assert joined["assignment"] == {"topicPartitions": [{"topicId": topic_id, "partitions": [0, 1, 2, 3]}]}
+    steady = wire.call(68, 1, cgh("cg", "member-one", 1))
+    assert (steady["errorCode"], steady["memberEpoch"], steady["assignment"]) == (0, 1, None)
+    v0 = wire.call(68, 0, joining("cg", ""))
+    assert v0["errorCode"] == 0 and v0["memberId"] and v0["memberEpoch"] == 2  # v0: the server picks the id
+    left = wire.call(68, 1, cgh("cg", "member-one", -2, instanceId="pod-1"))
+    assert (left["errorCode"], left["memberEpoch"]) == (0, -2)
+    left = wire.call(68, 0, cgh("cg", v0["memberId"], -1))
+    assert (left["errorCode"], left["memberEpoch"]) == (0, -1)
+
+
+def test_consumer_group_heartbeat_errors(wires: list[Wire]) -> None:
+    wire = wires[0]
+    assert wire.call(68, 1, joining("cg", "m1", instanceId="pod-1"))["memberEpoch"] == 1
+
+    def error(version: int, body: dict) -> tuple[str, str]:
+        answer = wire.call(68, version, body)
+        assert answer["memberId"] is None and answer["memberEpoch"] == 0
+        name = next(n for n, c in CODE.items() if c == answer["errorCode"])
+        return name, answer["errorMessage"]
+
+    assert error(1, joining("cg", "")) == ("INVALID_REQUEST", "MemberId can't be empty.")
+    assert error(1, cgh("cg", "m1", 0)) == ("INVALID_REQUEST", "RebalanceTimeoutMs must be provided in first request.")
+    assert error(1, cgh("cg", "m1", 5)) == ("FENCED_MEMBER_EPOCH", (
+        "The consumer group member has a greater member epoch (5) than the one known by the group coordinator (1). "
+        "The member must abandon all its partitions and rejoin."))
+    assert error(1, cgh("cg", "ghost", 1)) == ("UNKNOWN_MEMBER_ID", "Member ghost is not a member of group cg.")
+    assert error(1, joining("cg", "m2", serverAssignor="sticky")) == (
+        "UNSUPPORTED_ASSIGNOR", "ServerAssignor sticky is not supported. Supported assignors: uniform, range.")
+    assert error(1, joining("cg", "m2", instanceId="pod-1")) == ("UNRELEASED_INSTANCE_ID", (
+        "Static member m2 with instance id pod-1 cannot join the group because the instance id is owned by m1 "
+        "member."))
+    name, message = error(1, cgh("cg", "m2", 0, rebalanceTimeoutMs=1000, subscribedTopicRegex="(orders",
+                                 topicPartitions=[]))
+    assert name == "INVALID_REGULAR_EXPRESSION" and "(orders" in message
+    assert error(1, cgh("cg", "m1", -3)) == ("INVALID_REQUEST", "MemberEpoch is invalid.")
+
+
+# -- OffsetCommit / OffsetFetch -------------------------------------------------------------------
+
+
+def commit_body(version: int, group: str, topic_id: uuid.UUID, partitions: dict[int, int], *, member_id: str = "",
+                generation: int = -1, name: str = TOPIC, instance: str | None = None) -> dict:
+    topic = {"topicId": topic_id} if version >= 10 else {"name": name}
+    return {"groupId": group, "generationIdOrMemberEpoch": generation, "memberId": member_id,
+            "groupInstanceId": instance, "retentionTimeMs": -1, "topics": [{**topic, "partitions": [
+                {"partitionIndex": p, "committedOffset": o, "committedLeaderEpoch": 3, "committedMetadata": f"m{o}"}
+                for p, o in partitions.items()]}]}
+
+
+def commit_errors(answer: dict) -> list[tuple[int, int]]:
+    return [(p["partitionIndex"], p["errorCode"]) for t in answer["topics"] for p in t["partitions"]]
+
+
+@pytest.mark.parametrize("version", range(2, 11))
+def test_offset_commit_then_fetch_at_each_version(wires: list[Wire], quick: ServerThread, version: int) -> None:
+    wire = wires[0]
+    topic_id = quick.call(lambda b: b.coordinator.topics.get(TOPIC).topic_id)
+    committed = wire.call(8, version, commit_body(version, "simple", topic_id, {0: 10, 1: 11, 9: 12}))
+    assert commit_errors(committed) == [(0, 0), (1, 0), (9, CODE["UNKNOWN_TOPIC_OR_PARTITION"])]
+    if version >= 10:
+        assert committed["topics"][0]["topicId"] == topic_id
+    fetch_version = version if version != 2 else 1
+    if fetch_version >= 8:
+        topic = {"topicId": topic_id} if fetch_version >= 10 else {"name": TOPIC}
+        fetched = wire.call(9, fetch_version, {"groups": [
+            {"groupId": "simple", "memberId": None, "memberEpoch": -1,
+             "topics": [{**topic, "partitionIndexes": [0, 1, 2]}]},
+            {"groupId": "nobody", "topics": None}], "requireStable": True})
+        simple, nobody = fetched["groups"]
+        assert (simple["errorCode"], nobody["errorCode"], nobody["topics"]) == (0, 0, [])
+        topics = simple["topics"]
+    else:
+        fetched = wire.call(9, fetch_version, {"groupId": "simple", "topics": [
+            {"name": TOPIC, "partitionIndexes": [0, 1, 2]}], "requireStable": fetch_version >= 7})
+        assert fetched.get("errorCode", 0) == 0
+        topics = fetched["topics"]
+    [topic] = topics
+    assert topic.get("topicId", topic_id) == topic_id and topic.get("name", TOPIC) in (TOPIC, "")
+    got = [(p["partitionIndex"], p["committedOffset"], p["metadata"], p["errorCode"]) for p in topic["partitions"]]
+    assert got == [(0, 10, "m10", 0), (1, 11, "m11", 0), (2, -1, "", 0)]
+    if version >= 6:  # OffsetCommit carries a leader epoch from v6, OffsetFetch returns it from v5
+        assert [p["committedLeaderEpoch"] for p in topic["partitions"]] == [3, 3, -1]
+
+
+def test_offset_commit_and_fetch_errors(wires: list[Wire], quick: ServerThread) -> None:
+    wire = wires[0]
+    topic_id = quick.call(lambda b: b.coordinator.topics.get(TOPIC).topic_id)
+    missing = uuid.UUID(int=42)
+    assert commit_errors(wire.call(8, 9, commit_body(9, "", topic_id, {0: 1}))) == [(0, CODE["INVALID_GROUP_ID"])]
+    assert commit_errors(wire.call(8, 9, commit_body(9, "g", topic_id, {0: 1}, name="nope"))) == [
+        (0, CODE["UNKNOWN_TOPIC_OR_PARTITION"])]
+    assert commit_errors(wire.call(8, 10, commit_body(10, "g", missing, {0: 1}))) == [(0, CODE["UNKNOWN_TOPIC_ID"])]
+    # A generation for a group that does not exist: GROUP_ID_NOT_FOUND from v9, ILLEGAL_GENERATION before.
+    assert commit_errors(wire.call(8, 9, commit_body(9, "g", topic_id, {0: 1}, member_id="m", generation=1))) == [
+        (0, CODE["GROUP_ID_NOT_FOUND"])]
+    assert commit_errors(wire.call(8, 8, commit_body(8, "g", topic_id, {0: 1}, member_id="m", generation=1))) == [
+        (0, CODE["ILLEGAL_GENERATION"])]
+
+    joined = stable_static_member(wire, "classic")
+    me = joined["memberId"]
+    assert commit_errors(wire.call(8, 9, commit_body(9, "classic", topic_id, {0: 5}, member_id=me, generation=2,
+                                                     instance="pod-a"))) == [(0, CODE["ILLEGAL_GENERATION"])]
+    assert commit_errors(wire.call(8, 9, commit_body(9, "classic", topic_id, {0: 5}, member_id="other", generation=1,
+                                                     instance="pod-a"))) == [(0, CODE["FENCED_INSTANCE_ID"])]
+    assert commit_errors(wire.call(8, 7, commit_body(7, "classic", topic_id, {0: 5}, member_id=me, generation=1,
+                                                     instance="pod-a"))) == [(0, 0)]
+
+    assert wire.call(68, 1, joining("cg", "m1"))["memberEpoch"] == 1
+    assert commit_errors(wire.call(8, 9, commit_body(9, "cg", topic_id, {0: 7}, member_id="m1", generation=1))) == [
+        (0, 0)]
+    assert commit_errors(wire.call(8, 9, commit_body(9, "cg", topic_id, {0: 7}, member_id="m1", generation=0))) == [
+        (0, CODE["STALE_MEMBER_EPOCH"])]
+    assert commit_errors(wire.call(8, 8, commit_body(8, "cg", topic_id, {0: 7}, member_id="m1", generation=1))) == [
+        (0, CODE["UNSUPPORTED_VERSION"])]
+    fetched = wire.call(9, 10, {"groups": [
+        {"groupId": "cg", "memberId": "m1", "memberEpoch": 4, "topics": None},
+        {"groupId": "cg", "memberId": "m1", "memberEpoch": 1, "topics": [
+            {"topicId": topic_id, "partitionIndexes": [0]}, {"topicId": missing, "partitionIndexes": [1]}]},
+        {"groupId": "", "topics": None}], "requireStable": False})
+    stale, ok, invalid = fetched["groups"]
+    assert (stale["errorCode"], stale["topics"]) == (CODE["STALE_MEMBER_EPOCH"], [])
+    assert [(t["topicId"], [(p["partitionIndex"], p["committedOffset"], p["errorCode"]) for p in t["partitions"]])
+            for t in ok["topics"]] == [(topic_id, [(0, 7, 0)]), (missing, [(1, -1, CODE["UNKNOWN_TOPIC_ID"])])]
+    assert invalid["errorCode"] == CODE["INVALID_GROUP_ID"]
+    old = wire.call(9, 3, {"groupId": "", "topics": None})
+    assert (old["errorCode"], old["topics"]) == (CODE["INVALID_GROUP_ID"], [])
+    v1 = wire.call(9, 1, {"groupId": "", "topics": [{"name": TOPIC, "partitionIndexes": [0]}]})
+    assert [p["errorCode"] for p in v1["topics"][0]["partitions"]] == [CODE["INVALID_GROUP_ID"]]
+
+
+def test_offset_commit_retention_at_v2_to_v4(wires: list[Wire], quick: ServerThread) -> None:
+    body = commit_body(4, "simple", uuid.UUID(int=0), {0: 1})
+    body["retentionTimeMs"] = 60_000
+    assert commit_errors(wires[0].call(8, 4, body)) == [(0, 0)]
+    entry = quick.call(lambda b: b.coordinator.state.offsets["simple"][(TOPIC, 0)])
+    assert entry.expire_timestamp == entry.commit_timestamp + 60_000
+
+
+# -- ListGroups / DescribeGroups / ConsumerGroupDescribe / DeleteGroups ---------------------------
+
+
+@pytest.fixture
+def three_groups(wires: list[Wire], quick: ServerThread) -> dict:
+    """A Stable classic group "classic" (static pod-a), a consumer group "cg" (m1) and a simple group "simple"."""
+    wire = wires[0]
+    joined = stable_static_member(wire, "classic")
+    assert wire.call(68, 1, joining("cg", "m1", instanceId="pod-1", rackId="r1"))["memberEpoch"] == 1
+    topic_id = quick.call(lambda b: b.coordinator.topics.get(TOPIC).topic_id)
+    assert commit_errors(wire.call(8, 9, commit_body(9, "simple", topic_id, {0: 1}))) == [(0, 0)]
+    return {"classic": joined, "topic_id": topic_id}
+
+
+def listed(wire: Wire, version: int, **filters: list[str]) -> list[tuple]:
+    groups = wire.call(16, version, {"statesFilter": [], "typesFilter": [], **filters})["groups"]
+    return [tuple(g.get(k) for k in ("groupId", "protocolType", "groupState", "groupType")) for g in groups]
+
+
+def test_list_groups_at_each_version_with_filters(wires: list[Wire], three_groups: dict) -> None:
+    wire = wires[0]
+    everything = [("cg", "consumer", "Stable", "consumer"), ("classic", "consumer", "Stable", "classic"),
+                  ("simple", "", "Empty", "classic")]
+    for version in range(6):
+        assert listed(wire, version) == [
+            (g, p, s if version >= 4 else None, t if version >= 5 else None) for g, p, s, t in everything]
+    assert listed(wire, 4, statesFilter=["STABLE"]) == [
+        ("cg", "consumer", "Stable", None), ("classic", "consumer", "Stable", None)]
+    assert listed(wire, 5, typesFilter=["Classic"]) == everything[1:]
+    assert listed(wire, 5, typesFilter=["consumer"], statesFilter=["empty"]) == []
+    assert [g[0] for g in listed(wire, 0)] == ["cg", "classic", "simple"]
+
+
+def test_describe_groups_at_each_version(wires: list[Wire], three_groups: dict) -> None:
+    wire = wires[0]
+    me = three_groups["classic"]["memberId"]
+    for version in range(7):
+        body = {"groups": ["classic", "absent", "cg", ""], "includeAuthorizedOperations": version >= 3}
+        classic, absent, consumer, empty = wire.call(15, version, body)["groups"]
+        assert (classic["errorCode"], classic["groupState"], classic["protocolType"], classic["protocolData"]) == (
+            0, "Stable", "consumer", "range")
+        [member] = classic["members"]
+        assert (member["memberId"], member["clientId"], member["clientHost"]) == (me, "client-0", "/127.0.0.1")
+        assert member["memberMetadata"] == subscription()
+        assert decode_assignment(member["memberAssignment"])[1]["assignedPartitions"][0]["partitions"] == [0, 1, 2, 3]
+        assert member.get("groupInstanceId", "pod-a") == "pod-a"
+        assert classic.get("authorizedOperations", GROUP_OPERATIONS) == GROUP_OPERATIONS
+        assert absent["groupState"] == consumer["groupState"] == "Dead"
+        if version >= 6:
+            assert (absent["errorCode"], absent["errorMessage"]) == (
+                CODE["GROUP_ID_NOT_FOUND"], "Group absent not found.")
+            assert consumer["errorMessage"] == "Group cg is not a classic group."
+        else:
+            assert absent["errorCode"] == consumer["errorCode"] == 0
+        assert empty["errorCode"] == CODE["INVALID_GROUP_ID"]
+    plain = wire.call(15, 5, {"groups": ["classic"], "includeAuthorizedOperations": False})["groups"][0]
+    assert plain["authorizedOperations"] == -(2**31)
+
+
+def test_consumer_group_describe_at_each_version(wires: list[Wire], three_groups: dict) -> None:
+    wire = wires[0]
+    topic_id = three_groups["topic_id"]
+    for version in (0, 1):
+        cg, classic, absent = wire.call(69, version, {"groupIds": ["cg", "classic", "absent"],
+                                                      "includeAuthorizedOperations": False})["groups"]
+        assert (cg["errorCode"], cg["groupState"], cg["groupEpoch"], cg["assignmentEpoch"], cg["assignorName"]) == (
+            0, "Stable", 1, 1, "uniform")
+        [member] = cg["members"]
+        assert (member["memberId"], member["instanceId"], member["rackId"], member["memberEpoch"]) == (
+            "m1", "pod-1", "r1", 1)
+        assert (member["clientId"], member["clientHost"], member["subscribedTopicNames"]) == (
+            "client-0", "/127.0.0.1", [TOPIC])
+        whole = {"topicPartitions": [{"topicId": topic_id, "topicName": TOPIC, "partitions": [0, 1, 2, 3]}]}
+        assert member["assignment"] == member["targetAssignment"] == whole
+        assert member.get("memberType", 1) == 1
+        assert cg["authorizedOperations"] == -(2**31)
+        assert (classic["errorCode"], classic["errorMessage"]) == (
+            CODE["GROUP_ID_NOT_FOUND"], "Group classic is not a consumer group.")
+        assert (absent["errorCode"], absent["errorMessage"]) == (CODE["GROUP_ID_NOT_FOUND"], "Group absent not found.")
+    with_ops = wire.call(69, 1, {"groupIds": ["cg"], "includeAuthorizedOperations": True})["groups"][0]
+    assert with_ops["authorizedOperations"] == GROUP_OPERATIONS
+
+
+@pytest.mark.parametrize("version", range(4))
+def test_delete_groups_at_each_version(wires: list[Wire], three_groups: dict, version: int) -> None:
+    wire = wires[0]
+    results = wire.call(42, version, {"groupsNames": ["classic", "cg", "simple", "absent"]})["results"]
+    assert [(r["groupId"], r["errorCode"]) for r in results] == [
+        ("classic", CODE["NON_EMPTY_GROUP"]), ("cg", CODE["NON_EMPTY_GROUP"]), ("simple", 0),
+        ("absent", CODE["GROUP_ID_NOT_FOUND"])]
+    if version >= 3:
+        assert [r["errorMessage"] for r in results] == [
+            "The group is not empty.", "The group is not empty.", None, "Group absent not found."]
+    assert wire.call(68, 1, cgh("cg", "m1", -1))["errorCode"] == 0
+    assert wire.call(42, version, {"groupsNames": ["cg"]})["results"][0]["errorCode"] == 0
+    assert [g[0] for g in listed(wire, 5)] == ["classic"]
