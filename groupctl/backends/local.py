@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from groupctl.coordinator.clock import Clock, WallClock, ManualClock
+from groupctl.coordinator.clock import Clock, ManualClock, WallClock
 from groupctl.coordinator.configs import GroupConfigs
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator

@@ -14,7 +14,7 @@ import traceback
 import typer
 
 from groupctl import __version__
-from groupctl.cli import demo, dump, group, local, regex, simulate
+from groupctl.cli import demo, dump, group, local, regex, serve, simulate
 from groupctl.cli.options import settings
 from groupctl.errors import EXIT_ERROR, EXIT_USAGE, GroupctlError
 from groupctl.output import OutputFormat
@@ -35,6 +35,7 @@ app.add_typer(dump.app, name="dump")
 app.add_typer(group.app, name="group")
 app.add_typer(local.app, name="local")
 app.add_typer(regex.app, name="regex")
+app.command("serve", context_settings={"help_option_names": ["-h", "--help"]})(serve.serve)
 app.add_typer(simulate.app, name="simulate")
 
 

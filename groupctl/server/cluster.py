@@ -1,4 +1,5 @@
-"""ApiVersions, Metadata and FindCoordinator: how a client finds its way around the one-node cluster.
+"""ApiVersions, Metadata, FindCoordinator and DescribeCluster: how a client finds its way around the
+one-node cluster.
 
 Node 1 leads every partition and coordinates every group. Topics are not created on demand (a
 broker's `auto.create.topics.enable`): a client naming an unknown topic gets
@@ -19,6 +20,12 @@ _TOPIC_OPERATIONS = (3, 4, 5, 6, 7, 8, 10, 11)
 UNKNOWN_TOPIC = KAFKA_ERROR_CODES["UNKNOWN_TOPIC_OR_PARTITION"]
 UNKNOWN_TOPIC_ID = KAFKA_ERROR_CODES["UNKNOWN_TOPIC_ID"]
 COORDINATOR_NOT_AVAILABLE = KAFKA_ERROR_CODES["COORDINATOR_NOT_AVAILABLE"]
+#: Kafka's AclOperation codes held on the cluster without an authorizer (CREATE, ALTER, DESCRIBE,
+#: CLUSTER_ACTION, DESCRIBE_CONFIGS, ALTER_CONFIGS, IDEMPOTENT_WRITE).
+_CLUSTER_OPERATIONS = (5, 7, 8, 9, 10, 11, 12)
+#: DescribeCluster EndpointType (KIP-919): this listener is a broker endpoint.
+ENDPOINT_BROKER, ENDPOINT_CONTROLLER = 1, 2
+_ENDPOINT_NAMES = {ENDPOINT_BROKER: "BROKER", ENDPOINT_CONTROLLER: "CONTROLLER"}
 
 
 @handles(18, range(0, 5))
@@ -99,3 +106,37 @@ async def find_coordinator(ctx: RequestContext, body: Body) -> Body:
         return {"coordinators": [coordinator_entry(ctx, key, key_type) for key in body.get("coordinatorKeys", [])]}
     entry = coordinator_entry(ctx, body.get("key", ""), key_type)
     return {k: entry[k] for k in ("errorCode", "errorMessage", "nodeId", "host", "port")}
+
+
+def _endpoint_refusal(version: int, endpoint_type: int) -> Body | None:
+    """Kafka's answer when a client asks a broker listener for something other than the brokers."""
+    if endpoint_type not in _ENDPOINT_NAMES:
+        code, message = "UNSUPPORTED_ENDPOINT_TYPE", f"Unsupported endpoint type {endpoint_type}"
+    elif endpoint_type != ENDPOINT_BROKER:
+        code = "MISMATCHED_ENDPOINT_TYPE"
+        message = ("The request was sent to an endpoint of type BROKER, but we wanted an endpoint of type "
+                   f"{_ENDPOINT_NAMES[endpoint_type]}")
+    else:
+        return None
+    return {"errorCode": KAFKA_ERROR_CODES["INVALID_REQUEST" if version == 0 else code], "errorMessage": message,
+            "clusterId": "", "brokers": []}
+
+
+@handles(60)
+async def describe_cluster(ctx: RequestContext, body: Body) -> Body:
+    """The one broker, which is also the controller Kafka would report (a live broker's id)."""
+    refusal = _endpoint_refusal(ctx.api_version, body.get("endpointType", ENDPOINT_BROKER))
+    if refusal is not None:
+        return refusal
+    broker = ctx.broker
+    listener = broker.listener
+    operations = -2147483648
+    if body.get("includeClusterAuthorizedOperations"):
+        operations = sum(1 << op for op in _CLUSTER_OPERATIONS)
+    return {
+        "errorCode": 0, "errorMessage": None, "endpointType": ENDPOINT_BROKER, "clusterId": broker.cluster_id,
+        "controllerId": broker.node_id,
+        "brokers": [{"brokerId": broker.node_id, "host": listener.host, "port": listener.port, "rack": None,
+                     "isFenced": False}],
+        "clusterAuthorizedOperations": operations,
+    }

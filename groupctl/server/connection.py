@@ -6,6 +6,9 @@ waits for the rebalance holds that connection only. Bad input never reaches a ha
 prefix over the limit, a header that does not parse, an unknown API key, or an unsupported version
 of anything but ApiVersions closes the connection, as Kafka does; ApiVersions of an unknown version
 gets a v0 answer with UNSUPPORTED_VERSION and the versions served, so the client can retry lower.
+A handler may also ask for the connection to be closed once its answer is out (a failed SASL
+exchange, as a broker's authenticator does), and a client that stops reading its answers is
+dropped after the idle timeout rather than holding its handler forever.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ API_VERSIONS = 18
 #: What a client may send before it has authenticated on a SASL listener.
 _PRE_AUTH_APIS = frozenset({API_VERSIONS, 17, 36})
 UNSUPPORTED_VERSION = 35
+#: Set in `Session.extra` (to the reason) by a handler whose answer must be the connection's last.
+CLOSE_AFTER_RESPONSE = "close_after_response"
 
 
 @dataclass(frozen=True)
@@ -97,10 +102,12 @@ async def serve_connection(
                 broker.after_request()
             if response is not None:
                 writer.write(response)
-                await writer.drain()
+                await asyncio.wait_for(writer.drain(), timeout=limits.idle_timeout_s)
+            if CLOSE_AFTER_RESPONSE in session.extra:
+                break
     except ConnectionClosed:
         pass
-    except (ConnectionError, asyncio.CancelledError):
+    except (ConnectionError, TimeoutError, asyncio.CancelledError):
         pass
     except Exception as exc:  # a handler bug: drop this client, keep serving the others
         print(f"groupctl serve: closing {session.peer} after an internal error: {exc!r}", file=sys.stderr)

@@ -2,21 +2,43 @@
 
 `Server` runs on an asyncio loop it is given (the CLI's, or a test's background thread via
 `ServerThread`); `stop()` stops accepting, closes every connection, and saves DIR, so everything
-the coordinator acknowledged is on disk when it returns.
+the coordinator acknowledged is on disk when it returns. The port is bound before DIR is opened,
+so a port already in use leaves DIR untouched (not even created). `serve_until_signalled` is the
+CLI's loop: it stops on SIGINT or SIGTERM.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
+import signal
 import ssl
+import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from groupctl.errors import GroupctlError
 from groupctl.server.broker import Broker, Listener, run_timers
 from groupctl.server.connection import Limits, serve_connection
 from groupctl.server.dispatch import Session, load_handlers
+
+if TYPE_CHECKING:
+    from groupctl.server.auth import User
+
+
+class ListenError(GroupctlError):
+    """The listener could not bind its address (nothing in DIR was touched)."""
+
+    def __init__(self, host: str, port: int, error: OSError) -> None:
+        hint = ""
+        if error.errno == errno.EADDRINUSE:
+            hint = ("; another groupctl serve or a Kafka broker may be using it: choose another --port, or --port 0 "
+                    "for any free one")
+        super().__init__(f"cannot listen on {host}:{port}: {error.strerror or error}{hint}")
 
 
 @dataclass
@@ -29,7 +51,7 @@ class ServerOptions:
     tls: ssl.SSLContext | None = None
     #: SASL mechanisms offered (empty: no SASL); the credentials live in `users`.
     sasl_mechanisms: tuple[str, ...] = ()
-    users: dict[str, object] = field(default_factory=dict)
+    users: dict[str, User] = field(default_factory=dict)
     limits: Limits = field(default_factory=Limits)
 
 
@@ -39,7 +61,9 @@ class Server:
         self.broker: Broker | None = None
         self._server: asyncio.Server | None = None
         self._stop = asyncio.Event()
-        self._connections: set[asyncio.Task[None]] = set()
+        #: Each connection's task and its writer (aborted on stop: Python 3.10/3.11's wait_for can
+        #: swallow a cancellation, and a closed socket ends the read loop regardless).
+        self._connections: dict[asyncio.Task[None], asyncio.StreamWriter] = {}
         self._timers: asyncio.Task[None] | None = None
 
     @property
@@ -50,26 +74,40 @@ class Server:
         return "SSL" if secure else "PLAINTEXT"
 
     async def start(self) -> Listener:
-        """Open DIR, bind, and start serving; returns the listener clients are told about."""
+        """Bind, open DIR, and start serving; returns the listener clients are told about.
+
+        A ListenError means the address could not be bound (DIR untouched); a GroupctlError or
+        OSError that DIR could not be opened (for example, another `groupctl serve` holds it).
+        """
         load_handlers()
-        self.broker = Broker.open(self.options)
         try:
-            self._server = await asyncio.start_server(
+            server = await asyncio.start_server(
                 self._accept, self.options.host, self.options.port, ssl=self.options.tls,
-                limit=2**16, reuse_address=True,
+                limit=2**16, reuse_address=True, start_serving=False,
             )
+        except OSError as exc:
+            raise ListenError(self.options.host, self.options.port, exc) from exc
+        try:
+            self.broker = Broker.open(self.options)
         except BaseException:
-            self.broker.close()
+            server.close()
             raise
-        port = self._server.sockets[0].getsockname()[1]
+        self._server = server
+        port = server.sockets[0].getsockname()[1]
         listener = Listener(self.options.advertised_host or self.options.host, port, self.protocol)
         self.broker.bound(listener)
         self._timers = asyncio.create_task(run_timers(self.broker, self._stop))
+        await server.start_serving()
         return listener
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer = writer.get_extra_info("peername")
-        if self._stop.is_set() or len(self._connections) >= self.options.limits.max_connections:
+        if self._stop.is_set():
+            writer.close()
+            return
+        if len(self._connections) >= self.options.limits.max_connections:
+            print(f"groupctl serve: refusing a connection from {peer[0] if peer else '?'}: "
+                  f"{self.options.limits.max_connections} connections are open (--max-connections)", file=sys.stderr)
             writer.close()
             return
         session = Session(
@@ -79,12 +117,12 @@ class Server:
         )
         task = asyncio.current_task()
         assert task is not None
-        self._connections.add(task)
+        self._connections[task] = writer
         try:
             assert self.broker is not None
             await serve_connection(reader, writer, self.broker, session, self.options.limits)
         finally:
-            self._connections.discard(task)
+            self._connections.pop(task, None)
 
     @property
     def connection_count(self) -> int:
@@ -101,8 +139,9 @@ class Server:
         self._stop.set()
         if self._server is not None:
             self._server.close()
-        for task in list(self._connections):
+        for task, writer in list(self._connections.items()):
             task.cancel()
+            writer.transport.abort()
         if self._connections:
             await asyncio.wait(list(self._connections), timeout=5.0)
         if self._timers is not None:
@@ -113,6 +152,32 @@ class Server:
         if self.broker is not None:
             self.broker.close()
             self.broker = None
+
+
+async def _serve(server: Server, ready: Callable[[Listener], None]) -> None:
+    loop = asyncio.get_running_loop()
+    signals = (signal.SIGINT, signal.SIGTERM)
+    for signum in signals:
+        loop.add_signal_handler(signum, server.request_stop)
+    try:
+        try:
+            ready(await server.start())
+        except BaseException:
+            await server.stop()
+            raise
+        await server.wait_stopped()
+        await server.stop()
+    finally:
+        for signum in signals:
+            loop.remove_signal_handler(signum)
+
+
+def serve_until_signalled(options: ServerOptions, ready: Callable[[Listener], None]) -> None:
+    """Serve on this thread until SIGINT or SIGTERM, then shut down and save DIR.
+
+    `ready(listener)` is called once the port is bound and DIR is open.
+    """
+    asyncio.run(_serve(Server(options), ready))
 
 
 class ServerThread:

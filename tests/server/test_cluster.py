@@ -35,6 +35,8 @@ def test_api_versions_lists_every_handled_api(served: ServerThread) -> None:
     assert keys[18] == (0, 4)
     assert keys[3] == (0, 13)
     assert keys[10] == (0, 6)
+    assert {k: keys[k] for k in (17, 19, 32, 36, 37, 44, 60)} == {
+        17: (1, 1), 19: (2, 7), 32: (1, 4), 36: (0, 2), 37: (0, 3), 44: (0, 1), 60: (0, 2)}
     assert body["finalizedFeatures"] == [{"name": "group.version", "maxVersionLevel": 1, "minVersionLevel": 1}]
 
 
@@ -67,3 +69,33 @@ def test_confluent_kafka_sees_the_cluster(served: ServerThread) -> None:
     md = admin.list_topics(timeout=10)
     assert list(md.brokers) == [1]
     assert len(md.topics["orders"].partitions) == 2
+
+
+def test_describe_cluster_names_node_1_as_broker_and_controller(served: ServerThread) -> None:
+    port = int(served.bootstrap.rsplit(":", 1)[1])
+    cluster_id = served.call(lambda b: b.cluster_id)
+    for version in (0, 1, 2):
+        body = roundtrip(served, 60, version, {"includeClusterAuthorizedOperations": True, "endpointType": 1,
+                                               "includeFencedBrokers": False})
+        assert (body["errorCode"], body["clusterId"], body["controllerId"]) == (0, cluster_id, 1)
+        assert [(b["brokerId"], b["host"], b["port"]) for b in body["brokers"]] == [(1, "127.0.0.1", port)]
+        assert body["clusterAuthorizedOperations"] & (1 << 8)
+    without = roundtrip(served, 60, 2, {"includeClusterAuthorizedOperations": False})
+    assert without["clusterAuthorizedOperations"] == -2147483648
+
+
+def test_describe_cluster_refuses_other_endpoint_types_as_a_broker_does(served: ServerThread) -> None:
+    controller = roundtrip(served, 60, 1, {"endpointType": 2})
+    assert (controller["errorCode"], controller["errorMessage"]) == (
+        114, "The request was sent to an endpoint of type BROKER, but we wanted an endpoint of type CONTROLLER")
+    assert controller["brokers"] == [] and controller["clusterId"] == ""
+    unknown = roundtrip(served, 60, 1, {"endpointType": 7})
+    assert (unknown["errorCode"], unknown["errorMessage"]) == (115, "Unsupported endpoint type 7")
+
+
+def test_confluent_admin_describe_cluster(served: ServerThread) -> None:
+    admin = AdminClient({"bootstrap.servers": served.bootstrap})
+    described = admin.describe_cluster(request_timeout=10).result(10)
+    assert described.cluster_id == served.call(lambda b: b.cluster_id)
+    assert described.controller.id == 1
+    assert [(n.id, n.port) for n in described.nodes] == [(1, int(served.bootstrap.rsplit(":", 1)[1]))]

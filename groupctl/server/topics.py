@@ -1,0 +1,253 @@
+"""CreateTopics and CreatePartitions: topics made over the wire, checked as Kafka's controller checks them.
+
+One node means one replica: a replication factor of 1 (or -1, the default) is all there is, and a
+manual assignment may name broker 1 only. Every refusal carries the code and message a Kafka 4.x
+controller gives. `validateOnly` runs every check and changes nothing. A change is saved to DIR
+before the answer leaves (topics.json, and the topic's creation configs in topic-configs.json), so
+a client that was told "created" finds the topic after a restart.
+
+Kafka's controller refuses a request that would write more than 10,000 metadata records
+("Unable to perform excessively large batch operation."); the same bound keeps a client asking for
+two billion partitions from exhausting this process.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from groupctl.coordinator.topics import validate_topic_name
+from groupctl.errors import KafkaError
+from groupctl.protocol.primitives import ZERO_UUID
+from groupctl.server.broker import Broker
+from groupctl.server.config_catalog import (
+    SOURCE_IDS,
+    read_topic_overrides,
+    save_topic_overrides,
+    topic_entries,
+    validate_topic_configs,
+)
+from groupctl.server.dispatch import Body, RequestContext, handles
+
+#: `QuorumController.MAX_RECORDS_PER_USER_OP`: metadata records one request may write.
+MAX_RECORDS_PER_REQUEST = 10_000
+TOO_LARGE = "Unable to perform excessively large batch operation."
+
+
+def _normalized(name: str) -> str:
+    """Kafka's collision rule: '.' and '_' look the same in metric names."""
+    return name.replace(".", "_")
+
+
+def check_replicas(broker_ids: list[int], expected: int | None, node_id: int) -> int:
+    """`validateManualPartitionAssignment` on one partition's replica list; returns its length."""
+    if not broker_ids:
+        raise KafkaError("INVALID_REPLICA_ASSIGNMENT",
+                         "The manual partition assignment includes an empty replica list.")
+    seen: set[int] = set()
+    for broker_id in sorted(broker_ids):
+        if broker_id != node_id:
+            raise KafkaError("INVALID_REPLICA_ASSIGNMENT",
+                             f"The manual partition assignment includes broker {broker_id}, but no such broker is "
+                             "registered.")
+        if broker_id in seen:
+            raise KafkaError("INVALID_REPLICA_ASSIGNMENT",
+                             f"The manual partition assignment includes the broker {broker_id} more than once.")
+        seen.add(broker_id)
+    if expected is not None and len(broker_ids) != expected:
+        raise KafkaError("INVALID_REPLICA_ASSIGNMENT",
+                         f"The manual partition assignment includes a partition with {len(broker_ids)} replica(s), but "
+                         f"this is not consistent with previous partitions, which have {expected} replica(s).")
+    return len(broker_ids)
+
+
+@dataclass
+class TopicPlan:
+    """What one CreatableTopic would create, once every check has passed."""
+
+    name: str
+    partitions: int
+    configs: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def records(self) -> int:
+        return 1 + self.partitions + len(self.configs)
+
+
+def plan_topic(broker: Broker, topic: Body) -> TopicPlan:
+    """Kafka's checks for one new topic, in its order; raises the KafkaError the topic is refused with."""
+    name = topic["name"]
+    validate_topic_name(name)
+    existing = broker.coordinator.topics
+    if name in existing:
+        raise KafkaError("TOPIC_ALREADY_EXISTS", f"Topic '{name}' already exists.")
+    colliding = sorted(t for t in existing.names() if _normalized(t) == _normalized(name))
+    if colliding:
+        raise KafkaError("INVALID_TOPIC_EXCEPTION", f"Topic '{name}' collides with existing topic: {colliding[0]}")
+    configs = validate_topic_configs([(c["name"], c.get("value")) for c in topic.get("configs", [])])
+    partitions, factor = topic["numPartitions"], topic["replicationFactor"]
+    assignments = topic.get("assignments") or []
+    if assignments:
+        if factor != -1:
+            raise KafkaError("INVALID_REQUEST",
+                             "A manual partition assignment was specified, but replication factor was not set to -1.")
+        if partitions != -1:
+            raise KafkaError("INVALID_REQUEST",
+                             "A manual partition assignment was specified, but numPartitions was not set to -1.")
+        indexes: set[int] = set()
+        expected: int | None = None
+        for assignment in assignments:
+            index = assignment["partitionIndex"]
+            if index in indexes:
+                raise KafkaError("INVALID_REPLICA_ASSIGNMENT",
+                                 f"Found multiple manual partition assignments for partition {index}")
+            expected = check_replicas(assignment["brokerIds"], expected, broker.node_id)
+            indexes.add(index)
+        if indexes != set(range(len(indexes))):
+            raise KafkaError("INVALID_REPLICA_ASSIGNMENT",
+                             "partitions should be a consecutive 0-based integer sequence")
+        return TopicPlan(name, len(indexes), configs)
+    if factor < -1 or factor == 0:
+        raise KafkaError("INVALID_REPLICATION_FACTOR",
+                         "Replication factor must be larger than 0, or -1 to use the default value.")
+    if partitions < -1 or partitions == 0:
+        raise KafkaError("INVALID_PARTITIONS", "Number of partitions was set to an invalid non-positive value.")
+    if factor > 1:
+        raise KafkaError("INVALID_REPLICATION_FACTOR",
+                         f"Unable to replicate the partition {factor} time(s): The target replication factor of "
+                         f"{factor} cannot be reached because only 1 broker(s) are registered.")
+    return TopicPlan(name, 1 if partitions == -1 else partitions, configs)
+
+
+def _result(name: str, error: KafkaError) -> Body:
+    return {"name": name, "topicId": ZERO_UUID, "errorCode": error.code, "errorMessage": error.message}
+
+
+def _created(plan: TopicPlan, topic_id: object) -> Body:
+    return {
+        "name": plan.name, "topicId": topic_id, "errorCode": 0, "errorMessage": None, "topicConfigErrorCode": 0,
+        "numPartitions": plan.partitions, "replicationFactor": 1,
+        "configs": [
+            {"name": e.name, "value": e.value, "readOnly": e.read_only, "configSource": SOURCE_IDS[e.source],
+             "isSensitive": False}
+            for e in topic_entries(plan.configs)
+        ],
+    }
+
+
+def _duplicates(names: Iterable[str]) -> set[str]:
+    return {name for name, count in Counter(names).items() if count > 1}
+
+
+@handles(19)
+async def create_topics(ctx: RequestContext, body: Body) -> Body:
+    broker = ctx.broker
+    validate_only = bool(body.get("validateOnly"))
+    requested = body.get("topics", [])
+    duplicates = _duplicates(t["name"] for t in requested)
+    results: dict[str, Body] = {}
+    plans: list[TopicPlan] = []
+    seen: set[str] = set()
+    for topic in requested:
+        name = topic["name"]
+        if name in seen:
+            continue
+        seen.add(name)
+        if name in duplicates:
+            results[name] = _result(name, KafkaError("INVALID_REQUEST", "Duplicate topic name."))
+            continue
+        try:
+            plans.append(plan_topic(broker, topic))
+        except KafkaError as exc:
+            results[name] = _result(name, exc)
+    if sum(p.records for p in plans) > MAX_RECORDS_PER_REQUEST:
+        for plan in plans:
+            results[plan.name] = _result(plan.name, KafkaError("POLICY_VIOLATION", TOO_LARGE))
+        plans = []
+    created = False
+    overrides = read_topic_overrides(broker.directory) if plans and not validate_only else {}
+    for plan in plans:
+        if validate_only:
+            results[plan.name] = _created(plan, ZERO_UUID)
+            continue
+        try:
+            topic = broker.backend.create_topic(plan.name, plan.partitions)
+        except KafkaError as exc:
+            results[plan.name] = _result(plan.name, exc)
+            continue
+        created = True
+        if plan.configs:
+            overrides[plan.name] = plan.configs
+        results[plan.name] = _created(plan, topic.topic_id)
+    if created:
+        save_topic_overrides(broker.directory, overrides)
+        broker.save()
+    return {"throttleTimeMs": 0, "topics": [results[name] for name in dict.fromkeys(t["name"] for t in requested)]}
+
+
+def plan_partitions(broker: Broker, request: Body) -> int:
+    """Kafka's checks for growing one topic; returns how many partitions it would add."""
+    name, count = request["name"], request["count"]
+    topic = broker.coordinator.topics.get(name)
+    if topic is None:
+        raise KafkaError("UNKNOWN_TOPIC_OR_PARTITION", None)
+    if count == topic.partitions:
+        raise KafkaError("INVALID_PARTITIONS", f"Topic already has {topic.partitions} partition(s).")
+    if count < topic.partitions:
+        raise KafkaError("INVALID_PARTITIONS",
+                         f"The topic {name} currently has {topic.partitions} partition(s); {count} would not be an "
+                         "increase.")
+    additional = count - topic.partitions
+    assignments = request.get("assignments")
+    if assignments is not None:
+        if len(assignments) != additional:
+            raise KafkaError("INVALID_REPLICA_ASSIGNMENT",
+                             f"Attempted to add {additional} additional partition(s), but only {len(assignments)} "
+                             "assignment(s) were specified.")
+        for assignment in assignments:
+            check_replicas(assignment["brokerIds"], 1, broker.node_id)
+    return additional
+
+
+@handles(37)
+async def create_partitions(ctx: RequestContext, body: Body) -> Body:
+    broker = ctx.broker
+    validate_only = bool(body.get("validateOnly"))
+    requested = body.get("topics", [])
+    duplicates = _duplicates(t["name"] for t in requested)
+    results: dict[str, Body] = {}
+    growing: list[tuple[str, int, int]] = []
+    seen: set[str] = set()
+    for request in requested:
+        name = request["name"]
+        if name in seen:
+            continue
+        seen.add(name)
+        if name in duplicates:
+            results[name] = _partitions_result(name, KafkaError("INVALID_REQUEST", "Duplicate topic name."))
+            continue
+        try:
+            growing.append((name, request["count"], plan_partitions(broker, request)))
+        except KafkaError as exc:
+            results[name] = _partitions_result(name, exc)
+    if sum(added for _, _, added in growing) > MAX_RECORDS_PER_REQUEST:
+        for name, _, _ in growing:
+            results[name] = _partitions_result(name, KafkaError("POLICY_VIOLATION", TOO_LARGE))
+        growing = []
+    changed = False
+    for name, count, _ in growing:
+        try:
+            if not validate_only:
+                broker.backend.add_partitions(name, count)
+                changed = True
+            results[name] = {"name": name, "errorCode": 0, "errorMessage": None}
+        except KafkaError as exc:
+            results[name] = _partitions_result(name, exc)
+    if changed:
+        broker.save()
+    return {"throttleTimeMs": 0, "results": [results[name] for name in dict.fromkeys(t["name"] for t in requested)]}
+
+
+def _partitions_result(name: str, error: KafkaError) -> Body:
+    return {"name": name, "errorCode": error.code, "errorMessage": error.message}

@@ -1,0 +1,156 @@
+"""`groupctl serve` as a user runs it: a subprocess on an ephemeral port, stopped by a signal."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from confluent_kafka.admin import AdminClient, NewTopic
+
+ROOT = Path(__file__).resolve().parents[2]
+TIMEOUT_S = 20.0
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GROUPCTL_")}
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    return {**env, **extra}
+
+
+def groupctl(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "groupctl", *args], capture_output=True, text=True,
+                          timeout=TIMEOUT_S, env=_env(**env))
+
+
+def _first_line(process: subprocess.Popen[str]) -> str:
+    """The first stdout line, or AssertionError when none comes within the timeout."""
+    box: list[str] = []
+    reader = threading.Thread(target=lambda: box.append(process.stdout.readline()), daemon=True)  # type: ignore[union-attr]
+    reader.start()
+    reader.join(TIMEOUT_S)
+    assert box and box[0], f"no line on stdout; stderr: {process.stderr.read() if process.poll() is not None else ''}"  # type: ignore[union-attr]
+    return box[0]
+
+
+@contextmanager
+def serving(*args: str, **env: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """`groupctl serve ARGS` running, with its first stdout line; killed if the test did not stop it."""
+    process = subprocess.Popen([sys.executable, "-m", "groupctl", "serve", "--port", "0", *args],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(**env))
+    try:
+        yield process, _first_line(process)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(TIMEOUT_S)
+
+
+def _stop(process: subprocess.Popen[str], signum: int) -> tuple[int, float, str]:
+    started = time.monotonic()
+    process.send_signal(signum)
+    _, err = process.communicate(timeout=TIMEOUT_S)
+    return process.returncode, time.monotonic() - started, err
+
+
+def test_serve_prints_the_bootstrap_and_stops_on_sigterm_with_dir_saved(tmp_path: Path) -> None:
+    lab = tmp_path / "lab"
+    with serving("--local", str(lab), "-o", "json") as (process, line):
+        (item,) = json.loads(line)["items"]
+        bootstrap = item["bootstrap"]
+        assert item["listener"] == f"PLAINTEXT://{bootstrap}" and item["dir"] == str(lab.resolve())
+        admin = AdminClient({"bootstrap.servers": bootstrap})
+        assert admin.create_topics([NewTopic("orders", 3, 1)], request_timeout=10)["orders"].result(10) is None
+        started = time.monotonic()
+        busy = groupctl("group", "list", "--local", str(lab))
+        assert busy.returncode == 1 and time.monotonic() - started < 10
+        assert f"is being served by `groupctl serve` on PLAINTEXT://{bootstrap}" in busy.stderr
+        code, took, err = _stop(process, signal.SIGTERM)
+    assert (code, took < 10) == (0, True), err
+    assert f"listening on PLAINTEXT://{bootstrap}" in err
+    assert "kafka-consumer-groups.sh --bootstrap-server" in err
+    saved = json.loads((lab / "topics.json").read_text())
+    assert [(t["name"], t["partitions"]) for t in saved["topics"]] == [("orders", 3)]
+    assert not (lab / "serving.json").exists()
+    after = groupctl("group", "list", "--local", str(lab), "-o", "json")
+    assert after.returncode == 0, after.stderr
+    assert json.loads(after.stdout)["items"] == []
+
+
+def test_table_output_is_the_bootstrap_alone_and_sigint_stops_it(tmp_path: Path) -> None:
+    lab = tmp_path / "from-env"
+    with serving(GROUPCTL_LOCAL=str(lab)) as (process, line):
+        host, port = line.strip().rsplit(":", 1)
+        assert host == "127.0.0.1" and int(port) > 0
+        with socket.create_connection((host, int(port)), timeout=5):
+            pass
+        code, _, err = _stop(process, signal.SIGINT)
+    assert code == 0, err
+    assert (lab / "__consumer_offsets-0").is_dir()
+
+
+def test_sasl_users_and_mechanisms_show_in_the_hint_never_the_password(tmp_path: Path) -> None:
+    users = tmp_path / "users"
+    users.write_text("alice:hunter2-secret\n")
+    with serving("--local", str(tmp_path / "lab"), "--sasl-users", str(users), "--sasl-mechanisms",
+                 "SCRAM-SHA-256", "-o", "json") as (process, line):
+        (item,) = json.loads(line)["items"]
+        assert (item["securityProtocol"], item["saslMechanisms"]) == ("SASL_PLAINTEXT", ["SCRAM-SHA-256"])
+        admin = AdminClient({"bootstrap.servers": item["bootstrap"], "security.protocol": "SASL_PLAINTEXT",
+                             "sasl.mechanism": "SCRAM-SHA-256", "sasl.username": "alice",
+                             "sasl.password": "hunter2-secret"})
+        assert admin.list_topics(timeout=10).brokers
+        code, _, err = _stop(process, signal.SIGTERM)
+    assert code == 0
+    assert "security.protocol=SASL_PLAINTEXT, sasl.mechanism=SCRAM-SHA-256" in err
+    assert "hunter2" not in err and "hunter2" not in line
+
+
+Cli = Callable[..., object]
+
+
+def test_bad_options_are_usage_errors_and_create_nothing(cli: Cli, tmp_path: Path) -> None:
+    lab = tmp_path / "lab"
+    cert = tmp_path / "cert.pem"
+    cert.write_text("not a certificate")
+    cases = [
+        (["serve"], "needs the state to serve: --local DIR"),
+        (["serve", "--local", str(lab), "--tls-cert", str(cert)], "--tls-cert and --tls-key go together"),
+        (["serve", "--local", str(lab), "--sasl-users", str(tmp_path / "missing")], "does not exist"),
+        (["serve", "--local", str(lab), "--sasl-mechanisms", "PLAIN"], "--sasl-mechanisms needs --sasl-users"),
+        (["serve", "--local", str(lab), "--port", "70000"], "less than or equal to 65535"),
+        (["serve", "--local", str(cert)], "is not a directory"),
+    ]
+    for args, message in cases:
+        result = cli(*args)
+        assert (result.code, message in result.err) == (2, True), (args, result.err)  # type: ignore[attr-defined]
+    assert not lab.exists()
+
+
+def test_unusable_files_and_a_busy_port_are_errors_and_create_nothing(cli: Cli, tmp_path: Path) -> None:
+    lab = tmp_path / "lab"
+    users = tmp_path / "users"
+    users.write_text("alice-without-a-password\n")
+    bad_pem = tmp_path / "bad.pem"
+    bad_pem.write_text("-----BEGIN CERTIFICATE-----\nnope\n-----END CERTIFICATE-----\n")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        cases = [
+            (["--sasl-users", str(users)], "line 1: expected user:password"),
+            (["--tls-cert", str(bad_pem), "--tls-key", str(bad_pem)], "cannot use --tls-cert"),
+            (["--port", port], f"cannot listen on 127.0.0.1:{port}"),
+        ]
+        for args, message in cases:
+            result = cli("serve", "--local", str(lab), *args)
+            assert (result.code, message in result.err) == (1, True), (args, result.err)  # type: ignore[attr-defined]
+    assert not lab.exists()

@@ -1,0 +1,324 @@
+"""SASL PLAIN and SCRAM with real clients and raw frames, the users file, and TLS with a test CA."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from confluent_kafka import KafkaError
+from confluent_kafka.admin import AdminClient
+
+from groupctl.errors import KAFKA_ERROR_CODES as CODE
+from groupctl.errors import GroupctlError, UsageError
+from groupctl.protocol.messages import framing
+from groupctl.sasl import ScramClient, plain_initial_response
+from groupctl.server.auth import parse_mechanisms, read_users, sasl_authenticate, sasl_handshake, tls_context
+from groupctl.server.connection import CLOSE_AFTER_RESPONSE, ConnectionClosed
+from groupctl.server.dispatch import RequestContext, Session
+from groupctl.server.server import ServerOptions, ServerThread
+from tests.server.frames import call, closed_by_server, connect, exchange
+
+MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
+PASSWORD = "pa:ss w0rd"
+
+
+@pytest.fixture
+def secured(tmp_path: Path) -> Iterator[ServerThread]:
+    """A SASL_PLAINTEXT server with users alice and bob, and a topic to list."""
+    users_file = tmp_path / "users"
+    users_file.write_text(f"# who may connect\nalice:{PASSWORD}\n\nbob:other\n")
+    server = ServerThread(ServerOptions(tmp_path / "cluster", port=0, sasl_mechanisms=MECHANISMS,
+                                        users=read_users(users_file, MECHANISMS)))
+    server.start()
+    server.call(lambda b: b.backend.create_topic("orders", 2))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def admin(served: ServerThread, mechanism: str, password: str, errors: list[KafkaError] | None = None) -> AdminClient:
+    config = {"bootstrap.servers": served.bootstrap, "security.protocol": "SASL_PLAINTEXT",
+              "sasl.mechanism": mechanism, "sasl.username": "alice", "sasl.password": password}
+    if errors is not None:
+        config["error_cb"] = errors.append
+    return AdminClient(config)
+
+
+@pytest.mark.parametrize("mechanism", MECHANISMS)
+def test_confluent_kafka_authenticates_and_lists_topics(secured: ServerThread, mechanism: str) -> None:
+    assert list(admin(secured, mechanism, PASSWORD).list_topics(timeout=10).topics) == ["orders"]
+
+
+@pytest.mark.parametrize("mechanism", MECHANISMS)
+def test_a_wrong_password_is_an_authentication_error_and_the_server_carries_on(
+    secured: ServerThread, mechanism: str
+) -> None:
+    errors: list[KafkaError] = []
+    client = admin(secured, mechanism, "wrong", errors)
+    with pytest.raises(Exception, match=r"transport|Timed out|uthentication"):
+        client.list_topics(timeout=3)
+    client.poll(1)
+    assert any(e.code() == KafkaError._AUTHENTICATION for e in errors), errors
+    assert any(f"SASL mechanism {mechanism}" in e.str() or "Invalid username or password" in e.str() for e in errors)
+    assert list(admin(secured, mechanism, PASSWORD).list_topics(timeout=10).topics) == ["orders"]
+
+
+def authenticate(sock, token: bytes, correlation_id: int = 2) -> dict:  # type: ignore[no-untyped-def]
+    return exchange(sock, 36, 2, {"authBytes": token}, correlation_id)
+
+
+def test_plain_over_raw_frames_sets_the_principal(secured: ServerThread) -> None:
+    with connect(secured) as sock:
+        handshake = exchange(sock, 17, 1, {"mechanism": "PLAIN"}, 1)
+        assert (handshake["errorCode"], handshake["mechanisms"]) == (0, list(MECHANISMS))
+        answer = authenticate(sock, plain_initial_response("alice", PASSWORD))
+        assert (answer["errorCode"], answer["errorMessage"], answer["sessionLifetimeMs"]) == (0, None, 0)
+        assert exchange(sock, 3, 12, {"topics": None}, 3)["topics"][0]["name"] == "orders"
+        again = authenticate(sock, b"", 4)
+        assert (again["errorCode"], again["errorMessage"]) == (
+            CODE["ILLEGAL_SASL_STATE"], "SaslAuthenticate request received after successful authentication")
+        assert exchange(sock, 17, 1, {"mechanism": "PLAIN"}, 5)["errorCode"] == CODE["ILLEGAL_SASL_STATE"]
+
+
+@pytest.mark.parametrize("mechanism", ["SCRAM-SHA-256", "SCRAM-SHA-512"])
+def test_scram_over_raw_frames_verifies_both_ways(secured: ServerThread, mechanism: str) -> None:
+    client = ScramClient(mechanism, "alice", PASSWORD)
+    with connect(secured) as sock:
+        assert exchange(sock, 17, 1, {"mechanism": mechanism}, 1)["errorCode"] == 0
+        first = authenticate(sock, client.first_message())
+        final = authenticate(sock, client.final_message(first["authBytes"]), 3)
+        assert final["errorCode"] == 0
+        client.verify_server_final(final["authBytes"])
+        assert exchange(sock, 3, 12, {"topics": None}, 4)["topics"][0]["name"] == "orders"
+
+
+@pytest.mark.parametrize(("mechanism", "token", "message"), [
+    ("PLAIN", plain_initial_response("alice", "wrong"), "Authentication failed: Invalid username or password"),
+    ("PLAIN", plain_initial_response("nobody", "x"), "Authentication failed: Invalid username or password"),
+    ("PLAIN", b"no separators", "Authentication failed during authentication due to invalid credentials with SASL "
+                                "mechanism PLAIN"),
+    ("PLAIN", plain_initial_response("alice", PASSWORD, authzid="bob"),
+     "Authentication failed: Client requested an authorization id that is different from username"),
+])
+def test_a_failed_plain_exchange_is_answered_then_closed(secured: ServerThread, mechanism: str, token: bytes,
+                                                         message: str) -> None:
+    with connect(secured) as sock:
+        exchange(sock, 17, 1, {"mechanism": mechanism}, 1)
+        answer = authenticate(sock, token)
+        assert (answer["errorCode"], answer["errorMessage"], answer["authBytes"]) == (
+            CODE["SASL_AUTHENTICATION_FAILED"], message, b"")
+        assert closed_by_server(sock)
+
+
+def test_a_wrong_scram_proof_is_answered_with_kafkas_text_then_closed(secured: ServerThread) -> None:
+    client = ScramClient("SCRAM-SHA-256", "alice", "wrong")
+    with connect(secured) as sock:
+        exchange(sock, 17, 1, {"mechanism": "SCRAM-SHA-256"}, 1)
+        first = authenticate(sock, client.first_message())
+        answer = authenticate(sock, client.final_message(first["authBytes"]), 3)
+        assert (answer["errorCode"], answer["errorMessage"]) == (
+            CODE["SASL_AUTHENTICATION_FAILED"],
+            "Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-256")
+        assert closed_by_server(sock)
+
+
+def test_an_unknown_mechanism_gets_the_enabled_list_then_the_connection_closes(secured: ServerThread) -> None:
+    with connect(secured) as sock:
+        answer = exchange(sock, 17, 1, {"mechanism": "GSSAPI"}, 1)
+        assert (answer["errorCode"], answer["mechanisms"]) == (CODE["UNSUPPORTED_SASL_MECHANISM"], list(MECHANISMS))
+        assert closed_by_server(sock)
+
+
+@pytest.mark.parametrize(("api_key", "version", "body"), [
+    (3, 12, {"topics": None}),
+    (36, 2, {"authBytes": b"x"}),
+    (17, 0, {"mechanism": "PLAIN"}),
+])
+def test_only_the_handshake_apis_before_authentication(secured: ServerThread, api_key: int, version: int,
+                                                       body: dict) -> None:
+    with connect(secured) as sock:
+        assert exchange(sock, 18, 3, {"clientSoftwareName": "t", "clientSoftwareVersion": "1"}, 1)["errorCode"] == 0
+        sock.sendall(framing.encode_request(api_key, version, 2, "test", body))
+        assert closed_by_server(sock)
+
+
+def _context(tmp_path: Path, session: Session, api_key: int, version: int) -> RequestContext:
+    users_file = tmp_path / "users"
+    users_file.write_text(f"alice:{PASSWORD}\n")
+    options = ServerOptions(tmp_path, sasl_mechanisms=MECHANISMS, users=read_users(users_file, ("SCRAM-SHA-256",)))
+    return RequestContext(SimpleNamespace(options=options), session, api_key, version, 1, "t")  # type: ignore[arg-type]
+
+
+def test_a_successful_login_authenticates_the_session_as_user_name(tmp_path: Path) -> None:
+    session = Session(peer="test", authenticated=False)
+    handshake = asyncio.run(sasl_handshake(_context(tmp_path, session, 17, 1), {"mechanism": "PLAIN"}))
+    assert (handshake["errorCode"], session.mechanism, session.authenticated) == (0, "PLAIN", False)
+    token = plain_initial_response("alice", PASSWORD)
+    answer = asyncio.run(sasl_authenticate(_context(tmp_path, session, 36, 2), {"authBytes": token}))
+    assert answer["errorCode"] == 0
+    assert (session.authenticated, session.principal) == (True, "User:alice")
+    assert CLOSE_AFTER_RESPONSE not in session.extra
+
+
+def test_a_second_handshake_is_illegal_and_closes(tmp_path: Path) -> None:
+    session = Session(peer="test", authenticated=False)
+    asyncio.run(sasl_handshake(_context(tmp_path, session, 17, 1), {"mechanism": "SCRAM-SHA-256"}))
+    again = asyncio.run(sasl_handshake(_context(tmp_path, session, 17, 1), {"mechanism": "PLAIN"}))
+    assert again["errorCode"] == CODE["ILLEGAL_SASL_STATE"]
+    assert CLOSE_AFTER_RESPONSE in session.extra and not session.authenticated
+
+
+def test_authenticate_before_handshake_closes_without_an_answer(tmp_path: Path) -> None:
+    session = Session(peer="test", authenticated=False)
+    with pytest.raises(ConnectionClosed):
+        asyncio.run(sasl_authenticate(_context(tmp_path, session, 36, 2), {"authBytes": b"x"}))
+
+
+def test_handshake_on_a_plaintext_listener_is_illegal(served: ServerThread) -> None:
+    assert call(served, 17, 1, {"mechanism": "PLAIN"}) == {"errorCode": CODE["ILLEGAL_SASL_STATE"], "mechanisms": []}
+
+
+def test_users_file_comments_blank_lines_and_colons_in_passwords(tmp_path: Path) -> None:
+    path = tmp_path / "users"
+    path.write_text("# comment\n\nalice:a:b:c\n  # indented comment\nbob:x\n")
+    users = read_users(path, ("PLAIN", "SCRAM-SHA-512"))
+    assert sorted(users) == ["alice", "bob"]
+    assert users["alice"].password == "a:b:c"
+    assert sorted(users["alice"].scram) == ["SCRAM-SHA-512"]
+    assert users["alice"].scram["SCRAM-SHA-512"].iterations == 4096
+    assert "a:b:c" not in repr(users)
+
+
+@pytest.mark.parametrize(("text", "error"), [
+    ("alice\n", "line 1: expected user:password"),
+    ("alice:\n", "line 1: expected user:password"),
+    ("# only\n:secret-password\n", "line 2: expected user:password"),
+    ("alice:one\nalice:secret-password\n", "line 2: user 'alice' is listed twice"),
+    ("# nobody\n", "lists no users"),
+])
+def test_users_file_errors_name_the_line_never_the_password(tmp_path: Path, text: str, error: str) -> None:
+    path = tmp_path / "users"
+    path.write_text(text)
+    with pytest.raises(GroupctlError, match=error) as caught:
+        read_users(path, MECHANISMS)
+    assert "secret-password" not in str(caught.value)
+
+
+def test_users_file_missing_or_a_directory_is_a_usage_error(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="does not exist"):
+        read_users(tmp_path / "missing", MECHANISMS)
+    with pytest.raises(UsageError, match="is a directory"):
+        read_users(tmp_path, MECHANISMS)
+
+
+def test_mechanism_names(tmp_path: Path) -> None:
+    assert parse_mechanisms("scram-sha-512, PLAIN,PLAIN") == ("SCRAM-SHA-512", "PLAIN")
+    with pytest.raises(UsageError, match="GSSAPI is not a mechanism"):
+        parse_mechanisms("PLAIN,GSSAPI")
+
+
+# -- TLS ----------------------------------------------------------------------------------------------
+
+
+def _with_cryptography(directory: Path) -> None:
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    now = datetime.datetime.now(datetime.timezone.utc)
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "groupctl test CA")])
+    ca = (x509.CertificateBuilder().subject_name(ca_name).issuer_name(ca_name).public_key(ca_key.public_key())
+          .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(minutes=5))
+          .not_valid_after(now + datetime.timedelta(days=1))
+          .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+          .sign(ca_key, hashes.SHA256()))
+    key = ec.generate_private_key(ec.SECP256R1())
+    names = [x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]
+    cert = (x509.CertificateBuilder().subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")]))
+            .issuer_name(ca_name).public_key(key.public_key()).serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(minutes=5)).not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName(names), critical=False)
+            .sign(ca_key, hashes.SHA256()))
+    (directory / "ca.pem").write_bytes(ca.public_bytes(serialization.Encoding.PEM))
+    (directory / "server.pem").write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    (directory / "server.key").write_bytes(key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+
+
+def _with_openssl(directory: Path) -> None:
+    def run(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=directory, check=True, capture_output=True, timeout=60)
+
+    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "1",
+        "-subj", "/CN=groupctl test CA")
+    run("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost")
+    (directory / "san.ext").write_text("subjectAltName=DNS:localhost,IP:127.0.0.1\n")
+    run("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out",
+        "server.pem", "-days", "1", "-extfile", "san.ext")
+
+
+@pytest.fixture
+def certificates(tmp_path: Path) -> Path:
+    """A CA and a server certificate for localhost/127.0.0.1 signed by it, made for this test."""
+    directory = tmp_path / "tls"
+    directory.mkdir()
+    try:
+        _with_cryptography(directory)
+    except ImportError:
+        if shutil.which("openssl") is None:
+            pytest.skip("neither the cryptography package nor openssl is available to make a test certificate")
+        _with_openssl(directory)
+    return directory
+
+
+def test_confluent_kafka_over_ssl_with_the_test_ca(tmp_path: Path, certificates: Path) -> None:
+    context = tls_context(certificates / "server.pem", certificates / "server.key")
+    with ServerThread(ServerOptions(tmp_path / "cluster", port=0, tls=context)) as served:
+        assert str(served.listener).startswith("SSL://127.0.0.1:")
+        served.call(lambda b: b.backend.create_topic("orders", 1))
+        client = AdminClient({"bootstrap.servers": served.bootstrap, "security.protocol": "SSL",
+                              "ssl.ca.location": str(certificates / "ca.pem")})
+        assert list(client.list_topics(timeout=10).topics) == ["orders"]
+
+
+def test_sasl_ssl_listener(tmp_path: Path, certificates: Path) -> None:
+    users = tmp_path / "users"
+    users.write_text(f"alice:{PASSWORD}\n")
+    options = ServerOptions(tmp_path / "cluster", port=0, sasl_mechanisms=("SCRAM-SHA-256",),
+                            tls=tls_context(certificates / "server.pem", certificates / "server.key"),
+                            users=read_users(users, ("SCRAM-SHA-256",)))
+    with ServerThread(options) as served:
+        assert served.listener is not None and served.listener.protocol == "SASL_SSL"
+        client = AdminClient({"bootstrap.servers": served.bootstrap, "security.protocol": "SASL_SSL",
+                              "ssl.ca.location": str(certificates / "ca.pem"), "sasl.mechanism": "SCRAM-SHA-256",
+                              "sasl.username": "alice", "sasl.password": PASSWORD})
+        assert client.list_topics(timeout=10).brokers[1].port == served.listener.port
+
+
+def test_a_key_that_does_not_match_is_a_clear_error(tmp_path: Path, certificates: Path) -> None:
+    with pytest.raises(GroupctlError, match="cannot use --tls-cert"):
+        tls_context(certificates / "ca.pem", certificates / "server.key")
+    with pytest.raises(UsageError, match="does not exist"):
+        tls_context(certificates / "missing.pem", certificates / "server.key")
+
+
+def test_a_plaintext_client_on_a_tls_listener_does_not_stop_the_server(tmp_path: Path, certificates: Path) -> None:
+    context = tls_context(certificates / "server.pem", certificates / "server.key")
+    with ServerThread(ServerOptions(tmp_path / "cluster", port=0, tls=context)) as served:
+        with connect(served) as sock:
+            sock.sendall(framing.encode_request(18, 3, 1, "t", {}))
+            assert closed_by_server(sock)
+        client = AdminClient({"bootstrap.servers": served.bootstrap, "security.protocol": "SSL",
+                              "ssl.ca.location": str(certificates / "ca.pem")})
+        assert client.list_topics(timeout=10).brokers
