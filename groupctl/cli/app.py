@@ -14,7 +14,7 @@ import traceback
 import typer
 
 from groupctl import __version__
-from groupctl.cli import demo, dump, group, local, regex, simulate
+from groupctl.cli import demo, dump, group, local, regex, simulate, spark
 from groupctl.cli.options import settings
 from groupctl.errors import EXIT_ERROR, EXIT_USAGE, GroupctlError
 from groupctl.output import OutputFormat
@@ -36,6 +36,7 @@ app.add_typer(group.app, name="group")
 app.add_typer(local.app, name="local")
 app.add_typer(regex.app, name="regex")
 app.add_typer(simulate.app, name="simulate")
+app.add_typer(spark.app, name="spark")
 
 
 def _version(value: bool) -> None:

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from groupctl.log.decode import DecodedRecord, FileDump
     from groupctl.log.replay import Replay
 
-__all__ = ["RULES", "SEVERITIES", "AuditReport", "Auditor", "at_or_above", "audit"]
+__all__ = ["RULES", "SEVERITIES", "AuditReport", "Auditor", "at_or_above", "audit", "merge"]
 
 SEVERITIES = ("error", "warning", "info")
 _RANK = {s: i for i, s in enumerate(SEVERITIES)}
@@ -140,6 +140,10 @@ class Auditor:
         self._group_offsets: dict[str, list[int | None]] = {}  # group -> offsets of its type 3 and 6 records
         self._unknown: dict[int, list[int]] = {}  # unknown type -> [count, first log offset]
         self._problems = 0
+
+    def groups(self) -> set[str]:
+        """Every group the records observed so far name: two partial audits sharing none can be merged."""
+        return self._groups.keys() | self._commits.keys()
 
     # --- per record ------------------------------------------------------------------------------
 
@@ -398,6 +402,34 @@ class Auditor:
             evidence,
         ))
 
+    def _absorb(self, other: Auditor) -> None:
+        """Take over `other`'s state (see `merge`): keyed state is disjoint, counters add up."""
+        self._commits.update(other._commits)
+        self._last.update(other._last)
+        self._groups.update(other._groups)
+        for mine, theirs in zip(self._types, other._types, strict=True):
+            for i, n in enumerate(theirs):
+                mine[i] += n
+        for row, counts in other._other.items():
+            mine = self._other.setdefault(row, [0, 0, 0])
+            for i, n in enumerate(counts):
+                mine[i] += n
+        self._findings += other._findings
+        self._first_ts = min(self._first_ts, other._first_ts)
+        self._last_ts = max(self._last_ts, other._last_ts)
+        self._deleted.update(other._deleted)
+        self._txn_first.update(other._txn_first)
+        self._member_offsets.update(other._member_offsets)
+        self._group_offsets.update(other._group_offsets)
+        for t, (count, first) in other._unknown.items():
+            seen = self._unknown.get(t)
+            if seen is None:
+                self._unknown[t] = [count, first]
+            else:
+                seen[0] += count
+        self._problems += other._problems
+        _absorb_replay(self.replay, other.replay)
+
     # --- end of the dump -------------------------------------------------------------------------
 
     def finish(self) -> AuditReport:
@@ -651,6 +683,42 @@ class Auditor:
             )
             for t, (count, first) in sorted(self._unknown.items())
         ]
+
+
+def _absorb_replay(mine: Replay, other: Replay) -> None:
+    """`other`'s groups and producers added to `mine`, as if `mine` had gone on to replay its records."""
+    mine.offsets.update(other.offsets)
+    mine.pending.update(other.pending)
+    mine.classic.update(other.classic)
+    mine.consumer.update(other.consumer)
+    for t, n in other.unknown_types.items():
+        mine.unknown_types[t] = mine.unknown_types.get(t, 0) + n
+    for t, n in other.skipped_types.items():
+        mine.skipped_types[t] = mine.skipped_types.get(t, 0) + n
+    mine.undecodable_values += other.undecodable_values
+    mine.records += other.records
+    if mine.first_timestamp is None:
+        mine.first_timestamp = other.first_timestamp
+    if other.last_timestamp is not None:
+        mine.last_timestamp = other.last_timestamp
+    mine._simple |= other._simple  # the replay's own set of offset-only groups: part of its state too
+
+
+def merge(parts: Iterable[Auditor]) -> Auditor:
+    """One auditor holding what `parts` observed, as if one auditor had observed their inputs in turn.
+
+    This is what lets a dump be audited one `__consumer_offsets` partition at a time, in parallel: a
+    group lives in one partition, and so in practice do a transactional producer's commits. It is
+    exact when no two parts share a group (`groups()`) or a producer id (the caller knows those from
+    the batches it read); parts must come in input order (finding order and first-seen counts
+    follow it) and must not be used afterwards. `finish` on the result then gives the report one
+    auditor over the whole input gives, the expired-offset rule judged against the last timestamp
+    of all parts.
+    """
+    merged = Auditor()
+    for part in parts:
+        merged._absorb(part)
+    return merged
 
 
 def audit(dumps: Iterable[FileDump]) -> AuditReport:
