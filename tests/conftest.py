@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from .audit_dumps import write_every_finding
+
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = ROOT.parent / "shared" / "kafka-consumer-offsets-vectors"
 
@@ -25,3 +27,9 @@ def real_segments(vectors_dir: Path) -> list[Path]:
     if not segs:
         pytest.skip("no real broker segments found")
     return segs
+
+
+@pytest.fixture(scope="session")
+def every_finding(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """A dump raising every audit finding kind over partition directories: [log dir, dump-log text file]."""
+    return write_every_finding(tmp_path_factory.mktemp("every-finding"))

@@ -110,7 +110,8 @@ class Auditor:
 
     __slots__ = (
         "_apply", "_commits", "_deleted", "_findings", "_first_ts", "_group_offsets", "_groups", "_last",
-        "_last_ts", "_member_offsets", "_other", "_problems", "_txn_first", "_types", "_unknown", "replay",
+        "_last_ts", "_member_offsets", "_other", "_problems", "_producers", "_txn_first", "_types", "_unknown",
+        "replay",
     )
 
     def __init__(self, replay: Replay | None = None) -> None:
@@ -136,14 +137,20 @@ class Auditor:
         self._last_ts = -1
         self._deleted: dict[str, list[Any]] = {}  # group -> [tombstone log offset, type, Finding | None]
         self._txn_first: dict[int, int] = {}  # producer id -> first log offset of its open transaction
+        self._producers: set[int] = set()  # every producer id with a transactional commit or a marker seen
         self._member_offsets: dict[tuple[str, str], list[int | None]] = {}  # (group, member) -> offsets of 5/7/8
         self._group_offsets: dict[str, list[int | None]] = {}  # group -> offsets of its type 3 and 6 records
         self._unknown: dict[int, list[int]] = {}  # unknown type -> [count, first log offset]
         self._problems = 0
 
-    def groups(self) -> set[str]:
-        """Every group the records observed so far name: two partial audits sharing none can be merged."""
-        return self._groups.keys() | self._commits.keys()
+    def scope(self) -> set[tuple[str, str | int]]:
+        """What the state built so far is keyed by: ("group", id) and ("producer", id) pairs.
+
+        Auditors of two stretches of input whose scopes do not meet hold independent state (a group's
+        offsets and records, a producer's open transaction), which is what `merge` needs.
+        """
+        return {("group", g) for g in self._groups.keys() | self._commits.keys()} | {
+            ("producer", p) for p in self._producers}
 
     # --- per record ------------------------------------------------------------------------------
 
@@ -182,6 +189,7 @@ class Auditor:
                 self._check_rewind(group, key[1], new, record.offset)
         elif rec[0].producer_id not in self._txn_first:
             self._txn_first[rec[0].producer_id] = record.offset
+            self._producers.add(rec[0].producer_id)
         if self._deleted and group in self._deleted:
             self._recommitted(group, self._deleted[group], key[1], record.offset)
         self._apply(rec)
@@ -228,6 +236,7 @@ class Auditor:
                 self._last[hint] = new
             elif pid not in self._txn_first:
                 self._txn_first[pid] = record.offset
+                self._producers.add(pid)
             if group in self._deleted:
                 self._recommitted(group, self._deleted[group], data, record.offset)
         self._apply(rec)
@@ -354,6 +363,7 @@ class Auditor:
         kind = rec.control[0]  # type: ignore[index]
         batch = rec.batch
         pid = batch.producer_id
+        self._producers.add(pid)
         first = self._txn_first.pop(pid, None)
         pending = self.replay.pending.get(pid)
         if not pending:
@@ -403,7 +413,11 @@ class Auditor:
         ))
 
     def _absorb(self, other: Auditor) -> None:
-        """Take over `other`'s state (see `merge`): keyed state is disjoint, counters add up."""
+        """Take over `other`'s state as if its records came next (see `merge`).
+
+        Keyed state moves over as is (the scopes are disjoint); counters add up; timestamps are
+        running minima and maxima; first-seen values stay this auditor's, whose input came first.
+        """
         self._commits.update(other._commits)
         self._last.update(other._last)
         self._groups.update(other._groups)
@@ -419,6 +433,7 @@ class Auditor:
         self._last_ts = max(self._last_ts, other._last_ts)
         self._deleted.update(other._deleted)
         self._txn_first.update(other._txn_first)
+        self._producers |= other._producers
         self._member_offsets.update(other._member_offsets)
         self._group_offsets.update(other._group_offsets)
         for t, (count, first) in other._unknown.items():
@@ -428,7 +443,7 @@ class Auditor:
             else:
                 seen[0] += count
         self._problems += other._problems
-        _absorb_replay(self.replay, other.replay)
+        self.replay.absorb(other.replay)
 
     # --- end of the dump -------------------------------------------------------------------------
 
@@ -685,38 +700,26 @@ class Auditor:
         ]
 
 
-def _absorb_replay(mine: Replay, other: Replay) -> None:
-    """`other`'s groups and producers added to `mine`, as if `mine` had gone on to replay its records."""
-    mine.offsets.update(other.offsets)
-    mine.pending.update(other.pending)
-    mine.classic.update(other.classic)
-    mine.consumer.update(other.consumer)
-    for t, n in other.unknown_types.items():
-        mine.unknown_types[t] = mine.unknown_types.get(t, 0) + n
-    for t, n in other.skipped_types.items():
-        mine.skipped_types[t] = mine.skipped_types.get(t, 0) + n
-    mine.undecodable_values += other.undecodable_values
-    mine.records += other.records
-    if mine.first_timestamp is None:
-        mine.first_timestamp = other.first_timestamp
-    if other.last_timestamp is not None:
-        mine.last_timestamp = other.last_timestamp
-    mine._simple |= other._simple  # the replay's own set of offset-only groups: part of its state too
-
-
 def merge(parts: Iterable[Auditor]) -> Auditor:
     """One auditor holding what `parts` observed, as if one auditor had observed their inputs in turn.
 
-    This is what lets a dump be audited one `__consumer_offsets` partition at a time, in parallel: a
-    group lives in one partition, and so in practice do a transactional producer's commits. It is
-    exact when no two parts share a group (`groups()`) or a producer id (the caller knows those from
-    the batches it read); parts must come in input order (finding order and first-seen counts
-    follow it) and must not be used afterwards. `finish` on the result then gives the report one
-    auditor over the whole input gives, the expired-offset rule judged against the last timestamp
-    of all parts.
+    This lets a dump be audited one `__consumer_offsets` partition at a time, in parallel (a group,
+    and in practice a transactional producer, lives in one partition); `finish` on the result runs
+    the rules about the final state once, so expired offsets are judged against the last timestamp
+    of all parts. It is exact only for independent parts, so parts whose `scope`s meet are refused
+    (ValueError): audit their inputs with one auditor instead. Parts must come in input order
+    (finding order and first-seen evidence follow it) and are not to be used afterwards: their
+    state is taken over, not copied.
     """
     merged = Auditor()
+    seen: set[tuple[str, str | int]] = set()
     for part in parts:
+        scope = part.scope()
+        shared = seen & scope
+        if shared:
+            named = ", ".join(f"{kind} {key}" for kind, key in sorted(shared, key=str)[:3])
+            raise ValueError(f"these audits share state ({named}): audit their inputs with one Auditor")
+        seen |= scope
         merged._absorb(part)
     return merged
 

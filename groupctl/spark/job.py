@@ -5,26 +5,27 @@ Each task reads its unit's files in order with groupctl's own readers and feeds 
 rows of the typed records DataFrame, so the bytes are decoded once. The auditor's state travels
 back to the driver through an accumulator keyed by unit (a retried task replaces its entry rather
 than adding to it), where `groupctl.log.audit.merge` joins the units in input order and `finish`
-runs the final-state rules and builds the summaries. Units that share a group or a producer id
-(never the case in one cluster's log, possible when dumps are mixed) are audited again together,
-in one task per run of such units, so the report is always the one `dump audit` gives.
+runs the final-state rules and builds the summaries. Units whose auditors share a group or a
+producer id (`Auditor.scope`: never the case in one cluster's log, possible when dumps are mixed)
+are audited again together, in one task per run of such units, so the report is always the one
+`dump audit` gives.
 """
 
 from __future__ import annotations
 
 import heapq
 import io
-import json
 import pickle
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager, ExitStack, nullcontext
 from functools import partial
 from typing import Any
 
 from pyspark.accumulators import AccumulatorParam
 
 from groupctl.log.audit import Auditor, AuditReport, merge
+from groupctl.spark.datasets import WRITE_FORMATS, staged, write_report, writer
 from groupctl.spark.records import SCHEMA_DDL, arrow_batch, record_row
 from groupctl.spark.units import (
     InputFile,
@@ -37,12 +38,10 @@ from groupctl.spark.units import (
     plan_units,
 )
 
-__all__ = ["WRITE_FORMATS", "input_files", "run_audit"]
+__all__ = ["input_files", "run_audit"]
 
-WRITE_FORMATS = ("parquet", "csv", "json")
 ROWS_PER_BATCH = 32_768
 TASKS_PER_CORE = 4
-_INPUT_DDL = "unit int, path string, content binary"
 
 Progress = Callable[[int], AbstractContextManager[Callable[[int], None]]]
 """Given the bytes to read, a context yielding `advance(n)` (as `groupctl.cli.progress.byte_progress`)."""
@@ -91,19 +90,17 @@ class _UnitAudit:
     def __init__(self, unit: int, with_records: bool) -> None:
         self.unit = unit
         self.auditor = Auditor()
-        self.producers: set[int] = set()
+        self.files = 0  # checked on the driver: a file lost on the way must not pass unnoticed
         self.rows: list[tuple] | None = [] if with_records else None
 
     def read(self, path: str, content: bytes | None) -> Iterator[Any]:
         """Audit one input file; yields Arrow batches of records as they fill up."""
         observe = self.auditor.observe
-        producers = self.producers
         rows = self.rows
+        self.files += 1
         for dump in _dumps(path, content):
             partition = partition_of(dump.path)
-            for batch, recs in dump.batches:
-                if batch.producer_id >= 0:
-                    producers.add(batch.producer_id)
+            for _batch, recs in dump.batches:
                 for rec in recs:
                     observe(rec)
                 if rows is not None:
@@ -120,7 +117,8 @@ class _UnitAudit:
             self.rows.clear()
 
     def state(self) -> bytes:
-        return pickle.dumps((self.auditor, sorted(self.producers)), protocol=pickle.HIGHEST_PROTOCOL)
+        """The auditor and the count of files read, pickled for their trip to the driver."""
+        return pickle.dumps((self.auditor, self.files), protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def audit_units(batches: Iterator[Any], *, with_records: bool, states: Any) -> Iterator[Any]:
@@ -167,14 +165,15 @@ def _bins(units: list[Unit], count: int) -> list[list[Unit]]:
 def _input_frame(spark: Any, units: list[Unit]) -> Any:
     """Rows (unit, path, content), each unit's in one partition, in file order.
 
-    Local files are packed into a few tasks per core (a Python task costs tens of milliseconds
-    before it reads anything) of about equal size, listed in the plan itself, and read by the
-    executors. Hadoop URIs are fetched by Spark (binaryFile) and brought together per unit.
+    Units of local files are packed into a few tasks per core (a Python task costs tens of
+    milliseconds before it reads anything) of about equal size, listed in the plan itself, and read
+    by the executors. Hadoop URIs are fetched by Spark (binaryFile) and brought together per unit
+    with the local files of the same unit (a rerun of units that share a group can mix both).
     """
     from pyspark.sql import functions as F
 
     frames = []
-    local = [u for u in units if u.files[0].local]
+    local = [u for u in units if all(f.local for f in u.files)]
     if local:
         bins = _bins(local, min(len(local), TASKS_PER_CORE * spark.sparkContext.defaultParallelism))
         listing = F.array(*[
@@ -186,14 +185,20 @@ def _input_frame(spark: Any, units: list[Unit]) -> Any:
             .select(F.explode(F.element_at(listing, F.col("id").cast("int") + 1)).alias("file"))
             .select("file.unit", "file.path", F.lit(None).cast("binary").alias("content"))
         )
-    remote = [u for u in units if not u.files[0].local]
+    remote = [u for u in units if not all(f.local for f in u.files)]
     if remote:
         order = spark.createDataFrame(
-            [(u.index, seq, f.path) for u in remote for seq, f in enumerate(u.files)], "unit int, seq int, path string"
+            [(u.index, seq, f.path, f.local) for u in remote for seq, f in enumerate(u.files)],
+            "unit int, seq int, path string, local boolean",
         )
-        fetched = spark.read.format("binaryFile").load([f.path for u in remote for f in u.files])
+        fetched = (
+            spark.read.format("binaryFile").load([f.path for u in remote for f in u.files if not f.local])
+            .select("path", "content")
+            .join(F.broadcast(order.where(~F.col("local"))), "path")
+        )
+        here = order.where(F.col("local")).withColumn("content", F.lit(None).cast("binary"))
         frames.append(
-            fetched.join(F.broadcast(order), "path")
+            fetched.unionByName(here)
             .repartition(len(remote), "unit")
             .sortWithinPartitions("unit", "seq")
             .select("unit", "path", "content")
@@ -230,8 +235,8 @@ def _watch(states: Any, units: list[Unit], advance: Callable[[int], None], stop:
 
 
 def _run(spark: Any, units: list[Unit], *, records_out: str | None, fmt: str,
-         progress: Progress | None) -> dict[int, bytes]:
-    """One pass over `units`: their pickled states, and the records written when `records_out` is set."""
+         progress: Progress | None) -> dict[int, Auditor]:
+    """One pass over `units`: each one's auditor, and the records written when `records_out` is set."""
     states = spark.sparkContext.accumulator({}, _States())
     body = partial(audit_units, with_records=records_out is not None, states=states)
     records = _input_frame(spark, units).mapInArrow(body, SCHEMA_DDL)
@@ -244,63 +249,46 @@ def _run(spark: Any, units: list[Unit], *, records_out: str | None, fmt: str,
             if records_out is None:
                 records.write.format("noop").mode("overwrite").save()
             else:
-                _writer(records, fmt).save(records_out)
+                writer(records, fmt).save(records_out)
         finally:
             stop.set()
             watcher.join()
-    found = dict(states.value)
-    missing = [u.index for u in units if u.index not in found]
-    if missing:
-        raise RuntimeError(f"no audit state came back for unit(s) {missing}")
+    found: dict[int, Auditor] = {}
+    for unit in units:
+        state = states.value.get(unit.index)
+        if state is None:
+            raise RuntimeError(f"no audit came back for {unit.directory}")
+        auditor, read = pickle.loads(state)
+        if read != len(unit.files):
+            raise RuntimeError(f"{unit.directory}: {read} of its {len(unit.files)} file(s) were read")
+        found[unit.index] = auditor
     return found
-
-
-def _writer(frame: Any, fmt: str) -> Any:
-    writer = frame.write.mode("overwrite").format(fmt)
-    return writer.option("header", "true") if fmt == "csv" else writer
 
 
 def run_audit(spark: Any, paths: list[str], *, out: str | None = None, fmt: str = "parquet",
               progress: Progress | None = None) -> AuditReport:
-    """Audit PATHs on `spark`; with `out`, write records, findings and summaries there too."""
+    """Audit PATHs on `spark`; with `out` (a URI), also write the records, findings and summaries there.
+
+    The datasets appear in `out` only when the whole run succeeds (see `groupctl.spark.datasets`).
+    """
     if fmt not in WRITE_FORMATS:
         raise ValueError(f"unknown format {fmt!r}")
     units = plan_units(input_files(spark, paths))
-    sc = spark.sparkContext
-    sc.setJobGroup("groupctl-spark-audit", f"groupctl spark audit: {len(units)} partition(s)")
-    base = out.rstrip("/") if out else None
-    states = _run(spark, units, records_out=f"{base}/records" if base else None, fmt=fmt, progress=progress)
-    parts = [pickle.loads(states[u.index]) for u in units]
-    runs = independent_runs([[*auditor.groups(), *producers] for auditor, producers in parts])
-    together = [r for r in runs if len(r) > 1]
-    again: dict[int, bytes] = {}
-    if together:
-        merged_units = [Unit(i, units[r.start].directory, [f for u in units[r.start:r.stop] for f in u.files])
-                        for i, r in enumerate(together)]
-        again = _run(spark, merged_units, records_out=None, fmt=fmt, progress=None)
-    auditors = [parts[r.start][0] if len(r) == 1 else pickle.loads(again[together.index(r)])[0] for r in runs]
-    report = merge(auditors).finish()
-    if base is not None:
-        _write_report(spark, report, base, fmt)
+    spark.sparkContext.setJobGroup("groupctl-spark-audit", f"groupctl spark audit: {len(units)} partition(s)")
+    with ExitStack() as stack:
+        staging = stack.enter_context(staged(spark, out)) if out else None
+        states = _run(spark, units, records_out=f"{staging}/records" if staging else None, fmt=fmt,
+                      progress=progress)
+        parts = [states[u.index] for u in units]
+        runs = independent_runs([part.scope() for part in parts])
+        together = [r for r in runs if len(r) > 1]
+        again: dict[int, Auditor] = {}
+        if together:
+            merged_units = [Unit(i, units[r.start].directory, [f for u in units[r.start:r.stop] for f in u.files])
+                            for i, r in enumerate(together)]
+            again = _run(spark, merged_units, records_out=None, fmt=fmt, progress=None)
+        auditors = [parts[r.start] if len(r) == 1 else again[together.index(r)] for r in runs]
+        report = merge(auditors).finish()
+        if staging:
+            write_report(spark, report, staging, fmt)
     return report
-
-
-def _write_report(spark: Any, report: AuditReport, base: str, fmt: str) -> None:
-    """Findings and the two summary tables, each a small one-file dataset beside the records."""
-    findings = [
-        (f.severity, f.rule, f.group, f.evidence.get("logOffset"), json.dumps(f.evidence, sort_keys=True),
-         f.explanation)
-        for f in report.findings
-    ]
-    tables = {
-        "findings": (findings, "severity string, rule string, group_id string, log_offset bigint, "
-                               "evidence string, explanation string"),
-        "groups": ([(r["group"], r["records"], r["bytes"], r["tombstones"], r["commits"], r["firstTimestamp"],
-                     r["lastTimestamp"], r["commitsPerMinute"]) for r in report.by_group],
-                   "group_id string, records bigint, bytes bigint, tombstones bigint, commits bigint, "
-                   "first_timestamp bigint, last_timestamp bigint, commits_per_minute double"),
-        "types": ([(r["type"], r["name"], r["records"], r["bytes"], r["tombstones"]) for r in report.by_type],
-                  "record_type smallint, type_name string, records bigint, bytes bigint, tombstones bigint"),
-    }
-    for name, (rows, ddl) in tables.items():
-        _writer(spark.createDataFrame(rows, ddl).coalesce(1), fmt).save(f"{base}/{name}")

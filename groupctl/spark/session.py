@@ -9,6 +9,7 @@ JVM is already running, Spark logs only errors once the SparkContext starts.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -21,8 +22,18 @@ from typing import Any
 from groupctl.errors import GroupctlError, UsageError
 
 DEFAULT_MASTER = "local[*]"
+# The masters Spark 4 accepts (SparkSubmit and SparkContext.createTaskScheduler), checked before a JVM starts.
+_MASTER = re.compile(
+    r"local(\[(\*|[1-9]\d*)(,\s*[1-9]\d*)?\])?|local-cluster\[[1-9]\d*,\s*[1-9]\d*,\s*[1-9]\d*\]"
+    r"|spark://\S+|k8s://\S+|yarn"
+)
+MASTER_HINT = "local, local[N], local[*], spark://HOST:PORT, yarn or k8s://https://HOST:PORT"
+# A JVM or Python exception line: "...SparkException: message", "Exception in thread "main" x.YError: m".
+_EXCEPTION = re.compile(r'^(?::\s*)?(?:Exception in thread "[^"]*" )?(?:[\w$]+\.)*([\w$]+(?:Exception|Error)): (.+)$')
+# What a JVM prints before anything goes wrong: the lines to skip when looking for its complaint.
+_BANNER = re.compile(r"^(WARNING: |Using Spark's |Setting default log level|To adjust logging level|\d\d/\d\d/\d\d )")
 JAVA_HINT = ("pyspark needs a Java 17+ runtime: install one (Debian/Ubuntu: apt-get install "
-             "openjdk-17-jre-headless) or set JAVA_HOME")
+             "default-jre-headless, or openjdk-17-jre-headless where the default is older) or set JAVA_HOME")
 SPARK_HINT = "pyspark is not installed: pip install 'groupctl[spark]'"
 
 
@@ -32,6 +43,32 @@ def java_available() -> bool:
     if home and (Path(home) / "bin" / "java").is_file():
         return True
     return shutil.which("java") is not None
+
+
+def check_master(master: str) -> None:
+    """A usage error for a --master Spark would refuse, said before a JVM starts."""
+    if not _MASTER.fullmatch(master.strip()):
+        raise UsageError(f"--master '{master}' is not a Spark master URL; use {MASTER_HINT}")
+
+
+def failure_reason(text: str) -> str | None:
+    """What went wrong, from a Spark error or the JVM's output: the last exception line's message.
+
+    The last one is the cause nearest the fault (a Python error in a task ends its trace; a JVM
+    error's own line comes before its stack), written `message (ExceptionName)`.
+    """
+    found = None
+    for line in text.splitlines():
+        m = _EXCEPTION.match(line.strip())
+        if m:
+            found = f"{m.group(2).strip()} ({m.group(1)})"
+    return found
+
+
+def launch_failure(output: str) -> str | None:
+    """Why a JVM did not start: an exception, else the first line it printed that is not a banner."""
+    lines = [line.strip() for line in output.splitlines() if line.strip() and not _BANNER.match(line)]
+    return failure_reason(output) or (lines[0] if lines else None)
 
 
 def submitted() -> bool:
@@ -111,8 +148,10 @@ def spark_session(master: str | None = None, conf: dict[str, str] | None = None,
     try:
         context = _launch(_settings(master or DEFAULT_MASTER, conf or {}), log)
     except Exception as exc:
+        output = log.read_text(errors="replace") if log is not None else ""
+        reason = failure_reason(str(exc)) or launch_failure(output) or str(exc).strip().splitlines()[0]
         where = f" (the JVM's output is in {log})" if log is not None else ""
-        raise GroupctlError(f"Spark did not start: {exc}{where}") from None
+        raise GroupctlError(f"Spark did not start: {reason}{where}") from None
     spark = SparkSession(context)
     failed = False
     try:

@@ -11,14 +11,11 @@ import signal
 from collections.abc import Callable, Iterator
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from groupctl.cli.app import main
-
-from .dumps import write_every_finding
 
 
 @pytest.fixture(scope="session")
@@ -27,7 +24,7 @@ def spark() -> Iterator[Any]:
     from groupctl.spark.session import java_available, spark_session
 
     if not java_available():
-        pytest.skip("no Java runtime: pyspark needs Java 17+ (apt-get install openjdk-17-jre-headless)")
+        pytest.skip("no Java runtime: pyspark needs Java 17+ (apt-get install default-jre-headless)")
     conf = {"spark.sql.shuffle.partitions": "2", "spark.default.parallelism": "2"}
     with spark_session("local[2]", conf) as run:
         yield run.spark
@@ -60,8 +57,3 @@ def cli() -> Iterator[Callable[..., Result]]:
 
     yield run
     signal.signal(signal.SIGPIPE, previous)
-
-
-@pytest.fixture(scope="session")
-def every_finding(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    return write_every_finding(tmp_path_factory.mktemp("every-finding"))

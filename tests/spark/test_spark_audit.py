@@ -19,9 +19,17 @@ def both(cli, *args: str):
     return cli("dump", "audit", *args), cli("spark", "audit", *args)
 
 
-def test_every_finding_kind(cli, every_finding: list[Path]):
+def spark_jobs(spark) -> int:
+    """How many Spark jobs `spark audit` has run in this session: proof the report came from Spark."""
+    return len(spark.sparkContext.statusTracker().getJobIdsForGroup("groupctl-spark-audit"))
+
+
+def test_every_finding_kind(cli, spark, every_finding: list[Path]):
     paths = [str(p) for p in every_finding]
-    dump, spark = both(cli, *paths, "-o", "json")
+    before = spark_jobs(spark)
+    dump, spark_run = both(cli, *paths, "-o", "json")
+    assert spark_jobs(spark) >= before + 2  # the audit, and the second pass over partitions 4 and 5 together
+    spark = spark_run
     assert dump.code == spark.code == 4
     assert spark.json() == dump.json()
     assert {f["rule"] for f in spark.json()["items"][0]["findings"]} == set(RULES)
@@ -36,6 +44,19 @@ def test_real_segments(cli, real_segments: list[Path]):
     assert spark.code == dump.code
     assert spark.json() == dump.json()
     assert spark.json()["items"][0]["totals"]["records"] == 1473
+    dump, spark = both(cli, *map(str, real_segments), "--fail-on", "none")
+    assert (spark.code, spark.out, spark.err) == (dump.code, dump.out, dump.err) == (0, dump.out, "")
+
+
+def test_shared_partitions_given_as_a_uri_and_a_local_path(cli, every_finding: list[Path]):
+    """A second pass over units that share a group reads Hadoop URIs and local files in one task."""
+    logs = every_finding[0]
+    four, five = logs / "__consumer_offsets-4", logs / "__consumer_offsets-5"
+    spark = cli("spark", "audit", four.as_uri(), str(five), "-o", "json", "--fail-on", "none")
+    dump = cli("dump", "audit", str(four), str(five), "-o", "json", "--fail-on", "none")
+    assert spark.code == 0, spark.err
+    assert spark.json() == dump.json()
+    assert [f["group"] for f in spark.json()["items"][0]["findings"] if f["rule"] == "offset-rewind"] == ["shared"]
 
 
 def test_uris_and_out_datasets(cli, spark, every_finding: list[Path], tmp_path: Path):
@@ -84,3 +105,34 @@ def test_progress_counts_every_byte(spark, tmp_path: Path):
     assert report.totals["records"] == 31
     total, *advances = seen
     assert total == sum(advances) == (tmp_path / "__consumer_offsets-0" / "00000000000000000000.log").stat().st_size
+
+
+def test_out_replaced_only_by_a_run_that_succeeds(cli, spark, every_finding: list[Path], tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch):
+    from groupctl.spark import job
+
+    logs = str(every_finding[0] / "__consumer_offsets-0")
+    out = tmp_path / "out"
+    assert cli("spark", "audit", logs, "--out", str(out), "-f", "json", "--fail-on", "none").code == 0
+    assert sorted(p.name for p in out.iterdir()) == ["findings", "groups", "records", "types"]
+    written = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+    def broken(*args: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(job, "write_report", broken)  # after the records are written, before publishing
+    r = cli("spark", "audit", str(every_finding[0]), "--out", str(out), "-f", "json")
+    assert r.code == 1 and "disk full" in r.err
+    assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()} == written
+    fresh = tmp_path / "fresh" / "out"
+    assert cli("spark", "audit", logs, "--out", str(fresh)).code == 1
+    assert not (tmp_path / "fresh").exists()
+
+
+def test_failed_job_is_one_line(cli, every_finding: list[Path], tmp_path: Path):
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    r = cli("spark", "audit", str(every_finding[0] / "__consumer_offsets-0"), "--out", afile.as_uri() + "/out")
+    assert r.code == 1 and "Traceback" not in r.err
+    assert r.err.startswith("groupctl: error: the Spark job failed: ") and r.err.count("\n") == 1, r.err
+    assert "ParentNotDirectoryException" in r.err and afile.read_text() == "x"

@@ -1,9 +1,10 @@
 """A broker log dir whose audit raises every finding kind, spread over partition directories.
 
-Most partitions are independent, as in a real cluster; two of them share a group and a producer
-id (dumps of two clusters mixed), which a per-partition audit cannot merge as is; one partition is
-given as kafka-dump-log text instead of a segment. The expired offset is only expired against the
-last timestamp of another partition.
+Shared by the audit merge tests and the Spark tests (fixture `every_finding`). Most partitions are
+independent, as in a real cluster; two of them (4 and 5) share a group and a producer id (dumps of
+two clusters mixed), which a per-partition audit cannot merge as is; one partition is given as
+kafka-dump-log text instead of a segment. The expired offset is only expired against the last
+timestamp of another partition.
 """
 
 from __future__ import annotations
