@@ -156,8 +156,10 @@ def spark_session(master: str | None = None, conf: dict[str, str] | None = None,
     failed = False
     try:
         yield SparkRun(spark, log)
+    except UsageError:
+        raise  # the message says it all: no log to keep
     except BaseException:
-        failed = True
+        failed = True  # keep the JVM's output for the error that names it
         raise
     finally:
         spark.stop()
