@@ -14,7 +14,7 @@ import traceback
 import typer
 
 from groupctl import __version__
-from groupctl.cli import demo, dump, group, local, regex, serve, simulate
+from groupctl.cli import demo, dump, group, local, regex, serve, simulate, spark
 from groupctl.cli.options import settings
 from groupctl.errors import EXIT_ERROR, EXIT_USAGE, GroupctlError
 from groupctl.output import OutputFormat
@@ -37,6 +37,7 @@ app.add_typer(local.app, name="local")
 app.add_typer(regex.app, name="regex")
 app.command("serve", context_settings={"help_option_names": ["-h", "--help"]})(serve.serve)
 app.add_typer(simulate.app, name="simulate")
+app.add_typer(spark.app, name="spark")
 
 
 def _version(value: bool) -> None:

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import typer
 
+from groupctl.cli.audit_views import FailOn, FailOnOption, check_fail_on, render_report
 from groupctl.cli.options import OutputOption, output_format, settings
 from groupctl.cli.reading import DumpReading
-from groupctl.errors import FindingsReached, GroupctlError, PartialFailure, UsageError
-from groupctl.output import Column, OutputFormat, render, to_item, write_table
+from groupctl.errors import GroupctlError, PartialFailure, UsageError
+from groupctl.output import Column, OutputFormat, render
 
 app = typer.Typer(
     help="Read __consumer_offsets offline: raw segment files, partition directories, and "
@@ -259,54 +260,12 @@ def groups(
         raise cls(f"{len(missing)} of {len(wanted)} group(s) not found in the dump")
 
 
-class FailOn(str, Enum):
-    """The lowest finding severity that makes `dump audit` exit 4."""
-
-    error = "error"
-    warning = "warning"
-    info = "info"
-    none = "none"
-
-
-FINDING_COLUMNS = [
-    Column("severity", "SEVERITY"),
-    Column("rule", "RULE"),
-    Column("group", "GROUP"),
-    Column("evidence", "EVIDENCE"),
-    Column("explanation", "EXPLANATION"),
-]
-GROUP_SUMMARY_COLUMNS = [
-    Column("group", "GROUP"),
-    Column("records", "RECORDS"),
-    Column("bytes", "BYTES"),
-    Column("tombstones", "TOMBSTONES"),
-    Column("commits", "COMMITS"),
-    Column("commitsPerMinute", "COMMITS/MIN"),
-    Column("firstTimestamp", "FIRST-TIMESTAMP", wide_only=True),
-    Column("lastTimestamp", "LAST-TIMESTAMP", wide_only=True),
-]
-TYPE_SUMMARY_COLUMNS = [
-    Column("type", "TYPE"),
-    Column("name", "NAME"),
-    Column("records", "RECORDS"),
-    Column("bytes", "BYTES"),
-    Column("tombstones", "TOMBSTONES"),
-]
-
-
-def _evidence_text(evidence: dict) -> str:
-    return " ".join(f"{k}={','.join(map(str, v)) if isinstance(v, list) else v}" for k, v in evidence.items())
-
-
 @app.command("audit")
 def audit(
     paths: list[Path] = typer.Argument(
         ..., metavar="PATH", help="Segment files, partition directories, directories of them, or kafka-dump-log text."
     ),
-    fail_on: FailOn = typer.Option(
-        FailOn.error, "--fail-on", case_sensitive=False,
-        help="Exit 4 when a finding at or above this severity is found (none: never).",
-    ),
+    fail_on: FailOn = FailOnOption,
     output: OutputFormat = OutputOption,
 ) -> None:
     """Check a dump for what goes wrong in __consumer_offsets, and summarise what it holds.
@@ -317,7 +276,7 @@ def audit(
     unknown record types, damaged batches. Summaries: records and bytes per group and per record
     type, the tombstone ratio and each group's commit rate.
     """
-    from groupctl.log.audit import Auditor, at_or_above
+    from groupctl.log.audit import Auditor
 
     auditor = Auditor()
     observe = auditor.observe
@@ -329,24 +288,5 @@ def audit(
             for problem in dump.problems:
                 auditor.observe_problem(problem)
     report = auditor.finish()
-    fmt = output_format(output)
-    if fmt in (OutputFormat.json, OutputFormat.yaml):
-        item = {
-            "findings": [to_item(f) for f in report.findings],
-            "byGroup": report.by_group, "byType": report.by_type, "totals": report.totals,
-        }
-        render("AuditReport", [], FINDING_COLUMNS, fmt, items=[item])
-    else:
-        rows = [{**to_item(f), "evidence": _evidence_text(f.evidence)} for f in report.findings]
-        render("AuditReport", rows, FINDING_COLUMNS, fmt)
-        if fmt is not OutputFormat.csv:
-            wide = fmt is OutputFormat.wide
-            typer.echo("")
-            write_table(report.by_group, GROUP_SUMMARY_COLUMNS, wide=wide)
-            typer.echo("")
-            write_table(report.by_type, TYPE_SUMMARY_COLUMNS, wide=wide)
-            t = report.totals
-            typer.echo(f"\n{t['records']} records, {t['bytes']} bytes, {t['groups']} groups, "
-                       f"tombstone ratio {t['tombstoneRatio']:.3f}, {len(report.findings)} finding(s)")
-    if fail_on is not FailOn.none and any(at_or_above(f, fail_on.value) for f in report.findings):
-        raise FindingsReached(f"findings at or above '{fail_on.value}' (see the report)")
+    render_report(report, output_format(output))
+    check_fail_on(report, fail_on)

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from groupctl.log.decode import DecodedRecord, FileDump
     from groupctl.log.replay import Replay
 
-__all__ = ["RULES", "SEVERITIES", "AuditReport", "Auditor", "at_or_above", "audit"]
+__all__ = ["RULES", "SEVERITIES", "AuditReport", "Auditor", "at_or_above", "audit", "merge"]
 
 SEVERITIES = ("error", "warning", "info")
 _RANK = {s: i for i, s in enumerate(SEVERITIES)}
@@ -110,7 +110,8 @@ class Auditor:
 
     __slots__ = (
         "_apply", "_commits", "_deleted", "_findings", "_first_ts", "_group_offsets", "_groups", "_last",
-        "_last_ts", "_member_offsets", "_other", "_problems", "_txn_first", "_types", "_unknown", "replay",
+        "_last_ts", "_member_offsets", "_other", "_problems", "_producers", "_txn_first", "_types", "_unknown",
+        "replay",
     )
 
     def __init__(self, replay: Replay | None = None) -> None:
@@ -136,10 +137,20 @@ class Auditor:
         self._last_ts = -1
         self._deleted: dict[str, list[Any]] = {}  # group -> [tombstone log offset, type, Finding | None]
         self._txn_first: dict[int, int] = {}  # producer id -> first log offset of its open transaction
+        self._producers: set[int] = set()  # every producer id with a transactional commit or a marker seen
         self._member_offsets: dict[tuple[str, str], list[int | None]] = {}  # (group, member) -> offsets of 5/7/8
         self._group_offsets: dict[str, list[int | None]] = {}  # group -> offsets of its type 3 and 6 records
         self._unknown: dict[int, list[int]] = {}  # unknown type -> [count, first log offset]
         self._problems = 0
+
+    def scope(self) -> set[tuple[str, str | int]]:
+        """What the state built so far is keyed by: ("group", id) and ("producer", id) pairs.
+
+        Auditors of two stretches of input whose scopes do not meet hold independent state (a group's
+        offsets and records, a producer's open transaction), which is what `merge` needs.
+        """
+        return {("group", g) for g in self._groups.keys() | self._commits.keys()} | {
+            ("producer", p) for p in self._producers}
 
     # --- per record ------------------------------------------------------------------------------
 
@@ -178,6 +189,7 @@ class Auditor:
                 self._check_rewind(group, key[1], new, record.offset)
         elif rec[0].producer_id not in self._txn_first:
             self._txn_first[rec[0].producer_id] = record.offset
+            self._producers.add(rec[0].producer_id)
         if self._deleted and group in self._deleted:
             self._recommitted(group, self._deleted[group], key[1], record.offset)
         self._apply(rec)
@@ -224,6 +236,7 @@ class Auditor:
                 self._last[hint] = new
             elif pid not in self._txn_first:
                 self._txn_first[pid] = record.offset
+                self._producers.add(pid)
             if group in self._deleted:
                 self._recommitted(group, self._deleted[group], data, record.offset)
         self._apply(rec)
@@ -350,6 +363,7 @@ class Auditor:
         kind = rec.control[0]  # type: ignore[index]
         batch = rec.batch
         pid = batch.producer_id
+        self._producers.add(pid)
         first = self._txn_first.pop(pid, None)
         pending = self.replay.pending.get(pid)
         if not pending:
@@ -397,6 +411,39 @@ class Auditor:
             "the state rebuilt around it may be incomplete",
             evidence,
         ))
+
+    def _absorb(self, other: Auditor) -> None:
+        """Take over `other`'s state as if its records came next (see `merge`).
+
+        Keyed state moves over as is (the scopes are disjoint); counters add up; timestamps are
+        running minima and maxima; first-seen values stay this auditor's, whose input came first.
+        """
+        self._commits.update(other._commits)
+        self._last.update(other._last)
+        self._groups.update(other._groups)
+        for mine, theirs in zip(self._types, other._types, strict=True):
+            for i, n in enumerate(theirs):
+                mine[i] += n
+        for row, counts in other._other.items():
+            mine = self._other.setdefault(row, [0, 0, 0])
+            for i, n in enumerate(counts):
+                mine[i] += n
+        self._findings += other._findings
+        self._first_ts = min(self._first_ts, other._first_ts)
+        self._last_ts = max(self._last_ts, other._last_ts)
+        self._deleted.update(other._deleted)
+        self._txn_first.update(other._txn_first)
+        self._producers |= other._producers
+        self._member_offsets.update(other._member_offsets)
+        self._group_offsets.update(other._group_offsets)
+        for t, (count, first) in other._unknown.items():
+            seen = self._unknown.get(t)
+            if seen is None:
+                self._unknown[t] = [count, first]
+            else:
+                seen[0] += count
+        self._problems += other._problems
+        self.replay.absorb(other.replay)
 
     # --- end of the dump -------------------------------------------------------------------------
 
@@ -651,6 +698,30 @@ class Auditor:
             )
             for t, (count, first) in sorted(self._unknown.items())
         ]
+
+
+def merge(parts: Iterable[Auditor]) -> Auditor:
+    """One auditor holding what `parts` observed, as if one auditor had observed their inputs in turn.
+
+    This lets a dump be audited one `__consumer_offsets` partition at a time, in parallel (a group,
+    and in practice a transactional producer, lives in one partition); `finish` on the result runs
+    the rules about the final state once, so expired offsets are judged against the last timestamp
+    of all parts. It is exact only for independent parts, so parts whose `scope`s meet are refused
+    (ValueError): audit their inputs with one auditor instead. Parts must come in input order
+    (finding order and first-seen evidence follow it) and are not to be used afterwards: their
+    state is taken over, not copied.
+    """
+    merged = Auditor()
+    seen: set[tuple[str, str | int]] = set()
+    for part in parts:
+        scope = part.scope()
+        shared = seen & scope
+        if shared:
+            named = ", ".join(f"{kind} {key}" for kind, key in sorted(shared, key=str)[:3])
+            raise ValueError(f"these audits share state ({named}): audit their inputs with one Auditor")
+        seen |= scope
+        merged._absorb(part)
+    return merged
 
 
 def audit(dumps: Iterable[FileDump]) -> AuditReport:

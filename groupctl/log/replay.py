@@ -308,6 +308,31 @@ class Replay:
         for rec in records:
             apply(rec)
 
+    def absorb(self, other: Replay) -> None:
+        """Take over the state of a replay of later records that name other groups and producers.
+
+        The result is what replaying this replay's records and then `other`'s gives, so partitions
+        can be replayed apart (in parallel) and joined. Keyed state moves over as is (the caller
+        makes sure no group or producer id is in both), counters add up, and the first and last
+        timestamps are those of the first and last record across both, in that order. `other` is
+        not to be used afterwards.
+        """
+        self.offsets.update(other.offsets)
+        self.pending.update(other.pending)
+        self.classic.update(other.classic)
+        self.consumer.update(other.consumer)
+        for t, n in other.unknown_types.items():
+            self.unknown_types[t] = self.unknown_types.get(t, 0) + n
+        for t, n in other.skipped_types.items():
+            self.skipped_types[t] = self.skipped_types.get(t, 0) + n
+        self.undecodable_values += other.undecodable_values
+        self.records += other.records
+        if self.first_timestamp is None:
+            self.first_timestamp = other.first_timestamp
+        if other.last_timestamp is not None:
+            self.last_timestamp = other.last_timestamp
+        self._simple |= other._simple
+
     def _dispatch(self, batch: Any, record: Any, key: Any, value: Any, error: str | None, control: Any) -> None:
         """Every record but a plain offset commit: markers, tombstones, group records, the unreadable."""
         if key is None:

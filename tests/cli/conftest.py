@@ -1,44 +1,16 @@
-"""Run the CLI in-process through its real entry point, so the exit-code contract is what is tested."""
+"""CLI test fixtures: a sample dump, standard input, every output format (`cli` is in tests/conftest.py)."""
 
 from __future__ import annotations
 
 import io
-import signal
 from collections.abc import Callable
-from contextlib import redirect_stderr, redirect_stdout
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from groupctl.cli.app import main
 from groupctl.log.synthetic import write_sample_dump
 
-
-@dataclass
-class Result:
-    code: int
-    out: str
-    err: str
-
-
-@pytest.fixture
-def cli() -> Callable[..., Result]:
-    """`cli("dump", "locate", "g")` -> Result(code, stdout, stderr)."""
-    previous = signal.getsignal(signal.SIGPIPE)
-
-    def run(*args: str) -> Result:
-        out, err = io.StringIO(), io.StringIO()
-        with redirect_stdout(out), redirect_stderr(err):
-            try:
-                main(list(args))
-                code = 0
-            except SystemExit as exc:
-                code = exc.code if isinstance(exc.code, int) else 1
-        return Result(code, out.getvalue(), err.getvalue())
-
-    yield run
-    signal.signal(signal.SIGPIPE, previous)
+from ..conftest import Result
 
 
 @pytest.fixture

@@ -530,6 +530,19 @@ def test_split_points_over_the_mixed_dump(dumps):
         assert replay.describe_all() == expected, n
 
 
+def test_absorb_joins_replays_of_partitions_with_their_own_groups(dumps):
+    """Partitions replayed apart, then joined: the state one replay reaches over both in order."""
+    first = dumps["scenario"]
+    second = Log().add(commit(5, group="other")).txn(90, commit(6, group="other")).add(
+        classic_group("else", 1, MEMBERS, ["orders"], TS - 60)).records()
+    joined = full_replay(first)
+    joined.absorb(full_replay(second))
+    both = full_replay(first + second)
+    assert joined == both
+    assert joined.describe_all() == both.describe_all()
+    assert (joined.first_timestamp, joined.last_timestamp) == (TS, TS - 60)
+
+
 @pytest.mark.parametrize("name", ["scenario", "sample", "mixed"])
 def test_one_record_at_a_time_equals_apply_all(dumps, name):
     records = dumps[name]

@@ -1,0 +1,94 @@
+"""How an audit report is shown, and when it fails the command: `dump audit` and `spark audit` alike.
+
+Both commands must print the same report for the same input (the Spark tests compare them byte for
+byte), so the findings table, the summaries, the JSON item and the --fail-on rule live here once.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import TYPE_CHECKING
+
+import typer
+
+from groupctl.errors import FindingsReached
+from groupctl.output import Column, OutputFormat, render, to_item, write_table
+
+if TYPE_CHECKING:
+    from groupctl.log.audit import AuditReport
+
+
+class FailOn(str, Enum):
+    """The lowest finding severity that makes an audit exit 4."""
+
+    error = "error"
+    warning = "warning"
+    info = "info"
+    none = "none"
+
+
+FailOnOption = typer.Option(
+    FailOn.error, "--fail-on", case_sensitive=False,
+    help="Exit 4 when a finding at or above this severity is found (none: never).",
+)
+
+FINDING_COLUMNS = [
+    Column("severity", "SEVERITY"),
+    Column("rule", "RULE"),
+    Column("group", "GROUP"),
+    Column("evidence", "EVIDENCE"),
+    Column("explanation", "EXPLANATION"),
+]
+GROUP_SUMMARY_COLUMNS = [
+    Column("group", "GROUP"),
+    Column("records", "RECORDS"),
+    Column("bytes", "BYTES"),
+    Column("tombstones", "TOMBSTONES"),
+    Column("commits", "COMMITS"),
+    Column("commitsPerMinute", "COMMITS/MIN"),
+    Column("firstTimestamp", "FIRST-TIMESTAMP", wide_only=True),
+    Column("lastTimestamp", "LAST-TIMESTAMP", wide_only=True),
+]
+TYPE_SUMMARY_COLUMNS = [
+    Column("type", "TYPE"),
+    Column("name", "NAME"),
+    Column("records", "RECORDS"),
+    Column("bytes", "BYTES"),
+    Column("tombstones", "TOMBSTONES"),
+]
+
+
+def evidence_text(evidence: dict) -> str:
+    """Evidence on one table cell: `key=value` pairs, lists comma-joined."""
+    return " ".join(f"{k}={','.join(map(str, v)) if isinstance(v, list) else v}" for k, v in evidence.items())
+
+
+def render_report(report: AuditReport, fmt: OutputFormat) -> None:
+    """The findings, then (table and wide) both summaries and a totals line; json/yaml: one item with all."""
+    if fmt in (OutputFormat.json, OutputFormat.yaml):
+        item = {
+            "findings": [to_item(f) for f in report.findings],
+            "byGroup": report.by_group, "byType": report.by_type, "totals": report.totals,
+        }
+        render("AuditReport", [], FINDING_COLUMNS, fmt, items=[item])
+        return
+    rows = [{**to_item(f), "evidence": evidence_text(f.evidence)} for f in report.findings]
+    render("AuditReport", rows, FINDING_COLUMNS, fmt)
+    if fmt is OutputFormat.csv:
+        return
+    wide = fmt is OutputFormat.wide
+    typer.echo("")
+    write_table(report.by_group, GROUP_SUMMARY_COLUMNS, wide=wide)
+    typer.echo("")
+    write_table(report.by_type, TYPE_SUMMARY_COLUMNS, wide=wide)
+    t = report.totals
+    typer.echo(f"\n{t['records']} records, {t['bytes']} bytes, {t['groups']} groups, "
+               f"tombstone ratio {t['tombstoneRatio']:.3f}, {len(report.findings)} finding(s)")
+
+
+def check_fail_on(report: AuditReport, fail_on: FailOn) -> None:
+    """Raise FindingsReached (exit 4) when a finding is at or above `fail_on`; call after printing."""
+    from groupctl.log.audit import at_or_above
+
+    if fail_on is not FailOn.none and any(at_or_above(f, fail_on.value) for f in report.findings):
+        raise FindingsReached(f"findings at or above '{fail_on.value}' (see the report)")

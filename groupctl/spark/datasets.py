@@ -1,0 +1,99 @@
+"""The --out datasets (records, findings, groups, types): staged, then published together.
+
+Spark's overwrite mode deletes a dataset before writing its replacement, so a run that fails half
+way would leave DIR with nothing, or with records from one run beside findings from another. Each
+run writes into a hidden staging directory inside DIR (a leading `_` makes Hadoop and Spark skip
+it) and moves the datasets into place only once all of them are written; a failed run removes its
+staging directory, and DIR too when the run created it. Paths go through Hadoop's FileSystem, so
+local directories and cluster URIs behave alike.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from groupctl.errors import UsageError
+from groupctl.log.audit import AuditReport
+from groupctl.spark.units import is_uri
+
+DATASETS = ("records", "findings", "groups", "types")
+WRITE_FORMATS = ("parquet", "csv", "json")
+
+
+def out_uri(out: str) -> str:
+    """--out as a URI, a local directory checked first: a usage error now beats a failed Spark job later.
+
+    A local path becomes an absolute file: URI, so Spark never takes it for a path on a cluster's
+    default file system.
+    """
+    if is_uri(out):
+        return out
+    path = Path(out).resolve()
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"--out {out}: exists and is not a directory")
+    existing = next(p for p in (path, *path.parents) if p.exists())
+    if not existing.is_dir():
+        raise UsageError(f"--out {out}: {existing} is not a directory")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise UsageError(f"--out {out}: cannot write in {existing} (permission denied)")
+    return path.as_uri()
+
+
+def writer(frame: Any, fmt: str) -> Any:
+    """A DataFrameWriter for one dataset in `fmt` (CSV with a header line)."""
+    if fmt not in WRITE_FORMATS:
+        raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(WRITE_FORMATS)}")
+    out = frame.write.mode("overwrite").format(fmt)
+    return out.option("header", "true") if fmt == "csv" else out
+
+
+def write_report(spark: Any, report: AuditReport, base: str, fmt: str) -> None:
+    """Findings and the two summary tables, each a small one-file dataset under `base`."""
+    findings = [
+        (f.severity, f.rule, f.group, f.evidence.get("logOffset"), json.dumps(f.evidence, sort_keys=True),
+         f.explanation)
+        for f in report.findings
+    ]
+    tables = {
+        "findings": (findings, "severity string, rule string, group_id string, log_offset bigint, "
+                               "evidence string, explanation string"),
+        "groups": ([(r["group"], r["records"], r["bytes"], r["tombstones"], r["commits"], r["firstTimestamp"],
+                     r["lastTimestamp"], r["commitsPerMinute"]) for r in report.by_group],
+                   "group_id string, records bigint, bytes bigint, tombstones bigint, commits bigint, "
+                   "first_timestamp bigint, last_timestamp bigint, commits_per_minute double"),
+        "types": ([(r["type"], r["name"], r["records"], r["bytes"], r["tombstones"]) for r in report.by_type],
+                  "record_type smallint, type_name string, records bigint, bytes bigint, tombstones bigint"),
+    }
+    for name, (rows, ddl) in tables.items():
+        writer(spark.createDataFrame(rows, ddl).coalesce(1), fmt).save(f"{base}/{name}")
+
+
+@contextmanager
+def staged(spark: Any, out: str) -> Iterator[str]:
+    """Yields a staging directory to write the datasets in; on a clean exit they replace DIR's."""
+    jvm = spark.sparkContext._jvm
+    path = jvm.org.apache.hadoop.fs.Path
+    base = path(out.rstrip("/"))
+    fs = base.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration())
+    created = None  # the topmost directory this run creates, removed again if the run fails
+    parent = base
+    while parent is not None and not fs.exists(parent):
+        created, parent = parent, parent.getParent()
+    staging = path(base, f"_groupctl-staging-{uuid.uuid4().hex}")
+    try:
+        yield staging.toString()
+        for name in DATASETS:
+            target = path(base, name)
+            fs.delete(target, True)
+            if not fs.rename(path(staging, name), target):
+                raise OSError(f"could not move {name} into {out}")
+    finally:
+        fs.delete(staging, True)
+        if created is not None and not all(fs.exists(path(base, name)) for name in DATASETS):
+            fs.delete(created, True)
