@@ -22,6 +22,7 @@ from groupctl.protocol.primitives import uuid_to_kafka
 
 if TYPE_CHECKING:
     from groupctl.server.partitions import PartitionStore
+    from groupctl.server.producers import ProducerIds
     from groupctl.server.server import ServerOptions
 
 NODE_ID = 1
@@ -52,6 +53,8 @@ class Broker:
         self.listener = Listener("127.0.0.1", 0)
         #: The partition logs behind Produce/Fetch/ListOffsets, opened by `data` on first use.
         self.partitions: PartitionStore | None = None
+        #: Producer ids for InitProducerId, reserved in DIR a block at a time (opened on first use).
+        self.producer_ids: ProducerIds | None = None
         self.dirty = False
 
     @classmethod

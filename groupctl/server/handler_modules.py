@@ -7,5 +7,6 @@ from groupctl.server import (  # noqa: F401 - imported for their registrations
     data,
     group_admin,
     groups,
+    producers,
     topics,
 )

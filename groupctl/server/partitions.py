@@ -36,6 +36,7 @@ from groupctl.errors import DecodeError, KafkaError
 from groupctl.log.batch import NO_TIMESTAMP, Batch
 from groupctl.log.segment import SEGMENT_NAME, iter_batches, read_segment
 from groupctl.log.writer import SegmentWriter, segment_file_name
+from groupctl.server.idempotence import ProducerStates
 
 DATA_DIR = "data"
 #: The one leader epoch of this single-node cluster (Metadata says 0); stored in every batch.
@@ -56,6 +57,9 @@ class CheckedBatch(NamedTuple):
 
     last_offset_delta: int
     max_timestamp: int
+    producer_id: int
+    producer_epoch: int
+    base_sequence: int
 
 
 def check_batch(data: bytes | None, *, allow_zstd: bool = True, max_bytes: int = MAX_BATCH_BYTES) -> CheckedBatch:
@@ -75,7 +79,7 @@ def check_batch(data: bytes | None, *, allow_zstd: bool = True, max_bytes: int =
                                            f"magic version 2, not {magic}")
     if len(data) < _HEADER.size:
         raise KafkaError("INVALID_RECORD", "Produce requests must have at least one record batch per partition")
-    base, length, _epoch, _magic, crc, attributes, lod, _base_ts, max_ts, pid, _pep, base_seq, count = (
+    base, length, _epoch, _magic, crc, attributes, lod, _base_ts, max_ts, pid, pep, base_seq, count = (
         _HEADER.unpack_from(data)
     )
     size = _LOG_OVERHEAD + length
@@ -112,7 +116,7 @@ def check_batch(data: bytes | None, *, allow_zstd: bool = True, max_bytes: int =
             raise KafkaError("INVALID_RECORD", f"Record {expected} of the batch has offset delta {record.offset}")
     if not attributes & 0x08:  # CreateTime: index the records' own largest timestamp, as Kafka recomputes it
         max_ts = max(r.timestamp for r in batch.records)
-    return CheckedBatch(lod, max_ts)
+    return CheckedBatch(lod, max_ts, pid, pep, base_seq)
 
 
 class Segment:
@@ -178,6 +182,7 @@ class PartitionLog:
         self.unsynced = False
         self.notices: list[str] = []
         self.waiters: list[asyncio.Future[None]] = []
+        self.producers = ProducerStates()
         self._writer: SegmentWriter | None = None
 
     # -- recovery ---------------------------------------------------------------------------------
@@ -210,8 +215,7 @@ class PartitionLog:
                 self.notices.append(f"{later}: deleted, it followed the damage in {path.name}")
             break
 
-    @staticmethod
-    def _index(segment: Segment, expected: int) -> tuple[int, str | None]:
+    def _index(self, segment: Segment, expected: int) -> tuple[int, str | None]:
         """Index `segment`'s good batches; returns where they end and what stopped the reading, if anything."""
         good_end = 0
         for entry in read_segment(segment.path).entries():
@@ -223,6 +227,9 @@ class PartitionLog:
             if entry.timestamp_type == "CreateTime" and entry.records:
                 max_ts = max(r.timestamp for r in entry.records)
             segment.add(entry.last_offset, entry.position, entry.position + entry.size, max_ts)
+            if entry.producer_id >= 0:
+                self.producers.record(entry.producer_id, entry.producer_epoch, entry.base_sequence,
+                                      entry.last_offset - entry.base_offset + 1, entry.base_offset)
             good_end = entry.position + entry.size
             expected = entry.last_offset + 1
         return good_end, None
@@ -233,6 +240,12 @@ class PartitionLog:
         """Check a producer's batch (`KafkaError` when it fails) and append it at the log end; returns
         its base offset."""
         checked = check_batch(data, allow_zstd=allow_zstd)
+        count = checked.last_offset_delta + 1
+        if checked.producer_id >= 0:
+            earlier = self.producers.check(checked.producer_id, checked.producer_epoch, checked.base_sequence, count,
+                                           self.end_offset, f"{self.topic}-{self.partition}")
+            if earlier is not None:
+                return earlier
         active = self.segments[-1] if self.segments else None
         if active is None or (active.size and active.size + len(data) > self.segment_bytes):
             self._roll()
@@ -242,6 +255,9 @@ class PartitionLog:
         appended = self._writer.append_batch(data, partition_leader_epoch=LEADER_EPOCH)
         active.add(appended.last_offset, appended.position, appended.position + appended.size, checked.max_timestamp)
         self.end_offset = appended.last_offset + 1
+        if checked.producer_id >= 0:
+            self.producers.record(checked.producer_id, checked.producer_epoch, checked.base_sequence, count,
+                                  appended.base_offset)
         self.unsynced = True
         if self.on_append is not None:
             self.on_append(self)

@@ -184,7 +184,7 @@ def test_librdkafka_reads_what_kafka_python_wrote(tmp_path: Path, codec: str) ->
         server.call(lambda b: b.backend.create_topic("mixed", 2))
         sent = messages("kp", 25)
         producer = KafkaProducer(bootstrap_servers=server.bootstrap, compression_type=codec,
-                                 enable_idempotence=False, acks="all", linger_ms=5, request_timeout_ms=20_000)
+                                 acks="all", linger_ms=5, request_timeout_ms=20_000)  # idempotent by default
         try:
             futures = [producer.send("mixed", key=k, value=v, partition=i % 2, headers=[("by", b"kafka-python")])
                        for i, (k, v) in enumerate(sent)]

@@ -23,6 +23,7 @@ response, coded by `groupctl.protocol.codegen`, framed by `framing`.
 | SaslHandshake           |  17 | 0-1      | none     | auth              |
 | ApiVersions             |  18 | 0-4      | 3+       | api_versions      |
 | CreateTopics            |  19 | 2-7      | 5+       | topics            |
+| InitProducerId          |  22 | 0-6      | 2+       | producers         |
 | DescribeConfigs         |  32 | 1-4      | 4+       | configs           |
 | SaslAuthenticate        |  36 | 0-2      | 2+       | auth              |
 | CreatePartitions        |  37 | 0-3      | 2+       | topics            |
@@ -49,6 +50,7 @@ from groupctl.protocol.messages import (
     groups,
     metadata,
     offsets,
+    producers,
     records_apis,
     topics,
 )
@@ -71,6 +73,7 @@ _PAIRS: Final[tuple[tuple[Message, Message], ...]] = (
     (auth.SASL_HANDSHAKE_REQUEST, auth.SASL_HANDSHAKE_RESPONSE),
     (api_versions.API_VERSIONS_REQUEST, api_versions.API_VERSIONS_RESPONSE),
     (topics.CREATE_TOPICS_REQUEST, topics.CREATE_TOPICS_RESPONSE),
+    (producers.INIT_PRODUCER_ID_REQUEST, producers.INIT_PRODUCER_ID_RESPONSE),
     (configs.DESCRIBE_CONFIGS_REQUEST, configs.DESCRIBE_CONFIGS_RESPONSE),
     (auth.SASL_AUTHENTICATE_REQUEST, auth.SASL_AUTHENTICATE_RESPONSE),
     (topics.CREATE_PARTITIONS_REQUEST, topics.CREATE_PARTITIONS_RESPONSE),
