@@ -76,10 +76,9 @@ def serve(
     A single-node cluster (node 1, also the controller) on 127.0.0.1:9092 by default. Served:
     ApiVersions, Metadata, FindCoordinator, DescribeCluster; CreateTopics and CreatePartitions;
     Produce, Fetch and ListOffsets on per-partition logs in DIR, InitProducerId for idempotent
-    producers; the classic group protocol
-    (JoinGroup, SyncGroup, Heartbeat, LeaveGroup) with static membership, and KIP-848
-    ConsumerGroupHeartbeat; OffsetCommit, OffsetFetch, ListGroups, DescribeGroups,
-    ConsumerGroupDescribe, DeleteGroups; DescribeConfigs and IncrementalAlterConfigs for GROUP
+    producers; the classic group protocol (JoinGroup, SyncGroup, Heartbeat, LeaveGroup) with
+    static membership, and KIP-848 ConsumerGroupHeartbeat; OffsetCommit, OffsetFetch, ListGroups,
+    DescribeGroups, ConsumerGroupDescribe, DeleteGroups; DescribeConfigs and IncrementalAlterConfigs for GROUP
     configs (TOPIC and BROKER configs are read-only); SASL PLAIN and SCRAM-SHA-256/512, and TLS,
     when configured.
 
