@@ -14,13 +14,15 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from confluent_kafka import Consumer, ConsumerGroupState, ConsumerGroupType, TopicPartition
-from confluent_kafka.admin import AdminClient, ConsumerGroupDescription
+from confluent_kafka.admin import AdminClient, ConsumerGroupDescription, NewPartitions
 
 from groupctl.backends.local import LocalBackend
 from groupctl.model import GroupDescription, GroupListing
 from groupctl.model import TopicPartition as TopicPartitionModel
 from groupctl.server.broker import Broker
 from groupctl.server.server import ServerThread
+
+from .frames import call
 
 WAIT_S = 30.0
 Partitions = frozenset[tuple[str, int]]
@@ -137,8 +139,9 @@ def test_classic_static_members_bounce_without_a_rebalance_and_an_admin_leave_re
 
     # pod-2 goes away for good; an operator removes it by instance id instead of waiting 30 s.
     restarted.close()
-    results = served.call(lambda b: b.coordinator.leave_group("shop", [("", "pod-2", "scaled down")]))
-    assert [(r.instance_id, r.error_code) for r in results] == [("pod-2", 0)]
+    answer = call(served, 13, 5, {"groupId": "shop", "members": [
+        {"memberId": "", "groupInstanceId": "pod-2", "reason": "scaled down"}]})  # LeaveGroup v5, as an admin
+    assert [(m["groupInstanceId"], m["errorCode"]) for m in answer["members"]] == [("pod-2", 0)]
     wait_until(lambda: all(len(p.owned) == 3 for p in pods[:2]), "the two left own three partitions each")
     assert frozenset().union(*(p.owned for p in pods[:2])) == partitions("orders", 6)
     assert all(p.revocations() == before[p.name][0] + 1 for p in pods[:2])
@@ -184,7 +187,8 @@ def test_consumer_protocol_members_balance_keep_assignments_across_a_static_boun
     assert {m.name: (m.revocations(), m.owned) for m in (dynamic, regex)} == others
     members = [dynamic, bounced, regex]
 
-    served.call(lambda b: b.backend.add_partitions("orders", 9))
+    admin = AdminClient({"bootstrap.servers": served.bootstrap})
+    admin.create_partitions([NewPartitions("orders", 9)])["orders"].result(timeout=WAIT_S)
     wait_until(lambda: all(len(m.owned) == 4 for m in members), "each member owns four partitions")
     assert frozenset().union(*(m.owned for m in members)) == partitions("orders", 9) | partitions("orders-eu", 3)
     assert all(m.owned >= before for m, before in zip(members, (others["dynamic"][1], kept, others["regex"][1]),
