@@ -1,21 +1,28 @@
-"""Shared fixtures: where the real broker-written vectors live (read in place, never copied), and the
-CLI run in-process."""
+"""Shared fixtures: where the real broker-written vectors live (read in place, never copied), the
+CLI run in-process, and the doubles for talking to a cluster: fake brokers, TLS material, a closed
+port."""
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import signal
+import socket
 from collections.abc import Callable, Iterator
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
 from groupctl.cli.app import main
 
 from .audit_dumps import write_every_finding
+from .fake_broker import HOST, FakeBroker
+from .tls_material import make_certificates, server_context
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = ROOT.parent / "shared" / "kafka-consumer-offsets-vectors"
@@ -72,3 +79,41 @@ def cli() -> Iterator[Callable[..., Result]]:
 
     yield run
     signal.signal(signal.SIGPIPE, previous)
+
+
+@pytest.fixture
+def fake_cluster() -> Iterator[Callable[..., list[FakeBroker]]]:
+    """`fake_cluster(n=1, **FakeBroker options)`: started brokers, node ids 0..n-1, stopped afterwards."""
+    created: list[FakeBroker] = []
+
+    def make(n: int = 1, **options: Any) -> list[FakeBroker]:
+        brokers = [FakeBroker(node_id=i, **options) for i in range(n)]
+        for b in brokers:
+            b.cluster = brokers
+        created.extend(brokers)
+        for b in brokers:
+            b.start()
+        return brokers
+
+    try:
+        yield make
+    finally:
+        for b in created:
+            b.stop()
+
+
+@pytest.fixture
+def closed_port() -> int:
+    """A 127.0.0.1 port nothing listens on (bound, then closed)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def tls_files(tmp_path_factory: pytest.TempPathFactory) -> SimpleNamespace:
+    """`tests.tls_material`'s files; `tls_files.server_context(cert=None, key=None, require_client=False)`."""
+    pytest.importorskip("cryptography")
+    files = make_certificates(tmp_path_factory.mktemp("tls"))
+    files.server_context = functools.partial(server_context, files)
+    return files

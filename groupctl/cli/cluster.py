@@ -1,24 +1,38 @@
 """Which cluster a group command talks to, and opening it for exactly one command.
 
-Kept apart from the commands so every one of them selects a cluster with the same option, the
-same environment variable and the same message when none is given.
+Kept apart from the commands so every one of them selects a cluster with the same options, the
+same environment variables and the same messages: `--local DIR` for the in-process coordinator,
+or `--bootstrap-server` with `--command-config FILE` and `-X key=value` for a Kafka cluster, every
+network operation bounded by `--timeout`.
 """
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 import typer
 
+from groupctl.cli.options import settings
 from groupctl.errors import UsageError
 
 if TYPE_CHECKING:
     from groupctl.backends.base import Backend
 
-LOCAL_ENV = "GROUPCTL_LOCAL"
+LOCAL_ENV: Final = "GROUPCTL_LOCAL"
+BOOTSTRAP_ENV: Final = "GROUPCTL_BOOTSTRAP_SERVER"
+COMMAND_CONFIG_ENV: Final = "GROUPCTL_COMMAND_CONFIG"
+DEFAULT_TIMEOUT_S: Final = 30.0
+#: How long remove-members waits before looking for removed members that came back: a member whose
+#: process still runs rejoins on its next heartbeat (3 s for classic consumers and 5 s for KIP-848
+#: groups by default). The local backend's simulated members act only when told, so it does not wait.
+REJOIN_WAIT_S: Final = 6.0
 
 LocalOption = typer.Option(
     None,
@@ -27,11 +41,101 @@ LocalOption = typer.Option(
     envvar=LOCAL_ENV,
     help="Use the in-process group coordinator whose state is in DIR (also GROUPCTL_LOCAL).",
 )
-
-NO_CLUSTER = (
-    "no cluster selected: pass --local DIR (or set GROUPCTL_LOCAL) to use the in-process coordinator; "
-    "connecting to a Kafka cluster with --bootstrap-server is not available yet in this build"
+BootstrapOption = typer.Option(
+    None,
+    "--bootstrap-server",
+    "-b",
+    metavar="HOST:PORT[,...]",
+    envvar=BOOTSTRAP_ENV,
+    help="The Kafka cluster to use (also GROUPCTL_BOOTSTRAP_SERVER).",
 )
+CommandConfigOption = typer.Option(
+    None,
+    "--command-config",
+    metavar="FILE",
+    envvar=COMMAND_CONFIG_ENV,
+    help="Client properties, Java or librdkafka names (security.protocol, sasl.*, ssl.* ...), the file "
+    "kafka-consumer-groups.sh takes (also GROUPCTL_COMMAND_CONFIG). Secrets may also come from "
+    "GROUPCTL_SASL_PASSWORD and GROUPCTL_SSL_KEY_PASSWORD.",
+)
+OverrideOption = typer.Option(
+    None,
+    "-X",
+    metavar="KEY=VALUE",
+    help="A client property, over the --command-config file (repeatable). Secrets are refused here: "
+    "use the file, GROUPCTL_SASL_PASSWORD or GROUPCTL_SSL_KEY_PASSWORD.",
+)
+TimeoutOption = typer.Option(
+    DEFAULT_TIMEOUT_S,
+    "--timeout",
+    metavar="SECONDS",
+    min=0.001,
+    help="Give up on the cluster after this long: each operation's connections, requests and retries "
+    "together.",
+)
+
+NO_CLUSTER: Final = (
+    "no cluster selected: pass --bootstrap-server HOST:PORT (or set GROUPCTL_BOOTSTRAP_SERVER, or give a "
+    "--command-config file with bootstrap.servers) for a Kafka cluster, or --local DIR (or set GROUPCTL_LOCAL) "
+    "for the in-process coordinator"
+)
+NO_LOCAL: Final = (
+    "no local coordinator selected: pass --local DIR (or set GROUPCTL_LOCAL); these commands drive the "
+    "in-process coordinator only, so --bootstrap-server does not apply"
+)
+
+
+@dataclass(frozen=True)
+class ClusterChoice:
+    """The cluster the command line selected, checked; open it with `open_cluster`."""
+
+    local: Path | None = None
+    bootstrap: str | None = None
+    command_config: Path | None = None
+    overrides: tuple[str, ...] = ()
+    timeout: float = DEFAULT_TIMEOUT_S
+
+    @property
+    def rejoin_wait_s(self) -> float:
+        """remove-members' default wait before it looks for removed members that are back."""
+        return 0.0 if self.local is not None else REJOIN_WAIT_S
+
+
+def _named(option: str, value: object, env: str) -> str:
+    """The option as the user gave it: on the command line, or through its environment variable."""
+    return f"{env} (--{option})" if value is not None and os.environ.get(env) == str(value) else f"--{option}"
+
+
+def choose_cluster(
+    local: Path | None,
+    bootstrap: str | None = None,
+    command_config: Path | None = None,
+    overrides: list[str] | None = None,
+    timeout: float = DEFAULT_TIMEOUT_S,
+) -> ClusterChoice:
+    """Check the cluster options together: exactly one cluster, and no secret in -X (usage errors)."""
+    extra = tuple(overrides or ())
+    kafka = [
+        name
+        for name, given in (
+            (_named("bootstrap-server", bootstrap, BOOTSTRAP_ENV), bootstrap),
+            (_named("command-config", command_config, COMMAND_CONFIG_ENV), command_config),
+            ("-X", extra or None),
+        )
+        if given
+    ]
+    if local is not None and kafka:
+        raise UsageError(
+            f"{_named('local', local, LOCAL_ENV)} selects the in-process coordinator and {', '.join(kafka)} a Kafka "
+            "cluster: give one of them"
+        )
+    if local is None and not kafka:
+        raise UsageError(NO_CLUSTER)
+    if extra:
+        from groupctl.kafka.config import refuse_secret_overrides  # the Kafka client only when it is used
+
+        refuse_secret_overrides(extra)
+    return ClusterChoice(local, bootstrap, command_config, extra, timeout)
 
 
 def _print_notices(backend: Backend, already: int) -> int:
@@ -41,17 +145,46 @@ def _print_notices(backend: Backend, already: int) -> int:
     return len(backend.notices)
 
 
-@contextmanager
-def open_cluster(local: Path | None) -> Iterator[Backend]:
-    """The selected backend, open for one command; closed (and, locally, unlocked) on the way out."""
-    if local is None:
-        raise UsageError(NO_CLUSTER)
-    from groupctl.backends.local import LocalBackend  # the coordinator is costly to import: only when used
+def _open(choice: ClusterChoice) -> Backend:
+    if choice.local is not None:
+        from groupctl.backends.local import LocalBackend  # the coordinator is costly to import: only when used
 
-    backend = LocalBackend(local)
-    shown = _print_notices(backend, 0)
+        return LocalBackend(choice.local)
+    from groupctl.backends.kafka import KafkaBackend
+    from groupctl.kafka.config import load_client_config
+
+    config = load_client_config(
+        choice.command_config, choice.overrides, bootstrap_servers=choice.bootstrap, environ=os.environ
+    )
+    if settings.verbose:
+        shown = ", ".join(f"{k}={v}" for k, v in config.redacted().items())
+        typer.echo(f"groupctl: client settings for {config.bootstrap_text}: {shown}", err=True)
+    return KafkaBackend(config, timeout=choice.timeout)
+
+
+@contextmanager
+def _sockets_may_break() -> Iterator[None]:
+    """SIGPIPE ignored while a cluster is open: the CLI sets its default action so that `| head` ends
+    groupctl quietly, but a broker closing a connection must be an error with a message (EPIPE),
+    not a silent death."""
+    if not hasattr(signal, "SIGPIPE") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     try:
-        yield backend
+        yield
     finally:
-        backend.close()
-        _print_notices(backend, shown)
+        signal.signal(signal.SIGPIPE, previous)
+
+
+@contextmanager
+def open_cluster(choice: ClusterChoice) -> Iterator[Backend]:
+    """The selected backend, open for one command; closed (and, locally, unlocked) on the way out."""
+    with _sockets_may_break():
+        backend = _open(choice)
+        shown = _print_notices(backend, 0)
+        try:
+            yield backend
+        finally:
+            backend.close()
+            _print_notices(backend, shown)

@@ -8,12 +8,22 @@ from __future__ import annotations
 
 import re
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
 
-from groupctl.cli.cluster import LocalOption, open_cluster
+from groupctl.cli.cluster import (
+    REJOIN_WAIT_S,
+    BootstrapOption,
+    CommandConfigOption,
+    LocalOption,
+    OverrideOption,
+    TimeoutOption,
+    choose_cluster,
+    open_cluster,
+)
 from groupctl.cli.group_views import View, render_groups
 from groupctl.cli.options import OutputOption, output_format
 from groupctl.errors import GroupctlError, GroupNotFound, PartialFailure, UsageError
@@ -90,12 +100,21 @@ def list_groups(
         help=f"Only groups in these states: {', '.join(GROUP_STATES)} (comma-separated or repeated; any case).",
     ),
     local: Path = LocalOption,
+    bootstrap: str = BootstrapOption,
+    command_config: Path = CommandConfigOption,
+    overrides: list[str] = OverrideOption,
+    timeout: float = TimeoutOption,
     output: OutputFormat = OutputOption,
 ) -> None:
-    """List the groups with their type and state (wide: protocol type and member count)."""
+    """List the groups with their type and state (wide: protocol type and, with --local, member count).
+
+    ListGroups carries no member count, so on a Kafka cluster MEMBERS stays empty: `group describe
+    --all --state` counts them.
+    """
     want_types = _canonical(types, GROUP_TYPES, "type", "--type")
     want_states = _canonical(states, GROUP_STATES, "state", "--state")
-    with open_cluster(local) as backend:
+    cluster = choose_cluster(local, bootstrap, command_config, overrides, timeout)
+    with open_cluster(cluster) as backend:
         listings = backend.list_groups(types=want_types or None, states=want_states or None)
     rows = [
         {"group": g.group_id, "type": g.type, "state": g.state, "protocol": g.protocol_type or None,
@@ -143,6 +162,10 @@ def describe(
         help="More columns (as -o wide): current and target assignment, pending revocation, subscription.",
     ),
     local: Path = LocalOption,
+    bootstrap: str = BootstrapOption,
+    command_config: Path = CommandConfigOption,
+    overrides: list[str] = OverrideOption,
+    timeout: float = TimeoutOption,
     output: OutputFormat = OutputOption,
 ) -> None:
     """Describe groups: committed offsets and lag, members, or state with epochs and convergence.
@@ -158,9 +181,10 @@ def describe(
     if types and not all_groups:
         raise UsageError("--type narrows --all; pass --all too, or drop --type")
     want_types = _canonical(types, GROUP_TYPES, "type", "--type")
+    cluster = choose_cluster(local, bootstrap, command_config, overrides, timeout)
     descs: list[GroupDescription] = []
     missing: list[GroupNotFound] = []
-    with open_cluster(local) as backend:
+    with open_cluster(cluster) as backend:
         if all_groups:
             names = [g.group_id for g in backend.list_groups(types=want_types or None)]
         else:
@@ -293,7 +317,18 @@ def remove_members(
     ),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show who would be removed, and change nothing."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
+    verify_after: float = typer.Option(
+        None, "--verify-after", metavar="SECONDS", min=0.0, envvar="GROUPCTL_VERIFY_AFTER",
+        help=f"Then wait this long, describe the group again and warn about each removed instance that is back "
+        f"(its process still runs). Default {REJOIN_WAIT_S:g} on a Kafka cluster (a running member rejoins on its "
+        "next heartbeat: every 3 s for classic consumers, 5 s in KIP-848 groups, by default), 0 with --local, "
+        "whose simulated members act only when told; 0 skips the check.",
+    ),
     local: Path = LocalOption,
+    bootstrap: str = BootstrapOption,
+    command_config: Path = CommandConfigOption,
+    overrides: list[str] = OverrideOption,
+    timeout: float = TimeoutOption,
     output: OutputFormat = OutputOption,
 ) -> None:
     """Remove members from a group in one batch (admin LeaveGroup), e.g. static members after a scale-down.
@@ -301,6 +336,11 @@ def remove_members(
     Shows the members to be removed and the partitions they hold, asks on a terminal unless --yes,
     sends one LeaveGroup for all of them, and prints one result per member. Exit 3 when any member
     was not removed (UNKNOWN_MEMBER_ID, FENCED_INSTANCE_ID ...). Works for classic and consumer groups.
+
+    A removed static member whose process still runs rejoins on its next heartbeat: after
+    --verify-after seconds the group is described again, and each removed instance that is back gets a
+    warning on stderr. The exit code stays as the removal made it: the broker did remove the member,
+    and stopping its process is the operator's next step, which the warning names.
     """
     wanted = [_instance_id(i, "--instance-id: ") for i in _csv_values(instance_ids)]
     if from_file is not None:
@@ -315,16 +355,20 @@ def remove_members(
     if not (yes or dry_run) and not sys.stdin.isatty():
         raise UsageError("standard input is not a terminal, so there is no one to confirm the removal: "
                          "pass --yes (or --dry-run to see what would be removed)")
+    cluster = choose_cluster(local, bootstrap, command_config, overrides, timeout)
+    wait = cluster.rejoin_wait_s if verify_after is None else verify_after
     fmt = output_format(output)
     reason = reason or DEFAULT_REASON
     results: list[RemovalResult] = []
-    with open_cluster(local) as backend:
+    back: dict[str, str] = {}
+    with open_cluster(cluster) as backend:
         (desc,) = backend.describe_groups([group])
         plan = _plan(desc, targets)
         location = backend.location
         if yes and not dry_run:
             _show_plan(plan, group, location)
             results = backend.remove_members(group, targets, reason)
+            back = _rejoined(backend, group, results, wait)
     if dry_run:
         render("MemberRemoval", _removal_rows(plan), REMOVAL_COLUMNS, fmt, items=_removal_items(plan, True))
         typer.echo(f"groupctl: note: dry run: nothing was removed from group '{group}'", err=True)
@@ -334,12 +378,32 @@ def remove_members(
         count = sum(p.outcome == WOULD_REMOVE for p in plan)
         if count and not _confirm(f"Remove {count} member(s) from group '{group}' on {location}?"):
             raise GroupctlError(f"not confirmed: nothing was removed from group '{group}'")
-        with open_cluster(local) as backend:
+        with open_cluster(cluster) as backend:
             results = backend.remove_members(group, targets, reason)
-    render("MemberRemoval", _removal_rows(results), REMOVAL_COLUMNS, fmt, items=_removal_items(results, False))
+            back = _rejoined(backend, group, results, wait)
+    items = _removal_items(results, False)
+    for item, r in zip(items, results, strict=True):
+        item["rejoined"] = r.instance_id in back if r.removed and r.instance_id is not None and wait > 0 else None
+    render("MemberRemoval", _removal_rows(results), REMOVAL_COLUMNS, fmt, items=items)
+    for instance_id, member_id in back.items():
+        typer.echo(f"groupctl: warning: instance '{instance_id}' is back in group '{group}' {wait:g} s after its "
+                   f"removal (as member {member_id}): its process still runs: stop it, or it rejoins", err=True)
     failed = [r for r in results if not r.removed]
     if failed:
         raise PartialFailure(f"{len(failed)} of {len(results)} members were not removed from group '{group}'")
+
+
+def _rejoined(backend: Backend, group: str, results: list[RemovalResult], wait: float) -> dict[str, str]:
+    """After `wait` seconds, the removed instance ids that are members again, with their member ids."""
+    removed = {r.instance_id for r in results if r.removed and r.instance_id is not None}
+    if wait <= 0 or not removed:
+        return {}
+    time.sleep(wait)
+    try:
+        (desc,) = backend.describe_groups([group])
+    except GroupNotFound:
+        return {}
+    return {m.instance_id: m.member_id for m in desc.members if m.instance_id in removed}
 
 
 def _show_plan(plan: list[RemovalResult], group: str, location: str) -> None:
@@ -389,6 +453,10 @@ def config_get(
     group: str = typer.Argument(..., metavar="GROUP", help="The group whose configs to show."),
     keys: list[str] = typer.Argument(None, metavar="KEY", help="Only these configs (default: all)."),
     local: Path = LocalOption,
+    bootstrap: str = BootstrapOption,
+    command_config: Path = CommandConfigOption,
+    overrides: list[str] = OverrideOption,
+    timeout: float = TimeoutOption,
     output: OutputFormat = OutputOption,
 ) -> None:
     """Show a group's configs: the value in force, the default, where it comes from; wide adds the broker bounds.
@@ -396,7 +464,8 @@ def config_get(
     SOURCE is GROUP_CONFIG for the group's own override, else the broker setting it falls back to.
     A group need not exist to have configs, as on a broker.
     """
-    with open_cluster(local) as backend:
+    cluster = choose_cluster(local, bootstrap, command_config, overrides, timeout)
+    with open_cluster(cluster) as backend:
         entries = list(_entries(backend, group, list(dict.fromkeys(keys or ()))).values())
     rows = [{**to_item(e), "value": _shown(e.value), "default": _shown(e.default)} for e in entries]
     render("GroupConfig", rows, CONFIG_COLUMNS, output_format(output),
@@ -459,6 +528,10 @@ def config_set(
         False, "--dry-run", help="Validate only (the broker's validate_only): change nothing."
     ),
     local: Path = LocalOption,
+    bootstrap: str = BootstrapOption,
+    command_config: Path = CommandConfigOption,
+    overrides: list[str] = OverrideOption,
+    timeout: float = TimeoutOption,
     output: OutputFormat = OutputOption,
 ) -> None:
     """Set group configs, all or none: the whole change is validated with Kafka's rules before any is made.
@@ -467,7 +540,8 @@ def config_set(
     greater than or equal to group.consumer.min.session.timeout.ms".
     """
     values = _parse_assignments(pairs)
-    with open_cluster(local) as backend:
+    cluster = choose_cluster(local, bootstrap, command_config, overrides, timeout)
+    with open_cluster(cluster) as backend:
         rows = _change(backend, group, values, [], dry_run)
     _render_change(rows, output, dry_run, group)
 
@@ -478,10 +552,15 @@ def config_unset(
     keys: list[str] = typer.Argument(..., metavar="KEY", help="Configs to return to the broker's value."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Validate only: change nothing."),
     local: Path = LocalOption,
+    bootstrap: str = BootstrapOption,
+    command_config: Path = CommandConfigOption,
+    overrides: list[str] = OverrideOption,
+    timeout: float = TimeoutOption,
     output: OutputFormat = OutputOption,
 ) -> None:
     """Remove group config overrides, so the broker's value applies again."""
     names = list(dict.fromkeys(keys))
-    with open_cluster(local) as backend:
+    cluster = choose_cluster(local, bootstrap, command_config, overrides, timeout)
+    with open_cluster(cluster) as backend:
         rows = _change(backend, group, {}, names, dry_run)
     _render_change(rows, output, dry_run, group)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from groupctl.cli.cluster import NO_CLUSTER, LocalOption
+from groupctl.cli.cluster import NO_LOCAL, LocalOption
 from groupctl.cli.group import INSTANCE_ID
 from groupctl.cli.options import OutputOption, output_format
 from groupctl.errors import GroupctlError, PartialFailure, UsageError
@@ -91,7 +91,7 @@ def _iso(ms: int) -> str:
 def _session(local: Path | None, *, create: bool = False) -> Iterator[LocalBackend]:
     """DIR's backend for one command: locked until the end, notices said on stderr."""
     if local is None:
-        raise UsageError(NO_CLUSTER)
+        raise UsageError(NO_LOCAL)
     from groupctl.backends.local import LocalBackend  # the coordinator is costly to import: only when used
 
     backend = LocalBackend(local, create=create)

@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from groupctl.cli.cluster import LocalOption, open_cluster
+from groupctl.cli.cluster import (
+    BootstrapOption,
+    CommandConfigOption,
+    LocalOption,
+    OverrideOption,
+    TimeoutOption,
+    choose_cluster,
+    open_cluster,
+)
 from groupctl.cli.options import OutputOption, output_format
 from groupctl.errors import FindingsReached, GroupctlError, UsageError
 from groupctl.output import Column, OutputFormat, render
@@ -60,6 +68,7 @@ VALIDATE_HELP = (
     "Exit 1 when any pattern is invalid; 4 with --fail-on warning when a warning fired; else 0.\n\n"
     "Example: groupctl regex validate '^topic*' 'orders' 'orders-.*' '(?!tmp).*'\n\n"
     "Example: kafka-topics.sh --bootstrap-server b:9092 --list | groupctl regex validate -t - 'orders-.*'\n\n"
+    "Example: groupctl regex validate --from-cluster -b kafka-1:9092 --command-config client.properties 'orders-.*'\n\n"
     "Example: groupctl regex validate --from-cluster --local DIR 'orders-.*'\n\n"
     "Example: groupctl regex validate --kafka-tool 'orders-(?=eu).*'\n\n"
     "Example: groupctl regex validate --fail-on warning -o json -- '-dlq$' '.*-dlq'"
@@ -79,9 +88,14 @@ def validate(
     ),
     from_cluster: bool = typer.Option(
         False, "--from-cluster",
-        help="Preview against the topics of the selected cluster (--local DIR) instead of a file.",
+        help="Preview against the topics of the selected cluster (--bootstrap-server, or --local DIR) instead of "
+        "a file.",
     ),
     local: Path = LocalOption,
+    bootstrap: str = BootstrapOption,
+    command_config: Path = CommandConfigOption,
+    overrides: list[str] = OverrideOption,
+    timeout: float = TimeoutOption,
     include_internal: bool = typer.Option(
         False, "--include-internal",
         help="Let the preview match internal topics too (names starting with __, such as __consumer_offsets).",
@@ -116,7 +130,7 @@ def validate(
     if topics_file is not None:
         topics = visible(read_topics_file(topics_file), include_internal)
     elif from_cluster:
-        with open_cluster(local) as cluster:
+        with open_cluster(choose_cluster(local, bootstrap, command_config, overrides, timeout)) as cluster:
             topics = visible(cluster.list_topics(), include_internal)
     reports = assess_all(patterns, topics)
 

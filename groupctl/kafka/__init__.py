@@ -9,6 +9,8 @@ wait bounded by a `Deadline`. Layers, bottom up:
   SCRAM, ApiVersions negotiation and request framing (`groupctl.protocol.messages.framing`);
 * `cluster`, `coordinator`: bootstrap, Metadata, cached connections, group coordinator lookup with
   retries;
-* `groups`, `offsets`: the RPCs, as request builders and response parsers around the network
-  calls, so that tests can hold every request's bytes against kafka-python's.
+* `groups`: the group RPCs, as request builders and response parsers around the network calls,
+  so that tests can hold every request's bytes against kafka-python's.
+
+Offsets, topics and group configs are confluent-kafka's part (`groupctl.backends.kafka_admin`).
 """

@@ -15,10 +15,13 @@ Operators already have a client properties file; groupctl reads it as it is. Bot
 | key password       | ssl.key.password                              | ssl.key.password                    |
 | hostname check     | ssl.endpoint.identification.algorithm         | (the same; "none" or "" turns off)  |
 
-Every property is kept as given (`properties`), so the other consumer of the same file
-(confluent-kafka) sees it unchanged. What only the wire client cannot do (GSSAPI and OAUTHBEARER,
-Java keystores other than PEM, inline client keys) is refused when a connection needs it
-(`ClientConfig.sasl()`, `ClientConfig.tls()`), not when the file is read.
+Every property is kept as given (`properties`); `librdkafka_properties()` turns the same settings
+into confluent-kafka's config, so one file drives both clients. What only the wire client cannot
+do (GSSAPI and OAUTHBEARER, Java keystores other than PEM, inline client keys) is refused when a
+connection needs it (`ClientConfig.sasl()`, `ClientConfig.tls()`), not when the file is read.
+
+Secrets never come from the command line alone (`refuse_secret_overrides`): they come from the
+file, or from GROUPCTL_SASL_PASSWORD / GROUPCTL_SSL_KEY_PASSWORD (`SECRET_ENV`).
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from pathlib import Path
 from typing import Final
 
 from groupctl import sasl as mechanisms
-from groupctl.errors import GroupctlError
+from groupctl.errors import GroupctlError, UsageError
 from groupctl.kafka.properties import load_properties, parse_overrides
 
 SECURITY_PROTOCOLS: Final = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
@@ -54,6 +57,36 @@ _LOGIN_MODULE_MECHANISMS: Final = {
     "OAuthBearerLoginModule": "OAUTHBEARER",
     "Krb5LoginModule": "GSSAPI",
 }
+SECRET_ENV: Final = {"sasl.password": "GROUPCTL_SASL_PASSWORD", "ssl.key.password": "GROUPCTL_SSL_KEY_PASSWORD"}
+"""Secrets that may come from the environment, and the variable for each (the file is the other place)."""
+JAVA_ONLY: Final = frozenset(
+    {
+        "sasl.jaas.config",
+        "sasl.login.class",
+        "sasl.login.callback.handler.class",
+        "sasl.client.callback.handler.class",
+        "ssl.truststore.type",
+        "ssl.truststore.location",
+        "ssl.truststore.password",
+        "ssl.truststore.certificates",
+        "ssl.keystore.type",
+        "ssl.keystore.certificate.chain",
+        "ssl.keystore.key",
+        "ssl.protocol",
+        "ssl.enabled.protocols",
+        "ssl.keymanager.algorithm",
+        "ssl.trustmanager.algorithm",
+        "ssl.secure.random.implementation",
+        "ssl.provider",
+        "ssl.engine.factory.class",
+        "security.providers",
+        "default.api.timeout.ms",
+        "socket.connection.setup.timeout.max.ms",
+        "metadata.recovery.strategy",
+    }
+)
+"""Java client properties librdkafka would refuse: their meaning is carried over where librdkafka has
+one (JAAS logins, PEM stores); the rest tune the JVM's own TLS and login machinery."""
 
 
 def is_secret(name: str) -> bool:
@@ -231,19 +264,72 @@ class ClientConfig:
     def bootstrap_text(self) -> str:
         return ",".join(format_address(h, p) for h, p in self.bootstrap_servers)
 
+    def librdkafka_properties(self) -> dict[str, str]:
+        """The same settings as confluent-kafka (librdkafka) names them.
+
+        librdkafka names pass through; Java-only names are translated (a PLAIN/SCRAM JAAS line to
+        sasl.username/sasl.password, PEM trust and key stores to ssl.ca.location and
+        ssl.certificate.location/ssl.key.location, an empty endpoint algorithm to `none`) or
+        dropped (`JAVA_ONLY`). A PKCS12 keystore stays `ssl.keystore.location`, which librdkafka
+        reads as PKCS#12. Explicit librdkafka names win over translated ones.
+        """
+        p = {k: v.strip() for k, v in self.properties.items()}
+        out = {k: v for k, v in self.properties.items() if k not in JAVA_ONLY}
+        out["bootstrap.servers"] = self.bootstrap_text
+        out["security.protocol"] = self.security_protocol
+        out["client.id"] = self.client_id
+        out.pop("sasl.mechanism", None)
+        if self._mechanism_set or self.uses_sasl:
+            out["sasl.mechanisms"] = self.sasl_mechanism
+        jaas = p.get("sasl.jaas.config", "")
+        if jaas:
+            module, options = parse_jaas_config(jaas)
+            if _LOGIN_MODULE_MECHANISMS.get(module.rsplit(".", 1)[-1]) in ("PLAIN", "SCRAM"):
+                for name in ("username", "password"):
+                    if name in options:
+                        out.setdefault(f"sasl.{name}", options[name])
+        if p.get("ssl.truststore.location") and (p.get("ssl.truststore.type") or "JKS").upper() == "PEM":
+            out.setdefault("ssl.ca.location", p["ssl.truststore.location"])
+        if p.get("ssl.truststore.certificates"):
+            out.setdefault("ssl.ca.pem", p["ssl.truststore.certificates"])
+        if p.get("ssl.keystore.location") and (p.get("ssl.keystore.type") or "").upper() == "PEM":
+            out.pop("ssl.keystore.location")
+            out.pop("ssl.keystore.password", None)
+            out.setdefault("ssl.certificate.location", p["ssl.keystore.location"])
+            out.setdefault("ssl.key.location", p["ssl.keystore.location"])
+        if "ssl.endpoint.identification.algorithm" in p:
+            out["ssl.endpoint.identification.algorithm"] = p["ssl.endpoint.identification.algorithm"].lower() or "none"
+        return out
+
 
 def load_client_config(
     path: str | Path | None = None,
     overrides: Iterable[str] | Mapping[str, str] = (),
     *,
     bootstrap_servers: str | None = None,
+    environ: Mapping[str, str] | None = None,
 ) -> ClientConfig:
-    """Settings from a properties file, then `-X key=value` overrides, then --bootstrap-server."""
+    """Settings from a properties file, then the secrets of `environ` (`SECRET_ENV`), then
+    `-X key=value` overrides, then --bootstrap-server."""
     props: dict[str, str] = load_properties(path) if path is not None else {}
+    for name, variable in SECRET_ENV.items():
+        if environ and environ.get(variable):
+            props[name] = environ[variable]
     props.update(overrides if isinstance(overrides, Mapping) else parse_overrides(overrides))
     if bootstrap_servers:
         props["bootstrap.servers"] = bootstrap_servers
     return ClientConfig.from_properties(props)
+
+
+def refuse_secret_overrides(overrides: Iterable[str]) -> None:
+    """A secret given as `-X` would sit in the shell history and in `ps` for every user to read."""
+    for name in parse_overrides(overrides):
+        if is_secret(name):
+            variables = " or ".join(SECRET_ENV.values())
+            raise UsageError(
+                f"-X {name}=...: secrets are not taken from the command line, where the shell history and ps "
+                f"show them; put {name} in the --command-config file, or set {variables}"
+            )
 
 
 def parse_bootstrap_servers(text: str) -> tuple[tuple[str, int], ...]:

@@ -1,14 +1,20 @@
-"""CLI test fixtures: a sample dump, standard input, every output format (`cli` is in tests/conftest.py)."""
+"""CLI test fixtures: a sample dump, standard input, every output format, a served DIR (`cli` is in
+tests/conftest.py)."""
 
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+import signal
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from groupctl.log.synthetic import write_sample_dump
+from groupctl.server.auth import read_users
+from groupctl.server.server import ServerOptions, ServerThread
 
 from ..conftest import Result
 
@@ -89,3 +95,71 @@ class OutputChecks:
 @pytest.fixture
 def checks(cli) -> OutputChecks:
     return OutputChecks(cli)
+
+
+# -- a served DIR: the group commands against `groupctl serve` over loopback ---------------------------
+
+SERVED = ("serve", "serve-tls", "serve-sasl-scram")
+SASL_USER = "alice"
+SASL_PASSWORD = "pa:ss w0rd"
+
+
+@dataclass
+class Served:
+    """A `groupctl serve` over a directory, and the command-line arguments that select it."""
+
+    server: ServerThread
+    args: tuple[str, ...]
+
+    @property
+    def location(self) -> str:
+        """How groupctl's messages name the cluster: its bootstrap address."""
+        return self.server.bootstrap
+
+
+@pytest.fixture
+def serve(tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[
+        Callable[[Path, str], Served]]:
+    """`serve(directory, kind)`: a running server on 127.0.0.1 over `directory`, stopped after the test.
+
+    `serve` is plaintext; `serve-tls` an SSL listener whose client settings are a --command-config file
+    in the Java dialect (a PEM truststore); `serve-sasl-scram` SASL_PLAINTEXT with SCRAM-SHA-512, the
+    file in librdkafka's names and the password in GROUPCTL_SASL_PASSWORD.
+    """
+    started: list[ServerThread] = []
+
+    def start(directory: Path, kind: str) -> Served:
+        config = tmp_path / f"{kind}.properties"
+        if kind == "serve":
+            options = ServerOptions(directory, port=0)
+        elif kind == "serve-tls":
+            files = request.getfixturevalue("tls_files")
+            options = ServerOptions(directory, port=0, tls=files.server_context())
+            config.write_text(f"security.protocol=SSL\nssl.truststore.type=PEM\nssl.truststore.location={files.ca}\n")
+        elif kind == "serve-sasl-scram":
+            mechanisms = ("SCRAM-SHA-256", "SCRAM-SHA-512")
+            users = tmp_path / "users"
+            users.write_text(f"{SASL_USER}:{SASL_PASSWORD}\n")
+            options = ServerOptions(directory, port=0, sasl_mechanisms=mechanisms, users=read_users(users, mechanisms))
+            config.write_text(f"security.protocol=SASL_PLAINTEXT\nsasl.mechanisms=SCRAM-SHA-512\nsasl.username={SASL_USER}\n")
+            monkeypatch.setenv("GROUPCTL_SASL_PASSWORD", SASL_PASSWORD)
+        else:
+            raise ValueError(f"no such served kind: {kind}")
+        server = ServerThread(options)
+        server.start()
+        started.append(server)
+        args = ("-b", server.bootstrap) + (("--command-config", str(config)) if config.exists() else ())
+        return Served(server, args)
+
+    # Removed members of the test DIRs are simulated and never come back: a short look is enough.
+    monkeypatch.setenv("GROUPCTL_VERIFY_AFTER", "0.1")
+    # The CLI runs in the server's process here, which a real groupctl never does. It gives SIGPIPE its
+    # default action (so that `| head` ends it quietly); here that would let a client that went away
+    # kill the server thread's process, so the CLI's "default" is to keep ignoring it.
+    monkeypatch.setattr("groupctl.cli.app.signal", SimpleNamespace(
+        SIGPIPE=signal.SIGPIPE, SIG_DFL=signal.SIG_IGN, signal=signal.signal))
+    try:
+        yield start
+    finally:
+        for server in started:
+            server.stop()

@@ -1,8 +1,12 @@
-"""`groupctl group` on the local backend: list, describe, remove-members, config get/set/unset.
+"""`groupctl group` on both backends: list, describe, remove-members, config get/set/unset.
 
 One DIR is built per module (a classic group with static members and a dynamic one, a KIP-848 group
-with static members, a simple group with offsets only, a config override); tests that change it
-work on a copy.
+with static members, a simple group with offsets only, a config override). Each test body runs
+against the local backend (`--local DIR`) and against `groupctl serve` over a copy of DIR
+(`-b 127.0.0.1:PORT`, the Kafka backend): plaintext, TLS, and SASL SCRAM, the client settings of the
+last two in a --command-config file. Where the wire cannot carry what the local coordinator knows
+(ListGroups has no member count, DescribeGroups no generation, LeaveGroup no per-member message),
+the test states what each backend shows.
 """
 
 from __future__ import annotations
@@ -11,16 +15,23 @@ import csv
 import io
 import json
 import shutil
+import socket
+import threading
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import yaml
+from confluent_kafka import Consumer
 
 from groupctl.backends.local import LocalBackend
 from groupctl.coordinator.classic import COMPLETING_REBALANCE, STABLE, JoinGroupRequest, SyncGroupRequest
 from groupctl.coordinator.consumer import HeartbeatRequest
 from groupctl.coordinator.offsets import CommitPartition
 from groupctl.protocol.consumer_protocol import encode_assignment, encode_subscription
+
+from .conftest import SASL_PASSWORD
 
 FORMATS = ("table", "wide", "json", "yaml", "csv")
 
@@ -127,6 +138,44 @@ def local(template: Path, tmp_path: Path) -> Path:
     return tmp_path / "local"
 
 
+@pytest.fixture(params=("local", "serve", "serve-tls", "serve-sasl-scram"))
+def backend(request: pytest.FixtureRequest) -> str:
+    """Where the groups live: the local backend, or `groupctl serve` (plaintext, TLS, SASL SCRAM)."""
+    return request.param
+
+
+@dataclass
+class Target:
+    """A cluster holding the module's groups, as the command line selects it."""
+
+    args: tuple[str, ...]
+    location: str  # how messages name it
+    coordinator: str  # the COORDINATOR (ID) column
+    local: bool
+
+
+def _target(backend: str, directory: Path, request: pytest.FixtureRequest) -> Target:
+    if backend == "local":
+        return Target(("--local", str(directory)), f"local {directory}", f"{directory} (1)", True)
+    served = request.getfixturevalue("serve")(directory, backend)
+    return Target(served.args, served.location, f"{served.location} (1)", False)
+
+
+@pytest.fixture
+def cluster(backend: str, template: Path, tmp_path: Path, request: pytest.FixtureRequest) -> Target:
+    """The module's groups, not to be changed: DIR itself locally, a served copy otherwise."""
+    if backend == "local":
+        return _target(backend, template, request)
+    shutil.copytree(template, tmp_path / "served")
+    return _target(backend, tmp_path / "served", request)
+
+
+@pytest.fixture
+def scratch(backend: str, local: Path, request: pytest.FixtureRequest) -> Target:
+    """A copy of the module's groups that the test may change."""
+    return _target(backend, local, request)
+
+
 def _rows(text: str) -> list[list[str]]:
     return [line.split() for line in text.splitlines() if line.strip()]
 
@@ -151,10 +200,11 @@ def _items(cli, *args: str, kind: str) -> list[dict]:
     ("group", "config", "unset", "g", "consumer.session.timeout.ms"),
 ])
 def test_no_cluster_selected_is_a_usage_error_naming_both_options(cli, monkeypatch, args):
-    monkeypatch.delenv("GROUPCTL_LOCAL", raising=False)
+    for variable in ("GROUPCTL_LOCAL", "GROUPCTL_BOOTSTRAP_SERVER", "GROUPCTL_COMMAND_CONFIG"):
+        monkeypatch.delenv(variable, raising=False)
     r = cli(*args)
     assert r.code == 2
-    assert "--local DIR" in r.err and "--bootstrap-server" in r.err and "not available yet" in r.err
+    assert "--local DIR" in r.err and "--bootstrap-server HOST:PORT" in r.err and "GROUPCTL_BOOTSTRAP_SERVER" in r.err
     assert "Traceback" not in r.err and r.out == ""
 
 
@@ -178,35 +228,203 @@ def test_notices_of_the_backend_go_to_stderr(cli, local):
     assert "orders-app" in r.out
 
 
+# -- a Kafka cluster: selection, client settings, failures in bounded time --------------------------------
+
+KAFKA_COMMANDS = [
+    ("group", "list"),
+    ("group", "describe", "orders-app"),
+    ("group", "remove-members", "orders-app", "-i", "orders-0", "--yes"),
+    ("group", "config", "get", "orders-app"),
+    ("group", "config", "set", "orders-app", "consumer.session.timeout.ms=50000"),
+    ("regex", "validate", "--from-cluster", "orders.*"),
+]
+
+
+def test_bootstrap_server_from_the_environment(cli, monkeypatch, serve, local):
+    served = serve(local, "serve")
+    monkeypatch.delenv("GROUPCTL_LOCAL", raising=False)
+    monkeypatch.setenv("GROUPCTL_BOOTSTRAP_SERVER", served.location)
+    r = cli("group", "list")
+    assert r.code == 0, r.err
+    assert [row[0] for row in _rows(r.out)[1:]] == ["billing", "orders-app", "payments-app"]
+
+
+def test_the_command_config_file_may_name_the_cluster(cli, monkeypatch, serve, local, tmp_path):
+    served = serve(local, "serve")
+    config = tmp_path / "client.properties"
+    config.write_text(f"# the same file kafka-consumer-groups.sh takes\nbootstrap.servers={served.location}\n")
+    monkeypatch.delenv("GROUPCTL_LOCAL", raising=False)
+    monkeypatch.setenv("GROUPCTL_COMMAND_CONFIG", str(config))
+    r = cli("group", "describe", "billing", "--state")
+    assert r.code == 0, r.err
+    assert _rows(r.out)[1][:3] == ["billing", served.location, "(1)"]
+
+
+@pytest.mark.parametrize("kafka", [("-b", "127.0.0.1:9092"), ("--command-config", "client.properties"),
+                                   ("-X", "client.id=ops")])
+def test_local_and_a_kafka_cluster_together_is_a_usage_error(cli, template, kafka):
+    r = cli("group", "list", "--local", str(template), *kafka)
+    assert r.code == 2 and "selects the in-process coordinator and" in r.err and "give one of them" in r.err
+
+
+def test_a_cluster_from_the_environment_is_named_in_the_conflict(cli, monkeypatch, template):
+    monkeypatch.setenv("GROUPCTL_LOCAL", str(template))
+    r = cli("group", "list", "-b", "127.0.0.1:9092")
+    assert r.code == 2
+    assert "GROUPCTL_LOCAL (--local) selects the in-process coordinator and --bootstrap-server a Kafka cluster" in r.err
+
+
+@pytest.mark.parametrize("secret", [
+    "sasl.password=hunter2",
+    'sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required password="hunter2";',
+    "ssl.key.password=hunter2",
+    "ssl.keystore.password=hunter2",
+])
+def test_secrets_are_refused_on_the_command_line(cli, secret):
+    r = cli("group", "list", "-b", "127.0.0.1:9092", "-X", "client.id=ops", "-X", secret)
+    assert r.code == 2 and r.out == ""
+    assert f"-X {secret.split('=')[0]}=...: secrets are not taken from the command line" in r.err
+    assert "--command-config file" in r.err and "GROUPCTL_SASL_PASSWORD or GROUPCTL_SSL_KEY_PASSWORD" in r.err
+    assert "hunter2" not in r.err
+
+
+def test_verbose_shows_the_client_settings_with_secrets_redacted(cli, serve, local):
+    served = serve(local, "serve-sasl-scram")
+    r = cli("-v", "group", "list", *served.args)
+    assert r.code == 0, r.err
+    assert f"groupctl: client settings for {served.location}: " in r.err
+    assert "sasl.mechanisms=SCRAM-SHA-512" in r.err and "sasl.password=[redacted]" in r.err
+    assert SASL_PASSWORD not in r.err + r.out
+
+
+@pytest.mark.parametrize("args", KAFKA_COMMANDS)
+def test_an_unreachable_bootstrap_server_fails_at_once(cli, closed_port, args):
+    start = time.monotonic()
+    r = cli(*args, "-b", f"127.0.0.1:{closed_port}", "--timeout", "5")
+    assert time.monotonic() - start < 5
+    assert r.code == 1 and r.out == ""
+    assert r.err == (f"groupctl: error: cannot reach 127.0.0.1:{closed_port}: no bootstrap server answered within "
+                     f"5.0 s (127.0.0.1:{closed_port}: connection refused); check bootstrap.servers / "
+                     "--bootstrap-server and that the brokers run and are reachable\n")
+
+
+@pytest.mark.parametrize("args", KAFKA_COMMANDS[::3])
+def test_a_broker_that_never_answers_costs_the_timeout_and_no_more(cli, args):
+    with socket.socket() as silent:  # connections wait in its backlog, unanswered
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        start = time.monotonic()
+        address = f"127.0.0.1:{silent.getsockname()[1]}"
+        r = cli(*args, "-b", address, "--timeout", "1")
+        elapsed = time.monotonic() - start
+    assert 0.9 < elapsed < 3
+    assert r.code == 1
+    assert f"cannot reach {address}: no bootstrap server answered within 1.0 s (bootstrap server {address}: timed " \
+           "out)" in r.err
+
+
+@pytest.mark.parametrize("args", KAFKA_COMMANDS[::3])
+def test_a_wrong_password_is_explained(cli, serve, local, monkeypatch, args):
+    served = serve(local, "serve-sasl-scram")
+    monkeypatch.setenv("GROUPCTL_SASL_PASSWORD", "not-the-password")
+    start = time.monotonic()
+    r = cli(*args, *served.args, "--timeout", "10")
+    assert time.monotonic() - start < 10
+    assert r.code == 1 and r.out == ""
+    error = r.err.splitlines()[-1]  # the served broker logs the failed login on the same stderr, in-process
+    assert error.startswith("groupctl: error: authentication failed for user alice with SCRAM-SHA-512 on ")
+    assert "(SASL_AUTHENTICATION_FAILED: Authentication failed during authentication due to invalid credentials" \
+        in error
+    assert error.endswith("; check sasl.username/sasl.password (or the credentials in sasl.jaas.config)")
+
+
+@pytest.mark.parametrize("args", [("group", "describe", "orders-app"), ("group", "config", "get", "orders-app")])
+def test_every_connection_is_closed_when_the_command_ends(cli, serve, local, args):
+    served = serve(local, "serve")
+    assert cli(*args, *served.args).code == 0
+    deadline = time.monotonic() + 5
+    while served.server.server.connection_count and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert served.server.server.connection_count == 0
+
+
+@pytest.mark.parametrize("mechanism", ["GSSAPI", "OAUTHBEARER"])
+def test_mechanisms_the_wire_client_lacks_are_named(cli, serve, local, mechanism):
+    served = serve(local, "serve")
+    r = cli("group", "describe", "orders-app", *served.args, "-X", "security.protocol=SASL_PLAINTEXT",
+            "-X", f"sasl.mechanism={mechanism}", "--timeout", "5")
+    assert r.code == 1 and r.out == ""
+    assert r.err.startswith(f"groupctl: error: SASL mechanism {mechanism} is not supported by groupctl's wire client")
+    assert "describe, list, remove-members" in r.err
+
+
+def test_a_removed_member_whose_process_still_runs_is_reported(cli, serve, tmp_path):
+    served = serve(tmp_path / "lab", "serve")
+    served.server.call(lambda b: b.backend.create_topic("orders", 2))
+    served.server.call(lambda b: setattr(b.coordinator.classic, "initial_delay_ms", 0))
+    consumer = Consumer({"bootstrap.servers": served.location, "group.id": "shop", "group.instance.id": "pod-0",
+                         "session.timeout.ms": 6000, "heartbeat.interval.ms": 300, "log_level": 0})
+    assigned = threading.Event()
+    stop = threading.Event()
+    consumer.subscribe(["orders"], on_assign=lambda c, partitions: assigned.set())
+
+    def poll() -> None:
+        while not stop.is_set():
+            consumer.poll(0.1)
+
+    polling = threading.Thread(target=poll, daemon=True)
+    polling.start()
+    try:
+        assert assigned.wait(20), "the consumer did not join"
+        r = cli("group", "remove-members", "shop", "-i", "pod-0", "--yes", "--verify-after", "3", *served.args,
+                "-o", "json")
+        assert r.code == 0, r.err
+        (item,) = r.json()["items"]
+        assert (item["removed"], item["rejoined"]) == (True, True)
+        assert "groupctl: warning: instance 'pod-0' is back in group 'shop' 3 s after its removal" in r.err
+        assert r.err.rstrip().endswith("its process still runs: stop it, or it rejoins")
+    finally:
+        stop.set()
+        polling.join(10)
+        consumer.close()  # a static member leaves no LeaveGroup behind: it stays until removed
+    r = cli("group", "remove-members", "shop", "-i", "pod-0", "--yes", "--verify-after", "1", *served.args,
+            "-o", "json")
+    assert r.code == 0, r.err
+    assert [(i["removed"], i["rejoined"]) for i in r.json()["items"]] == [(True, False)]
+    assert "warning" not in r.err
+
+
 # -- group list -----------------------------------------------------------------------------------------
 
 
-def test_list(cli, template):
-    r = cli("group", "list", "--local", str(template))
+def test_list(cli, cluster):
+    r = cli("group", "list", *cluster.args)
     assert r.code == 0, r.err
     rows = _rows(r.out)
     assert rows[0] == ["GROUP", "TYPE", "STATE"]
     assert rows[1:] == [["billing", "classic", "Empty"], ["orders-app", "classic", "Stable"],
                         ["payments-app", "consumer", "Stable"]]
-    wide = _rows(cli("group", "list", "--local", str(template), "-o", "wide").out)
+    wide = _rows(cli("group", "list", *cluster.args, "-o", "wide").out)
     assert wide[0] == ["GROUP", "TYPE", "STATE", "PROTOCOL", "MEMBERS"]
-    assert wide[1:] == [["billing", "classic", "Empty", "-", "0"], ["orders-app", "classic", "Stable", "consumer", "4"],
-                        ["payments-app", "consumer", "Stable", "consumer", "3"]]
+    counts = ["0", "4", "3"] if cluster.local else ["-", "-", "-"]  # ListGroups carries no member count
+    assert wide[1:] == [["billing", "classic", "Empty", "-", counts[0]],
+                        ["orders-app", "classic", "Stable", "consumer", counts[1]],
+                        ["payments-app", "consumer", "Stable", "consumer", counts[2]]]
 
 
-def test_list_every_format(cli, template, checks):
-    checks.every_format(("group", "list", "--local", str(template)), "GroupList",
+def test_list_every_format(cli, cluster, checks):
+    checks.every_format(("group", "list", *cluster.args), "GroupList",
                    ["GROUP", "TYPE", "STATE"], ["PROTOCOL", "MEMBERS"])
-    items = _items(cli, "group", "list", "--local", str(template), kind="GroupList")
+    items = _items(cli, "group", "list", *cluster.args, kind="GroupList")
     assert items[2] == {"groupId": "payments-app", "type": "consumer", "state": "Stable",
-                        "protocolType": "consumer", "members": 3}
-    r = cli("-o", "csv", "group", "list", "--local", str(template))  # the global -o
+                        "protocolType": "consumer", "members": 3 if cluster.local else None}
+    r = cli("-o", "csv", "group", "list", *cluster.args)  # the global -o
     assert r.out.splitlines()[0] == "group,type,state,protocol,members"
 
 
-def test_list_filters_are_case_insensitive(cli, template):
+def test_list_filters_are_case_insensitive(cli, cluster):
     def groups(*args: str) -> list[str]:
-        return [i["groupId"] for i in _items(cli, "group", "list", "--local", str(template), *args, kind="GroupList")]
+        return [i["groupId"] for i in _items(cli, "group", "list", *cluster.args, *args, kind="GroupList")]
 
     assert groups("--type", "CONSUMER") == ["payments-app"]
     assert groups("--type", "classic,consumer", "--state", "stable") == ["orders-app", "payments-app"]
@@ -220,27 +438,27 @@ def test_list_filters_are_case_insensitive(cli, template):
     (("--state", "Rebalancing"), "unknown state 'Rebalancing' in --state; valid states (any case): Empty, "
                                  "PreparingRebalance, CompletingRebalance, Stable, Dead, Assigning, Reconciling"),
 ])
-def test_list_rejects_unknown_types_and_states(cli, template, args, message):
-    r = cli("group", "list", "--local", str(template), *args)
+def test_list_rejects_unknown_types_and_states(cli, cluster, args, message):
+    r = cli("group", "list", *cluster.args, *args)
     assert r.code == 2 and message in r.err
 
 
 # -- group describe -------------------------------------------------------------------------------------
 
 
-def test_describe_offsets_is_the_default(cli, template):
-    r = cli("group", "describe", "orders-app", "--local", str(template))
+def test_describe_offsets_is_the_default(cli, cluster):
+    r = cli("group", "describe", "orders-app", *cluster.args)
     assert r.code == 0, r.err
     rows = _rows(r.out)
     assert rows[0] == ["GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "CONSUMER-ID",
                        "HOST", "CLIENT-ID"]
     assert [row[:6] for row in rows[1:]] == [["orders-app", "orders", str(p), str(100 + p), "150", str(50 - p)]
                                              for p in range(6)]
-    assert rows[1:] == _rows(cli("group", "describe", "orders-app", "--offsets", "--local", str(template)).out)[1:]
+    assert rows[1:] == _rows(cli("group", "describe", "orders-app", "--offsets", *cluster.args).out)[1:]
 
 
-def test_describe_members(cli, template):
-    r = cli("group", "describe", "payments-app", "--members", "--local", str(template))
+def test_describe_members(cli, cluster):
+    r = cli("group", "describe", "payments-app", "--members", *cluster.args)
     assert r.code == 0, r.err
     rows = _rows(r.out)
     assert rows[0] == ["GROUP", "CONSUMER-ID", "GROUP-INSTANCE-ID", "HOST", "CLIENT-ID", "PROTOCOL", "MEMBER-EPOCH",
@@ -248,30 +466,31 @@ def test_describe_members(cli, template):
     assert sorted(row[2] for row in rows[1:]) == ["pod-0", "pod-1", "pod-2"]
     assert {row[5] for row in rows[1:]} == {"consumer"}
     assert sum(int(row[7]) for row in rows[1:]) == 4
-    verbose = cli("group", "describe", "payments-app", "--members", "--verbose", "--local", str(template))
+    verbose = cli("group", "describe", "payments-app", "--members", "--verbose", *cluster.args)
     head = verbose.out.splitlines()[0].split()
     assert head[-4:] == ["CURRENT-ASSIGNMENT", "TARGET-ASSIGNMENT", "PENDING-REVOCATION", "SUBSCRIPTION"]
     assert "payments:" in verbose.out
     assert verbose.out == cli("group", "describe", "payments-app", "--members", "-o", "wide",
-                              "--local", str(template)).out
+                              *cluster.args).out
 
 
-def test_describe_state(cli, template):
-    r = cli("group", "describe", "--all", "--state", "--local", str(template))
+def test_describe_state(cli, cluster):
+    r = cli("group", "describe", "--all", "--state", *cluster.args)
     assert r.code == 0, r.err
     rows = _rows(r.out)
     assert rows[0] == ["GROUP", "COORDINATOR", "(ID)", "ASSIGNMENT-STRATEGY", "STATE", "GROUP-EPOCH",
                        "ASSIGNMENT-EPOCH", "#MEMBERS", "CONVERGED"]
     by_group = {row[0]: row for row in rows[1:]}
     assert set(by_group) == {"billing", "orders-app", "payments-app"}
-    assert by_group["orders-app"][3:] == ["range", "Stable", "1", "-", "4", "yes"]
+    generation = "1" if cluster.local else "-"  # DescribeGroups carries no generation
+    assert by_group["orders-app"][3:] == ["range", "Stable", generation, "-", "4", "yes"]
     assert by_group["payments-app"][3:6] == ["uniform", "Stable", by_group["payments-app"][6]]
     assert by_group["payments-app"][7:] == ["3", "yes"]
-    assert by_group["orders-app"][1] == str(template)
+    assert by_group["orders-app"][1:3] == cluster.coordinator.split()
 
 
-def test_describe_every_format_and_view(cli, template, checks):
-    base = ("group", "describe", "orders-app", "payments-app", "--local", str(template))
+def test_describe_every_format_and_view(cli, cluster, checks):
+    base = ("group", "describe", "orders-app", "payments-app", *cluster.args)
     checks.every_format((*base, "--offsets"), "GroupDescription", ["CURRENT-OFFSET", "LAG"], ["LEADER-EPOCH"])
     checks.every_format((*base, "--members"), "GroupDescription", ["MEMBER-EPOCH"], ["TARGET-ASSIGNMENT"])
     checks.every_format((*base, "--state"), "GroupDescription", ["GROUP-EPOCH", "CONVERGED"], ["TYPE"])
@@ -283,27 +502,29 @@ def test_describe_every_format_and_view(cli, template, checks):
     assert [o["logEndOffset"] for o in orders["offsets"]] == [150] * 6
 
 
-def test_describe_all_narrowed_by_type(cli, template):
-    items = _items(cli, "group", "describe", "--all", "--type", "consumer", "--local", str(template),
+def test_describe_all_narrowed_by_type(cli, cluster):
+    items = _items(cli, "group", "describe", "--all", "--type", "consumer", *cluster.args,
                    kind="GroupDescription")
     assert [i["groupId"] for i in items] == ["payments-app"]
 
 
-def test_describe_empty_group_notes_it(cli, template):
-    r = cli("group", "describe", "billing", "--local", str(template))
+def test_describe_empty_group_notes_it(cli, cluster):
+    r = cli("group", "describe", "billing", *cluster.args)
     assert r.code == 0
     assert _rows(r.out)[1][:6] == ["billing", "invoices", "0", "500", "900", "400"]
     assert "group 'billing' has no active members" in r.err
 
 
-def test_describe_unknown_group(cli, template):
-    r = cli("group", "describe", "nope", "--local", str(template))
+def test_describe_unknown_group(cli, cluster):
+    start = time.monotonic()
+    r = cli("group", "describe", "nope", *cluster.args)
+    assert time.monotonic() - start < 5  # GROUP_ID_NOT_FOUND is an answer, not something to wait out
     assert r.code == 1
-    assert r.err.strip() == f"groupctl: error: group 'nope' does not exist on local {template}"
-    r = cli("group", "describe", "orders-app", "nope", "--state", "--local", str(template))
+    assert r.err.strip() == f"groupctl: error: group 'nope' does not exist on {cluster.location}"
+    r = cli("group", "describe", "orders-app", "nope", "--state", *cluster.args)
     assert r.code == 3 and "orders-app" in r.out
-    assert f"group 'nope' does not exist on local {template}" in r.err
-    r = cli("group", "describe", "nope", "nada", "--local", str(template), "-o", "json")
+    assert f"group 'nope' does not exist on {cluster.location}" in r.err
+    r = cli("group", "describe", "nope", "nada", *cluster.args, "-o", "json")
     assert r.code == 1 and json.loads(r.out)["items"] == []
 
 
@@ -314,73 +535,78 @@ def test_describe_unknown_group(cli, template):
     (("orders-app", "--type", "classic"), "--type narrows --all"),
     (("--all", "--type", "nope"), "unknown type 'nope'"),
 ])
-def test_describe_usage_errors(cli, template, args, message):
-    r = cli("group", "describe", *args, "--local", str(template))
+def test_describe_usage_errors(cli, cluster, args, message):
+    r = cli("group", "describe", *args, *cluster.args)
     assert r.code == 2 and message in r.err
 
 
 # -- group remove-members -------------------------------------------------------------------------------
 
 
-def _members(cli, local: Path, group: str) -> list[str]:
-    (item,) = _items(cli, "group", "describe", group, "--local", str(local), kind="GroupDescription")
+def _members(cli, target: Target, group: str) -> list[str]:
+    (item,) = _items(cli, "group", "describe", group, *target.args, kind="GroupDescription")
     return sorted(m["instanceId"] or m["memberId"] for m in item["members"])
 
 
-def test_remove_static_members_of_a_consumer_group(cli, local):
-    r = cli("group", "remove-members", "payments-app", "--instance-id", "pod-1,pod-2", "--yes", "--local", str(local))
+def test_remove_static_members_of_a_consumer_group(cli, scratch):
+    r = cli("group", "remove-members", "payments-app", "--instance-id", "pod-1,pod-2", "--yes", *scratch.args)
     assert r.code == 0, r.err
     rows = _rows(r.out)
     assert rows[0] == ["INSTANCE-ID", "MEMBER-ID", "RESULT", "PARTITIONS"]
     assert [row[:3] for row in rows[1:]] == [["pod-1", "member-pod-1", "removed"], ["pod-2", "member-pod-2", "removed"]]
     assert all(row[3].startswith("payments:") for row in rows[1:])
     assert "members to remove" in r.err and "pod-1" in r.err  # the plan, shown before the removal
-    assert _members(cli, local, "payments-app") == ["pod-0"]
+    assert _members(cli, scratch, "payments-app") == ["pod-0"]
 
 
-def test_remove_members_of_a_classic_group_by_instance_and_member_id(cli, local):
-    (item,) = _items(cli, "group", "describe", "orders-app", "--local", str(local), kind="GroupDescription")
+def test_remove_members_of_a_classic_group_by_instance_and_member_id(cli, scratch):
+    (item,) = _items(cli, "group", "describe", "orders-app", *scratch.args, kind="GroupDescription")
     dynamic = next(m["memberId"] for m in item["members"] if m["instanceId"] is None)
     items = _items(cli, "group", "remove-members", "orders-app", "-i", "orders-2", "--member-id", dynamic, "--yes",
-                   "--local", str(local), kind="MemberRemoval")
+                   *scratch.args, kind="MemberRemoval")
     assert [(i["instanceId"], i["memberId"], i["outcome"], i["removed"]) for i in items] == [
         ("orders-2", items[0]["memberId"], "removed", True), (None, dynamic, "removed", True)]
     assert items[0]["memberId"].startswith("orders-2-")
     assert items[0]["partitions"] and {tp["topic"] for tp in items[0]["partitions"]} == {"orders"}
 
 
-def test_a_kip848_member_cannot_be_named_by_member_id(cli, local):
-    args = ("group", "remove-members", "payments-app", "--member-id", "member-pod-0", "--yes", "--local", str(local))
+def test_a_kip848_member_cannot_be_named_by_member_id(cli, scratch):
+    args = ("group", "remove-members", "payments-app", "--member-id", "member-pod-0", "--yes", *scratch.args)
     (planned,) = _items(cli, *args, "--dry-run", kind="MemberRemoval")
     assert planned["outcome"] == "UNKNOWN_MEMBER_ID" and "--instance-id" in planned["message"]
     r = cli(*args, "-o", "json")
     assert r.code == 3
     (result,) = json.loads(r.out)["items"]
-    assert (result["outcome"], result["message"]) == ("UNKNOWN_MEMBER_ID",
-                                                      "Member member-pod-0 does not use the classic protocol.")
+    # LeaveGroup answers per member with a code only; the local coordinator also says why.
+    message = ("Member member-pod-0 does not use the classic protocol." if scratch.local
+               else "The coordinator is not aware of this member.")
+    assert (result["outcome"], result["message"]) == ("UNKNOWN_MEMBER_ID", message)
 
 
-def test_classic_removal_is_seen_by_the_next_invocation(cli, local):
-    assert cli("group", "remove-members", "orders-app", "-i", "orders-2", "--yes", "--local", str(local)).code == 0
-    assert "orders-2" not in _members(cli, local, "orders-app")
+def test_classic_removal_is_seen_by_the_next_invocation(cli, scratch):
+    assert cli("group", "remove-members", "orders-app", "-i", "orders-2", "--yes", *scratch.args).code == 0
+    assert "orders-2" not in _members(cli, scratch, "orders-app")
 
 
-def test_unknown_instance_id_is_a_partial_failure_with_its_row(cli, local):
+def test_unknown_instance_id_is_a_partial_failure_with_its_row(cli, scratch):
+    start = time.monotonic()
     r = cli("group", "remove-members", "payments-app", "-i", "pod-0", "-i", "pod-9", "--yes", "--reason", "scale to 2",
-            "--local", str(local))
+            *scratch.args)
+    assert time.monotonic() - start < 5
     assert r.code == 3
     rows = _rows(r.out)
     assert rows[1][:3] == ["pod-0", "member-pod-0", "removed"]
     assert rows[2] == ["pod-9", "-", "UNKNOWN_MEMBER_ID", "-"]
     assert "1 of 2 members were not removed from group 'payments-app'" in r.err
-    wide = cli("group", "remove-members", "payments-app", "-i", "pod-9", "--yes", "-o", "wide", "--local", str(local))
-    assert wide.code == 3 and "Instance id pod-9 is unknown." in wide.out
+    wide = cli("group", "remove-members", "payments-app", "-i", "pod-9", "--yes", "-o", "wide", *scratch.args)
+    message = "Instance id pod-9 is unknown." if scratch.local else "The coordinator is not aware of this member."
+    assert wide.code == 3 and message in wide.out
 
 
-def test_remove_members_every_format(cli, local):
+def test_remove_members_every_format(cli, scratch):
     for n, fmt in enumerate(FORMATS):
         r = cli("group", "remove-members", "orders-app", "-i", f"orders-{n % 3}", "-i", "ghost", "--yes", "-o", fmt,
-                "--local", str(local))
+                *scratch.args)
         assert r.code == 3, (fmt, r.err)
         if fmt in ("table", "wide"):
             assert "UNKNOWN_MEMBER_ID" in r.out and ("MESSAGE" in r.out) == (fmt == "wide")
@@ -393,145 +619,145 @@ def test_remove_members_every_format(cli, local):
             assert rows[2][:3] == ["ghost", "", "UNKNOWN_MEMBER_ID"]
 
 
-def test_dry_run_shows_the_plan_and_changes_nothing(cli, local):
-    r = cli("group", "remove-members", "payments-app", "-i", "pod-0,pod-9", "--dry-run", "--local", str(local))
+def test_dry_run_shows_the_plan_and_changes_nothing(cli, scratch):
+    r = cli("group", "remove-members", "payments-app", "-i", "pod-0,pod-9", "--dry-run", *scratch.args)
     assert r.code == 0, r.err
     rows = _rows(r.out)
     assert rows[1][:3] == ["pod-0", "member-pod-0", "would-remove"] and rows[1][3].startswith("payments:")
     assert rows[2][:3] == ["pod-9", "-", "UNKNOWN_MEMBER_ID"]
     assert "dry run: nothing was removed" in r.err
-    items = _items(cli, "group", "remove-members", "payments-app", "-i", "pod-0", "--dry-run", "--local", str(local),
+    items = _items(cli, "group", "remove-members", "payments-app", "-i", "pod-0", "--dry-run", *scratch.args,
                    kind="MemberRemoval")
     assert items[0]["dryRun"] is True and items[0]["removed"] is False
-    assert _members(cli, local, "payments-app") == ["pod-0", "pod-1", "pod-2"]
+    assert _members(cli, scratch, "payments-app") == ["pod-0", "pod-1", "pod-2"]
 
 
-def test_from_file_with_comments_duplicates_and_stdin(cli_input, local, tmp_path):
+def test_from_file_with_comments_duplicates_and_stdin(cli_input, scratch, tmp_path):
     ids = tmp_path / "ids.txt"
     ids.write_text("# scaled down from 3 to 1\npod-1\n\npod-2   # last one\npod-1\n")
     r = cli_input("group", "remove-members", "payments-app", "--from-file", str(ids), "-i", "pod-2", "--dry-run",
-                  "--local", str(local))
+                  *scratch.args)
     assert r.code == 0, r.err
     assert [row[0] for row in _rows(r.out)[1:]] == ["pod-2", "pod-1"]  # options first, then the file; each once
-    r = cli_input("group", "remove-members", "payments-app", "--from-file", "-", "--yes", "--local", str(local),
+    r = cli_input("group", "remove-members", "payments-app", "--from-file", "-", "--yes", *scratch.args,
                   input="pod-1\npod-2\n")
     assert r.code == 0, r.err
-    assert _members(cli_input, local, "payments-app") == ["pod-0"]
+    assert _members(cli_input, scratch, "payments-app") == ["pod-0"]
 
 
-def test_confirmation_on_a_terminal(cli_input, local):
-    args = ("group", "remove-members", "payments-app", "-i", "pod-1", "--local", str(local))
+def test_confirmation_on_a_terminal(cli_input, scratch):
+    args = ("group", "remove-members", "payments-app", "-i", "pod-1", *scratch.args)
     r = cli_input(*args, input="n\n", tty=True)
     assert r.code == 1 and "Remove 1 member(s) from group 'payments-app'" in r.err
     assert "not confirmed: nothing was removed" in r.err and r.out == ""
-    assert _members(cli_input, local, "payments-app") == ["pod-0", "pod-1", "pod-2"]
+    assert _members(cli_input, scratch, "payments-app") == ["pod-0", "pod-1", "pod-2"]
     r = cli_input(*args, input="yes\n", tty=True)
     assert r.code == 0, r.err
     assert _rows(r.out)[1][:3] == ["pod-1", "member-pod-1", "removed"]
-    assert _members(cli_input, local, "payments-app") == ["pod-0", "pod-2"]
+    assert _members(cli_input, scratch, "payments-app") == ["pod-0", "pod-2"]
 
 
-def test_no_terminal_and_no_yes_is_refused(cli_input, local):
-    r = cli_input("group", "remove-members", "payments-app", "-i", "pod-1", "--local", str(local), tty=False)
+def test_no_terminal_and_no_yes_is_refused(cli_input, scratch):
+    r = cli_input("group", "remove-members", "payments-app", "-i", "pod-1", *scratch.args, tty=False)
     assert r.code == 2 and "pass --yes" in r.err
-    r = cli_input("group", "remove-members", "payments-app", "--from-file", "-", "--local", str(local), tty=True)
+    r = cli_input("group", "remove-members", "payments-app", "--from-file", "-", *scratch.args, tty=True)
     assert r.code == 2 and "pass --yes" in r.err
-    assert _members(cli_input, local, "payments-app") == ["pod-0", "pod-1", "pod-2"]
+    assert _members(cli_input, scratch, "payments-app") == ["pod-0", "pod-1", "pod-2"]
 
 
 @pytest.mark.parametrize(("args", "code", "message"), [
-    (("nope", "-i", "a", "--yes"), 1, "group 'nope' does not exist on local "),
+    (("nope", "-i", "a", "--yes"), 1, "group 'nope' does not exist on {location}"),
     (("payments-app", "--yes"), 2, "name the members to remove"),
     (("payments-app", "-i", "pod 1", "--yes"), 2, "'pod 1' is not a group.instance.id"),
     (("payments-app", "--from-file", "missing.txt", "--yes"), 2, "instance-id file 'missing.txt' does not exist"),
 ])
-def test_remove_members_errors_change_nothing(cli, local, args, code, message):
-    r = cli("group", "remove-members", *args, "--local", str(local))
-    assert r.code == code and message in r.err
-    assert _members(cli, local, "payments-app") == ["pod-0", "pod-1", "pod-2"]
+def test_remove_members_errors_change_nothing(cli, scratch, args, code, message):
+    r = cli("group", "remove-members", *args, *scratch.args)
+    assert r.code == code and message.format(location=scratch.location) in r.err
+    assert _members(cli, scratch, "payments-app") == ["pod-0", "pod-1", "pod-2"]
 
 
-def test_bad_line_in_the_file_names_it(cli, local, tmp_path):
+def test_bad_line_in_the_file_names_it(cli, scratch, tmp_path):
     ids = tmp_path / "ids.txt"
     ids.write_text("pod-1\npod-2 pod-3\n")
-    r = cli("group", "remove-members", "payments-app", "-f", str(ids), "--yes", "--local", str(local))
+    r = cli("group", "remove-members", "payments-app", "-f", str(ids), "--yes", *scratch.args)
     assert r.code == 2 and f"{ids}, line 2: 'pod-2 pod-3' is not a group.instance.id" in r.err
-    assert _members(cli, local, "payments-app") == ["pod-0", "pod-1", "pod-2"]
+    assert _members(cli, scratch, "payments-app") == ["pod-0", "pod-1", "pod-2"]
 
 
 # -- group config ---------------------------------------------------------------------------------------
 
 
-def test_config_get(cli, template):
+def test_config_get(cli, cluster):
     r = cli("group", "config", "get", "payments-app", "consumer.session.timeout.ms", "consumer.heartbeat.interval.ms",
-            "--local", str(template))
+            *cluster.args)
     assert r.code == 0, r.err
     assert _rows(r.out) == [["NAME", "VALUE", "DEFAULT", "SOURCE"],
                             ["consumer.session.timeout.ms", "50000", "45000", "GROUP_CONFIG"],
                             ["consumer.heartbeat.interval.ms", "5000", "5000", "DEFAULT_CONFIG"]]
     wide = _rows(cli("group", "config", "get", "payments-app", "consumer.session.timeout.ms", "-o", "wide",
-                     "--local", str(template)).out)
+                     *cluster.args).out)
     assert wide == [["NAME", "VALUE", "DEFAULT", "SOURCE", "MIN", "MIN-CONFIG", "MAX", "MAX-CONFIG"],
                     ["consumer.session.timeout.ms", "50000", "45000", "GROUP_CONFIG", "45000",
                      "group.consumer.min.session.timeout.ms", "60000", "group.consumer.max.session.timeout.ms"]]
-    everything = _items(cli, "group", "config", "get", "orders-app", "--local", str(template), kind="GroupConfig")
+    everything = _items(cli, "group", "config", "get", "orders-app", *cluster.args, kind="GroupConfig")
     assert "share.isolation.level" in {i["name"] for i in everything}
 
 
-def test_config_get_every_format(cli, template, checks):
-    checks.every_format(("group", "config", "get", "payments-app", "--local", str(template)), "GroupConfig",
+def test_config_get_every_format(cli, cluster, checks):
+    checks.every_format(("group", "config", "get", "payments-app", *cluster.args), "GroupConfig",
                    ["NAME", "VALUE", "DEFAULT", "SOURCE"], ["MIN-CONFIG", "MAX-CONFIG"])
     (item,) = _items(cli, "group", "config", "get", "payments-app", "consumer.session.timeout.ms",
-                     "--local", str(template), kind="GroupConfig")
+                     *cluster.args, kind="GroupConfig")
     assert item == {"group": "payments-app", "name": "consumer.session.timeout.ms", "value": 50000, "default": 45000,
                     "source": "GROUP_CONFIG", "minimum": 45000, "maximum": 60000,
                     "minimumName": "group.consumer.min.session.timeout.ms",
                     "maximumName": "group.consumer.max.session.timeout.ms"}
 
 
-def test_config_get_unknown_name(cli, template):
-    r = cli("group", "config", "get", "payments-app", "session.timeout.ms", "--local", str(template))
+def test_config_get_unknown_name(cli, cluster):
+    r = cli("group", "config", "get", "payments-app", "session.timeout.ms", *cluster.args)
     assert r.code == 1 and "Unknown group config name: session.timeout.ms" in r.err
     assert "consumer.session.timeout.ms" in r.err  # the names that exist
 
 
-def test_config_set_and_unset(cli, local):
+def test_config_set_and_unset(cli, scratch):
     r = cli("group", "config", "set", "orders-app", "consumer.session.timeout.ms=55000",
-            "consumer.heartbeat.interval.ms=6000", "--local", str(local))
+            "consumer.heartbeat.interval.ms=6000", *scratch.args)
     assert r.code == 0, r.err
     assert _rows(r.out) == [["NAME", "ACTION", "OLD-VALUE", "NEW-VALUE"],
                             ["consumer.session.timeout.ms", "set", "45000", "55000"],
                             ["consumer.heartbeat.interval.ms", "set", "5000", "6000"]]
     (item,) = _items(cli, "group", "config", "get", "orders-app", "consumer.heartbeat.interval.ms",
-                     "--local", str(local), kind="GroupConfig")
+                     *scratch.args, kind="GroupConfig")
     assert (item["value"], item["source"]) == (6000, "GROUP_CONFIG")
     items = _items(cli, "group", "config", "unset", "orders-app", "consumer.heartbeat.interval.ms",
-                   "--local", str(local), kind="GroupConfigChange")
+                   *scratch.args, kind="GroupConfigChange")
     assert items == [{"group": "orders-app", "name": "consumer.heartbeat.interval.ms", "action": "unset",
                       "oldValue": 6000, "newValue": 5000, "source": "DEFAULT_CONFIG", "dryRun": False}]
 
 
-def test_config_set_dry_run_validates_and_changes_nothing(cli, local):
+def test_config_set_dry_run_validates_and_changes_nothing(cli, scratch):
     r = cli("group", "config", "set", "payments-app", "consumer.session.timeout.ms=60000", "--dry-run",
-            "--local", str(local))
+            *scratch.args)
     assert r.code == 0, r.err
     assert _rows(r.out)[1] == ["consumer.session.timeout.ms", "would-set", "50000", "60000"]
     assert "dry run: validated, nothing was changed" in r.err
     r = cli("group", "config", "set", "payments-app", "consumer.session.timeout.ms=70000", "--dry-run",
-            "--local", str(local))
+            *scratch.args)
     assert r.code == 1 and "must be less than or equal to group.consumer.max.session.timeout.ms" in r.err
     r = cli("group", "config", "unset", "payments-app", "consumer.session.timeout.ms", "--dry-run",
-            "--local", str(local))
+            *scratch.args)
     assert r.code == 0 and _rows(r.out)[1] == ["consumer.session.timeout.ms", "would-unset", "50000", "45000"]
     (item,) = _items(cli, "group", "config", "get", "payments-app", "consumer.session.timeout.ms",
-                     "--local", str(local), kind="GroupConfig")
+                     *scratch.args, kind="GroupConfig")
     assert item["value"] == 50000
 
 
-def test_config_change_every_format(cli, local):
+def test_config_change_every_format(cli, scratch):
     for fmt in FORMATS:
         r = cli("group", "config", "set", "orders-app", f"consumer.session.timeout.ms={50000 + len(fmt)}", "-o", fmt,
-                "--local", str(local))
+                *scratch.args)
         assert r.code == 0, (fmt, r.err)
         if fmt in ("json", "yaml"):
             doc = json.loads(r.out) if fmt == "json" else yaml.safe_load(r.out)
@@ -542,24 +768,24 @@ def test_config_change_every_format(cli, local):
             assert ("SOURCE" in r.out) == (fmt == "wide") and str(50000 + len(fmt)) in r.out
 
 
-def test_invalid_config_value_gets_kafkas_message_and_nothing_changes(cli, local):
+def test_invalid_config_value_gets_kafkas_message_and_nothing_changes(cli, scratch):
     r = cli("group", "config", "set", "payments-app", "consumer.heartbeat.interval.ms=6000",
-            "consumer.session.timeout.ms=1000", "--local", str(local))
+            "consumer.session.timeout.ms=1000", *scratch.args)
     assert r.code == 1
     assert ("consumer.session.timeout.ms must be greater than or equal to group.consumer.min.session.timeout.ms"
             in r.err)
     assert "nothing was changed" in r.err and r.out == ""
     (item,) = _items(cli, "group", "config", "get", "payments-app", "consumer.heartbeat.interval.ms",
-                     "--local", str(local), kind="GroupConfig")
+                     *scratch.args, kind="GroupConfig")
     assert item["value"] == 5000  # the valid half of the change was not applied
-    r = cli("group", "config", "set", "payments-app", "consumer.session.timeout.ms=soon", "--local", str(local))
+    r = cli("group", "config", "set", "payments-app", "consumer.session.timeout.ms=soon", *scratch.args)
     assert r.code == 1 and "Invalid value soon for configuration consumer.session.timeout.ms" in r.err
 
 
-def test_config_unknown_names(cli, local):
-    r = cli("group", "config", "set", "payments-app", "session.timeout.ms=50000", "--local", str(local))
+def test_config_unknown_names(cli, scratch):
+    r = cli("group", "config", "set", "payments-app", "session.timeout.ms=50000", *scratch.args)
     assert r.code == 1 and "Unknown group config name: session.timeout.ms" in r.err
-    r = cli("group", "config", "unset", "payments-app", "x", "--local", str(local))
+    r = cli("group", "config", "unset", "payments-app", "x", *scratch.args)
     assert r.code == 1 and "Unknown group config name: x" in r.err
 
 
@@ -569,12 +795,12 @@ def test_config_unknown_names(cli, local):
     ("consumer.session.timeout.ms =5", "is not KEY=VALUE"),
     ("consumer.session.timeout.ms=", "has no value"),
 ])
-def test_config_set_parses_key_value_strictly(cli, local, pair, message):
-    r = cli("group", "config", "set", "payments-app", pair, "--local", str(local))
+def test_config_set_parses_key_value_strictly(cli, scratch, pair, message):
+    r = cli("group", "config", "set", "payments-app", pair, *scratch.args)
     assert r.code == 2 and message in r.err
 
 
-def test_config_set_same_key_twice(cli, local):
+def test_config_set_same_key_twice(cli, scratch):
     r = cli("group", "config", "set", "g", "consumer.session.timeout.ms=50000", "consumer.session.timeout.ms=55000",
-            "--local", str(local))
+            *scratch.args)
     assert r.code == 2 and "given twice" in r.err

@@ -214,10 +214,21 @@ def test_from_cluster_previews_the_selected_clusters_topics(cli, tmp_path):
     assert json.loads(r.out)["items"][0]["matches"] == ["__consumer_offsets"]
 
 
+@pytest.mark.parametrize("kind", ["serve", "serve-tls", "serve-sasl-scram"])
+def test_from_cluster_previews_a_kafka_clusters_topics(cli, serve, tmp_path, kind):
+    served = serve(tmp_path / "lab", kind)
+    for name in ("orders", "orders-eu", "payments"):
+        served.server.call(lambda broker, name=name: broker.backend.create_topic(name, 1))
+    r = cli("regex", "validate", "--from-cluster", *served.args, "-o", "json", "orders.*", "pay.*", "nothing.*")
+    assert r.code == 0, r.err
+    assert [i["matches"] for i in json.loads(r.out)["items"]] == [["orders", "orders-eu"], ["payments"], []]
+
+
 def test_from_cluster_needs_a_cluster_and_only_one_topic_source(cli, tmp_path, monkeypatch):
-    monkeypatch.delenv("GROUPCTL_LOCAL", raising=False)
+    for variable in ("GROUPCTL_LOCAL", "GROUPCTL_BOOTSTRAP_SERVER", "GROUPCTL_COMMAND_CONFIG"):
+        monkeypatch.delenv(variable, raising=False)
     r = cli("regex", "validate", "--from-cluster", "x")
-    assert r.code == 2 and "--local DIR" in r.err
+    assert r.code == 2 and "--local DIR" in r.err and "--bootstrap-server HOST:PORT" in r.err
     topics = tmp_path / "topics.txt"
     topics.write_text("a\n")
     r = cli("regex", "validate", "--from-cluster", "--topics-file", str(topics), "--local", str(tmp_path), "x")

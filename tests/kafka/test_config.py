@@ -6,14 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from groupctl.errors import GroupctlError
+from groupctl.errors import GroupctlError, UsageError
 from groupctl.kafka.config import (
     REDACTED,
     ClientConfig,
+    SaslSettings,
     is_secret,
     load_client_config,
     parse_bootstrap_servers,
     parse_jaas_config,
+    refuse_secret_overrides,
 )
 
 BASE = {"bootstrap.servers": "b1:9092"}
@@ -273,3 +275,100 @@ def test_load_client_config_precedence(tmp_path: Path) -> None:
     assert config.bootstrap_servers == (("flag", 2),)
     assert config.client_id == "from-x" and config.security_protocol == "PLAINTEXT"
     assert load_client_config(None, {"bootstrap.servers": "m:3"}).bootstrap_servers == (("m", 3),)
+
+
+def test_secrets_from_the_environment_win_over_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "client.properties"
+    path.write_text(f"bootstrap.servers=b:1\nsecurity.protocol=SASL_SSL\nsasl.mechanism=PLAIN\nsasl.jaas.config={PLAIN_JAAS}\n")
+    environ = {"GROUPCTL_SASL_PASSWORD": "from-env", "GROUPCTL_SSL_KEY_PASSWORD": "key-env", "OTHER": "x"}
+    config = load_client_config(path, environ=environ)
+    assert config.sasl() == SaslSettings("PLAIN", "alice", "from-env")
+    assert config.properties["ssl.key.password"] == "key-env"
+    assert load_client_config(path).sasl() == SaslSettings("PLAIN", "alice", "a-secret")
+    assert load_client_config(path, environ={"GROUPCTL_SASL_PASSWORD": ""}).sasl() == SaslSettings(
+        "PLAIN", "alice", "a-secret"
+    )
+
+
+@pytest.mark.parametrize("name", ["sasl.password", "sasl.jaas.config", "ssl.key.password", "ssl.keystore.password"])
+def test_secret_overrides_are_refused(name: str) -> None:
+    with pytest.raises(UsageError, match=rf"-X {name}=\.\.\.: secrets are not taken from the command line") as failure:
+        refuse_secret_overrides(["client.id=ops", f"{name}=hunter2"])
+    assert "hunter2" not in str(failure.value) and "GROUPCTL_SASL_PASSWORD" in str(failure.value)
+    refuse_secret_overrides(["client.id=ops", "sasl.username=alice", "ssl.key.location=k.pem"])
+
+
+# --- the same settings for confluent-kafka -----------------------------------------------------------
+
+
+def test_librdkafka_properties_from_the_java_dialect() -> None:
+    java = {
+        "bootstrap.servers": "SASL_SSL://b1:9093, b2:9093",
+        "security.protocol": "sasl_ssl",
+        "sasl.mechanism": "SCRAM-SHA-512",
+        "sasl.jaas.config": SCRAM_JAAS,
+        "ssl.truststore.type": "PEM",
+        "ssl.truststore.location": "/etc/kafka/ca.pem",
+        "ssl.keystore.type": "PEM",
+        "ssl.keystore.location": "/etc/kafka/client.pem",
+        "ssl.key.password": "kp",
+        "ssl.endpoint.identification.algorithm": "",
+        "ssl.enabled.protocols": "TLSv1.3",
+        "default.api.timeout.ms": "60000",
+        "request.timeout.ms": "20000",
+    }
+    assert ClientConfig.from_properties(java).librdkafka_properties() == {
+        "bootstrap.servers": "b1:9093,b2:9093",
+        "security.protocol": "SASL_SSL",
+        "client.id": "groupctl",
+        "sasl.mechanisms": "SCRAM-SHA-512",
+        "sasl.username": "bob",
+        "sasl.password": 'p"w\\d',
+        "ssl.ca.location": "/etc/kafka/ca.pem",
+        "ssl.certificate.location": "/etc/kafka/client.pem",
+        "ssl.key.location": "/etc/kafka/client.pem",
+        "ssl.key.password": "kp",
+        "ssl.endpoint.identification.algorithm": "none",
+        "request.timeout.ms": "20000",
+    }
+
+
+def test_librdkafka_properties_keep_librdkafka_names() -> None:
+    native = {
+        **BASE,
+        "security.protocol": "SASL_SSL",
+        "sasl.mechanisms": "PLAIN",
+        "sasl.username": "carol",
+        "sasl.password": "pw",
+        "sasl.jaas.config": PLAIN_JAAS,  # the explicit librdkafka names win
+        "ssl.keystore.location": "client.p12",  # librdkafka's PKCS#12 keystore
+        "ssl.keystore.password": "store-pw",
+        "debug": "broker",
+        "client.id": "ops",
+    }
+    props = ClientConfig.from_properties(native).librdkafka_properties()
+    assert (props["sasl.username"], props["sasl.password"], props["sasl.mechanisms"]) == ("carol", "pw", "PLAIN")
+    assert (props["ssl.keystore.location"], props["ssl.keystore.password"]) == ("client.p12", "store-pw")
+    assert (props["debug"], props["client.id"]) == ("broker", "ops")
+    assert "sasl.jaas.config" not in props and "sasl.mechanism" not in props
+    assert "sasl.mechanisms" not in cfg().librdkafka_properties()
+
+
+def test_confluent_kafka_accepts_the_translated_java_settings(tmp_path: Path) -> None:
+    from confluent_kafka.admin import AdminClient
+
+    ca = tmp_path / "ca.pem"
+    ca.write_text("")
+    java = {
+        **BASE,
+        "security.protocol": "SASL_PLAINTEXT",
+        "sasl.mechanism": "SCRAM-SHA-256",
+        "sasl.jaas.config": SCRAM_JAAS,
+        "ssl.truststore.type": "PEM",
+        "ssl.truststore.location": str(ca),
+        "ssl.endpoint.identification.algorithm": "",
+        "ssl.enabled.protocols": "TLSv1.2,TLSv1.3",
+        "sasl.login.callback.handler.class": "com.example.Handler",
+        "default.api.timeout.ms": "60000",
+    }
+    AdminClient({**ClientConfig.from_properties(java).librdkafka_properties(), "log_level": 0})

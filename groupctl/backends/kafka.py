@@ -1,0 +1,266 @@
+"""The Kafka backend: a real cluster behind the Backend protocol.
+
+The group coordinator RPCs go through groupctl's wire client (`groupctl.kafka`): ListGroups on
+every broker, ConsumerGroupDescribe and DescribeGroups, LeaveGroup v3-v5. They carry what
+librdkafka drops (epochs, member regex and protocol, the KIP-848 states) or cannot send at all
+(LeaveGroup by instance id). Offsets, topics and group configs go through confluent-kafka
+(`kafka_admin`), which does cluster admin well. One settings object drives both.
+
+Groups are described as Kafka's admin client describes them: ConsumerGroupDescribe first, and
+DescribeGroups for the groups it does not know (GROUP_ID_NOT_FOUND: classic groups) or for every
+group when the coordinator lacks the API. What a broker cannot do is said in words, in `notices`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Final
+
+from groupctl.backends.kafka_admin import AdminSession
+from groupctl.backends.kafka_configs import config_entries
+from groupctl.errors import KAFKA_DEFAULT_MESSAGES, GroupctlError, GroupNotFound
+from groupctl.kafka.cluster import DEFAULT_TIMEOUT_S, Broker, Cluster
+from groupctl.kafka.config import ClientConfig
+from groupctl.kafka.deadline import Deadline
+from groupctl.kafka.errors import GROUP_ID_NOT_FOUND, UnsupportedApi, broker_error, error_name
+from groupctl.kafka.groups import (
+    CONSUMER_GROUP_DESCRIBE,
+    CONSUMER_GROUP_HEARTBEAT,
+    LIST_GROUPS,
+    MemberRemoval,
+    describe_classic_groups,
+    describe_consumer_groups,
+    leave_group,
+    list_groups,
+)
+from groupctl.model import (
+    CommittedOffset,
+    ConfigEntry,
+    GroupDescription,
+    GroupListing,
+    RemovalResult,
+    TopicPartition,
+)
+
+#: ListGroups v4 added the state filter (Kafka 2.6), v5 the type filter (Kafka 3.8).
+STATES_FROM: Final = 4
+TYPES_FROM: Final = 5
+NO_ANSWER: Final = "the coordinator's LeaveGroup answer did not mention this member"
+
+
+def coordinator_text(broker: Broker | None) -> str | None:
+    """`host:port (id)`, as kafka-consumer-groups.sh shows the coordinator."""
+    return f"{broker.address} ({broker.node_id})" if broker is not None else None
+
+
+class KafkaBackend:
+    """One command's view of a cluster; use as a context manager (every connection closed on exit)."""
+
+    def __init__(self, config: ClientConfig, *, timeout: float = DEFAULT_TIMEOUT_S) -> None:
+        self.config = config
+        self.timeout = timeout
+        self.location = config.bootstrap_text
+        self.notices: list[str] = []
+        self.cluster = Cluster(config, timeout=timeout)
+        self.admin = AdminSession(config, self.location)
+        self._consumer_describe = True
+
+    def close(self) -> None:
+        try:
+            self.cluster.close()
+        finally:
+            self.admin.close()
+
+    def __enter__(self) -> KafkaBackend:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _deadline(self) -> Deadline:
+        return self.cluster.deadline()
+
+    def _reach(self, deadline: Deadline) -> None:
+        """Connect with the wire client before confluent-kafka is asked anything: its failures say
+        at once what is wrong (refused, TLS, SASL), where librdkafka would retry until the timeout.
+        Settings only librdkafka can use (GSSAPI, OAUTHBEARER, PKCS12 keystores) skip the check."""
+        try:
+            self.config.sasl()
+            self.config.tls()
+        except GroupctlError:
+            return
+        self.cluster.any_connection(deadline)
+
+    # --- groups: the wire client ----------------------------------------------------------------
+
+    def list_groups(
+        self, types: Iterable[str] | None = None, states: Iterable[str] | None = None
+    ) -> list[GroupListing]:
+        """ListGroups on every broker. Member counts are not known here (ListGroups has none)."""
+        wanted_types = [t for t in types or () if t]
+        wanted_states = [s for s in states or () if s]
+        deadline = self._deadline()
+        self._check_listing(deadline, wanted_types, wanted_states)
+        return list_groups(self.cluster, deadline, states=wanted_states or None, types=wanted_types or None)
+
+    def _check_listing(self, deadline: Deadline, types: list[str], states: list[str]) -> None:
+        """Say what each broker's ListGroups version cannot do, or refuse a --type it cannot honour."""
+        for broker in self.cluster.list_brokers(deadline):
+            versions = self.cluster.connection(broker, deadline).api_versions
+            version = versions.max_version(LIST_GROUPS)
+            if version is None:
+                continue  # the listing itself says that this broker has no ListGroups
+            if version < TYPES_FROM and versions.supports(CONSUMER_GROUP_HEARTBEAT):
+                if types:
+                    raise GroupctlError(
+                        f"{broker} answers ListGroups v{version} only (group types need v{TYPES_FROM}, Kafka 3.8+) but "
+                        "may hold consumer groups (it has ConsumerGroupHeartbeat), so --type cannot be applied to "
+                        "its groups; list without --type (their type shows as unknown)"
+                    )
+                self.notices.append(
+                    f"{broker} answers ListGroups v{version} only (group types need v{TYPES_FROM}, Kafka 3.8+): "
+                    "the type of its groups is unknown"
+                )
+            elif version < TYPES_FROM and types:
+                self.notices.append(
+                    f"{broker} answers ListGroups v{version} only (no type filter before v{TYPES_FROM}, Kafka 3.8+); "
+                    "it has no ConsumerGroupHeartbeat, so all its groups are classic and groupctl applied --type itself"
+                )
+            if version < STATES_FROM and states:
+                self.notices.append(
+                    f"{broker} answers ListGroups v{version} only (no state filter before v{STATES_FROM}, Kafka 2.6+): "
+                    "groupctl read the states with DescribeGroups and applied --state itself"
+                )
+
+    def _describe(self, group_ids: list[str], deadline: Deadline) -> dict[str, GroupDescription]:
+        """Members and epochs, without offsets; GroupNotFound for a group that does not exist."""
+        found: dict[str, GroupDescription] = {}
+        if self._consumer_describe:
+            try:
+                answers = describe_consumer_groups(self.cluster, group_ids, deadline)
+            except UnsupportedApi as exc:
+                if exc.api_key != CONSUMER_GROUP_DESCRIBE:
+                    raise
+                self._consumer_describe = False
+                self.notices.append(
+                    f"{exc}: KIP-848 consumer groups need it (Kafka 3.8+); showing classic fields only (the groups "
+                    "were described with DescribeGroups: no epochs, target assignments or member protocols)"
+                )
+                answers = {}
+            for group, info in answers.items():
+                if info.error_code == 0:
+                    found[group] = info.to_description()
+                    found[group].coordinator = coordinator_text(info.coordinator)
+                elif info.error_code != GROUP_ID_NOT_FOUND:
+                    raise broker_error(info.error_code, info.error_message,
+                                       f"ConsumerGroupDescribe for group '{group}' on {info.coordinator}")
+        rest = [g for g in group_ids if g not in found]
+        if rest:
+            for group, info in describe_classic_groups(self.cluster, rest, deadline).items():
+                if info.error_code not in (0, GROUP_ID_NOT_FOUND):
+                    raise broker_error(info.error_code, info.error_message,
+                                       f"DescribeGroups for group '{group}' on {info.coordinator}")
+                if not info.exists:
+                    raise GroupNotFound(group, self.location)
+                found[group] = info.to_description()
+                found[group].coordinator = coordinator_text(info.coordinator)
+        return found
+
+    def describe_groups(self, group_ids: Iterable[str]) -> list[GroupDescription]:
+        """Each group with its members, its committed offsets and their log end offsets."""
+        ids = list(dict.fromkeys(group_ids))
+        deadline = self._deadline()
+        found = self._describe(ids, deadline)
+        for group in ids:
+            found[group].offsets = self._offsets(group, deadline)
+        return [found[g] for g in ids]
+
+    def _offsets(self, group_id: str, deadline: Deadline) -> list[CommittedOffset]:
+        committed = self.admin.committed_offsets(group_id, deadline)
+        ends, errors = self.admin.end_offsets((TopicPartition(o.topic, o.partition) for o in committed), deadline)
+        for offset in committed:
+            offset.log_end_offset = ends.get(TopicPartition(offset.topic, offset.partition))
+        if errors:
+            listed = ", ".join(f"{tp.topic}-{tp.partition} ({name})" for tp, name in sorted(errors.items()))
+            self.notices.append(f"no log end offset, so no lag, for {listed} (group '{group_id}')")
+        return committed
+
+    def remove_members(
+        self, group_id: str, members: Iterable[tuple[str, str | None]], reason: str | None = None
+    ) -> list[RemovalResult]:
+        """One LeaveGroup (v3-v5) naming every member given; the partitions each removed member held
+        come from a describe just before."""
+        targets = list(members)
+        deadline = self._deadline()
+        before = self._describe([group_id], deadline)[group_id]
+        by_instance = {m.instance_id: m for m in before.members if m.instance_id is not None}
+        by_member = {m.member_id: m for m in before.members}
+        result = leave_group(self.cluster, group_id, targets, deadline, reason)
+        if result.error_code and not result.members:
+            if result.error_code == GROUP_ID_NOT_FOUND:
+                raise GroupNotFound(group_id, self.location)
+            raise broker_error(result.error_code, None, f"LeaveGroup for group '{group_id}' on {result.coordinator}")
+        answered_instance = {m.group_instance_id: m for m in result.members if m.group_instance_id is not None}
+        answered_member = {m.member_id: m for m in result.members if m.group_instance_id is None}
+        out = []
+        for member_id, instance_id in targets:
+            answer: MemberRemoval | None = (
+                answered_instance.get(instance_id) if instance_id is not None else answered_member.get(member_id)
+            )
+            if answer is None:
+                out.append(RemovalResult(group_id, instance_id, member_id or None, "UNKNOWN_SERVER_ERROR", NO_ANSWER))
+                continue
+            if answer.error_code:
+                name = error_name(answer.error_code)
+                out.append(RemovalResult(group_id, instance_id, member_id or answer.member_id or None, name,
+                                         KAFKA_DEFAULT_MESSAGES.get(name)))
+                continue
+            held = by_instance.get(instance_id) if instance_id is not None else by_member.get(member_id)
+            removed_id = held.member_id if held is not None else (answer.member_id or member_id or None)
+            partitions = sorted({*held.assignment, *held.pending_revocation}) if held is not None else []
+            out.append(RemovalResult(group_id, instance_id, removed_id, "removed", None, partitions))
+        return out
+
+    # --- offsets, topics and configs: confluent-kafka ---------------------------------------------
+
+    def committed_offsets(self, group_id: str) -> list[CommittedOffset]:
+        deadline = self._deadline()
+        self._reach(deadline)
+        return self.admin.committed_offsets(group_id, deadline)
+
+    def end_offsets(self, partitions: Iterable[TopicPartition]) -> dict[TopicPartition, int]:
+        deadline = self._deadline()
+        self._reach(deadline)
+        return self.admin.end_offsets(partitions, deadline)[0]
+
+    def list_topics(self) -> list[str]:
+        deadline = self._deadline()
+        self._reach(deadline)
+        return self.admin.topic_names(deadline)
+
+    def get_config(self, group_id: str, names: Iterable[str] | None = None) -> list[ConfigEntry]:
+        """The group's configs; the broker bounds (MIN/MAX) from one broker's own configs."""
+        deadline = self._deadline()
+        self._reach(deadline)
+        described = self.admin.group_configs(group_id, deadline)
+        broker: dict[str, str] | None = None
+        try:
+            broker = self.admin.broker_settings(deadline)
+        except GroupctlError as exc:
+            self.notices.append(f"the broker bounds of the group configs are not shown: {exc}")
+        entries = config_entries(described, broker)
+        if names is None:
+            return entries
+        by_name = {e.name: e for e in entries}
+        unknown = [n for n in names if n not in by_name]
+        if unknown:
+            raise GroupctlError(f"Unknown group config name: {unknown[0]} (group configs: {', '.join(by_name)})")
+        return [by_name[n] for n in names]
+
+    def alter_config(
+        self, group_id: str, set_values: Mapping[str, str], delete: Iterable[str], *, validate_only: bool = False
+    ) -> None:
+        deadline = self._deadline()
+        self._reach(deadline)
+        self.admin.alter_group_configs(group_id, set_values, list(delete), validate_only=validate_only,
+                                       deadline=deadline)

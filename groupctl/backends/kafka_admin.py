@@ -1,0 +1,216 @@
+"""The confluent-kafka (librdkafka) half of the Kafka backend: offsets, topics and group configs.
+
+librdkafka does cluster admin well (DESIGN.md, Backends), so it answers what needs no group
+coordinator RPC of groupctl's own: committed offsets (OffsetFetch), log end offsets (ListOffsets,
+latest), the topic list (Metadata), and group configs (DescribeConfigs / IncrementalAlterConfigs on
+resource type GROUP, with validate_only). One AdminClient per command, made on first use from the
+same settings as the wire client (`ClientConfig.librdkafka_properties`).
+
+Every call waits until its deadline at most, polling the client meanwhile so that librdkafka's own
+reports (refused connections, failed logins) are collected and can explain a timeout. librdkafka
+writes nothing to stderr itself (log_level 0) unless the settings ask for its logs (`debug`,
+`log_level`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from concurrent.futures import Future, wait
+from typing import TYPE_CHECKING, Any, Final
+
+from groupctl.errors import KAFKA_ERROR_NAMES, GroupctlError
+from groupctl.kafka.config import ClientConfig
+from groupctl.kafka.deadline import Deadline
+from groupctl.model import CommittedOffset, TopicPartition
+
+if TYPE_CHECKING:
+    from confluent_kafka import KafkaError as LibrdkafkaError
+    from confluent_kafka.admin import AdminClient
+
+POLL_S: Final = 0.05
+REPORTS_SHOWN: Final = 3
+
+
+class AdminCallFailed(GroupctlError):
+    """A broker refused an admin request; `name` is Kafka's error name (INVALID_CONFIG ...)."""
+
+    def __init__(self, name: str, message: str) -> None:
+        super().__init__(f"{name}: {message}" if message else name)
+        self.name = name
+        self.message = message
+
+
+class AdminSession:
+    """confluent-kafka's AdminClient for one command; `close()` releases it."""
+
+    def __init__(self, config: ClientConfig, where: str) -> None:
+        self.config = config
+        self.where = where
+        self._client: AdminClient | None = None
+        self._reports: list[str] = []
+
+    def close(self) -> None:
+        self._client = None  # librdkafka's handle is destroyed with its last reference
+
+    def _admin(self) -> AdminClient:
+        if self._client is None:
+            from confluent_kafka import KafkaException
+            from confluent_kafka.admin import AdminClient
+
+            props: dict[str, Any] = dict(self.config.librdkafka_properties())
+            if "debug" not in props:
+                props.setdefault("log_level", 0)
+            props["error_cb"] = self._report
+            try:
+                self._client = AdminClient(props)
+            except KafkaException as exc:
+                raise GroupctlError(
+                    f"confluent-kafka refused the client settings: {exc.args[0].str()} (check --command-config and -X)"
+                ) from exc
+        return self._client
+
+    def _report(self, error: LibrdkafkaError) -> None:
+        self._reports.append(error.str())
+
+    def _reported(self) -> str:
+        recent = list(dict.fromkeys(self._reports))[-REPORTS_SHOWN:]
+        return f"; librdkafka reported: {'; '.join(recent)}" if recent else ""
+
+    def _wait(self, future: Future, deadline: Deadline, what: str) -> Any:
+        """The future's result once it is done, polling for librdkafka's reports until the deadline."""
+        from confluent_kafka import KafkaException
+
+        admin = self._admin()
+        while not wait([future], timeout=min(POLL_S, deadline.remaining())).done:
+            admin.poll(0)
+            if deadline.expired:
+                raise self._timed_out(what, deadline)
+        try:
+            return future.result()
+        except KafkaException as exc:
+            raise self._failure(exc.args[0], what, deadline) from exc
+
+    def _timed_out(self, what: str, deadline: Deadline) -> GroupctlError:
+        return GroupctlError(
+            f"{what} on {self.where} timed out after {deadline.total:.1f} s{self._reported()}; check that the "
+            "cluster is reachable with these settings, or give more time with --timeout"
+        )
+
+    def _failure(self, error: LibrdkafkaError, what: str, deadline: Deadline) -> GroupctlError:
+        from confluent_kafka import KafkaError
+
+        if error.code() > 0:  # the broker's error code, named as Kafka names it
+            return AdminCallFailed(KAFKA_ERROR_NAMES.get(error.code(), error.name()), error.str())
+        if error.code() == KafkaError._TIMED_OUT:  # librdkafka's own clock, set to the same deadline
+            return self._timed_out(what, deadline)
+        return GroupctlError(f"{what} on {self.where} failed: {error.str()}{self._reported()}")
+
+    @staticmethod
+    def _timeout(deadline: Deadline) -> float:
+        return max(deadline.remaining(), 0.001)
+
+    # --- offsets --------------------------------------------------------------------------------
+
+    def committed_offsets(self, group_id: str, deadline: Deadline) -> list[CommittedOffset]:
+        """Every committed offset of the group (OffsetFetch on its coordinator), sorted."""
+        from confluent_kafka import ConsumerGroupTopicPartitions
+
+        request = [ConsumerGroupTopicPartitions(group_id)]
+        futures = self._admin().list_consumer_group_offsets(request, request_timeout=self._timeout(deadline))
+        answer = self._wait(futures[group_id], deadline, f"OffsetFetch for group '{group_id}'")
+        offsets = [
+            CommittedOffset(
+                tp.topic,
+                tp.partition,
+                tp.offset,
+                metadata=tp.metadata or "",
+                leader_epoch=tp.leader_epoch if tp.leader_epoch is not None and tp.leader_epoch >= 0 else None,
+            )
+            for tp in answer.topic_partitions
+            if tp.error is None and tp.offset >= 0
+        ]
+        return sorted(offsets, key=lambda o: (o.topic, o.partition))
+
+    def end_offsets(
+        self, partitions: Iterable[TopicPartition], deadline: Deadline
+    ) -> tuple[dict[TopicPartition, int], dict[TopicPartition, str]]:
+        """Log end offsets (ListOffsets, latest, read_uncommitted), and the error of each partition without one."""
+        from confluent_kafka import TopicPartition as LibrdkafkaPartition
+        from confluent_kafka.admin import OffsetSpec
+
+        wanted = sorted(set(partitions))
+        if not wanted:
+            return {}, {}
+        request = {LibrdkafkaPartition(tp.topic, tp.partition): OffsetSpec.latest() for tp in wanted}
+        futures = self._admin().list_offsets(request, request_timeout=self._timeout(deadline))
+        offsets: dict[TopicPartition, int] = {}
+        errors: dict[TopicPartition, str] = {}
+        for asked, future in futures.items():
+            tp = TopicPartition(asked.topic, asked.partition)
+            try:
+                offsets[tp] = self._wait(future, deadline, "ListOffsets").offset
+            except AdminCallFailed as exc:
+                errors[tp] = exc.name
+        return offsets, errors
+
+    # --- topics -----------------------------------------------------------------------------------
+
+    def topic_names(self, deadline: Deadline) -> list[str]:
+        """Every topic of the cluster (Metadata), internal ones included, sorted."""
+        from confluent_kafka import KafkaException
+
+        admin = self._admin()
+        try:
+            metadata = admin.list_topics(timeout=self._timeout(deadline))
+        except KafkaException as exc:
+            admin.poll(0)
+            raise self._failure(exc.args[0], "Metadata", deadline) from exc
+        return sorted(metadata.topics)
+
+    # --- configs ------------------------------------------------------------------------------------
+
+    def group_configs(self, group_id: str, deadline: Deadline) -> dict[str, Any]:
+        """DescribeConfigs for GROUP `group_id`: name -> confluent-kafka ConfigEntry (with synonyms)."""
+        from confluent_kafka.admin import ConfigResource, ResourceType
+
+        resource = ConfigResource(ResourceType.GROUP, group_id)
+        futures = self._admin().describe_configs([resource], request_timeout=self._timeout(deadline))
+        return dict(self._wait(futures[resource], deadline, f"DescribeConfigs for group '{group_id}'"))
+
+    def broker_settings(self, deadline: Deadline) -> dict[str, str]:
+        """The configs of one broker (DescribeCluster's controller, else the first node), by name."""
+        from confluent_kafka.admin import ConfigResource, ResourceType
+
+        admin = self._admin()
+        cluster = self._wait(admin.describe_cluster(request_timeout=self._timeout(deadline)), deadline,
+                             "DescribeCluster")
+        nodes = ([cluster.controller] if cluster.controller is not None else []) + sorted(
+            cluster.nodes or (), key=lambda n: n.id
+        )
+        if not nodes:
+            raise GroupctlError(f"DescribeCluster on {self.where} named no broker")
+        node = nodes[0]
+        resource = ConfigResource(ResourceType.BROKER, str(node.id))
+        futures = admin.describe_configs([resource], request_timeout=self._timeout(deadline))
+        entries = self._wait(futures[resource], deadline, f"DescribeConfigs for broker {node.id}")
+        return {name: entry.value for name, entry in entries.items() if entry.value is not None}
+
+    def alter_group_configs(
+        self,
+        group_id: str,
+        set_values: Mapping[str, str],
+        delete: Iterable[str],
+        *,
+        validate_only: bool,
+        deadline: Deadline,
+    ) -> None:
+        """IncrementalAlterConfigs on GROUP `group_id`: SET and DELETE operations, all or none."""
+        from confluent_kafka.admin import AlterConfigOpType, ConfigEntry, ConfigResource, ResourceType
+
+        changes = [ConfigEntry(k, v, incremental_operation=AlterConfigOpType.SET) for k, v in set_values.items()]
+        changes += [ConfigEntry(k, None, incremental_operation=AlterConfigOpType.DELETE) for k in delete]
+        resource = ConfigResource(ResourceType.GROUP, group_id, incremental_configs=changes)
+        futures = self._admin().incremental_alter_configs(
+            [resource], validate_only=validate_only, request_timeout=self._timeout(deadline)
+        )
+        self._wait(futures[resource], deadline, f"IncrementalAlterConfigs for group '{group_id}'")
