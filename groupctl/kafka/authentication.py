@@ -59,8 +59,9 @@ def authenticate(conn: BrokerConnection, settings: SaslSettings, deadline: Deadl
         reply = conn.request(SASL_AUTHENTICATE, authenticate_version, {"authBytes": token}, deadline)
         if reply["errorCode"] == SASL_AUTHENTICATION_FAILED:
             raise AuthenticationFailed(
-                f"authentication failed for user {settings.username} with {settings.mechanism}: "
-                f"{reply.get('errorMessage') or 'no reason given'}; check sasl.username/sasl.password"
+                f"authentication failed for user {settings.username} with {settings.mechanism} on {conn.where} "
+                f"(SASL_AUTHENTICATION_FAILED: {reply.get('errorMessage') or 'no reason given'}); "
+                "check sasl.username/sasl.password (or the credentials in sasl.jaas.config)"
             )
         if reply["errorCode"]:
             raise broker_error(reply["errorCode"], reply.get("errorMessage"), f"SaslAuthenticate on {conn.where}")

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import shutil
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -226,99 +224,51 @@ def test_mechanism_names(tmp_path: Path) -> None:
 # -- TLS ----------------------------------------------------------------------------------------------
 
 
-def _with_cryptography(directory: Path) -> None:
-    import datetime
-    import ipaddress
-
-    from cryptography import x509
-    from cryptography.hazmat.primitives import hashes, serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import NameOID
-
-    now = datetime.datetime.now(datetime.timezone.utc)
-    ca_key = ec.generate_private_key(ec.SECP256R1())
-    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "groupctl test CA")])
-    ca = (x509.CertificateBuilder().subject_name(ca_name).issuer_name(ca_name).public_key(ca_key.public_key())
-          .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(minutes=5))
-          .not_valid_after(now + datetime.timedelta(days=1))
-          .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-          .sign(ca_key, hashes.SHA256()))
-    key = ec.generate_private_key(ec.SECP256R1())
-    names = [x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]
-    cert = (x509.CertificateBuilder().subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")]))
-            .issuer_name(ca_name).public_key(key.public_key()).serial_number(x509.random_serial_number())
-            .not_valid_before(now - datetime.timedelta(minutes=5)).not_valid_after(now + datetime.timedelta(days=1))
-            .add_extension(x509.SubjectAlternativeName(names), critical=False)
-            .sign(ca_key, hashes.SHA256()))
-    (directory / "ca.pem").write_bytes(ca.public_bytes(serialization.Encoding.PEM))
-    (directory / "server.pem").write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    (directory / "server.key").write_bytes(key.private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
-
-
-def _with_openssl(directory: Path) -> None:
-    def run(*args: str) -> None:
-        subprocess.run(["openssl", *args], cwd=directory, check=True, capture_output=True, timeout=60)
-
-    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "1",
-        "-subj", "/CN=groupctl test CA")
-    run("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost")
-    (directory / "san.ext").write_text("subjectAltName=DNS:localhost,IP:127.0.0.1\n")
-    run("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out",
-        "server.pem", "-days", "1", "-extfile", "san.ext")
-
-
 @pytest.fixture
-def certificates(tmp_path: Path) -> Path:
-    """A CA and a server certificate for localhost/127.0.0.1 signed by it, made for this test."""
-    directory = tmp_path / "tls"
-    directory.mkdir()
-    try:
-        _with_cryptography(directory)
-    except ImportError:
-        if shutil.which("openssl") is None:
-            pytest.skip("neither the cryptography package nor openssl is available to make a test certificate")
-        _with_openssl(directory)
-    return directory
+def certificates(tls_files: SimpleNamespace) -> SimpleNamespace:
+    """The shared test CA and a server certificate for localhost/127.0.0.1 it signed."""
+    return tls_files
 
 
-def test_confluent_kafka_over_ssl_with_the_test_ca(tmp_path: Path, certificates: Path) -> None:
-    context = tls_context(certificates / "server.pem", certificates / "server.key")
+def test_confluent_kafka_over_ssl_with_the_test_ca(tmp_path: Path, certificates: SimpleNamespace) -> None:
+    context = tls_context(certificates.server_crt, certificates.server_key)
     with ServerThread(ServerOptions(tmp_path / "cluster", port=0, tls=context)) as served:
         assert str(served.listener).startswith("SSL://127.0.0.1:")
         served.call(lambda b: b.backend.create_topic("orders", 1))
         client = AdminClient({"bootstrap.servers": served.bootstrap, "security.protocol": "SSL",
-                              "ssl.ca.location": str(certificates / "ca.pem")})
+                              "ssl.ca.location": str(certificates.ca)})
         assert list(client.list_topics(timeout=10).topics) == ["orders"]
 
 
-def test_sasl_ssl_listener(tmp_path: Path, certificates: Path) -> None:
+def test_sasl_ssl_listener(tmp_path: Path, certificates: SimpleNamespace) -> None:
     users = tmp_path / "users"
     users.write_text(f"alice:{PASSWORD}\n")
     options = ServerOptions(tmp_path / "cluster", port=0, sasl_mechanisms=("SCRAM-SHA-256",),
-                            tls=tls_context(certificates / "server.pem", certificates / "server.key"),
+                            tls=tls_context(certificates.server_crt, certificates.server_key),
                             users=read_users(users, ("SCRAM-SHA-256",)))
     with ServerThread(options) as served:
         assert served.listener is not None and served.listener.protocol == "SASL_SSL"
         client = AdminClient({"bootstrap.servers": served.bootstrap, "security.protocol": "SASL_SSL",
-                              "ssl.ca.location": str(certificates / "ca.pem"), "sasl.mechanism": "SCRAM-SHA-256",
+                              "ssl.ca.location": str(certificates.ca), "sasl.mechanism": "SCRAM-SHA-256",
                               "sasl.username": "alice", "sasl.password": PASSWORD})
         assert client.list_topics(timeout=10).brokers[1].port == served.listener.port
 
 
-def test_a_key_that_does_not_match_is_a_clear_error(tmp_path: Path, certificates: Path) -> None:
+def test_a_key_that_does_not_match_is_a_clear_error(tmp_path: Path, certificates: SimpleNamespace) -> None:
     with pytest.raises(GroupctlError, match="cannot use --tls-cert"):
-        tls_context(certificates / "ca.pem", certificates / "server.key")
+        tls_context(certificates.ca, certificates.server_key)
     with pytest.raises(UsageError, match="does not exist"):
-        tls_context(certificates / "missing.pem", certificates / "server.key")
+        tls_context(certificates.ca.parent / "missing.pem", certificates.server_key)
 
 
-def test_a_plaintext_client_on_a_tls_listener_does_not_stop_the_server(tmp_path: Path, certificates: Path) -> None:
-    context = tls_context(certificates / "server.pem", certificates / "server.key")
+def test_a_plaintext_client_on_a_tls_listener_does_not_stop_the_server(
+    tmp_path: Path, certificates: SimpleNamespace
+) -> None:
+    context = tls_context(certificates.server_crt, certificates.server_key)
     with ServerThread(ServerOptions(tmp_path / "cluster", port=0, tls=context)) as served:
         with connect(served) as sock:
             sock.sendall(framing.encode_request(18, 3, 1, "t", {}))
             assert closed_by_server(sock)
         client = AdminClient({"bootstrap.servers": served.bootstrap, "security.protocol": "SSL",
-                              "ssl.ca.location": str(certificates / "ca.pem")})
+                              "ssl.ca.location": str(certificates.ca)})
         assert client.list_topics(timeout=10).brokers
