@@ -113,7 +113,8 @@ class LocalBackend:
             self._lock.close()
             raise GroupctlError(
                 f"{self.directory} is being served by `groupctl serve` on {serving.get('listeners')} "
-                f"(pid {serving.get('pid')}); stop it first, or talk to it as a Kafka cluster"
+                f"(pid {serving.get('pid')}): reach it with -b {serving.get('bootstrap')} instead of --local, or "
+                "stop it first"
             )
         fcntl.flock(self._lock, fcntl.LOCK_EX)
 

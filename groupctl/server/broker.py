@@ -68,7 +68,8 @@ class Broker:
     def bound(self, listener: Listener) -> None:
         """Record the address clients are told (Metadata, FindCoordinator) and announce it in DIR."""
         self.listener = listener
-        write_json_atomically(self.directory / SERVING_FILE, {"pid": os.getpid(), "listeners": str(listener)})
+        write_json_atomically(self.directory / SERVING_FILE, {
+            "pid": os.getpid(), "listeners": str(listener), "bootstrap": f"{listener.host}:{listener.port}"})
 
     def after_request(self) -> None:
         """Fire the coordinator's due timers (join/sync answers waiting on them go out now)."""

@@ -73,6 +73,7 @@ def test_serve_prints_the_bootstrap_and_stops_on_sigterm_with_dir_saved(tmp_path
         busy = groupctl("group", "list", "--local", str(lab))
         assert busy.returncode == 1 and time.monotonic() - started < 10
         assert f"is being served by `groupctl serve` on PLAINTEXT://{bootstrap}" in busy.stderr
+        assert f"reach it with -b {bootstrap} instead of --local" in busy.stderr
         code, took, err = _stop(process, signal.SIGTERM)
     assert (code, took < 10) == (0, True), err
     assert f"listening on PLAINTEXT://{bootstrap}" in err
