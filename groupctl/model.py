@@ -96,6 +96,16 @@ class CommittedOffset:
 
 
 @dataclass(slots=True)
+class UncommittedPartition:
+    """A partition a member is assigned with no committed offset yet: `describe` still shows its log
+    end offset, as kafka-consumer-groups.sh does (its lag is unknown until a commit)."""
+
+    topic: str
+    partition: int
+    log_end_offset: int | None = None
+
+
+@dataclass(slots=True)
 class GroupDescription:
     """A group as `group describe` shows it.
 
@@ -116,6 +126,8 @@ class GroupDescription:
     state_timestamp: int | None = None
     members: list[Member] = field(default_factory=list)
     offsets: list[CommittedOffset] = field(default_factory=list)
+    #: Filled by live backends: assigned partitions without a committed offset, with their log end.
+    uncommitted: list[UncommittedPartition] = field(default_factory=list)
 
     @property
     def converged(self) -> bool:
@@ -165,3 +177,22 @@ class Finding:
     group: str | None
     explanation: str  # one line
     evidence: dict = field(default_factory=dict)  # offsets, positions, producer ids ... as plain values
+
+
+def described_partitions(desc: GroupDescription) -> list[TopicPartition]:
+    """Every partition `describe --offsets` shows: the committed ones, and those assigned to members."""
+    shown = {TopicPartition(o.topic, o.partition) for o in desc.offsets}
+    shown.update(tp for m in desc.members for tp in m.assignment)
+    return sorted(shown)
+
+
+def attach_log_ends(desc: GroupDescription, ends: dict[TopicPartition, int]) -> None:
+    """Fill in the log end offsets a backend looked up for `described_partitions(desc)`: on each
+    committed offset, and as `uncommitted` entries for assigned partitions without a commit."""
+    committed = set()
+    for offset in desc.offsets:
+        tp = TopicPartition(offset.topic, offset.partition)
+        committed.add(tp)
+        offset.log_end_offset = ends.get(tp)
+    assigned = sorted({tp for m in desc.members for tp in m.assignment} - committed)
+    desc.uncommitted = [UncommittedPartition(tp.topic, tp.partition, ends.get(tp)) for tp in assigned]

@@ -40,6 +40,8 @@ from groupctl.model import (
     GroupListing,
     RemovalResult,
     TopicPartition,
+    attach_log_ends,
+    described_partitions,
 )
 
 #: ListGroups v4 added the state filter (Kafka 2.6), v5 the type filter (Kafka 3.8).
@@ -172,18 +174,17 @@ class KafkaBackend:
         deadline = self._deadline()
         found = self._describe(ids, deadline)
         for group in ids:
-            found[group].offsets = self._offsets(group, deadline)
+            self._add_offsets(found[group], deadline)
         return [found[g] for g in ids]
 
-    def _offsets(self, group_id: str, deadline: Deadline) -> list[CommittedOffset]:
-        committed = self.admin.committed_offsets(group_id, deadline)
-        ends, errors = self.admin.end_offsets((TopicPartition(o.topic, o.partition) for o in committed), deadline)
-        for offset in committed:
-            offset.log_end_offset = ends.get(TopicPartition(offset.topic, offset.partition))
+    def _add_offsets(self, desc: GroupDescription, deadline: Deadline) -> None:
+        """The group's committed offsets, and the log end offsets of those and of its assigned partitions."""
+        desc.offsets = self.admin.committed_offsets(desc.group_id, deadline)
+        ends, errors = self.admin.end_offsets(described_partitions(desc), deadline)
+        attach_log_ends(desc, ends)
         if errors:
             listed = ", ".join(f"{tp.topic}-{tp.partition} ({name})" for tp, name in sorted(errors.items()))
-            self.notices.append(f"no log end offset, so no lag, for {listed} (group '{group_id}')")
-        return committed
+            self.notices.append(f"no log end offset, so no lag, for {listed} (group '{desc.group_id}')")
 
     def remove_members(
         self, group_id: str, members: Iterable[tuple[str, str | None]], reason: str | None = None

@@ -33,6 +33,8 @@ from groupctl.model import (
     GroupListing,
     RemovalResult,
     TopicPartition,
+    attach_log_ends,
+    described_partitions,
 )
 from groupctl.protocol.consumer_protocol import decode_assignment
 
@@ -206,9 +208,7 @@ class LocalBackend:
                 raise GroupNotFound(group_id, self.location)
             described = self.coordinator.describe(group_id)
             described.coordinator = f"{self.directory} (1)"
-            ends = self.end_offsets(TopicPartition(o.topic, o.partition) for o in described.offsets)
-            for offset in described.offsets:
-                offset.log_end_offset = ends.get(TopicPartition(offset.topic, offset.partition))
+            attach_log_ends(described, self.end_offsets(described_partitions(described)))
             out.append(described)
         return out
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any
 
-from groupctl.model import GroupDescription, TopicPartition, format_assignment
+from groupctl.model import GroupDescription, Member, TopicPartition, format_assignment
 from groupctl.output import Column, OutputFormat, render, to_item
 
 
@@ -65,44 +65,44 @@ STATE_COLUMNS = [
 COLUMNS = {View.offsets: OFFSET_COLUMNS, View.members: MEMBER_COLUMNS, View.state: STATE_COLUMNS}
 
 
-def _owners(desc: GroupDescription) -> dict[TopicPartition, Any]:
-    owners = {}
-    for member in desc.members:
-        for tp in member.assignment:
-            owners[tp] = member
-    return owners
+def _by_partition_count(desc: GroupDescription) -> list[Member]:
+    """Members with the most partitions first, as kafka-consumer-groups.sh sorts them."""
+    return sorted(desc.members, key=lambda m: (-len(m.assignment), m.member_id))
 
 
 def offset_rows(desc: GroupDescription) -> list[dict[str, Any]]:
-    """One row per committed partition, its owner where a member holds it; members' partitions
-    without a committed offset follow with `-`, as kafka-consumer-groups.sh does."""
-    owners = _owners(desc)
-    rows = []
-    seen = set()
-    for off in desc.offsets:
-        tp = TopicPartition(off.topic, off.partition)
-        seen.add(tp)
-        owner = owners.get(tp)
-        rows.append({
-            "group": desc.group_id, "topic": off.topic, "partition": off.partition,
-            "leaderEpoch": off.leader_epoch, "currentOffset": off.offset, "logEndOffset": off.log_end_offset,
-            "lag": off.lag, "consumerId": owner.member_id if owner else None,
+    """Rows as kafka-consumer-groups.sh --describe --offsets prints them: each member's partitions
+    (members with the most first, then by topic and partition; a member without any gets one row
+    of `-`), with the committed offset or `-`, then committed partitions no member holds."""
+    committed = {TopicPartition(o.topic, o.partition): o for o in desc.offsets}
+    ends = {TopicPartition(u.topic, u.partition): u.log_end_offset for u in desc.uncommitted}
+
+    def row(tp: TopicPartition | None, owner: Member | None) -> dict[str, Any]:
+        off = committed.get(tp) if tp is not None else None
+        return {
+            "group": desc.group_id, "topic": tp.topic if tp else None, "partition": tp.partition if tp else None,
+            "leaderEpoch": off.leader_epoch if off else None, "currentOffset": off.offset if off else None,
+            "logEndOffset": off.log_end_offset if off else ends.get(tp) if tp else None,
+            "lag": off.lag if off else None, "consumerId": owner.member_id if owner else None,
             "host": owner.host if owner else None, "clientId": owner.client_id if owner else None,
-            "commitTimestamp": off.commit_timestamp, "metadata": off.metadata,
-        })
-    for tp, owner in sorted(owners.items()):
-        if tp not in seen:
-            rows.append({
-                "group": desc.group_id, "topic": tp.topic, "partition": tp.partition, "currentOffset": None,
-                "consumerId": owner.member_id, "host": owner.host, "clientId": owner.client_id,
-            })
+            "commitTimestamp": off.commit_timestamp if off else None, "metadata": off.metadata if off else None,
+        }
+
+    rows = []
+    held: set[TopicPartition] = set()
+    for member in _by_partition_count(desc):
+        held.update(member.assignment)
+        rows.extend(row(tp, member) for tp in sorted(member.assignment))
+        if not member.assignment:
+            rows.append(row(None, member))
+    rows.extend(row(tp, None) for tp in sorted(committed) if tp not in held)
     return rows
 
 
 def member_rows(desc: GroupDescription) -> list[dict[str, Any]]:
     """One row per member: most partitions first, as kafka-consumer-groups.sh sorts them."""
     rows = []
-    for m in sorted(desc.members, key=lambda m: (-len(m.assignment), m.member_id)):
+    for m in _by_partition_count(desc):
         rows.append({
             "group": desc.group_id, "consumerId": m.member_id, "instanceId": m.instance_id, "host": m.host,
             "clientId": m.client_id, "protocol": m.protocol, "memberEpoch": m.member_epoch,

@@ -141,3 +141,12 @@ def test_served_on_the_wall_clock_members_keep_their_session_and_time_never_goes
         assert [m.member_id for m in served.describe_groups(["g"])[0].members] == ["m1"]
     with LocalBackend(tmp_path) as again:
         assert again.clock.now_ms() > saved
+
+
+def test_an_assigned_partition_without_a_commit_still_shows_its_log_end_offset(tmp_path: Path) -> None:
+    with LocalBackend(tmp_path, create=True) as b:
+        b.create_topic("orders", 3, messages=70)
+        join(b, "a")
+        (desc,) = b.describe_groups(["g"])
+    assert desc.offsets == []
+    assert [(u.topic, u.partition, u.log_end_offset) for u in desc.uncommitted] == [("orders", p, 70) for p in range(3)]

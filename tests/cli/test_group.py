@@ -452,9 +452,32 @@ def test_describe_offsets_is_the_default(cli, cluster):
     rows = _rows(r.out)
     assert rows[0] == ["GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "CONSUMER-ID",
                        "HOST", "CLIENT-ID"]
-    assert [row[:6] for row in rows[1:]] == [["orders-app", "orders", str(p), str(100 + p), "150", str(50 - p)]
-                                             for p in range(6)]
+    assert sorted((row[:6] for row in rows[1:]), key=lambda row: int(row[2])) == [
+        ["orders-app", "orders", str(p), str(100 + p), "150", str(50 - p)] for p in range(6)]
+    # As kafka-consumer-groups.sh orders them: members with the most partitions first, each member's
+    # partitions in order.
+    by_member: dict[str, list[int]] = {}
+    for row in rows[1:]:
+        by_member.setdefault(row[6], []).append(int(row[2]))
+    assert [row[6] for row in rows[1:]] == [m for m, ps in by_member.items() for _ in ps]
+    assert [len(ps) for ps in by_member.values()] == [2, 2, 1, 1]
+    assert all(ps == sorted(ps) for ps in by_member.values())
     assert rows[1:] == _rows(cli("group", "describe", "orders-app", "--offsets", *cluster.args).out)[1:]
+
+
+def test_describe_shows_the_log_end_offset_of_a_partition_never_committed(cli, backend, local, request):
+    with LocalBackend(local) as b:
+        r = b.coordinator.heartbeat(HeartbeatRequest("fresh-app", "member-new", 0, rebalance_timeout_ms=30_000,
+                                                     subscribed_topic_names=["invoices"], topic_partitions=[],
+                                                     client_id="app-new"))
+        assert r.error_code == 0, r
+    target = _target(backend, local, request)
+    out = cli("group", "describe", "fresh-app", *target.args, "-o", "csv")
+    assert out.code == 0, out.err
+    (row,) = list(csv.DictReader(io.StringIO(out.out)))
+    assert (row["topic"], row["partition"], row["currentOffset"], row["logEndOffset"], row["lag"]) == (
+        "invoices", "0", "", "900", "")
+    assert row["consumerId"] == "member-new"
 
 
 def test_describe_members(cli, cluster):

@@ -7,7 +7,15 @@ import json
 from contextlib import redirect_stdout
 
 from groupctl.cli.group_views import View, member_rows, offset_rows, render_groups, state_row
-from groupctl.model import CommittedOffset, GroupDescription, Member, TopicPartition, format_assignment
+from groupctl.model import (
+    CommittedOffset,
+    GroupDescription,
+    Member,
+    TopicPartition,
+    attach_log_ends,
+    described_partitions,
+    format_assignment,
+)
 from groupctl.output import OutputFormat
 
 TP = TopicPartition
@@ -33,11 +41,20 @@ def test_format_assignment():
     assert format_assignment(None) == "-"
 
 
-def test_offset_rows_owner_and_unowned():
-    rows = offset_rows(_group())
-    assert [(r["topic"], r["partition"], r["currentOffset"], r["consumerId"]) for r in rows] == [
-        ("orders", 0, 10, "m-a"), ("orders", 5, 3, None), ("orders", 1, None, "m-a"), ("orders", 2, None, "m-b"),
+def test_offset_rows_in_kafka_tool_order():
+    """Members with the most partitions first, each member's partitions in order (committed or not),
+    a member without partitions as one row of `-`, then committed partitions nobody holds."""
+    group = _group()
+    group.members.append(Member("m-c", None, "client-c", "/10.0.0.3", "consumer", member_epoch=7))
+    attach_log_ends(group, {TP("orders", p): 20 + p for p in range(6)})
+    rows = offset_rows(group)
+    assert [(r["topic"], r["partition"], r["currentOffset"], r["logEndOffset"], r["lag"], r["consumerId"])
+            for r in rows] == [
+        ("orders", 0, 10, 20, 10, "m-a"), ("orders", 1, None, 21, None, "m-a"), ("orders", 2, None, 22, None, "m-b"),
+        (None, None, None, None, None, "m-c"), ("orders", 5, 3, 25, 22, None),
     ]
+    assert [(u.partition, u.log_end_offset) for u in group.uncommitted] == [(1, 21), (2, 22)]
+    assert described_partitions(group) == [TP("orders", p) for p in (0, 1, 2, 5)]
 
 
 def test_member_rows_most_partitions_first():
