@@ -5,8 +5,11 @@ port."""
 from __future__ import annotations
 
 import functools
+import importlib
+import inspect
 import io
 import json
+import pkgutil
 import signal
 import socket
 from collections.abc import Callable, Iterator
@@ -108,6 +111,23 @@ def closed_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind((HOST, 0))
         return int(s.getsockname()[1])
+
+
+def kafka_python_classes() -> dict[str, Any]:
+    """kafka-python's ApiMessage classes by name (`ProduceRequest`, ...): the independent peer that both the
+    wire client's tests (fixture `kp`) and the protocol tests compare bytes with, found one way for both."""
+    from kafka.protocol.api_message import ApiMessage
+
+    modules = [importlib.import_module("kafka.protocol.sasl")]
+    for package in ("admin", "consumer", "metadata", "producer"):
+        pkg = importlib.import_module(f"kafka.protocol.{package}")
+        modules += [importlib.import_module(f"{pkg.__name__}.{i.name}") for i in pkgutil.iter_modules(pkg.__path__)]
+    found: dict[str, Any] = {}
+    for module in modules:
+        for name, obj in vars(module).items():
+            if inspect.isclass(obj) and issubclass(obj, ApiMessage) and obj is not ApiMessage:
+                found[name] = obj
+    return found
 
 
 @pytest.fixture(scope="session")

@@ -11,9 +11,6 @@ backend and CLI tests, in tests/conftest.py. Tests reach these through fixtures 
 
 from __future__ import annotations
 
-import importlib
-import inspect
-import pkgutil
 import socket
 from collections.abc import Callable, Iterator
 from types import SimpleNamespace
@@ -22,6 +19,8 @@ from typing import Any
 import pytest
 
 from groupctl.kafka.config import ClientConfig
+
+from ..conftest import kafka_python_classes
 
 HOST = "127.0.0.1"
 
@@ -54,26 +53,11 @@ def silent_listener() -> Iterator[int]:
 # --- kafka-python, the independent peer ------------------------------------------------------------
 
 
-def _kp_classes() -> dict[str, Any]:
-    from kafka.protocol.api_message import ApiMessage
-
-    modules = [importlib.import_module("kafka.protocol.sasl")]
-    for package in ("admin", "consumer", "metadata"):
-        pkg = importlib.import_module(f"kafka.protocol.{package}")
-        modules += [importlib.import_module(f"{pkg.__name__}.{i.name}") for i in pkgutil.iter_modules(pkg.__path__)]
-    found: dict[str, Any] = {}
-    for module in modules:
-        for name, obj in vars(module).items():
-            if inspect.isclass(obj) and issubclass(obj, ApiMessage) and obj is not ApiMessage:
-                found[name] = obj
-    return found
-
-
 @pytest.fixture(scope="session")
 def kp() -> SimpleNamespace:
     """`kp.cls[name]` is a kafka-python ApiMessage class; `kp.frame(name, version, correlation_id,
     client_id, **fields)` its size-prefixed encoding with header; `kp.response(...)` likewise."""
-    classes = _kp_classes()
+    classes = kafka_python_classes()
 
     def frame(name: str, version: int, correlation_id: int, client_id: str | None = None, **fields: Any) -> bytes:
         obj = classes[name][version](**fields)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import struct
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -38,6 +39,27 @@ def listed(group_id: str, state: str = "Stable", gtype: str = "classic", protoco
     return {"groupId": group_id, "protocolType": protocol, "groupState": state, "groupType": gtype}
 
 
+def describe_each(state: str, protocol_type: str) -> Callable[[Any, Any], dict[str, Any]]:
+    """A fake broker's DescribeGroups handler: every group asked for exists, memberless, in `state`."""
+
+    def answer(request: Any, _session: Any) -> dict[str, Any]:
+        return {
+            "groups": [
+                {
+                    "errorCode": 0,
+                    "groupId": g,
+                    "groupState": state,
+                    "protocolType": protocol_type,
+                    "protocolData": "",
+                    "members": [],
+                }
+                for g in request.body["groups"]
+            ]
+        }
+
+    return answer
+
+
 # --- ListGroups -----------------------------------------------------------------------------------
 
 
@@ -45,22 +67,7 @@ def listed(group_id: str, state: str = "Stable", gtype: str = "classic", protoco
 def test_list_groups_bytes_equal_kafka_python(fake_cluster: Any, config_for: Any, kp: Any, version: int) -> None:
     (broker,) = fake_cluster(api_versions={**BASE_VERSIONS, 16: (0, version), 15: (0, 5)})
     broker.on(16, lambda r, s: {"errorCode": 0, "groups": [listed("g")]})
-    broker.on(
-        15,
-        lambda r, s: {
-            "groups": [
-                {
-                    "errorCode": 0,
-                    "groupId": g,
-                    "groupState": "Stable",
-                    "protocolType": "consumer",
-                    "protocolData": "",
-                    "members": [],
-                }
-                for g in r.body["groups"]
-            ]
-        },
-    )
+    broker.on(15, describe_each("Stable", "consumer"))
     with Cluster(config_for(broker)) as cluster:
         groups = list_groups(cluster, cluster.deadline(5), states=["Stable"], types=["classic"])
     assert groups == [GroupListing("g", "classic", "Stable", "consumer")]
@@ -152,22 +159,7 @@ def test_list_groups_errors_name_the_broker(fake_cluster: Any, config_for: Any) 
 @pytest.mark.parametrize("version", range(7))
 def test_describe_groups_bytes_equal_kafka_python(fake_cluster: Any, config_for: Any, kp: Any, version: int) -> None:
     (broker,) = fake_cluster(api_versions={**BASE_VERSIONS, 15: (0, version)})
-    broker.on(
-        15,
-        lambda r, s: {
-            "groups": [
-                {
-                    "errorCode": 0,
-                    "groupId": g,
-                    "groupState": "Empty",
-                    "protocolType": "",
-                    "protocolData": "",
-                    "members": [],
-                }
-                for g in r.body["groups"]
-            ]
-        },
-    )
+    broker.on(15, describe_each("Empty", ""))
     with Cluster(config_for(broker)) as cluster:
         result = describe_classic_groups(cluster, ["a", "b"], cluster.deadline(5))
     assert sorted(result) == ["a", "b"]

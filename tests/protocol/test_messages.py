@@ -12,7 +12,6 @@ compared with kafka-python's copy of Kafka's JSON; the two APIs it lacks (68, 69
 from __future__ import annotations
 
 import importlib
-import inspect
 import pkgutil
 import re
 import struct
@@ -28,6 +27,8 @@ from groupctl.errors import DecodeError
 from groupctl.protocol.messages import API_NAMES, API_SCHEMAS, framing, headers
 from groupctl.protocol.schema import FIXED_TYPES, UNKNOWN_TAGS, Field, Message, default_value
 from groupctl.protocol.strategies import message_values
+
+from ..conftest import kafka_python_classes
 
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 PEER = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -129,22 +130,7 @@ def test_fields_of_other_versions_are_refused_unless_ignorable() -> None:
 # --- kafka-python: the JSON-driven ApiMessage codec -------------------------------------------------
 
 
-def _kp_new_classes() -> dict[str, Any]:
-    from kafka.protocol.api_message import ApiMessage
-
-    modules = [importlib.import_module("kafka.protocol.sasl")]
-    for package in ("admin", "consumer", "metadata", "producer"):
-        pkg = importlib.import_module(f"kafka.protocol.{package}")
-        modules += [importlib.import_module(f"{pkg.__name__}.{i.name}") for i in pkgutil.iter_modules(pkg.__path__)]
-    found: dict[str, Any] = {}
-    for module in modules:
-        for name, obj in vars(module).items():
-            if inspect.isclass(obj) and issubclass(obj, ApiMessage) and obj is not ApiMessage:
-                found[name] = obj
-    return found
-
-
-KP_NEW = _kp_new_classes()
+KP_NEW = kafka_python_classes()
 
 
 def _kp_new_cases() -> Iterator[Any]:

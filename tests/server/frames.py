@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import socket
+from types import TracebackType
 
 from groupctl.protocol.messages import framing
 from groupctl.server.server import ServerThread
 
 TIMEOUT_S = 10.0
+MAX_FRAME = 1 << 26  # a larger size prefix is a broken answer, not one to wait for
 
 
 def connect(served: ServerThread) -> socket.socket:
@@ -25,13 +27,18 @@ def read_exactly(sock: socket.socket, n: int) -> bytes:
     return out
 
 
-def exchange(sock: socket.socket, api_key: int, version: int, body: dict, correlation_id: int = 7) -> dict:
-    """Send one request on `sock` and decode its answer."""
-    sock.sendall(framing.encode_request(api_key, version, correlation_id, "test", body))
-    size = framing.frame_size(read_exactly(sock, 4), 1 << 26)
+def read_answer(sock: socket.socket, api_key: int, version: int, correlation_id: int) -> dict:
+    """The next answer on `sock`, decoded; it must be the one to `correlation_id` (answers come in order)."""
+    size = framing.frame_size(read_exactly(sock, 4), MAX_FRAME)
     response = framing.decode_response(read_exactly(sock, size), api_key, version)
     assert response.correlation_id == correlation_id
     return response.body
+
+
+def exchange(sock: socket.socket, api_key: int, version: int, body: dict, correlation_id: int = 7) -> dict:
+    """Send one request on `sock` and decode its answer."""
+    sock.sendall(framing.encode_request(api_key, version, correlation_id, "test", body))
+    return read_answer(sock, api_key, version, correlation_id)
 
 
 def call(served: ServerThread, api_key: int, version: int, body: dict) -> dict:
@@ -46,3 +53,51 @@ def closed_by_server(sock: socket.socket) -> bool:
         return sock.recv(1) == b""
     except ConnectionResetError:
         return True
+
+
+class Wire:
+    """One client connection kept open, as a real client keeps it: a request may be sent now and its answer
+    read later (a parked JoinGroup, a long-poll Fetch), and answers must come in the order asked."""
+
+    def __init__(self, served: ServerThread, client_id: str = "test") -> None:
+        self.sock = connect(served)
+        self.client_id = client_id
+        self.correlation_id = 0
+        self.unanswered: list[tuple[int, int, int]] = []
+
+    def send(self, api_key: int, version: int, body: dict, answered: bool = True) -> None:
+        """Send a request; `answered=False` for one the server must not answer (Produce with acks=0)."""
+        self.correlation_id += 1
+        self.sock.sendall(framing.encode_request(api_key, version, self.correlation_id, self.client_id, body))
+        if answered:
+            self.unanswered.append((api_key, version, self.correlation_id))
+
+    def receive(self) -> dict:
+        """The answer to the oldest request sent and not yet answered."""
+        api_key, version, correlation_id = self.unanswered.pop(0)
+        return read_answer(self.sock, api_key, version, correlation_id)
+
+    def call(self, api_key: int, version: int, body: dict) -> dict:
+        self.send(api_key, version, body)
+        return self.receive()
+
+    def waiting(self, seconds: float) -> bool:
+        """True when no answer arrives within `seconds` (the request is parked)."""
+        self.sock.settimeout(seconds)
+        try:
+            return not self.sock.recv(1, socket.MSG_PEEK)
+        except TimeoutError:
+            return True
+        finally:
+            self.sock.settimeout(TIMEOUT_S)
+
+    def close(self) -> None:
+        self.sock.close()
+
+    def __enter__(self) -> Wire:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        self.close()

@@ -23,17 +23,9 @@ from groupctl.server.broker import Broker
 from groupctl.server.server import ServerThread
 
 from .frames import call
+from .waits import WAIT_S, wait_until
 
-WAIT_S = 30.0
 Partitions = frozenset[tuple[str, int]]
-
-
-def wait_until(condition: Callable[[], bool], what: str, timeout_s: float = WAIT_S) -> None:
-    deadline = time.monotonic() + timeout_s
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout_s} s waiting until {what}")
-        time.sleep(0.05)
 
 
 class Polled:

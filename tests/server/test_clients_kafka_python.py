@@ -4,8 +4,7 @@ consumer joins a classic group and commits, its admin lists, describes and remov
 from __future__ import annotations
 
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
 from kafka import KafkaAdminClient, KafkaConsumer, OffsetAndMetadata, TopicPartition
@@ -13,16 +12,7 @@ from kafka.admin import MemberToRemove
 from kafka.errors import NoError, UnknownMemberIdError
 
 from groupctl.server.server import ServerThread
-
-WAIT_S = 30.0
-
-
-def wait_until(condition: Callable[[], bool], what: str, timeout_s: float = WAIT_S) -> None:
-    deadline = time.monotonic() + timeout_s
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout_s} s waiting until {what}")
-        time.sleep(0.05)
+from tests.server.waits import WAIT_S, wait_until
 
 
 class Polled:

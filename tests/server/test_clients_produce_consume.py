@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from confluent_kafka import Consumer, Producer, TopicPartition
+from confluent_kafka import Consumer, Message, Producer, TopicPartition
 from kafka import KafkaConsumer, KafkaProducer
 from kafka import TopicPartition as KafkaTopicPartition
 
@@ -55,19 +55,33 @@ def produce(bootstrap: str, topic: str, messages: list[tuple[bytes, bytes]], cod
     assert failures == []
 
 
-def consume(consumer: Consumer, count: int) -> list[tuple[int, int, bytes]]:
+def consume(consumer: Consumer, count: int) -> list[Message]:
     """Poll until `count` messages arrived (or the deadline passed), then briefly for any extra one."""
-    got: list[tuple[int, int, bytes]] = []
+    got: list[Message] = []
     deadline = time.monotonic() + DEADLINE_S
     while len(got) < count and time.monotonic() < deadline:
         message = consumer.poll(0.5)
         if message is None:
             continue
         assert message.error() is None, message.error()
-        got.append((message.partition(), message.offset(), message.value()))
+        got.append(message)
     extra = consumer.poll(1.0)
     assert extra is None or extra.error() is not None, "more messages than were produced"
     return got
+
+
+def consume_in_group(bootstrap: str, topic: str, count: int, config: dict[str, object]) -> list[tuple[int, int, bytes]]:
+    """What a group consumer does: subscribe, read `count` messages from the earliest offset, commit them
+    synchronously and close; the (partition, offset, value) of each message read."""
+    consumer = Consumer({"bootstrap.servers": bootstrap, "auto.offset.reset": "earliest",
+                         "enable.auto.commit": False, **config})
+    try:
+        consumer.subscribe([topic])
+        got = consume(consumer, count)
+        consumer.commit(asynchronous=False)
+    finally:
+        consumer.close()
+    return [(m.partition(), m.offset(), m.value()) for m in got]
 
 
 def messages(tag: str, n: int) -> list[tuple[bytes, bytes]]:
@@ -103,15 +117,8 @@ def test_every_codec_is_consumed_by_a_classic_group_and_the_lag_is_right(tmp_pat
             batch = messages(codec, n)
             produce(server.bootstrap, "orders", batch, codec)
             sent += batch
-        consumer = Consumer({"bootstrap.servers": server.bootstrap, "group.id": "billing",
-                             "auto.offset.reset": "earliest", "enable.auto.commit": False,
-                             "session.timeout.ms": 10_000})
-        try:
-            consumer.subscribe(["orders"])
-            got = consume(consumer, len(sent))
-            consumer.commit(asynchronous=False)
-        finally:
-            consumer.close()
+        got = consume_in_group(server.bootstrap, "orders", len(sent), {"group.id": "billing",
+                                                                       "session.timeout.ms": 10_000})
         ends = server.call(lambda b: list(b.backend.end_offsets_by_topic["orders"]))
     assert sorted(v for _, _, v in got) == sorted(v for _, v in sent)
     assert len({(p, o) for p, o, _ in got}) == len(sent)
@@ -136,15 +143,8 @@ def test_a_kip_848_consumer_consumes_and_commits(tmp_path: Path) -> None:
         server.call(lambda b: b.backend.create_topic("events", 3))
         sent = messages("e", 30)
         produce(server.bootstrap, "events", sent, "lz4")
-        consumer = Consumer({"bootstrap.servers": server.bootstrap, "group.id": "kip848",
-                             "group.protocol": "consumer", "auto.offset.reset": "earliest",
-                             "enable.auto.commit": False})
-        try:
-            consumer.subscribe(["events"])
-            got = consume(consumer, len(sent))
-            consumer.commit(asynchronous=False)
-        finally:
-            consumer.close()
+        got = consume_in_group(server.bootstrap, "events", len(sent), {"group.id": "kip848",
+                                                                       "group.protocol": "consumer"})
         ends = server.call(lambda b: list(b.backend.end_offsets_by_topic["events"]))
     assert sorted(v for _, _, v in got) == sorted(v for _, v in sent)
     offsets = describe_offsets(directory, "kip848")
@@ -196,13 +196,7 @@ def test_librdkafka_reads_what_kafka_python_wrote(tmp_path: Path, codec: str) ->
                              "enable.auto.commit": False})
         try:
             consumer.assign([TopicPartition("mixed", p, 0) for p in (0, 1)])
-            got: list[tuple[bytes, bytes, object]] = []
-            deadline = time.monotonic() + DEADLINE_S
-            while len(got) < len(sent) and time.monotonic() < deadline:
-                message = consumer.poll(0.5)
-                if message is not None:
-                    assert message.error() is None, message.error()
-                    got.append((message.key(), message.value(), message.headers()))
+            got = [(m.key(), m.value(), m.headers()) for m in consume(consumer, len(sent))]
         finally:
             consumer.close()
     assert sorted((k, v) for k, v, _ in got) == sorted(sent)

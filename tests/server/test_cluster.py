@@ -2,35 +2,14 @@
 
 from __future__ import annotations
 
-import socket
-
 from confluent_kafka.admin import AdminClient
 
-from groupctl.protocol.messages import framing
 from groupctl.server.server import ServerThread
-
-
-def roundtrip(served: ServerThread, api_key: int, version: int, body: dict) -> dict:
-    host, port = served.bootstrap.rsplit(":", 1)
-    with socket.create_connection((host, int(port)), timeout=5) as sock:
-        sock.sendall(framing.encode_request(api_key, version, 7, "test", body))
-        size = framing.frame_size(_read(sock, 4), 1 << 20)
-        response = framing.decode_response(_read(sock, size), api_key, version)
-    assert response.correlation_id == 7
-    return response.body
-
-
-def _read(sock: socket.socket, n: int) -> bytes:
-    out = b""
-    while len(out) < n:
-        chunk = sock.recv(n - len(out))
-        assert chunk, "connection closed"
-        out += chunk
-    return out
+from tests.server.frames import call
 
 
 def test_api_versions_lists_every_handled_api(served: ServerThread) -> None:
-    body = roundtrip(served, 18, 3, {"clientSoftwareName": "t", "clientSoftwareVersion": "1"})
+    body = call(served, 18, 3, {"clientSoftwareName": "t", "clientSoftwareVersion": "1"})
     keys = {k["apiKey"]: (k["minVersion"], k["maxVersion"]) for k in body["apiKeys"]}
     assert keys[18] == (0, 4)
     assert keys[3] == (0, 13)
@@ -43,23 +22,23 @@ def test_api_versions_lists_every_handled_api(served: ServerThread) -> None:
 def test_metadata_names_the_node_and_the_topics(served: ServerThread) -> None:
     topic = served.call(lambda b: b.backend.create_topic("orders", 3))
     _host, port = served.bootstrap.rsplit(":", 1)
-    body = roundtrip(served, 3, 12, {"topics": [{"name": "orders"}, {"name": "missing"}]})
+    body = call(served, 3, 12, {"topics": [{"name": "orders"}, {"name": "missing"}]})
     assert body["brokers"][0]["nodeId"] == 1 and body["brokers"][0]["port"] == int(port)
     orders, missing = body["topics"]
     assert orders["topicId"] == topic.topic_id and [p["leaderId"] for p in orders["partitions"]] == [1, 1, 1]
     assert missing["errorCode"] == 3
-    by_id = roundtrip(served, 3, 12, {"topics": [{"name": None, "topicId": topic.topic_id}]})
+    by_id = call(served, 3, 12, {"topics": [{"name": None, "topicId": topic.topic_id}]})
     assert by_id["topics"][0]["name"] == "orders"
 
 
 def test_find_coordinator_batched_and_single(served: ServerThread) -> None:
     port = int(served.bootstrap.rsplit(":", 1)[1])
-    batched = roundtrip(served, 10, 4, {"keyType": 0, "coordinatorKeys": ["a", "b"]})
+    batched = call(served, 10, 4, {"keyType": 0, "coordinatorKeys": ["a", "b"]})
     assert [(c["key"], c["nodeId"], c["port"], c["errorCode"]) for c in batched["coordinators"]] == [
         ("a", 1, port, 0), ("b", 1, port, 0)]
-    single = roundtrip(served, 10, 1, {"key": "a", "keyType": 0})
+    single = call(served, 10, 1, {"key": "a", "keyType": 0})
     assert (single["nodeId"], single["port"], single["errorCode"]) == (1, port, 0)
-    txn = roundtrip(served, 10, 4, {"keyType": 1, "coordinatorKeys": ["t"]})
+    txn = call(served, 10, 4, {"keyType": 1, "coordinatorKeys": ["t"]})
     assert txn["coordinators"][0]["errorCode"] == 15
 
 
@@ -75,21 +54,21 @@ def test_describe_cluster_names_node_1_as_broker_and_controller(served: ServerTh
     port = int(served.bootstrap.rsplit(":", 1)[1])
     cluster_id = served.call(lambda b: b.cluster_id)
     for version in (0, 1, 2):
-        body = roundtrip(served, 60, version, {"includeClusterAuthorizedOperations": True, "endpointType": 1,
-                                               "includeFencedBrokers": False})
+        body = call(served, 60, version, {"includeClusterAuthorizedOperations": True, "endpointType": 1,
+                                          "includeFencedBrokers": False})
         assert (body["errorCode"], body["clusterId"], body["controllerId"]) == (0, cluster_id, 1)
         assert [(b["brokerId"], b["host"], b["port"]) for b in body["brokers"]] == [(1, "127.0.0.1", port)]
         assert body["clusterAuthorizedOperations"] & (1 << 8)
-    without = roundtrip(served, 60, 2, {"includeClusterAuthorizedOperations": False})
+    without = call(served, 60, 2, {"includeClusterAuthorizedOperations": False})
     assert without["clusterAuthorizedOperations"] == -2147483648
 
 
 def test_describe_cluster_refuses_other_endpoint_types_as_a_broker_does(served: ServerThread) -> None:
-    controller = roundtrip(served, 60, 1, {"endpointType": 2})
+    controller = call(served, 60, 1, {"endpointType": 2})
     assert (controller["errorCode"], controller["errorMessage"]) == (
         114, "The request was sent to an endpoint of type BROKER, but we wanted an endpoint of type CONTROLLER")
     assert controller["brokers"] == [] and controller["clusterId"] == ""
-    unknown = roundtrip(served, 60, 1, {"endpointType": 7})
+    unknown = call(served, 60, 1, {"endpointType": 7})
     assert (unknown["errorCode"], unknown["errorMessage"]) == (115, "Unsupported endpoint type 7")
 
 

@@ -14,6 +14,7 @@ from groupctl.protocol.messages import framing
 from groupctl.server.connection import Limits
 from groupctl.server.server import ServerOptions, ServerThread
 from tests.server.frames import closed_by_server, connect, exchange, read_exactly
+from tests.server.waits import wait_until
 
 API_VERSIONS_V3 = {"clientSoftwareName": "healthy", "clientSoftwareVersion": "1"}
 
@@ -116,9 +117,7 @@ def test_max_connections_is_enforced_and_frees_up(limited: ServerThread) -> None
         assert exchange(first, 18, 3, API_VERSIONS_V3, 9)["errorCode"] == 0
     finally:
         second.close()
-    deadline = time.monotonic() + 5
-    while limited.server.connection_count > 1 and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_until(lambda: limited.server.connection_count <= 1, "the server lets go of the closed connection", 5)
     with connect(limited) as again:
         assert exchange(again, 18, 3, API_VERSIONS_V3, 10)["errorCode"] == 0
     first.close()

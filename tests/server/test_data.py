@@ -3,7 +3,6 @@ the long poll, and a restart on the same DIR."""
 
 from __future__ import annotations
 
-import socket
 import struct
 import threading
 import time
@@ -15,56 +14,16 @@ import pytest
 
 from groupctl.log.segment import iter_batches
 from groupctl.log.writer import SimpleRecord, build_batch, build_message_set
-from groupctl.protocol.messages import framing
 from groupctl.server.server import ServerOptions, ServerThread
+from tests.server.frames import Wire, closed_by_server
 
 PRODUCE, FETCH, LIST_OFFSETS, API_VERSIONS = 0, 1, 2, 18
 
 
-class Wire:
-    """One client connection speaking raw frames; every read is bounded by the socket timeout."""
-
-    def __init__(self, served: ServerThread) -> None:
-        host, port = served.bootstrap.rsplit(":", 1)
-        self.sock = socket.create_connection((host, int(port)), timeout=10)
-        self.correlation_id = 0
-
-    def send(self, api_key: int, version: int, body: dict) -> int:
-        self.correlation_id += 1
-        self.sock.sendall(framing.encode_request(api_key, version, self.correlation_id, "test", body))
-        return self.correlation_id
-
-    def receive(self, api_key: int, version: int, correlation_id: int) -> dict:
-        size = framing.frame_size(self._read(4), 64 << 20)
-        response = framing.decode_response(self._read(size), api_key, version)
-        assert response.correlation_id == correlation_id
-        return response.body
-
-    def call(self, api_key: int, version: int, body: dict) -> dict:
-        return self.receive(api_key, version, self.send(api_key, version, body))
-
-    def closed_by_server(self) -> bool:
-        return self.sock.recv(1) == b""
-
-    def _read(self, n: int) -> bytes:
-        out = b""
-        while len(out) < n:
-            chunk = self.sock.recv(n - len(out))
-            assert chunk, "connection closed"
-            out += chunk
-        return out
-
-    def close(self) -> None:
-        self.sock.close()
-
-
 @pytest.fixture
 def wire(served: ServerThread) -> Iterator[Wire]:
-    client = Wire(served)
-    try:
+    with Wire(served) as client:
         yield client
-    finally:
-        client.close()
 
 
 def make_topic(served: ServerThread, name: str = "orders", partitions: int = 2, messages: int = 0) -> uuid.UUID:
@@ -174,16 +133,13 @@ def test_produce_errors_per_partition(
 
 def test_acks_zero_gets_no_response_and_a_failure_closes_the_connection(served: ServerThread, wire: Wire) -> None:
     make_topic(served)
-    wire.send(PRODUCE, 9, produce_body(batch(2), acks=0))
+    wire.send(PRODUCE, 9, produce_body(batch(2), acks=0), answered=False)
     answer = produced(wire, 9, batch(1))
     assert answer["baseOffset"] == 2  # the next request's answer is the first thing on the wire
-    wire.send(PRODUCE, 9, produce_body(batch(2), topic="missing", acks=0))
-    assert wire.closed_by_server()
-    other = Wire(served)
-    try:
+    wire.send(PRODUCE, 9, produce_body(batch(2), topic="missing", acks=0), answered=False)
+    assert closed_by_server(wire.sock)
+    with Wire(served) as other:
         assert list_offsets(other, 7, -1)["offset"] == 3
-    finally:
-        other.close()
 
 
 def test_a_topic_made_with_messages_starts_as_if_retention_deleted_them(served: ServerThread, wire: Wire) -> None:
@@ -281,21 +237,18 @@ def test_incremental_fetch_sessions_are_not_found(served: ServerThread, wire: Wi
 def test_a_long_poll_is_woken_by_an_append_and_holds_only_its_connection(served: ServerThread, wire: Wire) -> None:
     make_topic(served)
     started = time.monotonic()
-    correlation_id = wire.send(FETCH, 12, fetch_body(0, max_wait_ms=8000, min_bytes=1))
+    wire.send(FETCH, 12, fetch_body(0, max_wait_ms=8000, min_bytes=1))
 
     def produce_later() -> None:
         time.sleep(0.3)
-        other = Wire(served)
-        try:
+        with Wire(served) as other:
             assert other.call(API_VERSIONS, 3, {"clientSoftwareName": "t", "clientSoftwareVersion": "1"})[
                 "errorCode"] == 0
             assert produced(other, 9, batch(2))["baseOffset"] == 0
-        finally:
-            other.close()
 
     producer = threading.Thread(target=produce_later)
     producer.start()
-    body = wire.receive(FETCH, 12, correlation_id)
+    body = wire.receive()
     producer.join(10)
     elapsed = time.monotonic() - started
     assert offsets_in(body["responses"][0]["partitions"][0]["records"]) == [0, 1]
@@ -356,10 +309,9 @@ def test_list_offsets_errors_and_an_empty_log(served: ServerThread, wire: Wire) 
 
 def test_offsets_and_data_survive_a_restart_and_a_torn_tail_is_cut(served: ServerThread, tmp_path: Path) -> None:
     make_topic(served)
-    with_wire = Wire(served)
-    for i in range(3):
-        produced(with_wire, 9, batch(2, "snappy", tag=f"r{i}-"))
-    with_wire.close()
+    with Wire(served) as before:
+        for i in range(3):
+            produced(before, 9, batch(2, "snappy", tag=f"r{i}-"))
     directory = tmp_path / "cluster"
     served.stop()
     segment = directory / "data" / "orders-0" / f"{0:020d}.log"
@@ -369,15 +321,12 @@ def test_offsets_and_data_survive_a_restart_and_a_torn_tail_is_cut(served: Serve
     again = ServerThread(ServerOptions(directory, port=0))
     again.start()
     try:
-        client = Wire(again)
-        try:
+        with Wire(again) as client:
             assert list_offsets(client, 9, -1)["offset"] == 6
             records = fetched(client, 12, 0)["records"]
             assert [r.value for b in iter_batches(records) for r in b.records][-2:] == [b"r2-0", b"r2-1"]
             assert segment.stat().st_size == intact
             assert produced(client, 9, batch(1))["baseOffset"] == 6
-        finally:
-            client.close()
         assert again.call(lambda b: b.backend.end_offsets_by_topic["orders"]) == [7, 0]
     finally:
         again.stop()

@@ -6,8 +6,6 @@ so a new classic group completes its first rebalance at the next timer tick inst
 
 from __future__ import annotations
 
-import socket
-import time
 import uuid
 from collections.abc import Callable, Iterator
 
@@ -15,61 +13,13 @@ import pytest
 
 from groupctl.errors import KAFKA_ERROR_CODES as CODE
 from groupctl.protocol.consumer_protocol import decode_assignment, encode_assignment, encode_subscription
-from groupctl.protocol.messages import framing
 from groupctl.server.broker import Broker
 from groupctl.server.group_admin import GROUP_OPERATIONS
 from groupctl.server.server import ServerThread
+from tests.server.frames import TIMEOUT_S, Wire
+from tests.server.waits import wait_until
 
-TIMEOUT_S = 10.0
 TOPIC = "orders"
-
-
-class Wire:
-    """One client connection speaking raw frames; a request may be sent now and its answer read later."""
-
-    def __init__(self, served: ServerThread, client_id: str = "wire") -> None:
-        host, port = served.bootstrap.rsplit(":", 1)
-        self.sock = socket.create_connection((host, int(port)), timeout=TIMEOUT_S)
-        self.client_id = client_id
-        self.correlation = 0
-        self.sent: list[tuple[int, int, int]] = []
-
-    def send(self, api_key: int, version: int, body: dict) -> None:
-        self.correlation += 1
-        self.sock.sendall(framing.encode_request(api_key, version, self.correlation, self.client_id, body))
-        self.sent.append((api_key, version, self.correlation))
-
-    def receive(self) -> dict:
-        api_key, version, correlation = self.sent.pop(0)
-        size = framing.frame_size(self._read(4), 1 << 24)
-        response = framing.decode_response(self._read(size), api_key, version)
-        assert response.correlation_id == correlation
-        return response.body
-
-    def waiting(self, seconds: float) -> bool:
-        """True when no answer arrives within `seconds` (the request is parked)."""
-        self.sock.settimeout(seconds)
-        try:
-            return not self.sock.recv(1, socket.MSG_PEEK)
-        except TimeoutError:
-            return True
-        finally:
-            self.sock.settimeout(TIMEOUT_S)
-
-    def call(self, api_key: int, version: int, body: dict) -> dict:
-        self.send(api_key, version, body)
-        return self.receive()
-
-    def _read(self, n: int) -> bytes:
-        out = b""
-        while len(out) < n:
-            chunk = self.sock.recv(n - len(out))
-            assert chunk, "connection closed"
-            out += chunk
-        return out
-
-    def close(self) -> None:
-        self.sock.close()
 
 
 @pytest.fixture
@@ -85,14 +35,6 @@ def wires(quick: ServerThread) -> Iterator[list[Wire]]:
     yield opened
     for wire in opened:
         wire.close()
-
-
-def until(served: ServerThread, condition: Callable[[Broker], bool]) -> None:
-    """Wait (bounded) until the server's state satisfies `condition`: a request sent has been handled."""
-    deadline = time.monotonic() + TIMEOUT_S
-    while not served.call(condition):
-        assert time.monotonic() < deadline, "the server never got there"
-        time.sleep(0.01)
 
 
 def joined_static(instance: str, group: str = "g") -> Callable[[Broker], bool]:
@@ -200,7 +142,7 @@ def test_a_parked_join_is_answered_when_the_rebalance_completes(wires: list[Wire
     a, b = wires[0], wires[1]
     first = stable_static_member(a)
     b.send(11, 9, join_body("g", instance="pod-b"))
-    until(quick, joined_static("pod-b"))
+    wait_until(lambda: quick.call(joined_static("pod-b")), "the server has pod-b's join", TIMEOUT_S)
     assert b.waiting(0.2)  # the group prepares a rebalance and waits for pod-a to rejoin
     heartbeat = {"groupId": "g", "generationId": 1, "memberId": first["memberId"], "groupInstanceId": "pod-a"}
     assert a.call(12, 4, heartbeat)["errorCode"] == CODE["REBALANCE_IN_PROGRESS"]
@@ -235,7 +177,8 @@ def test_a_join_parked_past_its_rebalance_timeout_is_told_to_rejoin(
     monkeypatch.undo()
     member_id = quick.call(lambda broker: broker.coordinator.classic.groups["g"].static["pod-b"])
     b.send(11, 9, body)  # the client asks again; the rebalance it waited for has not moved on
-    until(quick, lambda broker: broker.coordinator.classic.groups["g"].static["pod-b"] != member_id)
+    wait_until(lambda: quick.call(lambda broker: broker.coordinator.classic.groups["g"].static["pod-b"] != member_id),
+               "pod-b's second join is handled", TIMEOUT_S)
     rejoined = a.call(11, 9, join_body("g", first["memberId"], "pod-a"))
     joined_b = b.receive()
     assert rejoined["generationId"] == joined_b["generationId"] == 2 and joined_b["errorCode"] == 0
@@ -276,7 +219,7 @@ def test_leave_group_single_and_batch(wires: list[Wire], quick: ServerThread) ->
     a, b = wires[0], wires[1]
     first = stable_static_member(a)
     b.send(11, 9, join_body("g", instance="pod-b"))
-    until(quick, joined_static("pod-b"))
+    wait_until(lambda: quick.call(joined_static("pod-b")), "the server has pod-b's join", TIMEOUT_S)
     a.call(11, 9, join_body("g", first["memberId"], "pod-a"))
     joined_b = b.receive()
     assert a.call(13, 1, {"groupId": "g", "memberId": "ghost"})["errorCode"] == CODE["UNKNOWN_MEMBER_ID"]

@@ -29,6 +29,16 @@ def log_file(tmp_path: Path, base: int = 0, partition: int = 0) -> Path:
     return tmp_path / "data" / f"t-{partition}" / f"{base:020d}.log"
 
 
+def segmented(tmp_path: Path, per_segment: int, appends: int) -> tuple[PartitionStore, bytes]:
+    """`appends` copies of one batch written to t-0 of a store whose segments hold `per_segment` of them, for
+    the tests of a log of several segments; the store (still open) and the batch."""
+    batch = build_batch(records(2))
+    store = open_store(tmp_path, segment_bytes=per_segment * len(batch))
+    for _ in range(appends):
+        store.log("t", 0).append(batch)
+    return store, batch
+
+
 @pytest.mark.parametrize("codec", CODECS)
 def test_batches_are_stored_as_received_with_only_the_base_offset_and_epoch_rewritten(
     tmp_path: Path, codec: str
@@ -163,11 +173,8 @@ def test_reads_return_whole_batches_within_the_limit_and_at_least_one(tmp_path: 
 
 
 def test_full_segments_roll_and_reads_find_the_segment(tmp_path: Path) -> None:
-    batch = build_batch(records(2))
-    store = open_store(tmp_path, segment_bytes=3 * len(batch))
+    store, batch = segmented(tmp_path, per_segment=3, appends=7)
     log = store.log("t", 0)
-    for _ in range(7):
-        log.append(batch)
     names = sorted(p.name for p in log.directory.iterdir())
     assert names == ["00000000000000000000.log", "00000000000000000006.log", "00000000000000000012.log"]
     assert struct.unpack_from(">q", log.read(8, 1 << 20, min_one=True))[0] == 8
@@ -203,11 +210,7 @@ def test_restart_rebuilds_the_index_and_cuts_a_torn_tail(tmp_path: Path) -> None
 
 
 def test_damage_inside_the_log_cuts_it_there_and_drops_later_segments(tmp_path: Path) -> None:
-    batch = build_batch(records(2))
-    store = open_store(tmp_path, segment_bytes=2 * len(batch))
-    log = store.log("t", 0)
-    for _ in range(6):
-        log.append(batch)
+    store, batch = segmented(tmp_path, per_segment=2, appends=6)
     store.close()
     first = log_file(tmp_path)
     data = bytearray(first.read_bytes())
