@@ -14,8 +14,9 @@ two billion partitions from exhausting this process.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NamedTuple, TypeVar
 
 from groupctl.coordinator.topics import validate_topic_name
 from groupctl.errors import KafkaError
@@ -136,8 +137,32 @@ def _created(plan: TopicPlan, topic_id: object) -> Body:
     }
 
 
-def _duplicates(names: Iterable[str]) -> set[str]:
-    return {name for name, count in Counter(names).items() if count > 1}
+Plan = TypeVar("Plan")
+
+
+def plan_each(
+    requested: list[Body], plan: Callable[[Body], Plan], failed: Callable[[str, KafkaError], Body]
+) -> tuple[list[Plan], dict[str, Body]]:
+    """Kafka's first pass over a CreateTopics/CreatePartitions request: a name given twice is
+    INVALID_REQUEST "Duplicate topic name." (answered once), every other name is checked by `plan`.
+    Returns the plans of the names that passed, and the answers of those that did not."""
+    duplicates = {name for name, count in Counter(t["name"] for t in requested).items() if count > 1}
+    plans: list[Plan] = []
+    results: dict[str, Body] = {}
+    seen: set[str] = set()
+    for entry in requested:
+        name = entry["name"]
+        if name in seen:
+            continue
+        seen.add(name)
+        if name in duplicates:
+            results[name] = failed(name, KafkaError("INVALID_REQUEST", "Duplicate topic name."))
+            continue
+        try:
+            plans.append(plan(entry))
+        except KafkaError as exc:
+            results[name] = failed(name, exc)
+    return plans, results
 
 
 @handles(19)
@@ -145,22 +170,7 @@ async def create_topics(ctx: RequestContext, body: Body) -> Body:
     broker = ctx.broker
     validate_only = bool(body.get("validateOnly"))
     requested = body.get("topics", [])
-    duplicates = _duplicates(t["name"] for t in requested)
-    results: dict[str, Body] = {}
-    plans: list[TopicPlan] = []
-    seen: set[str] = set()
-    for topic in requested:
-        name = topic["name"]
-        if name in seen:
-            continue
-        seen.add(name)
-        if name in duplicates:
-            results[name] = _result(name, KafkaError("INVALID_REQUEST", "Duplicate topic name."))
-            continue
-        try:
-            plans.append(plan_topic(broker, topic))
-        except KafkaError as exc:
-            results[name] = _result(name, exc)
+    plans, results = plan_each(requested, lambda topic: plan_topic(broker, topic), _result)
     if sum(p.records for p in plans) > MAX_RECORDS_PER_REQUEST:
         for plan in plans:
             results[plan.name] = _result(plan.name, KafkaError("POLICY_VIOLATION", TOO_LARGE))
@@ -184,6 +194,14 @@ async def create_topics(ctx: RequestContext, body: Body) -> Body:
         save_topic_overrides(broker.directory, overrides)
         broker.save()
     return {"throttleTimeMs": 0, "topics": [results[name] for name in dict.fromkeys(t["name"] for t in requested)]}
+
+
+class Growth(NamedTuple):
+    """A topic CreatePartitions will grow: to `count` partitions, `added` more."""
+
+    name: str
+    count: int
+    added: int
 
 
 def plan_partitions(broker: Broker, request: Body) -> int:
@@ -215,25 +233,13 @@ async def create_partitions(ctx: RequestContext, body: Body) -> Body:
     broker = ctx.broker
     validate_only = bool(body.get("validateOnly"))
     requested = body.get("topics", [])
-    duplicates = _duplicates(t["name"] for t in requested)
-    results: dict[str, Body] = {}
-    growing: list[tuple[str, int, int]] = []
-    seen: set[str] = set()
-    for request in requested:
-        name = request["name"]
-        if name in seen:
-            continue
-        seen.add(name)
-        if name in duplicates:
-            results[name] = _partitions_result(name, KafkaError("INVALID_REQUEST", "Duplicate topic name."))
-            continue
-        try:
-            growing.append((name, request["count"], plan_partitions(broker, request)))
-        except KafkaError as exc:
-            results[name] = _partitions_result(name, exc)
-    if sum(added for _, _, added in growing) > MAX_RECORDS_PER_REQUEST:
-        for name, _, _ in growing:
-            results[name] = _partitions_result(name, KafkaError("POLICY_VIOLATION", TOO_LARGE))
+    growing, results = plan_each(
+        requested, lambda entry: Growth(entry["name"], entry["count"], plan_partitions(broker, entry)),
+        _partitions_result,
+    )
+    if sum(g.added for g in growing) > MAX_RECORDS_PER_REQUEST:
+        for g in growing:
+            results[g.name] = _partitions_result(g.name, KafkaError("POLICY_VIOLATION", TOO_LARGE))
         growing = []
     changed = False
     for name, count, _ in growing:
