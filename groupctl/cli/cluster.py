@@ -8,14 +8,16 @@ network operation bounded by `--timeout`.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import os
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import typer
 
@@ -136,6 +138,54 @@ def choose_cluster(
 
         refuse_secret_overrides(extra)
     return ClusterChoice(local, bootstrap, command_config, extra, timeout)
+
+
+@dataclass(frozen=True)
+class ClusterOptions:
+    """The cluster options as given; `choose()` checks them (a usage error when they do not select one)."""
+
+    local: Path | None
+    bootstrap: str | None
+    command_config: Path | None
+    overrides: list[str] | None
+    timeout: float
+
+    def choose(self) -> ClusterChoice:
+        return choose_cluster(self.local, self.bootstrap, self.command_config, self.overrides, self.timeout)
+
+
+#: The options `with_cluster_options` adds to a command: (name, Typer option, type).
+_CLUSTER_PARAMETERS = (
+    ("local", LocalOption, Path),
+    ("bootstrap", BootstrapOption, str),
+    ("command_config", CommandConfigOption, Path),
+    ("overrides", OverrideOption, list[str]),
+    ("timeout", TimeoutOption, float),
+)
+
+
+def with_cluster_options(command: Callable[..., None]) -> Callable[..., None]:
+    """Give a command every cluster option (--local, --bootstrap-server, --command-config, -X,
+    --timeout) as one `cluster: ClusterOptions` argument, so the options are declared once.
+
+    The options appear in --help before `--output` (or last), in the order above.
+    """
+    signature = inspect.signature(command)
+    kept = [p for name, p in signature.parameters.items() if name != "cluster"]
+    added = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=kind)
+             for name, option, kind in _CLUSTER_PARAMETERS]
+    at = next((i for i, p in enumerate(kept) if p.name == "output"), len(kept))
+    kept = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in kept]
+
+    @functools.wraps(command)
+    def run(**kwargs: Any) -> None:
+        given = {name: kwargs.pop(name) for name, _, _ in _CLUSTER_PARAMETERS}
+        return command(cluster=ClusterOptions(**given), **kwargs)
+
+    run.__signature__ = signature.replace(parameters=kept[:at] + added + kept[at:])  # type: ignore[attr-defined]
+    run.__annotations__ = {**{k: v for k, v in command.__annotations__.items() if k != "cluster"},
+                           **{name: kind for name, _, kind in _CLUSTER_PARAMETERS}}
+    return run
 
 
 def _print_notices(backend: Backend, already: int) -> int:

@@ -14,16 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from groupctl.cli.cluster import (
-    REJOIN_WAIT_S,
-    BootstrapOption,
-    CommandConfigOption,
-    LocalOption,
-    OverrideOption,
-    TimeoutOption,
-    choose_cluster,
-    open_cluster,
-)
+from groupctl.cli.cluster import REJOIN_WAIT_S, ClusterOptions, open_cluster, with_cluster_options
 from groupctl.cli.group_views import View, render_groups
 from groupctl.cli.options import OutputOption, output_format
 from groupctl.errors import GroupctlError, GroupNotFound, PartialFailure, UsageError
@@ -93,17 +84,14 @@ LIST_COLUMNS = [
 
 
 @app.command("list")
+@with_cluster_options
 def list_groups(
     types: list[str] = TypeOption,
     states: list[str] = typer.Option(
         None, "--state", "-s", metavar="STATE[,STATE...]",
         help=f"Only groups in these states: {', '.join(GROUP_STATES)} (comma-separated or repeated; any case).",
     ),
-    local: Path = LocalOption,
-    bootstrap: str = BootstrapOption,
-    command_config: Path = CommandConfigOption,
-    overrides: list[str] = OverrideOption,
-    timeout: float = TimeoutOption,
+    cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
     output: OutputFormat = OutputOption,
 ) -> None:
     """List the groups with their type and state (wide: protocol type and, with --local, member count).
@@ -113,8 +101,7 @@ def list_groups(
     """
     want_types = _canonical(types, GROUP_TYPES, "type", "--type")
     want_states = _canonical(states, GROUP_STATES, "state", "--state")
-    cluster = choose_cluster(local, bootstrap, command_config, overrides, timeout)
-    with open_cluster(cluster) as backend:
+    with open_cluster(cluster.choose()) as backend:
         listings = backend.list_groups(types=want_types or None, states=want_states or None)
     rows = [
         {"group": g.group_id, "type": g.type, "state": g.state, "protocol": g.protocol_type or None,
@@ -144,6 +131,7 @@ def _state_notes(descs: list[GroupDescription]) -> None:
 
 
 @app.command("describe")
+@with_cluster_options
 def describe(
     groups: list[str] = typer.Argument(None, metavar="GROUP", help="The groups to describe."),
     all_groups: bool = typer.Option(False, "--all", "-a", help="Describe every group (narrow it with --type)."),
@@ -161,11 +149,7 @@ def describe(
         False, "--verbose",
         help="More columns (as -o wide): current and target assignment, pending revocation, subscription.",
     ),
-    local: Path = LocalOption,
-    bootstrap: str = BootstrapOption,
-    command_config: Path = CommandConfigOption,
-    overrides: list[str] = OverrideOption,
-    timeout: float = TimeoutOption,
+    cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
     output: OutputFormat = OutputOption,
 ) -> None:
     """Describe groups: committed offsets and lag, members, or state with epochs and convergence.
@@ -181,10 +165,9 @@ def describe(
     if types and not all_groups:
         raise UsageError("--type narrows --all; pass --all too, or drop --type")
     want_types = _canonical(types, GROUP_TYPES, "type", "--type")
-    cluster = choose_cluster(local, bootstrap, command_config, overrides, timeout)
     descs: list[GroupDescription] = []
     missing: list[GroupNotFound] = []
-    with open_cluster(cluster) as backend:
+    with open_cluster(cluster.choose()) as backend:
         if all_groups:
             names = [g.group_id for g in backend.list_groups(types=want_types or None)]
         else:
@@ -297,6 +280,7 @@ def _confirm(question: str) -> bool:
 
 
 @app.command("remove-members")
+@with_cluster_options
 def remove_members(
     group: str = typer.Argument(..., metavar="GROUP", help="The group to remove members from."),
     instance_ids: list[str] = typer.Option(
@@ -324,11 +308,7 @@ def remove_members(
         "next heartbeat: every 3 s for classic consumers, 5 s in KIP-848 groups, by default), 0 with --local, "
         "whose simulated members act only when told; 0 skips the check.",
     ),
-    local: Path = LocalOption,
-    bootstrap: str = BootstrapOption,
-    command_config: Path = CommandConfigOption,
-    overrides: list[str] = OverrideOption,
-    timeout: float = TimeoutOption,
+    cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
     output: OutputFormat = OutputOption,
 ) -> None:
     """Remove members from a group in one batch (admin LeaveGroup), e.g. static members after a scale-down.
@@ -355,13 +335,13 @@ def remove_members(
     if not (yes or dry_run) and not sys.stdin.isatty():
         raise UsageError("standard input is not a terminal, so there is no one to confirm the removal: "
                          "pass --yes (or --dry-run to see what would be removed)")
-    cluster = choose_cluster(local, bootstrap, command_config, overrides, timeout)
-    wait = cluster.rejoin_wait_s if verify_after is None else verify_after
+    chosen = cluster.choose()
+    wait = chosen.rejoin_wait_s if verify_after is None else verify_after
     fmt = output_format(output)
     reason = reason or DEFAULT_REASON
     results: list[RemovalResult] = []
     back: dict[str, str] = {}
-    with open_cluster(cluster) as backend:
+    with open_cluster(chosen) as backend:
         (desc,) = backend.describe_groups([group])
         plan = _plan(desc, targets)
         location = backend.location
@@ -378,7 +358,7 @@ def remove_members(
         count = sum(p.outcome == WOULD_REMOVE for p in plan)
         if count and not _confirm(f"Remove {count} member(s) from group '{group}' on {location}?"):
             raise GroupctlError(f"not confirmed: nothing was removed from group '{group}'")
-        with open_cluster(cluster) as backend:
+        with open_cluster(chosen) as backend:
             results = backend.remove_members(group, targets, reason)
             back = _rejoined(backend, group, results, wait)
     items = _removal_items(results, False)
@@ -449,14 +429,11 @@ def _entries(backend: Backend, group: str, names: list[str]) -> dict[str, Config
 
 
 @config_app.command("get")
+@with_cluster_options
 def config_get(
     group: str = typer.Argument(..., metavar="GROUP", help="The group whose configs to show."),
     keys: list[str] = typer.Argument(None, metavar="KEY", help="Only these configs (default: all)."),
-    local: Path = LocalOption,
-    bootstrap: str = BootstrapOption,
-    command_config: Path = CommandConfigOption,
-    overrides: list[str] = OverrideOption,
-    timeout: float = TimeoutOption,
+    cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
     output: OutputFormat = OutputOption,
 ) -> None:
     """Show a group's configs: the value in force, the default, where it comes from; wide adds the broker bounds.
@@ -464,8 +441,7 @@ def config_get(
     SOURCE is GROUP_CONFIG for the group's own override, else the broker setting it falls back to.
     A group need not exist to have configs, as on a broker.
     """
-    cluster = choose_cluster(local, bootstrap, command_config, overrides, timeout)
-    with open_cluster(cluster) as backend:
+    with open_cluster(cluster.choose()) as backend:
         entries = list(_entries(backend, group, list(dict.fromkeys(keys or ()))).values())
     rows = [{**to_item(e), "value": _shown(e.value), "default": _shown(e.default)} for e in entries]
     render("GroupConfig", rows, CONFIG_COLUMNS, output_format(output),
@@ -519,6 +495,7 @@ def _render_change(rows: list[dict], output: OutputFormat | None, dry_run: bool,
 
 
 @config_app.command("set")
+@with_cluster_options
 def config_set(
     group: str = typer.Argument(..., metavar="GROUP", help="The group to configure."),
     pairs: list[str] = typer.Argument(
@@ -527,11 +504,7 @@ def config_set(
     dry_run: bool = typer.Option(
         False, "--dry-run", help="Validate only (the broker's validate_only): change nothing."
     ),
-    local: Path = LocalOption,
-    bootstrap: str = BootstrapOption,
-    command_config: Path = CommandConfigOption,
-    overrides: list[str] = OverrideOption,
-    timeout: float = TimeoutOption,
+    cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
     output: OutputFormat = OutputOption,
 ) -> None:
     """Set group configs, all or none: the whole change is validated with Kafka's rules before any is made.
@@ -540,27 +513,22 @@ def config_set(
     greater than or equal to group.consumer.min.session.timeout.ms".
     """
     values = _parse_assignments(pairs)
-    cluster = choose_cluster(local, bootstrap, command_config, overrides, timeout)
-    with open_cluster(cluster) as backend:
+    with open_cluster(cluster.choose()) as backend:
         rows = _change(backend, group, values, [], dry_run)
     _render_change(rows, output, dry_run, group)
 
 
 @config_app.command("unset")
+@with_cluster_options
 def config_unset(
     group: str = typer.Argument(..., metavar="GROUP", help="The group to configure."),
     keys: list[str] = typer.Argument(..., metavar="KEY", help="Configs to return to the broker's value."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Validate only: change nothing."),
-    local: Path = LocalOption,
-    bootstrap: str = BootstrapOption,
-    command_config: Path = CommandConfigOption,
-    overrides: list[str] = OverrideOption,
-    timeout: float = TimeoutOption,
+    cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
     output: OutputFormat = OutputOption,
 ) -> None:
     """Remove group config overrides, so the broker's value applies again."""
     names = list(dict.fromkeys(keys))
-    cluster = choose_cluster(local, bootstrap, command_config, overrides, timeout)
-    with open_cluster(cluster) as backend:
+    with open_cluster(cluster.choose()) as backend:
         rows = _change(backend, group, {}, names, dry_run)
     _render_change(rows, output, dry_run, group)

@@ -8,15 +8,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from groupctl.cli.cluster import (
-    BootstrapOption,
-    CommandConfigOption,
-    LocalOption,
-    OverrideOption,
-    TimeoutOption,
-    choose_cluster,
-    open_cluster,
-)
+from groupctl.cli.cluster import ClusterOptions, open_cluster, with_cluster_options
 from groupctl.cli.options import OutputOption, output_format
 from groupctl.errors import FindingsReached, GroupctlError, UsageError
 from groupctl.output import Column, OutputFormat, render
@@ -76,6 +68,7 @@ VALIDATE_HELP = (
 
 
 @app.command("validate", help=VALIDATE_HELP)
+@with_cluster_options
 def validate(
     patterns: list[str] = typer.Argument(
         ..., metavar="PATTERN",
@@ -91,11 +84,7 @@ def validate(
         help="Preview against the topics of the selected cluster (--bootstrap-server, or --local DIR) instead of "
         "a file.",
     ),
-    local: Path = LocalOption,
-    bootstrap: str = BootstrapOption,
-    command_config: Path = CommandConfigOption,
-    overrides: list[str] = OverrideOption,
-    timeout: float = TimeoutOption,
+    cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
     include_internal: bool = typer.Option(
         False, "--include-internal",
         help="Let the preview match internal topics too (names starting with __, such as __consumer_offsets).",
@@ -130,8 +119,8 @@ def validate(
     if topics_file is not None:
         topics = visible(read_topics_file(topics_file), include_internal)
     elif from_cluster:
-        with open_cluster(choose_cluster(local, bootstrap, command_config, overrides, timeout)) as cluster:
-            topics = visible(cluster.list_topics(), include_internal)
+        with open_cluster(cluster.choose()) as backend:
+            topics = visible(backend.list_topics(), include_internal)
     reports = assess_all(patterns, topics)
 
     if kafka_tool:
