@@ -29,7 +29,7 @@ _INT32_MAX = 0x7FFFFFFF
 
 
 def partition_store(broker: Broker) -> PartitionStore:
-    """The broker's partition logs, opened (and recovered) on the first data request."""
+    """The broker's partition logs, opened (and recovered) once: when the server starts."""
     store = broker.partitions
     if store is None:
         store = PartitionStore(broker.directory, broker.backend.end_offsets_by_topic)

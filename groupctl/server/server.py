@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from groupctl.errors import GroupctlError
 from groupctl.server.broker import Broker, Listener, run_timers
 from groupctl.server.connection import Limits, serve_connection
+from groupctl.server.data import partition_store
 from groupctl.server.dispatch import Session, load_handlers
 
 if TYPE_CHECKING:
@@ -89,7 +90,13 @@ class Server:
             raise ListenError(self.options.host, self.options.port, exc) from exc
         try:
             self.broker = Broker.open(self.options)
+            # Recover the partition logs now, as a broker does at start-up: the end offsets DIR records
+            # (and the lag offline commands show) are right from the first save, not from the first fetch.
+            partition_store(self.broker)
         except BaseException:
+            if self.broker is not None:
+                self.broker.close()
+                self.broker = None
             server.close()
             raise
         self._server = server

@@ -332,3 +332,21 @@ def test_offsets_and_data_survive_a_restart_and_a_torn_tail_is_cut(served: Serve
         again.stop()
     data = segment.read_bytes()
     assert struct.unpack_from(">q", data, intact)[0] == 6
+
+
+def test_the_logs_are_recovered_at_start_so_dir_records_their_end_offsets(tmp_path: Path) -> None:
+    """A server killed before it saved leaves topics.json behind its logs; the next one puts that right
+    on start, before any client asks for data."""
+    from groupctl.backends.local import LocalBackend
+    from groupctl.log.writer import SegmentWriter
+
+    directory = tmp_path / "cluster"
+    with LocalBackend(directory, create=True) as b:
+        b.create_topic("t", 1)
+    writer = SegmentWriter(directory / "data" / "t-0", 0)
+    writer.append_batch(build_batch([SimpleRecord(b"k", b"v", 1_000 + i) for i in range(7)]))
+    writer.close()
+    with ServerThread(ServerOptions(directory, port=0)):
+        pass
+    with LocalBackend(directory) as b:
+        assert b.end_offsets_by_topic["t"] == [7]
