@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from groupctl.backends.local import LocalBackend
 from groupctl.log.segment import iter_batches
-from groupctl.log.writer import SimpleRecord, build_batch, build_message_set
+from groupctl.log.writer import SegmentWriter, SimpleRecord, build_batch, build_message_set
 from groupctl.server.server import ServerOptions, ServerThread
 from tests.server.frames import Wire, closed_by_server
 
@@ -337,9 +338,6 @@ def test_offsets_and_data_survive_a_restart_and_a_torn_tail_is_cut(served: Serve
 def test_the_logs_are_recovered_at_start_so_dir_records_their_end_offsets(tmp_path: Path) -> None:
     """A server killed before it saved leaves topics.json behind its logs; the next one puts that right
     on start, before any client asks for data."""
-    from groupctl.backends.local import LocalBackend
-    from groupctl.log.writer import SegmentWriter
-
     directory = tmp_path / "cluster"
     with LocalBackend(directory, create=True) as b:
         b.create_topic("t", 1)
