@@ -11,7 +11,7 @@ from __future__ import annotations
 from groupctl.coordinator.topics import Topic
 from groupctl.errors import KAFKA_ERROR_CODES
 from groupctl.protocol.primitives import ZERO_UUID
-from groupctl.server.dispatch import Body, RequestContext, handles, supported_versions
+from groupctl.server.dispatch import Body, RequestContext, api_keys_body, handles
 
 #: `group.version` 1 means the KIP-848 protocol is on (Kafka 4.0's default); clients look for it.
 FEATURES = [("group.version", 0, 1)]
@@ -30,14 +30,9 @@ _ENDPOINT_NAMES = {ENDPOINT_BROKER: "BROKER", ENDPOINT_CONTROLLER: "CONTROLLER"}
 
 @handles(18, range(0, 5))
 async def api_versions(ctx: RequestContext, body: Body) -> Body:
-    if ctx.api_version >= 3:
-        ctx.session.client_software = f"{body.get('clientSoftwareName', '')} {body.get('clientSoftwareVersion', '')}"
     return {
         "errorCode": 0,
-        "apiKeys": [
-            {"apiKey": key, "minVersion": versions.start, "maxVersion": versions.stop - 1}
-            for key, versions in supported_versions().items()
-        ],
+        "apiKeys": api_keys_body(),
         "supportedFeatures": [{"name": n, "minVersion": lo, "maxVersion": hi} for n, lo, hi in FEATURES],
         "finalizedFeaturesEpoch": 1,
         "finalizedFeatures": [{"name": n, "maxVersionLevel": hi, "minVersionLevel": hi} for n, _, hi in FEATURES],

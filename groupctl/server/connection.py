@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from groupctl.errors import DecodeError
 from groupctl.protocol.messages import framing
 from groupctl.server.broker import Broker
-from groupctl.server.dispatch import HANDLERS, RequestContext, Session, load_handlers, supported_versions
+from groupctl.server.dispatch import HANDLERS, RequestContext, Session, api_keys_body, load_handlers
 
 API_VERSIONS = 18
 #: What a client may send before it has authenticated on a SASL listener.
@@ -56,10 +56,7 @@ async def read_frame(reader: asyncio.StreamReader, limits: Limits) -> bytes:
 def unsupported_api_versions_response(correlation_id: int) -> bytes:
     body = {
         "errorCode": UNSUPPORTED_VERSION,
-        "apiKeys": [
-            {"apiKey": key, "minVersion": versions.start, "maxVersion": versions.stop - 1}
-            for key, versions in supported_versions().items()
-        ],
+        "apiKeys": api_keys_body(),
     }
     return framing.encode_response(API_VERSIONS, 0, correlation_id, body)
 

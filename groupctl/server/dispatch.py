@@ -33,7 +33,6 @@ class Session:
     #: The SASL mechanism chosen by SaslHandshake, and the exchange in progress.
     mechanism: str | None = None
     exchange: Any = None
-    client_software: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -77,6 +76,13 @@ def supported_versions() -> dict[int, range]:
     """What ApiVersions advertises: every registered API and its version range."""
     load_handlers()
     return {key: reg.versions for key, reg in sorted(HANDLERS.items())}
+
+
+def api_keys_body() -> list[Body]:
+    """ApiVersions' ApiKeys list: every registered API with its version range (also sent with
+    UNSUPPORTED_VERSION, so a client can retry at a version it shares)."""
+    return [{"apiKey": key, "minVersion": versions.start, "maxVersion": versions.stop - 1}
+            for key, versions in supported_versions().items()]
 
 
 def load_handlers() -> None:
