@@ -15,6 +15,7 @@ import typer
 
 from groupctl import __version__
 from groupctl.cli import demo, dump, group, local, regex, serve, simulate, spark
+from groupctl.cli.faults import world_fault
 from groupctl.cli.options import settings
 from groupctl.errors import EXIT_ERROR, EXIT_USAGE, GroupctlError
 from groupctl.output import OutputFormat
@@ -114,6 +115,12 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         _error("interrupted")
         code = 130
+    except (OSError, UnicodeError, MemoryError, RecursionError) as exc:
+        # The world's faults that escaped a more specific handler: say what and where, not "internal error".
+        if settings.verbose:
+            traceback.print_exc()
+        _error(world_fault(exc))
+        code = EXIT_ERROR
     except Exception as exc:  # a bug: say so plainly, trace only on request
         if settings.verbose:
             traceback.print_exc()
