@@ -4,8 +4,10 @@ DIR holds `__consumer_offsets-0/` (one segment in Kafka's format, so `groupctl d
 a broker's), `topics.json` (topic ids, partition counts, log end offsets), `group-configs.json`
 and `clock.json` (the virtual clock). Every invocation takes an exclusive lock on DIR, loads the
 coordinator by replaying the log (Kafka's failover), runs, fsyncs what it appended, and writes the
-JSON files atomically. A torn last batch (a process killed mid-write) is cut off on open and said
-in `notices`: it was never acknowledged, since appends return only after fsync.
+JSON files atomically. On open the log is recovered as Kafka recovers a segment: from the first
+batch that is not whole and valid (a process killed mid-write, zeros, a bad CRC, garbage) to the
+end, the bytes are cut off, and `notices` says how many, from where, why, and whether any whole
+batch was among them (a torn last write never was acknowledged: appends return after fsync).
 """
 
 from __future__ import annotations
@@ -134,11 +136,9 @@ class LocalBackend:
         if configs:
             self.configs.load_jsonable(configs)
         self.writer = SegmentWriter(self.directory / LOG_DIR, fsync=True, truncate_torn_tail=True)
-        if self.writer.truncated_bytes:
-            self.notices.append(
-                f"{self.writer.path}: cut off a torn last batch of {self.writer.truncated_bytes} bytes "
-                "(a write was interrupted before it was acknowledged; nothing acknowledged was lost)"
-            )
+        if self.writer.truncation:
+            self.notices.append(f"{self.writer.path}: recovered the log as Kafka does, cutting off "
+                                f"{self.writer.truncation}")
         self.coordinator = Coordinator(clock=self.clock, ids=IdGenerator(), topics=self.topics, configs=self.configs,
                                        log=SegmentLog(self.writer))
         classic = read_json(self.directory / CLASSIC_FILE)
