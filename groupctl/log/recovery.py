@@ -116,13 +116,15 @@ def scan_segment(path: Path, base_offset: int, *, magic2_only: bool = False) -> 
     except OSError as exc:
         raise GroupctlError(f"cannot read {path}: {exc.strerror or exc}") from None
     pos, next_offset, batches, reason = 0, base_offset, 0, None
-    while pos < len(data):
-        reason, size, after = _reason_at(data, pos, next_offset, magic2_only)
-        if reason is not None:
+    for entry in iter_batches(data, path=str(path)).entries():  # one pass on the reader's fast path
+        if (isinstance(entry, DecodeError) or entry.position != pos or not entry.crc_valid
+                or (magic2_only and entry.magic != 2) or entry.base_offset < next_offset):
             break
-        pos += size
-        next_offset = max(next_offset, after)
+        pos += entry.size
+        next_offset = max(next_offset, entry.last_offset + 1)
         batches += 1
+    if pos < len(data):  # say why in Kafka's terms, looking at that one batch again
+        reason = _reason_at(data, pos, next_offset, magic2_only)[0] or f"an invalid batch at byte {pos}"
     zeros = pos < len(data) and data.count(0, pos) == len(data) - pos
     later = () if zeros or reason is None else _later_batches(data, pos)
     return Recovery(path, len(data), pos, next_offset, batches, reason, zeros, later)
