@@ -2,10 +2,14 @@
 
 DIR holds `__consumer_offsets-0/` (one segment in Kafka's format, so `groupctl dump` reads it like
 a broker's), `topics.json` (topic ids, partition counts, log end offsets), `group-configs.json`
-and `clock.json` (the virtual clock). Every invocation takes an exclusive lock on DIR, loads the
-coordinator by replaying the log (Kafka's failover), runs, fsyncs what it appended, and writes the
-JSON files atomically. A torn last batch (a process killed mid-write) is cut off on open and said
-in `notices`: it was never acknowledged, since appends return only after fsync.
+and `clock.json` (the virtual clock); `data/` holds the partition logs `groupctl serve` writes,
+and when it does, their log end offsets win over topics.json's (serve may have died before saving).
+Every invocation takes an exclusive lock on DIR, loads the coordinator by replaying the log
+(Kafka's failover), runs, fsyncs what it appended, and writes the JSON files atomically. On open
+the log is recovered as Kafka recovers a segment: from the first batch that is not whole and valid
+(a process killed mid-write, zeros, a bad CRC, garbage) to the end, the bytes are cut off, and
+`notices` says how many, from where, why, and whether any whole batch was among them (a torn last
+write never was acknowledged: appends return after fsync).
 """
 
 from __future__ import annotations
@@ -51,6 +55,8 @@ _PERSISTED_TIMERS = ("session", "heartbeat", "rebalance", "join", "sync")
 LOCK_FILE = ".lock"
 #: Written by `groupctl serve` while it holds DIR, so that other commands can say where it is.
 SERVING_FILE = "serving.json"
+#: Where `groupctl serve` keeps the partition logs of produced records (groupctl.server.partitions).
+DATA_DIR = "data"
 #: Where a new DIR's virtual clock starts: 2026-01-01T00:00:00Z, so timestamps look like times.
 EPOCH_MS = 1_767_225_600_000
 
@@ -130,15 +136,14 @@ class LocalBackend:
         self.end_offsets_by_topic: dict[str, list[int]] = {
             t["name"]: list(t.get("endOffsets", [])) for t in (topics or {}).get("topics", ())
         }
+        self._recover_partition_ends()
         self.configs = GroupConfigs()
         if configs:
             self.configs.load_jsonable(configs)
         self.writer = SegmentWriter(self.directory / LOG_DIR, fsync=True, truncate_torn_tail=True)
-        if self.writer.truncated_bytes:
-            self.notices.append(
-                f"{self.writer.path}: cut off a torn last batch of {self.writer.truncated_bytes} bytes "
-                "(a write was interrupted before it was acknowledged; nothing acknowledged was lost)"
-            )
+        if self.writer.truncation:
+            self.notices.append(f"{self.writer.path}: recovered the log as Kafka does, cutting off "
+                                f"{self.writer.truncation}")
         self.coordinator = Coordinator(clock=self.clock, ids=IdGenerator(), topics=self.topics, configs=self.configs,
                                        log=SegmentLog(self.writer))
         classic = read_json(self.directory / CLASSIC_FILE)
@@ -156,6 +161,31 @@ class LocalBackend:
         timers = self.coordinator.timers
         for entry in (read_json(self.directory / TIMERS_FILE) or {}).get("timers", ()):
             timers.reschedule(tuple(entry[:-1]), int(entry[-1]) + shift)
+
+    def _recover_partition_ends(self) -> None:
+        """Take each partition's log end offset from serve's logs in DIR/data when there are any.
+
+        topics.json has them only as of serve's last save; after a `kill -9` it can be behind the
+        logs, and lag would be computed against an old end (LOG-END below CURRENT-OFFSET).
+        """
+        from groupctl.log.partition_ends import partition_log_ends
+
+        found = partition_log_ends(self.directory / DATA_DIR)
+        self.notices.extend(found.notes)
+        changed = []
+        for (topic, partition), end in sorted(found.ends.items()):
+            ends = self.end_offsets_by_topic.setdefault(topic, [])
+            if len(ends) <= partition:
+                ends.extend([0] * (partition + 1 - len(ends)))
+            if ends[partition] != end:
+                changed.append(f"{topic}-{partition} {ends[partition]} -> {end}")
+                ends[partition] = end
+        if changed:
+            shown = ", ".join(changed[:3]) + (f" and {len(changed) - 3} more" if len(changed) > 3 else "")
+            self.notices.append(
+                f"{self.directory / TOPICS_FILE} was behind the partition logs in {self.directory / DATA_DIR} "
+                f"(`groupctl serve` stopped before saving it?): log end offsets taken from the logs: {shown}"
+            )
 
     def save(self) -> None:
         """Persist the clock, topics and configs (the log is already on disk)."""

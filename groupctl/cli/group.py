@@ -16,6 +16,7 @@ import typer
 
 from groupctl.cli.cluster import REJOIN_WAIT_S, ClusterOptions, open_cluster, with_cluster_options
 from groupctl.cli.group_views import View, render_groups
+from groupctl.cli.names import group_ids_callback, name_callback
 from groupctl.cli.options import OutputOption, output_format
 from groupctl.errors import GroupctlError, GroupNotFound, PartialFailure, UsageError
 from groupctl.model import (
@@ -133,7 +134,8 @@ def _state_notes(descs: list[GroupDescription]) -> None:
 @app.command("describe")
 @with_cluster_options
 def describe(
-    groups: list[str] = typer.Argument(None, metavar="GROUP", help="The groups to describe."),
+    groups: list[str] = typer.Argument(None, metavar="GROUP", help="The groups to describe.",
+                                       callback=group_ids_callback),
     all_groups: bool = typer.Option(False, "--all", "-a", help="Describe every group (narrow it with --type)."),
     types: list[str] = TypeOption,
     members: bool = typer.Option(
@@ -282,10 +284,12 @@ def _confirm(question: str) -> bool:
 @app.command("remove-members")
 @with_cluster_options
 def remove_members(
-    group: str = typer.Argument(..., metavar="GROUP", help="The group to remove members from."),
+    group: str = typer.Argument(..., metavar="GROUP", help="The group to remove members from.",
+                                callback=group_ids_callback),
     instance_ids: list[str] = typer.Option(
         None, "--instance-id", "-i", metavar="ID[,ID...]",
         help="Static members to remove, by group.instance.id (comma-separated or repeated).",
+        callback=name_callback("group.instance.id"),
     ),
     from_file: str = typer.Option(
         None, "--from-file", "-f", metavar="FILE",
@@ -294,10 +298,12 @@ def remove_members(
     member_ids: list[str] = typer.Option(
         None, "--member-id", "-m", metavar="ID",
         help="A member to remove by member id (repeatable): dynamic classic-protocol members have no instance id.",
+        callback=name_callback("member id"),
     ),
     reason: str = typer.Option(
         None, "--reason", metavar="TEXT",
         help=f"The leave reason the broker logs (KIP-800); default '{DEFAULT_REASON}'.",
+        callback=name_callback("leave reason"),
     ),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show who would be removed, and change nothing."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
@@ -431,7 +437,8 @@ def _entries(backend: Backend, group: str, names: list[str]) -> dict[str, Config
 @config_app.command("get")
 @with_cluster_options
 def config_get(
-    group: str = typer.Argument(..., metavar="GROUP", help="The group whose configs to show."),
+    group: str = typer.Argument(..., metavar="GROUP", help="The group whose configs to show.",
+                                callback=group_ids_callback),
     keys: list[str] = typer.Argument(None, metavar="KEY", help="Only these configs (default: all)."),
     cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
     output: OutputFormat = OutputOption,
@@ -497,7 +504,7 @@ def _render_change(rows: list[dict], output: OutputFormat | None, dry_run: bool,
 @config_app.command("set")
 @with_cluster_options
 def config_set(
-    group: str = typer.Argument(..., metavar="GROUP", help="The group to configure."),
+    group: str = typer.Argument(..., metavar="GROUP", help="The group to configure.", callback=group_ids_callback),
     pairs: list[str] = typer.Argument(
         ..., metavar="KEY=VALUE", help="Configs to set, e.g. consumer.session.timeout.ms=50000."
     ),
@@ -521,7 +528,7 @@ def config_set(
 @config_app.command("unset")
 @with_cluster_options
 def config_unset(
-    group: str = typer.Argument(..., metavar="GROUP", help="The group to configure."),
+    group: str = typer.Argument(..., metavar="GROUP", help="The group to configure.", callback=group_ids_callback),
     keys: list[str] = typer.Argument(..., metavar="KEY", help="Configs to return to the broker's value."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Validate only: change nothing."),
     cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options

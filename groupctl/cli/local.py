@@ -19,6 +19,7 @@ import typer
 
 from groupctl.cli.cluster import NO_LOCAL, LocalOption
 from groupctl.cli.group import INSTANCE_ID
+from groupctl.cli.names import group_ids_callback, name_callback, topics_callback
 from groupctl.cli.options import OutputOption, output_format
 from groupctl.errors import GroupctlError, PartialFailure, UsageError
 from groupctl.model import format_assignment
@@ -150,7 +151,8 @@ MessagesOption = typer.Option(
 
 @topics_app.command("create")
 def topics_create(
-    name: str = typer.Argument(..., metavar="NAME", help="The topic (Kafka's rules: 1-249 of [a-zA-Z0-9._-])."),
+    name: str = typer.Argument(..., metavar="NAME", help="The topic (Kafka's rules: 1-249 of [a-zA-Z0-9._-]).",
+                               callback=topics_callback),
     partitions: int = typer.Option(..., "--partitions", "-p", metavar="N", help="How many partitions."),
     messages: int = MessagesOption,
     local: Path = LocalOption,
@@ -171,7 +173,7 @@ def topics_create(
 
 @topics_app.command("add-partitions")
 def topics_add_partitions(
-    name: str = typer.Argument(..., metavar="NAME", help="The topic to grow."),
+    name: str = typer.Argument(..., metavar="NAME", help="The topic to grow.", callback=topics_callback),
     partitions: int = typer.Option(..., "--partitions", "-p", metavar="TOTAL",
                                    help="The partition count afterwards (Kafka never shrinks a topic)."),
     messages: int = MessagesOption,
@@ -236,7 +238,8 @@ HEARTBEAT_COLUMNS = [
     Column("intervalMs", "INTERVAL-MS", wide_only=True),
 ]
 
-NameArgument = typer.Argument(..., metavar="NAME", help="The simulated member (a pod name).")
+NameArgument = typer.Argument(..., metavar="NAME", help="The simulated member (a pod name).",
+                              callback=name_callback("member name"))
 
 
 def _member_row(view: MemberView) -> dict[str, Any]:
@@ -298,21 +301,25 @@ def _render_run(result: RunResult, output: OutputFormat | None, what: str) -> No
 @member_app.command("join")
 def member_join(
     name: str = NameArgument,
-    group: str = typer.Option(..., "--group", "-g", metavar="G", help="The group (group.id) to join."),
+    group: str = typer.Option(..., "--group", "-g", metavar="G", help="The group (group.id) to join.",
+                              callback=group_ids_callback),
     protocol: Protocol = typer.Option(
         Protocol.classic, "--protocol", case_sensitive=False,
         help="group.protocol: classic (JoinGroup/SyncGroup, eager range) or consumer (KIP-848).",
     ),
     instance_id: str = typer.Option(
-        None, "--instance-id", "-i", metavar="ID", help="group.instance.id: a static member (KIP-345)."
+        None, "--instance-id", "-i", metavar="ID", help="group.instance.id: a static member (KIP-345).",
+        callback=name_callback("group.instance.id"),
     ),
     topics: list[str] = typer.Option(
-        None, "--topics", "-t", metavar="T[,T...]", help="Subscribe to these topics (comma-separated or repeated)."
+        None, "--topics", "-t", metavar="T[,T...]", help="Subscribe to these topics (comma-separated or repeated).",
+        callback=topics_callback,
     ),
     regex: str = typer.Option(
         None, "--regex", "-r", metavar="R",
         help="Subscribe by pattern instead: classic resolves it in the client (java.util.regex full match), "
         "consumer sends it to the broker (RE2/J).",
+        callback=name_callback("regular expression"),
     ),
     session_timeout: int = typer.Option(
         None, "--session-timeout", metavar="MS",
@@ -546,7 +553,8 @@ def member_crash(name: str = NameArgument, local: Path = LocalOption, output: Ou
 
 @member_app.command("list")
 def member_list(
-    group: str = typer.Option(None, "--group", "-g", metavar="G", help="Only the members of this group."),
+    group: str = typer.Option(None, "--group", "-g", metavar="G", help="Only the members of this group.",
+                              callback=group_ids_callback),
     local: Path = LocalOption,
     output: OutputFormat = OutputOption,
 ) -> None:

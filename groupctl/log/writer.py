@@ -286,16 +286,17 @@ class SegmentWriter:
     """Appends batches to one segment file, assigning offsets from the next free one.
 
     The file is `directory/NNNNNNNNNNNNNNNNNNNN.log` (the base offset, 20 digits); the directory is
-    created if missing. Reopening an existing segment continues after its last batch; damage inside
-    it raises `DecodeError`, and a torn tail (bytes that do not make a whole batch) either raises or,
-    with `truncate_torn_tail=True`, is cut off (`truncated_bytes` tells how many). With
-    `fsync=True` every append is flushed to disk before it returns.
+    created if missing. Reopening an existing segment continues after its last valid batch, found as
+    Kafka's log recovery finds it (`groupctl.log.recovery`): everything from the first invalid batch
+    on (a torn write, zeros, a bad CRC ...) either raises `DecodeError` or, with
+    `truncate_torn_tail=True`, is cut off (`truncated_bytes` tells how many, `truncation` what they
+    were). With `fsync=True` every append is flushed to disk before it returns.
     """
 
     def __init__(
         self, directory: str | Path, base_offset: int = 0, *, fsync: bool = False, truncate_torn_tail: bool = False
     ) -> None:
-        from groupctl.log.segment import read_segment
+        from groupctl.log.recovery import scan_segment
 
         self.directory = Path(directory)
         self.base_offset = base_offset
@@ -303,22 +304,23 @@ class SegmentWriter:
         self.fsync = fsync
         self.next_offset = base_offset
         self.truncated_bytes = 0
+        #: What the cut bytes were, one line (set when `truncate_torn_tail` cut something).
+        self.truncation: str | None = None
         self.directory.mkdir(parents=True, exist_ok=True)
         created = not self.path.exists()
         if not created and self.path.stat().st_size:
-            reader = read_segment(self.path, strict=True)
-            for batch in reader:
-                self.next_offset = max(self.next_offset, batch.last_offset + 1)
-            if reader.trailing_bytes:
+            recovery = scan_segment(self.path, base_offset)
+            self.next_offset = recovery.next_offset
+            if recovery.cut_bytes:
                 if not truncate_torn_tail:
                     raise DecodeError(
-                        f"{reader.trailing_bytes} invalid bytes at the end (a torn write?); reopen with "
-                        "truncate_torn_tail=True to cut them off",
+                        f"{recovery.cut_bytes} invalid bytes at the end, from byte {recovery.valid_bytes} "
+                        f"({recovery.reason}); reopen with truncate_torn_tail=True to cut them off",
                         path=str(self.path),
                     )
-                size = self.path.stat().st_size
-                os.truncate(self.path, size - reader.trailing_bytes)
-                self.truncated_bytes = reader.trailing_bytes
+                os.truncate(self.path, recovery.valid_bytes)
+                self.truncated_bytes = recovery.cut_bytes
+                self.truncation = recovery.describe()
         self._fh = open(self.path, "ab")  # noqa: SIM115 - held open across appends, closed by close()
         self.position = self._fh.tell()
         #: A new file's directory entry is durable only once the directory is fsynced too.

@@ -158,7 +158,7 @@ def test_topics_create_list_and_grow(cli, tmp_path, monkeypatch, checks):
 
 @pytest.mark.parametrize(("args", "code", "message"), [
     (("create", "orders", "-p", "2"), 1, "TOPIC_ALREADY_EXISTS: Topic 'orders' already exists."),
-    (("create", "bad name", "-p", "2"), 1, "INVALID_TOPIC_EXCEPTION: Topic name \"bad name\" is illegal"),
+    (("create", "bad name", "-p", "2"), 2, "INVALID_TOPIC_EXCEPTION: Topic name \"bad name\" is illegal"),
     (("create", "zero", "-p", "0"), 1, "INVALID_PARTITIONS: Number of partitions was set to an invalid"),
     (("create", "huge", "-p", "1000000"), 2, "at most 100000 partitions"),
     (("create", "neg", "-p", "1", "-m", "-1"), 2, "cannot be negative"),

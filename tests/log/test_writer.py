@@ -289,6 +289,7 @@ def test_segment_writer_torn_tail(tmp_path: Path) -> None:
         SegmentWriter(tmp_path)
     with SegmentWriter(tmp_path, truncate_torn_tail=True) as w2:
         assert w2.truncated_bytes == 30 and w2.next_offset == 4
+        assert w2.truncation is not None and w2.truncation.startswith(f"30 bytes from byte {len(whole)} of ")
         w2.append(RECORDS[:1])
     assert [b.base_offset for b in read_segment(w.path, strict=True)] == [0, 4]
 
@@ -299,6 +300,11 @@ def test_segment_writer_refuses_a_damaged_segment(tmp_path: Path) -> None:
     (tmp_path / segment_file_name(0)).write_bytes(bytes(data))
     with pytest.raises(DecodeError, match="CRC mismatch"):
         SegmentWriter(tmp_path)
+    with SegmentWriter(tmp_path, truncate_torn_tail=True) as w:  # byte 80 is in the first batch: all goes
+        assert (w.truncated_bytes, w.next_offset, w.position) == (len(data), 0, 0)
+        assert w.truncation is not None and "bad CRC at byte 0" in w.truncation
+        assert f"held 1 whole batch(es) with a valid CRC (offsets 4..7, from byte {len(build_batch(RECORDS))})" in (
+            w.truncation)
 
 
 def test_segment_writer_fsyncs_when_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
