@@ -9,19 +9,29 @@ gets a v0 answer with UNSUPPORTED_VERSION and the versions served, so the client
 A handler may also ask for the connection to be closed once its answer is out (a failed SASL
 exchange, as a broker's authenticator does), and a client that stops reading its answers is
 dropped after the idle timeout rather than holding its handler forever.
+
+A client may vanish at any moment (reset, half-close, close while its answer is being written):
+that ends its own connection and nothing else. Before a SASL client has authenticated, a frame
+over Kafka's `sasl.server.max.receive.size` is refused from its size prefix alone, so unauthenticated
+peers cannot make the server buffer large bodies; a failed authentication is answered only after
+Kafka's `connection.failed.authentication.delay.ms`, without holding up other connections. Each
+connection dropped for cause (garbage, an oversized prefix, a malformed request) is one
+rate-limited line on stderr. Errors are turned into reason strings and raised outside the `except`
+clause, never chained: a chained exception's traceback keeps the frame, and with it the buffered
+bytes of an abandoned frame, alive in a reference cycle until the garbage collector runs.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import sys
 from dataclasses import dataclass
 
 from groupctl.errors import DecodeError
 from groupctl.protocol.messages import framing
 from groupctl.server.broker import Broker
 from groupctl.server.dispatch import HANDLERS, RequestContext, Session, api_keys_body, load_handlers
+from groupctl.server.peer_log import PeerLog
 
 API_VERSIONS = 18
 #: What a client may send before it has authenticated on a SASL listener.
@@ -29,28 +39,69 @@ _PRE_AUTH_APIS = frozenset({API_VERSIONS, 17, 36})
 UNSUPPORTED_VERSION = 35
 #: Set in `Session.extra` (to the reason) by a handler whose answer must be the connection's last.
 CLOSE_AFTER_RESPONSE = "close_after_response"
+#: Kafka's `sasl.server.max.receive.size` default: the largest frame read before authentication.
+SASL_MAX_RECEIVE_SIZE = 524288
 
 
 @dataclass(frozen=True)
 class Limits:
-    """Kafka's `socket.request.max.bytes`, `max.connections` and `connections.max.idle.ms`."""
+    """Kafka's `socket.request.max.bytes`, `max.connections`, `connections.max.idle.ms`,
+    `sasl.server.max.receive.size` and `connection.failed.authentication.delay.ms`."""
 
     max_request_bytes: int = 100 * 1024 * 1024
     max_connections: int = 1000
     idle_timeout_s: float = 600.0
+    max_pre_auth_bytes: int = SASL_MAX_RECEIVE_SIZE
+    failed_auth_delay_s: float = 0.1
 
 
 class ConnectionClosed(Exception):
-    """The client went away, or sent something that makes the broker hang up."""
+    """The client went away, or sent something that makes the broker hang up.
+
+    `quiet` for a client that simply left (end of stream, reset, idle): nothing worth a log line.
+    """
+
+    def __init__(self, reason: str, *, quiet: bool = False) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.quiet = quiet
 
 
-async def read_frame(reader: asyncio.StreamReader, limits: Limits) -> bytes:
+def _looks_like(prefix: bytes) -> str:
+    """What a size prefix that is not one probably is, so the log line says who is knocking."""
+    if prefix[:1] == b"\x16" and prefix[1:2] == b"\x03":
+        return " (a TLS handshake: the client uses SSL, this listener does not)"
+    if prefix[:4] in (b"GET ", b"POST", b"HEAD", b"PUT ", b"OPTI", b"PRI "):
+        return " (an HTTP request: this is a Kafka listener)"
+    return ""
+
+
+async def _read_exactly(reader: asyncio.StreamReader, n: int, timeout_s: float, what: str) -> bytes:
+    reason = ""
     try:
-        prefix = await asyncio.wait_for(reader.readexactly(framing.SIZE.size), timeout=limits.idle_timeout_s)
-        size = framing.frame_size(prefix, limits.max_request_bytes)
-        return await asyncio.wait_for(reader.readexactly(size), timeout=limits.idle_timeout_s)
-    except (asyncio.IncompleteReadError, TimeoutError, ConnectionError, DecodeError) as exc:
-        raise ConnectionClosed(str(exc) or type(exc).__name__) from exc
+        async with asyncio.timeout(timeout_s):
+            return await reader.readexactly(n)
+    except asyncio.IncompleteReadError as exc:
+        got = len(exc.partial)
+        reason = "closed by the client" if got == 0 and what == "size prefix" else (
+            f"closed by the client after {got} of the {n} bytes of a {what}")
+    except TimeoutError:
+        reason = f"idle for {timeout_s:g} s (connections.max.idle.ms)"
+    except (ConnectionError, OSError) as exc:
+        reason = f"connection lost: {exc.strerror or type(exc).__name__}"
+    raise ConnectionClosed(reason, quiet=True)
+
+
+async def read_frame(reader: asyncio.StreamReader, limits: Limits, authenticated: bool = True) -> bytes:
+    """The next request frame; before authentication a size over `max_pre_auth_bytes` is refused
+    from its prefix alone, before any of the body is buffered."""
+    prefix = await _read_exactly(reader, framing.SIZE.size, limits.idle_timeout_s, "size prefix")
+    (size,) = framing.SIZE.unpack(prefix)
+    limit = limits.max_request_bytes if authenticated else min(limits.max_pre_auth_bytes, limits.max_request_bytes)
+    if size < 0 or size > limit:
+        what = "--max-request-bytes" if authenticated else "the pre-authentication limit"
+        raise ConnectionClosed(f"size prefix {size} is over {what} ({limit}){_looks_like(prefix)}")
+    return await _read_exactly(reader, size, limits.idle_timeout_s, "request")
 
 
 def unsupported_api_versions_response(correlation_id: int) -> bytes:
@@ -63,10 +114,13 @@ def unsupported_api_versions_response(correlation_id: int) -> bytes:
 
 async def respond_to(payload: bytes, broker: Broker, session: Session) -> bytes | None:
     """The response frame for one request frame, None for none (acks=0), or ConnectionClosed."""
+    reason = ""
     try:
         api_key, api_version, correlation_id = framing.peek_request(payload)
     except DecodeError as exc:
-        raise ConnectionClosed(str(exc)) from exc
+        reason = f"unreadable request header: {exc}"
+    if reason:
+        raise ConnectionClosed(reason)
     registration = HANDLERS.get(api_key)
     if registration is None or api_version not in registration.versions:
         if api_key == API_VERSIONS:
@@ -77,7 +131,9 @@ async def respond_to(payload: bytes, broker: Broker, session: Session) -> bytes 
     try:
         request = framing.decode_request(payload)
     except DecodeError as exc:
-        raise ConnectionClosed(f"malformed request (API {api_key} v{api_version}): {exc}") from exc
+        reason = f"malformed request (API {api_key} v{api_version}): {exc}"
+    if reason:
+        raise ConnectionClosed(reason)
     context = RequestContext(broker, session, api_key, api_version, correlation_id, request.client_id)
     body = await registration.handler(context, request.body)
     if body is None:
@@ -86,29 +142,47 @@ async def respond_to(payload: bytes, broker: Broker, session: Session) -> bytes 
 
 
 async def serve_connection(
-    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, broker: Broker, session: Session, limits: Limits
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, broker: Broker, session: Session, limits: Limits,
+    log: PeerLog | None = None,
 ) -> None:
     """Serve requests until the client leaves or misbehaves; never raises."""
     load_handlers()
+    log = log if log is not None else PeerLog()
     try:
-        while True:
-            payload = await read_frame(reader, limits)
-            try:
-                response = await respond_to(payload, broker, session)
-            finally:
-                broker.after_request()
-            if response is not None:
-                writer.write(response)
-                await asyncio.wait_for(writer.drain(), timeout=limits.idle_timeout_s)
-            if CLOSE_AFTER_RESPONSE in session.extra:
-                break
-    except ConnectionClosed:
-        pass
-    except (ConnectionError, TimeoutError, asyncio.CancelledError):
+        await _serve(reader, writer, broker, session, limits)
+    except ConnectionClosed as closed:
+        if not closed.quiet:
+            log.line(session.peer, f"closing {session.peer}: {closed.reason}")
+    except (ConnectionError, OSError, TimeoutError, asyncio.CancelledError):
         pass
     except Exception as exc:  # a handler bug: drop this client, keep serving the others
-        print(f"groupctl serve: closing {session.peer} after an internal error: {exc!r}", file=sys.stderr)
+        log.line(session.peer, f"closing {session.peer} after an internal error: {type(exc).__name__}: {exc}")
     finally:
         writer.close()
         with contextlib.suppress(TimeoutError, ConnectionError, OSError, asyncio.CancelledError):
-            await asyncio.wait_for(writer.wait_closed(), timeout=1.0)
+            async with asyncio.timeout(1.0):
+                await writer.wait_closed()
+
+
+async def _serve(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, broker: Broker, session: Session, limits: Limits
+) -> None:
+    while True:
+        payload = await read_frame(reader, limits, session.authenticated)
+        try:
+            response = await respond_to(payload, broker, session)
+        finally:
+            broker.after_request()
+        del payload
+        closing = CLOSE_AFTER_RESPONSE in session.extra
+        if closing and not session.authenticated:
+            await asyncio.sleep(limits.failed_auth_delay_s)
+        if response is not None:
+            if writer.transport.is_closing():
+                raise ConnectionClosed("closed by the client before its answer", quiet=True)
+            writer.write(response)
+            del response
+            async with asyncio.timeout(limits.idle_timeout_s):
+                await writer.drain()
+        if closing:
+            return
