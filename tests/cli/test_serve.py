@@ -6,6 +6,7 @@ import json
 import os
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import threading
@@ -15,6 +16,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from confluent_kafka.admin import AdminClient, NewTopic
+
+from groupctl.errors import DecodeError
+from groupctl.protocol.messages import framing
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT_S = 20.0
@@ -155,3 +159,59 @@ def test_unusable_files_and_a_busy_port_are_errors_and_create_nothing(cli: Cli, 
             result = cli("serve", "--local", str(lab), *args)
             assert (result.code, message in result.err) == (1, True), (args, result.err)  # type: ignore[attr-defined]
     assert not lab.exists()
+
+
+# -- the real world: clients that vanish, a serve that was killed or is still loading -----------------------------
+
+def _reset(sock: socket.socket) -> None:
+    """Close with an RST (SO_LINGER 0), as a client killed or closing abruptly does."""
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    sock.close()
+
+
+def _metadata_v12(correlation_id: int) -> bytes:
+    return framing.encode_request(3, 12, correlation_id, "pipelined", {"topics": None})
+
+
+def _answers(process: subprocess.Popen[str], host: str, port: int) -> bool:
+    """True when serve answers ApiVersions on a fresh connection; AssertionError with its exit code if it died."""
+    try:
+        with socket.create_connection((host, port), timeout=5) as sock:
+            sock.sendall(framing.encode_request(18, 0, 1, "healthy", {}))
+            size = framing.frame_size(sock.recv(4, socket.MSG_WAITALL), 1 << 20)
+            answer = framing.decode_response(sock.recv(size, socket.MSG_WAITALL), 18, 0)
+            return answer.body["errorCode"] == 0
+    except (OSError, DecodeError):
+        try:
+            process.wait(5)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("serve is running but does not answer") from None
+        raise AssertionError(f"serve died (exit {process.returncode})") from None
+
+
+def test_clients_that_reset_while_answers_are_written_cost_only_their_connection(tmp_path: Path) -> None:
+    lab = tmp_path / "lab"
+    with serving("--local", str(lab)) as (process, line):
+        bootstrap = line.strip()
+        host, port = bootstrap.rsplit(":", 1)
+        admin = AdminClient({"bootstrap.servers": bootstrap})
+        futures = admin.create_topics([NewTopic(f"wide-{i:03d}", 20, 1) for i in range(60)], request_timeout=15)
+        assert all(f.result(15) is None for f in futures.values())
+        request = b"".join(_metadata_v12(n) for n in range(200))
+        for _ in range(15):
+            client = socket.create_connection((host, int(port)), timeout=5)
+            client.sendall(request)
+            client.recv(1)
+            _reset(client)
+        half = socket.create_connection((host, int(port)), timeout=5)
+        half.sendall(request)
+        half.shutdown(socket.SHUT_WR)
+        half.recv(1)
+        _reset(half)
+        assert _answers(process, host, int(port))
+        assert len(admin.list_topics(timeout=10).topics) == 60
+        code, _, err = _stop(process, signal.SIGTERM)
+    assert code == 0, err
+    assert "internal error" not in err
+    assert not (lab / "serving.json").exists()
+    assert len(json.loads((lab / "topics.json").read_text())["topics"]) == 60
