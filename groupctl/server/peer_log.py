@@ -27,7 +27,8 @@ class _Window:
     suppressed: int = 0
 
 
-def _to_stderr(line: str) -> None:
+def to_stderr(line: str) -> None:
+    """Print `line` on stderr; a closed or broken stderr is ignored, not fatal."""
     with contextlib.suppress(OSError, ValueError):
         print(line, file=sys.stderr, flush=True)
 
@@ -36,11 +37,12 @@ class PeerLog:
     """Rate-limited one-line reports about peers; `line(peer, text)` with `peer` as `host:port`."""
 
     def __init__(self, per_interval: int = 5, interval_s: float = 60.0,
-                 clock: Callable[[], float] = time.monotonic, write: Callable[[str], None] = _to_stderr) -> None:
+                 clock: Callable[[], float] = time.monotonic, write: Callable[[str], None] = to_stderr) -> None:
         self.per_interval = per_interval
         self.interval_s = interval_s
         self._clock = clock
-        self._write = write
+        #: Where lines go (stderr); tests collect them.
+        self.write = write
         self._windows: dict[str, _Window] = {}
 
     def line(self, peer: str, text: str) -> None:
@@ -59,13 +61,13 @@ class PeerLog:
             window.suppressed += 1
             return
         window.lines += 1
-        self._write(PREFIX + text)
+        self.write(PREFIX + text)
 
     def flush(self) -> None:
         """Say what is still suppressed (the server is stopping)."""
         for host, window in self._windows.items():
             if window.suppressed:
-                self._write(f"{PREFIX}{window.suppressed} more lines about {host} suppressed")
+                self.write(f"{PREFIX}{window.suppressed} more lines about {host} suppressed")
         self._windows.clear()
 
     def _forget_old(self) -> None:
@@ -73,4 +75,4 @@ class PeerLog:
             host = next(iter(self._windows))
             window = self._windows.pop(host)
             if window.suppressed:
-                self._write(f"{PREFIX}{window.suppressed} more lines about {host} suppressed")
+                self.write(f"{PREFIX}{window.suppressed} more lines about {host} suppressed")

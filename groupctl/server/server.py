@@ -25,6 +25,7 @@ from groupctl.server.broker import Broker, Listener, run_timers
 from groupctl.server.connection import Limits, serve_connection
 from groupctl.server.data import partition_store
 from groupctl.server.dispatch import Session, load_handlers
+from groupctl.server.peer_log import to_stderr
 
 if TYPE_CHECKING:
     from groupctl.server.auth import User
@@ -94,6 +95,8 @@ class Server:
             # Recover the partition logs now, as a broker does at start-up: the end offsets DIR records
             # (and the lag offline commands show) are right from the first save, not from the first fetch.
             partition_store(self.broker)
+            for notice in self.broker.backend.notices:
+                to_stderr(f"groupctl serve: note: {notice}")
         except BaseException:
             if self.broker is not None:
                 self.broker.close()

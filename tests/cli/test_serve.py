@@ -215,3 +215,62 @@ def test_clients_that_reset_while_answers_are_written_cost_only_their_connection
     assert "internal error" not in err
     assert not (lab / "serving.json").exists()
     assert len(json.loads((lab / "topics.json").read_text())["topics"]) == 60
+
+
+def test_serving_json_left_by_a_killed_serve_is_removed_by_the_next_command(tmp_path: Path) -> None:
+    lab = tmp_path / "lab"
+    with serving("--local", str(lab)) as (process, _):
+        pid = process.pid
+        process.kill()
+        process.wait(TIMEOUT_S)
+    assert json.loads((lab / "serving.json").read_text())["pid"] == pid
+    after = groupctl("group", "list", "--local", str(lab), "-o", "json")
+    assert after.returncode == 0, after.stderr
+    note = f"serving.json: removed; it was left by a `groupctl serve` (pid {pid}) that is no longer running"
+    assert note in after.stderr
+    assert not (lab / "serving.json").exists()
+
+
+def _writable_fifo(path: Path, process: subprocess.Popen[str]) -> int:
+    """A write end of the FIFO at `path` once `process` has opened it for reading (bounded)."""
+    deadline = time.monotonic() + TIMEOUT_S
+    while True:
+        try:
+            return os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError:
+            assert process.poll() is None, process.stderr.read()  # type: ignore[union-attr]
+            assert time.monotonic() < deadline, "serve never started loading DIR"
+            time.sleep(0.02)
+
+
+def test_a_local_command_fails_at_once_while_serve_is_still_loading_dir(tmp_path: Path) -> None:
+    lab = tmp_path / "lab"
+    assert groupctl("local", "topics", "create", "orders", "--partitions", "2", "--local",
+                    str(lab)).returncode == 0
+    topics = lab / "topics.json"
+    saved = topics.read_bytes()
+    topics.unlink()
+    os.mkfifo(topics)  # serve blocks reading it, after taking DIR's lock: loading, as long as the test wants
+    process = subprocess.Popen([sys.executable, "-m", "groupctl", "serve", "--port", "0", "--local", str(lab)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env())
+    try:
+        fifo = _writable_fifo(topics, process)
+        try:
+            announced = json.loads((lab / "serving.json").read_text())
+            started = time.monotonic()
+            busy = groupctl("group", "list", "--local", str(lab))
+            took = time.monotonic() - started
+        finally:
+            os.write(fifo, saved)
+            os.close(fifo)
+        assert (busy.returncode, took < 10) == (1, True), busy.stderr
+        assert f"reach it with -b {announced['bootstrap']} instead of --local" in busy.stderr
+        assert announced["pid"] == process.pid
+        assert _first_line(process).strip() == announced["bootstrap"]
+        code, _, err = _stop(process, signal.SIGTERM)
+        assert code == 0, err
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(TIMEOUT_S)
+    assert json.loads(topics.read_text())["topics"][0]["name"] == "orders"
