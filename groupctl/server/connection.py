@@ -24,7 +24,6 @@ bytes of an abandoned frame, alive in a reference cycle until the garbage collec
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from dataclasses import dataclass
 
 from groupctl.errors import DecodeError
@@ -89,6 +88,7 @@ async def _read_exactly(reader: asyncio.StreamReader, n: int, timeout_s: float, 
         reason = f"idle for {timeout_s:g} s (connections.max.idle.ms)"
     except (ConnectionError, OSError) as exc:
         reason = f"connection lost: {exc.strerror or type(exc).__name__}"
+        _forget_frames(exc)
     raise ConnectionClosed(reason, quiet=True)
 
 
@@ -153,15 +153,25 @@ async def serve_connection(
     except ConnectionClosed as closed:
         if not closed.quiet:
             log.line(session.peer, f"closing {session.peer}: {closed.reason}")
-    except (ConnectionError, OSError, TimeoutError, asyncio.CancelledError):
-        pass
+    except (ConnectionError, OSError, TimeoutError, asyncio.CancelledError) as exc:
+        _forget_frames(exc)
     except Exception as exc:  # a handler bug: drop this client, keep serving the others
         log.line(session.peer, f"closing {session.peer} after an internal error: {type(exc).__name__}: {exc}")
+        _forget_frames(exc)
     finally:
         writer.close()
-        with contextlib.suppress(TimeoutError, ConnectionError, OSError, asyncio.CancelledError):
+        try:
             async with asyncio.timeout(1.0):
                 await writer.wait_closed()
+        except (TimeoutError, ConnectionError, OSError, asyncio.CancelledError) as exc:
+            _forget_frames(exc)
+
+
+def _forget_frames(exc: BaseException) -> None:
+    """Drop `exc`'s traceback. The stream keeps a connection-lost exception to raise again (from reads,
+    drain and wait_closed); its traceback holds the frames that hold the stream: a reference cycle
+    that would keep an abandoned frame's buffered bytes alive until the garbage collector runs."""
+    exc.__traceback__ = None
 
 
 async def _serve(

@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import socket
 import struct
 import time
+import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from groupctl.protocol.messages import framing
-from groupctl.server.connection import Limits
+from groupctl.sasl import plain_initial_response
+from groupctl.server.auth import User
+from groupctl.server.connection import SASL_MAX_RECEIVE_SIZE, Limits
+from groupctl.server.peer_log import PeerLog
 from groupctl.server.server import ServerOptions, ServerThread
-from tests.server.frames import closed_by_server, connect, exchange, read_exactly
+from tests.server.frames import closed_by_server, connect, exchange, read_answer, read_exactly
 from tests.server.waits import wait_until
 
 API_VERSIONS_V3 = {"clientSoftwareName": "healthy", "clientSoftwareVersion": "1"}
@@ -162,3 +168,146 @@ def test_a_port_in_use_leaves_the_directory_untouched(tmp_path: Path, served: Se
     with pytest.raises(ListenError, match=f"cannot listen on 127.0.0.1:{port}: .*choose another --port"):
         second.start()
     assert not (tmp_path / "second").exists()
+
+
+# -- clients that vanish, unauthenticated memory, what the log says ------------------------------------------------
+
+def _reset(sock: socket.socket) -> None:
+    """Close with an RST (SO_LINGER 0), as a killed client's kernel does."""
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    sock.close()
+
+
+def _traced_bytes() -> int:
+    return tracemalloc.get_traced_memory()[0]
+
+
+@pytest.fixture
+def no_gc() -> Iterator[None]:
+    """Memory traced and the cycle collector off: what is freed is freed by reference counting alone."""
+    gc.collect()
+    gc.disable()
+    tracemalloc.start()
+    try:
+        yield
+    finally:
+        tracemalloc.stop()
+        gc.enable()
+
+
+def test_abandoned_partial_frames_are_freed_without_the_garbage_collector(
+    served: ServerThread, healthy: socket.socket, no_gc: None
+) -> None:
+    chunk = b"\0" * (1 << 20)
+    baseline = _traced_bytes()
+    for n in range(12):
+        bad = connect(served)
+        bad.sendall(struct.pack(">i", 8 << 20) + chunk * 3)
+        if n % 3 == 0:
+            _reset(bad)
+        elif n % 3 == 1:
+            bad.shutdown(socket.SHUT_WR)
+            assert closed_by_server(bad)
+            bad.close()
+        else:
+            bad.close()
+    wait_until(lambda: served.server.connection_count == 1, "the server lets go of the abandoned connections", 10)
+    time.sleep(0.2)  # the closed transports' last callbacks
+    assert _traced_bytes() - baseline < 2 << 20, f"{(_traced_bytes() - baseline) >> 20} MB still held"
+
+
+@pytest.fixture
+def sasl(tmp_path: Path) -> Iterator[ServerThread]:
+    users = {"alice": User("alice", "secret")}
+    server = ServerThread(ServerOptions(tmp_path / "sasl", port=0, sasl_mechanisms=("PLAIN",), users=users))
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_before_authentication_a_frame_over_sasl_max_receive_size_is_refused_from_its_prefix(
+    sasl: ServerThread, no_gc: None
+) -> None:
+    baseline = _traced_bytes()
+    bad = [connect(sasl) for _ in range(6)]
+    for sock in bad:
+        sock.sendall(struct.pack(">i", 100 << 20))
+    started = time.monotonic()
+    for sock in bad:
+        assert closed_by_server(sock)
+        with contextlib.suppress(OSError):
+            sock.sendall(b"\0" * (1 << 20))
+        sock.close()
+    assert time.monotonic() - started < 5
+    assert _traced_bytes() - baseline < 2 << 20
+    with connect(sasl) as just_over:
+        assert exchange(just_over, 17, 1, {"mechanism": "PLAIN"}, 1)["errorCode"] == 0
+        just_over.sendall(framing.encode_request(36, 2, 2, "t", {"authBytes": b"\0" * SASL_MAX_RECEIVE_SIZE}))
+        assert closed_by_server(just_over)
+
+
+def test_after_authentication_large_requests_are_served(sasl: ServerThread) -> None:
+    topics = [{"name": f"{'t' * 200}{i:05d}"} for i in range(3000)]
+    with connect(sasl) as client:
+        assert exchange(client, 17, 1, {"mechanism": "PLAIN"}, 1)["errorCode"] == 0
+        assert exchange(client, 36, 2, {"authBytes": plain_initial_response("alice", "secret")}, 2)["errorCode"] == 0
+        request = framing.encode_request(3, 12, 3, "big", {"topics": topics})
+        assert len(request) > SASL_MAX_RECEIVE_SIZE
+        client.sendall(request)
+        assert len(read_answer(client, 3, 12, 3)["topics"]) == 3000
+
+
+@pytest.fixture
+def log_lines(served: ServerThread) -> list[str]:
+    """What the server writes to stderr about its peers from now on."""
+    lines: list[str] = []
+    served.call(lambda broker: setattr(broker.log, "write", lines.append))
+    return lines
+
+
+def test_garbage_oversized_and_malformed_each_log_one_line_naming_the_peer(
+    served: ServerThread, healthy: socket.socket, log_lines: list[str]
+) -> None:
+    cases = [
+        (b"GET / HTTP/1.1\r\nHost: x\r\n\r\n", "size prefix 1195725856 is over --max-request-bytes (104857600) "
+         "(an HTTP request: this is a Kafka listener)"),
+        (b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03", "(a TLS handshake: the client uses SSL"),
+        (raw_request(19, 4, body=b"\x00\x00\x00\x05short"), "malformed request (API 19 v4)"),
+        (raw_request(9999, 0), "unsupported request: API 9999 version 0"),
+        (struct.pack(">i", 3) + b"\x00\x01\x02", "unreadable request header"),
+    ]
+    for garbage, reason in cases:
+        with connect(served) as bad:
+            port = bad.getsockname()[1]
+            bad.sendall(garbage)
+            assert closed_by_server(bad)
+        wait_until(lambda: len(log_lines) == 1, f"one line about {garbage[:8]!r}", 5)
+        (line,) = log_lines
+        assert line.startswith(f"groupctl serve: closing 127.0.0.1:{port}: ") and reason in line, line
+        log_lines.clear()
+
+
+def test_clients_that_just_leave_log_nothing(served: ServerThread, healthy: socket.socket,
+                                             log_lines: list[str]) -> None:
+    frame = framing.encode_request(3, 12, 9, "cut", {"topics": None})
+    for n in range(6):
+        with connect(served) as client:
+            client.sendall(frame[: n * 7])
+            if n % 2:
+                _reset(client)
+    wait_until(lambda: served.server.connection_count == 1, "the clients are gone", 5)
+    assert log_lines == []
+
+
+def test_one_retrying_client_cannot_fill_the_log(served: ServerThread, healthy: socket.socket,
+                                                 log_lines: list[str]) -> None:
+    for _ in range(40):
+        with connect(served) as bad:
+            bad.sendall(b"GET / HTTP/1.1\r\n\r\n")
+            assert closed_by_server(bad)
+    wait_until(lambda: served.server.connection_count == 1, "the clients are gone", 5)
+    assert len(log_lines) == PeerLog().per_interval
+    served.call(lambda broker: broker.log.flush())
+    assert log_lines[-1] == f"groupctl serve: {40 - PeerLog().per_interval} more lines about 127.0.0.1 suppressed"
