@@ -13,10 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from groupctl.protocol.messages import framing
+from groupctl.protocol.messages import API_SCHEMAS, framing
+from groupctl.protocol.schema import Field, default_value
 from groupctl.sasl import plain_initial_response
 from groupctl.server.auth import User
 from groupctl.server.connection import SASL_MAX_RECEIVE_SIZE, Limits
+from groupctl.server.dispatch import supported_versions
 from groupctl.server.peer_log import PeerLog
 from groupctl.server.server import ServerOptions, ServerThread
 from tests.server.frames import closed_by_server, connect, exchange, read_answer, read_exactly
@@ -311,3 +313,43 @@ def test_one_retrying_client_cannot_fill_the_log(served: ServerThread, healthy: 
     assert len(log_lines) == PeerLog().per_interval
     served.call(lambda broker: broker.log.flush())
     assert log_lines[-1] == f"groupctl serve: {40 - PeerLog().per_interval} more lines about 127.0.0.1 suppressed"
+
+
+def _body(fields: tuple[Field, ...], version: int, shape: str, depth: int = 0) -> dict:
+    """A request body the schema accepts: every struct array with one element (two for "twice"), and every
+    nullable field nested in them null ("nulls"), or strings empty ("empty")."""
+    out: dict = {}
+    for f in fields:
+        if not f.present(version):
+            continue
+        if f.nullable_at(version) and shape == "nulls" and depth > 0:
+            out[f.json_name] = None
+        elif f.is_struct_array:
+            element = _body(f.fields or (), version, shape, depth + 1)
+            out[f.json_name] = [element, element] if shape == "twice" else [element]
+        elif f.is_struct:
+            out[f.json_name] = _body(f.fields or (), version, shape, depth + 1)
+        elif f.type == "string":
+            out[f.json_name] = "" if shape == "empty" else "orders"
+        else:
+            out[f.json_name] = default_value(f, version)
+    return out
+
+
+def test_every_request_that_decodes_is_answered(served: ServerThread, log_lines: list[str]) -> None:
+    served.call(lambda b: b.backend.create_topic("orders", 2))
+    unanswered = []
+    for api_key, versions in supported_versions().items():
+        if api_key in (0, 17, 36):  # Produce may be acks=0 (no answer); SASL needs a SASL listener
+            continue
+        for version in versions:
+            for shape in ("nulls", "twice", "empty"):
+                body = _body(API_SCHEMAS[api_key][0].fields, version, shape)
+                with connect(served) as sock:
+                    sock.settimeout(5)
+                    try:
+                        exchange(sock, api_key, version, body, 1)
+                    except (AssertionError, OSError) as exc:
+                        unanswered.append((api_key, version, shape, str(exc), log_lines[-1:]))
+    assert unanswered == []
+    assert not [line for line in log_lines if "internal error" in line]
