@@ -24,7 +24,9 @@ bytes of an abandoned frame, alive in a reference cycle until the garbage collec
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
+from typing import Any
 
 from groupctl.errors import DecodeError
 from groupctl.protocol.messages import framing
@@ -52,6 +54,30 @@ class Limits:
     idle_timeout_s: float = 600.0
     max_pre_auth_bytes: int = SASL_MAX_RECEIVE_SIZE
     failed_auth_delay_s: float = 0.1
+
+
+class WatchedReader(asyncio.StreamReader):
+    """A stream reader that says when the client has gone (end of stream, reset), even while no read is
+    waiting: a request parked in a handler (a long-poll Fetch, a JoinGroup waiting for the rebalance)
+    is then abandoned at once instead of holding the connection until its answer is due."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(limit=limit)
+        self.gone = asyncio.Event()
+
+    def feed_eof(self) -> None:
+        super().feed_eof()
+        self.gone.set()
+
+    def set_exception(self, exc: BaseException) -> None:
+        super().set_exception(exc)
+        self.gone.set()
+
+
+def stream_protocol(callback: Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]],
+                    limit: int) -> asyncio.StreamReaderProtocol:
+    """What `asyncio.start_server` builds for each connection, with a `WatchedReader`."""
+    return asyncio.StreamReaderProtocol(WatchedReader(limit), callback)
 
 
 class ConnectionClosed(Exception):
@@ -180,7 +206,7 @@ async def _serve(
     while True:
         payload = await read_frame(reader, limits, session.authenticated)
         try:
-            response = await respond_to(payload, broker, session)
+            response = await _unless_gone(respond_to(payload, broker, session), reader)
         finally:
             broker.after_request()
         del payload
@@ -196,3 +222,23 @@ async def _serve(
                 await writer.drain()
         if closing:
             return
+
+
+async def _unless_gone(answer: Coroutine[Any, Any, bytes | None], reader: asyncio.StreamReader) -> bytes | None:
+    """`answer`, or ConnectionClosed as soon as the client goes away while it is pending (its handler
+    is cancelled; a parked JoinGroup or Fetch gives its answer to no one, as on a broker)."""
+    gone = reader.gone if isinstance(reader, WatchedReader) else None
+    if gone is None:
+        return await answer
+    handler = asyncio.ensure_future(answer)
+    watcher = asyncio.ensure_future(gone.wait())
+    try:
+        await asyncio.wait((handler, watcher), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        watcher.cancel()
+        abandoned = not handler.done()
+        if abandoned:
+            handler.cancel()
+    if abandoned:
+        raise ConnectionClosed("closed by the client while its request was pending", quiet=True)
+    return handler.result()

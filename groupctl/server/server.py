@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from groupctl.errors import GroupctlError
 from groupctl.server.broker import Broker, Listener, run_timers
-from groupctl.server.connection import Limits, serve_connection
+from groupctl.server.connection import Limits, serve_connection, stream_protocol
 from groupctl.server.data import partition_store
 from groupctl.server.dispatch import Session, load_handlers
 from groupctl.server.peer_log import to_stderr
@@ -82,9 +82,9 @@ class Server:
         """
         load_handlers()
         try:
-            server = await asyncio.start_server(
-                self._accept, self.options.host, self.options.port, ssl=self.options.tls,
-                limit=2**16, reuse_address=True, start_serving=False,
+            server = await asyncio.get_running_loop().create_server(
+                lambda: stream_protocol(self._accept, 2**16), self.options.host, self.options.port,
+                ssl=self.options.tls, reuse_address=True, start_serving=False,
             )
         except OSError as exc:
             raise ListenError(self.options.host, self.options.port, exc) from exc
