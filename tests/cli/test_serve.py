@@ -19,6 +19,8 @@ from confluent_kafka.admin import AdminClient, NewTopic
 
 from groupctl.errors import DecodeError
 from groupctl.protocol.messages import framing
+from tests.server.healthy import Healthy
+from tests.server.waits import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT_S = 20.0
@@ -274,3 +276,86 @@ def test_a_local_command_fails_at_once_while_serve_is_still_loading_dir(tmp_path
             process.kill()
         process.wait(TIMEOUT_S)
     assert json.loads(topics.read_text())["topics"][0]["name"] == "orders"
+
+
+SOAK_CONNECTIONS = 3000
+SOAK_CAP_S = 40.0
+
+
+def _rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+def _abuse(address: tuple[str, int], n: int, pipelined: bytes) -> None:
+    """One abrupt client, the kind chosen by `n`: every way of going away a broker sees."""
+    sock = socket.create_connection(address, timeout=5)
+    try:
+        kind = n % 6
+        if kind == 1:  # a partial frame, then a reset
+            sock.sendall(struct.pack(">i", 4 << 20) + b"\0" * 30_000)
+        elif kind == 2:  # a partial frame, then a half-close
+            sock.sendall(struct.pack(">i", 1000) + b"\0" * 10)
+            sock.shutdown(socket.SHUT_WR)
+            sock.recv(1)
+        elif kind == 3:  # close while pipelined answers are being written
+            sock.sendall(pipelined)
+            sock.recv(1)
+        elif kind == 4:  # garbage
+            sock.sendall(b"GET / HTTP/1.1\r\n\r\n")
+        elif kind == 5:  # a polite client
+            sock.sendall(framing.encode_request(18, 0, 1, "polite", {}))
+            sock.recv(4, socket.MSG_WAITALL)
+    except OSError:
+        pass
+    finally:
+        if n % 2 == 0:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        sock.close()
+
+
+def test_soak_thousands_of_abrupt_clients_while_real_clients_work(tmp_path: Path) -> None:
+    lab = tmp_path / "lab"
+    with serving("--local", str(lab)) as (process, line):
+        bootstrap = line.strip()
+        host, port = bootstrap.rsplit(":", 1)
+        admin = AdminClient({"bootstrap.servers": bootstrap})
+        futures = admin.create_topics([NewTopic("orders", 1, 1)] + [NewTopic(f"wide-{i:02d}", 20, 1)
+                                                                   for i in range(20)], request_timeout=15)
+        assert all(f.result(15) is None for f in futures.values())
+        healthy = Healthy(bootstrap)
+        try:
+            rss_before = _rss_kb(process.pid)
+            pipelined = b"".join(_metadata_v12(n) for n in range(30))
+            done = [0, 0]
+            deadline = time.monotonic() + SOAK_CAP_S
+
+            def abuse(worker: int) -> None:
+                for n in range(worker, SOAK_CONNECTIONS, 2):
+                    if time.monotonic() > deadline:
+                        return
+                    _abuse((host, int(port)), n, pipelined)
+                    done[worker] += 1
+
+            workers = [threading.Thread(target=abuse, args=(w,), daemon=True) for w in range(2)]
+            for worker in workers:
+                worker.start()
+            for worker in workers:
+                worker.join(SOAK_CAP_S + 10)
+            assert _answers(process, host, int(port))
+            rounds = healthy.rounds
+            wait_until(lambda: healthy.rounds >= rounds + 2 or bool(healthy.errors), "two more healthy rounds")
+        finally:
+            healthy.stop()
+        assert healthy.errors == []
+        assert sum(done) > 0
+        grown_mb = (_rss_kb(process.pid) - rss_before) / 1024
+        assert grown_mb < 64, f"serve grew by {grown_mb:.0f} MB"
+        code, _, err = _stop(process, signal.SIGTERM)
+    assert code == 0, err
+    assert "internal error" not in err
+    assert len(err.splitlines()) < 30, err
+    assert not (lab / "serving.json").exists()
+    print(f"soak: {sum(done)} abrupt connections, {healthy.rounds} healthy rounds, RSS grew {grown_mb:.1f} MB")
