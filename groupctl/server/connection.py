@@ -63,15 +63,20 @@ class WatchedReader(asyncio.StreamReader):
 
     def __init__(self, limit: int) -> None:
         super().__init__(limit=limit)
-        self.gone = asyncio.Event()
+        #: Done once the client has gone; made in the loop that serves the connection.
+        self.gone: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
     def feed_eof(self) -> None:
         super().feed_eof()
-        self.gone.set()
+        self._went()
 
     def set_exception(self, exc: BaseException) -> None:
         super().set_exception(exc)
-        self.gone.set()
+        self._went()
+
+    def _went(self) -> None:
+        if not self.gone.done():
+            self.gone.set_result(None)
 
 
 def stream_protocol(callback: Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]],
@@ -226,19 +231,27 @@ async def _serve(
 
 async def _unless_gone(answer: Coroutine[Any, Any, bytes | None], reader: asyncio.StreamReader) -> bytes | None:
     """`answer`, or ConnectionClosed as soon as the client goes away while it is pending (its handler
-    is cancelled; a parked JoinGroup or Fetch gives its answer to no one, as on a broker)."""
-    gone = reader.gone if isinstance(reader, WatchedReader) else None
-    if gone is None:
+    is cancelled; a parked JoinGroup or Fetch gives its answer to no one, as on a broker).
+
+    A handler's exception is raised with the task let go first: the task holds the exception, whose
+    traceback would hold this frame and so the task, a cycle keeping the request's bytes alive."""
+    if not isinstance(reader, WatchedReader):
         return await answer
     handler = asyncio.ensure_future(answer)
-    watcher = asyncio.ensure_future(gone.wait())
     try:
-        await asyncio.wait((handler, watcher), return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.wait((handler, reader.gone), return_when=asyncio.FIRST_COMPLETED)
     finally:
-        watcher.cancel()
         abandoned = not handler.done()
         if abandoned:
             handler.cancel()
     if abandoned:
         raise ConnectionClosed("closed by the client while its request was pending", quiet=True)
-    return handler.result()
+    error = handler.exception()
+    result = None if error is not None else handler.result()
+    del handler
+    if error is None:
+        return result
+    try:
+        raise error
+    finally:
+        del error

@@ -218,6 +218,20 @@ def test_abandoned_partial_frames_are_freed_without_the_garbage_collector(
     assert _traced_bytes() - baseline < 2 << 20, f"{(_traced_bytes() - baseline) >> 20} MB still held"
 
 
+def test_malformed_large_requests_are_freed_without_the_garbage_collector(
+    served: ServerThread, healthy: socket.socket, no_gc: None
+) -> None:
+    garbage = raw_request(19, 4, body=b"\xff" * (4 << 20))
+    baseline = _traced_bytes()
+    for _ in range(8):
+        with connect(served) as bad:
+            bad.sendall(garbage)
+            assert closed_by_server(bad)
+    wait_until(lambda: served.server.connection_count == 1, "the server lets go of the malformed requests", 10)
+    time.sleep(0.2)  # the closed transports' last callbacks
+    assert _traced_bytes() - baseline < 2 << 20, f"{(_traced_bytes() - baseline) >> 20} MB still held"
+
+
 @pytest.fixture
 def sasl(tmp_path: Path) -> Iterator[ServerThread]:
     users = {"alice": User("alice", "secret")}
