@@ -115,8 +115,8 @@ class Server:
             return
         if len(self._connections) >= self.options.limits.max_connections:
             assert self.broker is not None
-            host = peer[0] if peer else "?"
-            self.broker.log.line(host, f"refusing a connection from {host}: "
+            address = f"{peer[0]}:{peer[1]}" if peer else "?"
+            self.broker.log.line(address, f"refusing a connection from {address}: "
                                  f"{self.options.limits.max_connections} connections are open (--max-connections)")
             writer.close()
             return

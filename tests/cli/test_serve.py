@@ -359,3 +359,25 @@ def test_soak_thousands_of_abrupt_clients_while_real_clients_work(tmp_path: Path
     assert len(err.splitlines()) < 30, err
     assert not (lab / "serving.json").exists()
     print(f"soak: {sum(done)} abrupt connections, {healthy.rounds} healthy rounds, RSS grew {grown_mb:.1f} MB")
+
+
+def test_serve_whose_stdout_reader_is_gone_serves_on_and_stops_cleanly(tmp_path: Path) -> None:
+    lab = tmp_path / "lab"
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # `groupctl serve | head -0`: nobody will read the bootstrap line
+    process = subprocess.Popen([sys.executable, "-m", "groupctl", "serve", "--port", "0", "--local", str(lab)],
+                               stdout=write_end, stderr=subprocess.PIPE, text=True, env=_env())
+    os.close(write_end)
+    try:
+        wait_until(lambda: (lab / "serving.json").exists() or process.poll() is not None, "serve announces itself",
+                   TIMEOUT_S)
+        host, port = json.loads((lab / "serving.json").read_text())["bootstrap"].rsplit(":", 1)
+        assert _answers(process, host, int(port))
+        code, _, err = _stop(process, signal.SIGTERM)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(TIMEOUT_S)
+    assert code == 0, err
+    assert "stopped;" in err and "error" not in err
+    assert not (lab / "serving.json").exists()
