@@ -143,15 +143,25 @@ class LocalBackend:
                     "or stop it first"
                 )
             if serving is not None:
-                self._remove_stale(path, serving)
+                self._remove_stale(path)
             time.sleep(_LOCK_POLL_S)
-        stale = read_json(path)
-        if stale is not None:
-            self._remove_stale(path, stale)
+        if path.exists():
+            self._remove_stale(path)
 
-    def _remove_stale(self, path: Path, serving: Any) -> None:
+    def _remove_stale(self, path: Path) -> None:
+        """Remove a `serving.json` naming a dead pid. It is renamed aside and read again first: a serve
+        that took the lock meanwhile may just have replaced it with its own, which goes back."""
+        aside = path.with_name(f".{path.name}.{os.getpid()}.stale")
+        try:
+            os.rename(path, aside)
+        except FileNotFoundError:
+            return
+        serving = read_json(aside)
         pid = serving.get("pid") if isinstance(serving, dict) else None
-        path.unlink(missing_ok=True)
+        if _alive(pid):
+            os.replace(aside, path)
+            return
+        aside.unlink(missing_ok=True)
         self.notices.append(f"{path}: removed; it was left by a `groupctl serve` (pid {pid}) that is no longer "
                             "running")
 

@@ -53,17 +53,22 @@ class AnnouncingBackend(LocalBackend):
         self._announcement = {"pid": os.getpid(), "listeners": str(listener),
                               "bootstrap": f"{listener.host}:{listener.port}"}
         self._announced = False
-        try:
-            super().__init__(directory, create=True, wall_clock=True)
-        except BaseException:
-            if self._announced:
-                (Path(directory) / SERVING_FILE).unlink(missing_ok=True)
-            raise
+        super().__init__(directory, create=True, wall_clock=True)
 
     def _take_lock(self) -> None:
         super()._take_lock()
         write_json_atomically(self.directory / SERVING_FILE, self._announcement)
         self._announced = True
+
+    def _unlock(self) -> None:
+        """Withdraw the announcement while still holding the lock: once it is released, the next serve
+        may write its own."""
+        try:
+            if self._announced:
+                (self.directory / SERVING_FILE).unlink(missing_ok=True)
+                self._announced = False
+        finally:
+            super()._unlock()
 
 
 class Broker:
@@ -118,10 +123,7 @@ class Broker:
             if self.partitions is not None:
                 self.partitions.close()
         finally:
-            try:
-                self.backend.close()
-            finally:
-                (self.directory / SERVING_FILE).unlink(missing_ok=True)
+            self.backend.close()
 
 
 def _cluster_id(directory: Path) -> str:

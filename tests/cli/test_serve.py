@@ -381,3 +381,14 @@ def test_serve_whose_stdout_reader_is_gone_serves_on_and_stops_cleanly(tmp_path:
     assert code == 0, err
     assert "stopped;" in err and "error" not in err
     assert not (lab / "serving.json").exists()
+
+
+def test_a_dir_that_fails_to_load_leaves_no_serving_json(cli: Cli, tmp_path: Path) -> None:
+    lab = tmp_path / "lab"
+    assert groupctl("local", "topics", "create", "orders", "--partitions", "1", "--local", str(lab)).returncode == 0
+    (lab / "topics.json").write_text("{ not json")
+    result = cli("serve", "--local", str(lab), "--port", "0")
+    assert (result.code, "topics.json is unreadable" in result.err) == (1, True), result.err  # type: ignore[attr-defined]
+    assert not (lab / "serving.json").exists()
+    after = groupctl("group", "list", "--local", str(lab))
+    assert (after.returncode, "topics.json is unreadable" in after.stderr) == (1, True), after.stderr
