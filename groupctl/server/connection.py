@@ -130,7 +130,7 @@ async def read_frame(reader: asyncio.StreamReader, limits: Limits, authenticated
     (size,) = framing.SIZE.unpack(prefix)
     limit = limits.max_request_bytes if authenticated else min(limits.max_pre_auth_bytes, limits.max_request_bytes)
     if size < 0 or size > limit:
-        what = "--max-request-bytes" if authenticated else "the pre-authentication limit"
+        what = "--max-request-bytes" if authenticated else "the limit before SASL authentication"
         raise ConnectionClosed(f"size prefix {size} is over {what} ({limit}){_looks_like(prefix)}")
     return await _read_exactly(reader, size, limits.idle_timeout_s, "request")
 
@@ -233,13 +233,18 @@ async def _unless_gone(answer: Coroutine[Any, Any, bytes | None], reader: asynci
     """`answer`, or ConnectionClosed as soon as the client goes away while it is pending (its handler
     is cancelled; a parked JoinGroup or Fetch gives its answer to no one, as on a broker).
 
+    A request the client sent before it closed is still carried out as far as it goes without waiting
+    (an acks=0 Produce, an OffsetCommit), as a broker processes the requests it had received.
     A handler's exception is raised with the task let go first: the task holds the exception, whose
     traceback would hold this frame and so the task, a cycle keeping the request's bytes alive."""
     if not isinstance(reader, WatchedReader):
         return await answer
     handler = asyncio.ensure_future(answer)
     try:
-        await asyncio.wait((handler, reader.gone), return_when=asyncio.FIRST_COMPLETED)
+        if reader.gone.done():
+            await asyncio.sleep(0)
+        else:
+            await asyncio.wait((handler, reader.gone), return_when=asyncio.FIRST_COMPLETED)
     finally:
         abandoned = not handler.done()
         if abandoned:

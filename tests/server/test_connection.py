@@ -21,7 +21,9 @@ from groupctl.server.connection import SASL_MAX_RECEIVE_SIZE, Limits
 from groupctl.server.dispatch import supported_versions
 from groupctl.server.peer_log import PeerLog
 from groupctl.server.server import ServerOptions, ServerThread
-from tests.server.frames import closed_by_server, connect, exchange, read_answer, read_exactly
+from tests.server.frames import Wire, closed_by_server, connect, exchange, read_answer, read_exactly
+from tests.server.test_data import batch, fetch_body, list_offsets, produce_body
+from tests.server.test_groups import TOPIC, join_body, stable_static_member, sync_body
 from tests.server.waits import wait_until
 
 API_VERSIONS_V3 = {"clientSoftwareName": "healthy", "clientSoftwareVersion": "1"}
@@ -367,3 +369,59 @@ def test_every_request_that_decodes_is_answered(served: ServerThread, log_lines:
                         unanswered.append((api_key, version, shape, str(exc), log_lines[-1:]))
     assert unanswered == []
     assert not [line for line in log_lines if "internal error" in line]
+
+
+def _park(served: ServerThread, what: str, leader: Wire, parked: Wire) -> None:
+    """Leave `parked` with a request the server holds: a long-poll Fetch, a JoinGroup waiting for the
+    rebalance, or a follower's SyncGroup waiting for the leader's assignment."""
+    served.call(lambda b: setattr(b.coordinator.classic, "initial_delay_ms", 0))
+    served.call(lambda b: b.backend.create_topic(TOPIC, 4))
+    if what == "fetch":
+        parked.send(1, 12, fetch_body(0, topic=TOPIC, max_wait_ms=8000, min_bytes=1))
+        assert parked.waiting(0.3)
+        return
+    first = stable_static_member(leader)
+    parked.send(11, 9, join_body("g", instance="pod-b"))
+    if what == "join":
+        assert parked.waiting(0.3)
+        return
+    rejoined = leader.call(11, 9, join_body("g", first["memberId"], "pod-a"))
+    joined = parked.receive()
+    assert (rejoined["errorCode"], joined["errorCode"]) == (0, 0)
+    parked.send(14, 5, sync_body("g", joined, "pod-b"))
+    assert parked.waiting(0.3)
+
+
+@pytest.mark.parametrize("close", ["fin", "rst"])
+@pytest.mark.parametrize("what", ["fetch", "join", "sync"])
+def test_a_client_that_goes_away_while_its_request_is_parked_is_let_go_at_once(
+    served: ServerThread, healthy: socket.socket, what: str, close: str
+) -> None:
+    with Wire(served, "leader") as leader:
+        assert leader.call(18, 0, {})["errorCode"] == 0  # accepted: counted
+        before = served.server.connection_count
+        parked = Wire(served, "parked")
+        _park(served, what, leader, parked)
+        assert served.server.connection_count == before + 1
+        started = time.monotonic()
+        if close == "rst":
+            _reset(parked.sock)
+        else:
+            parked.close()
+        wait_until(lambda: served.server.connection_count == before, "the parked connection is let go", 5)
+        assert time.monotonic() - started < 3  # the parked request would have held it 8-10 s
+        assert leader.call(18, 0, {})["errorCode"] == 0
+
+
+def test_requests_sent_just_before_a_close_are_still_carried_out(served: ServerThread,
+                                                                 healthy: socket.socket) -> None:
+    served.call(lambda b: b.backend.create_topic(TOPIC, 1))
+    requests = b"".join(framing.encode_request(0, 9, n, "fire-and-forget", produce_body(batch(2), topic=TOPIC, acks=0))
+                        for n in range(20))
+    for _ in range(3):
+        with connect(served) as client:
+            client.sendall(requests)
+            client.shutdown(socket.SHUT_WR)
+            assert closed_by_server(client)
+    with Wire(served) as reader:
+        assert list_offsets(reader, 7, -1, topic=TOPIC)["offset"] == 3 * 20 * 2
