@@ -18,6 +18,7 @@ import fcntl
 import json
 import os
 import tempfile
+import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -57,8 +58,23 @@ LOCK_FILE = ".lock"
 SERVING_FILE = "serving.json"
 #: Where `groupctl serve` keeps the partition logs of produced records (groupctl.server.partitions).
 DATA_DIR = "data"
+#: How often a command waiting for DIR's lock looks again (and re-reads serving.json).
+_LOCK_POLL_S = 0.05
 #: Where a new DIR's virtual clock starts: 2026-01-01T00:00:00Z, so timestamps look like times.
 EPOCH_MS = 1_767_225_600_000
+
+
+def _alive(pid: object) -> bool:
+    """Whether process `pid` exists (another user's counts: signalling it is merely not allowed)."""
+    if not isinstance(pid, int) or isinstance(pid, bool) or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def write_json_atomically(path: Path, data: Any) -> None:
@@ -110,21 +126,50 @@ class LocalBackend:
             raise
 
     def _take_lock(self) -> None:
-        """Wait for other invocations, but not for a running `groupctl serve`: that never lets go."""
+        """Wait for other invocations, but not for a running `groupctl serve`: that never lets go.
+
+        The lock is polled rather than waited on, and `serving.json` read at each poll: `serve`
+        writes it as soon as it holds the lock (before loading DIR), so a command started while
+        it loads fails at once. A `serving.json` whose pid is dead (a killed serve) is stale and
+        removed; none means a short-lived invocation holds the lock, worth waiting for.
+        """
+        path = self.directory / SERVING_FILE
+        while True:
+            try:
+                fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                pass
+            serving = read_json(path)
+            if isinstance(serving, dict) and _alive(serving.get("pid")):
+                self._lock.close()
+                raise GroupctlError(
+                    f"{self.directory} is being served by `groupctl serve` on {serving.get('listeners')} "
+                    f"(pid {serving.get('pid')}): reach it with -b {serving.get('bootstrap')} instead of --local, "
+                    "or stop it first"
+                )
+            if serving is not None:
+                self._remove_stale(path)
+            time.sleep(_LOCK_POLL_S)
+        if path.exists():
+            self._remove_stale(path)
+
+    def _remove_stale(self, path: Path) -> None:
+        """Remove a `serving.json` naming a dead pid. It is renamed aside and read again first: a serve
+        that took the lock meanwhile may just have replaced it with its own, which goes back."""
+        aside = path.with_name(f".{path.name}.{os.getpid()}.stale")
         try:
-            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            os.rename(path, aside)
+        except FileNotFoundError:
             return
-        except BlockingIOError:
-            pass
-        serving = read_json(self.directory / SERVING_FILE)
-        if serving:
-            self._lock.close()
-            raise GroupctlError(
-                f"{self.directory} is being served by `groupctl serve` on {serving.get('listeners')} "
-                f"(pid {serving.get('pid')}): reach it with -b {serving.get('bootstrap')} instead of --local, or "
-                "stop it first"
-            )
-        fcntl.flock(self._lock, fcntl.LOCK_EX)
+        serving = read_json(aside)
+        pid = serving.get("pid") if isinstance(serving, dict) else None
+        if _alive(pid):
+            os.replace(aside, path)
+            return
+        aside.unlink(missing_ok=True)
+        self.notices.append(f"{path}: removed; it was left by a `groupctl serve` (pid {pid}) that is no longer "
+                            "running")
 
     def _open(self) -> None:
         clock = read_json(self.directory / CLOCK_FILE) or {}

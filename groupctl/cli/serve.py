@@ -8,6 +8,7 @@ says where it is, so a script can start it with `--port 0` and read the port bac
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -128,22 +129,39 @@ def serve(
         protocol = listener.protocol
         item = {"listener": str(listener), "bootstrap": bootstrap, "dir": str(local.resolve()),
                 "securityProtocol": protocol, "saslMechanisms": list(mechanisms)}
-        if fmt is OutputFormat.json:
-            typer.echo(json.dumps(envelope("Listener", [item]), ensure_ascii=False))
-        elif fmt in (OutputFormat.table, OutputFormat.wide):
-            typer.echo(bootstrap)
-        else:
-            render("Listener", [item], _COLUMNS, fmt)
-        sys.stdout.flush()
-        typer.echo(f"groupctl serve: listening on {listener} (state in {local})", err=True)
+        try:
+            if fmt is OutputFormat.json:
+                typer.echo(json.dumps(envelope("Listener", [item]), ensure_ascii=False))
+            elif fmt in (OutputFormat.table, OutputFormat.wide):
+                typer.echo(bootstrap)
+            else:
+                render("Listener", [item], _COLUMNS, fmt)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            _stdout_gone()
         security = _security_hint(protocol, mechanisms, sasl_users)
-        typer.echo(f"groupctl serve: connect Kafka clients with bootstrap.servers={bootstrap}"
-                   + (f", {security}" if security else "")
-                   + f"; e.g. kafka-consumer-groups.sh --bootstrap-server {bootstrap} --list", err=True)
-        typer.echo("groupctl serve: Ctrl-C or SIGTERM stops it and saves DIR", err=True)
+        _note(f"listening on {listener} (state in {local})")
+        _note(f"connect Kafka clients with bootstrap.servers={bootstrap}" + (f", {security}" if security else "")
+              + f"; e.g. kafka-consumer-groups.sh --bootstrap-server {bootstrap} --list")
+        _note("Ctrl-C or SIGTERM stops it and saves DIR")
 
     try:
         serve_until_signalled(options, ready)
     except OSError as exc:
         raise GroupctlError(f"cannot serve '{local}': {exc.strerror or exc}") from exc
-    typer.echo(f"groupctl serve: stopped; {local} is saved", err=True)
+    _note(f"stopped; {local} is saved")
+
+
+def _note(text: str) -> None:
+    """A line on stderr; one nobody reads any more (a closed pipe) must not stop the server."""
+    from groupctl.server.peer_log import to_stderr
+
+    to_stderr(f"groupctl serve: {text}")
+
+
+def _stdout_gone() -> None:
+    """Whoever read stdout has gone (`| head -0`): serve on, with stdout pointed at /dev/null so that
+    nothing, not even the flush at exit, writes to the closed pipe again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)

@@ -8,7 +8,9 @@ unsupported version does.
 
 As on a Kafka broker, a failed exchange is answered with SASL_AUTHENTICATION_FAILED and Kafka's
 message, and the connection is then closed; an unknown mechanism is answered with
-UNSUPPORTED_SASL_MECHANISM and the enabled list, then closed. A successful exchange makes the
+UNSUPPORTED_SASL_MECHANISM and the enabled list, then closed. Either answer leaves only after
+Kafka's `connection.failed.authentication.delay.ms` (100 ms; the connection's own task sleeps, the
+others go on), so a client cannot try thousands of passwords a second. A successful exchange makes the
 connection's principal `User:<name>`; nothing is authorised differently afterwards (there is no
 authorizer), and sessions do not expire (SessionLifetimeMs 0).
 
@@ -22,7 +24,6 @@ logs, not to DIR, not into an error message about the file.
 from __future__ import annotations
 
 import ssl
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -144,9 +145,10 @@ def _succeeded(session: Session, username: str) -> None:
     session.exchange = None
 
 
-def _failed(session: Session, failure: SaslAuthenticationFailed) -> Body:
-    print(f"groupctl serve: failed authentication with {session.peer} ({session.mechanism}): {failure.reason}",
-          file=sys.stderr)
+def _failed(ctx: RequestContext, failure: SaslAuthenticationFailed) -> Body:
+    session = ctx.session
+    ctx.broker.log.line(session.peer, f"failed authentication with {session.peer} ({session.mechanism}): "
+                        f"{failure.reason}")
     _close_after(session, "authentication failed")
     session.exchange = None
     return {"errorCode": SASL_AUTHENTICATION_FAILED, "errorMessage": failure.message, "authBytes": b""}
@@ -175,7 +177,7 @@ async def sasl_authenticate(ctx: RequestContext, body: Body) -> Body:
         _succeeded(session, exchange.username)
         return {"errorCode": 0, "errorMessage": None, "authBytes": server_final, "sessionLifetimeMs": 0}
     except SaslAuthenticationFailed as failure:
-        return _failed(session, failure)
+        return _failed(ctx, failure)
 
 
 def _password(users: dict[str, User], name: str) -> str | None:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from groupctl.backends.local import SERVING_FILE, LocalBackend, read_json, write_json_atomically
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.protocol.primitives import uuid_to_kafka
+from groupctl.server.peer_log import PeerLog
 
 if TYPE_CHECKING:
     from groupctl.server.partitions import PartitionStore
@@ -41,8 +42,37 @@ class Listener:
         return f"{self.protocol}://{self.host}:{self.port}"
 
 
+class AnnouncingBackend(LocalBackend):
+    """DIR as `groupctl serve` opens it: `serving.json` (pid, listener, bootstrap) is written as soon as
+    the lock is taken, before the coordinator is loaded, so a command started while a big DIR loads
+    fails at once naming the listener instead of waiting for the lock. If loading fails, the file
+    goes with the lock; one left by a killed serve names a dead pid and the next command removes it.
+    """
+
+    def __init__(self, directory: Path, listener: Listener) -> None:
+        self._announcement = {"pid": os.getpid(), "listeners": str(listener),
+                              "bootstrap": f"{listener.host}:{listener.port}"}
+        self._announced = False
+        super().__init__(directory, create=True, wall_clock=True)
+
+    def _take_lock(self) -> None:
+        super()._take_lock()
+        write_json_atomically(self.directory / SERVING_FILE, self._announcement)
+        self._announced = True
+
+    def _unlock(self) -> None:
+        """Withdraw the announcement while still holding the lock: once it is released, the next serve
+        may write its own."""
+        try:
+            if self._announced:
+                (self.directory / SERVING_FILE).unlink(missing_ok=True)
+                self._announced = False
+        finally:
+            super()._unlock()
+
+
 class Broker:
-    """The served DIR; open with `Broker.open(directory)`, always `close()`."""
+    """The served DIR; open with `Broker.open(options, listener)`, always `close()`."""
 
     def __init__(self, backend: LocalBackend, options: ServerOptions) -> None:
         self.backend = backend
@@ -56,20 +86,19 @@ class Broker:
         #: Producer ids for InitProducerId, reserved in DIR a block at a time (opened on first use).
         self.producer_ids: ProducerIds | None = None
         self.dirty = False
+        #: One rate-limited stderr line per connection dropped for cause, or failed authentication.
+        self.log = PeerLog()
 
     @classmethod
-    def open(cls, options: ServerOptions) -> Broker:
-        return cls(LocalBackend(options.directory, create=True, wall_clock=True), options)
+    def open(cls, options: ServerOptions, listener: Listener) -> Broker:
+        """Lock DIR, announce `listener` in it, then load it (see `AnnouncingBackend`)."""
+        broker = cls(AnnouncingBackend(options.directory, listener), options)
+        broker.listener = listener
+        return broker
 
     @property
     def coordinator(self) -> Coordinator:
         return self.backend.coordinator
-
-    def bound(self, listener: Listener) -> None:
-        """Record the address clients are told (Metadata, FindCoordinator) and announce it in DIR."""
-        self.listener = listener
-        write_json_atomically(self.directory / SERVING_FILE, {
-            "pid": os.getpid(), "listeners": str(listener), "bootstrap": f"{listener.host}:{listener.port}"})
 
     def after_request(self) -> None:
         """Fire the coordinator's due timers (join/sync answers waiting on them go out now)."""
@@ -94,10 +123,7 @@ class Broker:
             if self.partitions is not None:
                 self.partitions.close()
         finally:
-            try:
-                self.backend.close()
-            finally:
-                (self.directory / SERVING_FILE).unlink(missing_ok=True)
+            self.backend.close()
 
 
 def _cluster_id(directory: Path) -> str:

@@ -19,6 +19,7 @@ FEATURES = [("group.version", 0, 1)]
 _TOPIC_OPERATIONS = (3, 4, 5, 6, 7, 8, 10, 11)
 UNKNOWN_TOPIC = KAFKA_ERROR_CODES["UNKNOWN_TOPIC_OR_PARTITION"]
 UNKNOWN_TOPIC_ID = KAFKA_ERROR_CODES["UNKNOWN_TOPIC_ID"]
+INVALID_REQUEST = KAFKA_ERROR_CODES["INVALID_REQUEST"]
 COORDINATOR_NOT_AVAILABLE = KAFKA_ERROR_CODES["COORDINATOR_NOT_AVAILABLE"]
 #: Kafka's AclOperation codes held on the cluster without an authorizer (CREATE, ALTER, DESCRIBE,
 #: CLUSTER_ACTION, DESCRIBE_CONFIGS, ALTER_CONFIGS, IDEMPOTENT_WRITE).
@@ -56,6 +57,13 @@ def topic_entry(topic: Topic, authorized_operations: bool) -> Body:
     }
 
 
+def _invalid_request_entry(wanted: Body) -> Body:
+    """Kafka's answer to a v10/v11 request naming a topic by id: v12 is the first to look topics up by id
+    (and to allow a null name in the answer), so every topic gets INVALID_REQUEST, a null name as ""."""
+    return {"errorCode": INVALID_REQUEST, "name": wanted.get("name") or "", "topicId": wanted.get("topicId", ZERO_UUID),
+            "isInternal": False, "partitions": []}
+
+
 @handles(3)
 async def metadata(ctx: RequestContext, body: Body) -> Body:
     broker = ctx.broker
@@ -64,6 +72,9 @@ async def metadata(ctx: RequestContext, body: Body) -> Body:
     requested = body.get("topics")
     if requested is None or (ctx.api_version == 0 and not requested):
         entries = [topic_entry(t, with_operations) for t in sorted(topics, key=lambda t: t.name)]
+    elif ctx.api_version < 12 and any(w.get("name") is None or w.get("topicId", ZERO_UUID) != ZERO_UUID
+                                      for w in requested):
+        entries = [_invalid_request_entry(w) for w in requested]
     else:
         entries = []
         for wanted in requested:

@@ -14,7 +14,6 @@ import contextlib
 import errno
 import signal
 import ssl
-import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,9 +22,10 @@ from typing import TYPE_CHECKING
 
 from groupctl.errors import GroupctlError
 from groupctl.server.broker import Broker, Listener, run_timers
-from groupctl.server.connection import Limits, serve_connection
+from groupctl.server.connection import Limits, serve_connection, stream_protocol
 from groupctl.server.data import partition_store
 from groupctl.server.dispatch import Session, load_handlers
+from groupctl.server.peer_log import to_stderr
 
 if TYPE_CHECKING:
     from groupctl.server.auth import User
@@ -82,17 +82,21 @@ class Server:
         """
         load_handlers()
         try:
-            server = await asyncio.start_server(
-                self._accept, self.options.host, self.options.port, ssl=self.options.tls,
-                limit=2**16, reuse_address=True, start_serving=False,
+            server = await asyncio.get_running_loop().create_server(
+                lambda: stream_protocol(self._accept, 2**16), self.options.host, self.options.port,
+                ssl=self.options.tls, reuse_address=True, start_serving=False,
             )
         except OSError as exc:
             raise ListenError(self.options.host, self.options.port, exc) from exc
+        port = server.sockets[0].getsockname()[1]
+        listener = Listener(self.options.advertised_host or self.options.host, port, self.protocol)
         try:
-            self.broker = Broker.open(self.options)
+            self.broker = Broker.open(self.options, listener)
             # Recover the partition logs now, as a broker does at start-up: the end offsets DIR records
             # (and the lag offline commands show) are right from the first save, not from the first fetch.
             partition_store(self.broker)
+            for notice in self.broker.backend.notices:
+                to_stderr(f"groupctl serve: note: {notice}")
         except BaseException:
             if self.broker is not None:
                 self.broker.close()
@@ -100,9 +104,6 @@ class Server:
             server.close()
             raise
         self._server = server
-        port = server.sockets[0].getsockname()[1]
-        listener = Listener(self.options.advertised_host or self.options.host, port, self.protocol)
-        self.broker.bound(listener)
         self._timers = asyncio.create_task(run_timers(self.broker, self._stop))
         await server.start_serving()
         return listener
@@ -113,8 +114,10 @@ class Server:
             writer.close()
             return
         if len(self._connections) >= self.options.limits.max_connections:
-            print(f"groupctl serve: refusing a connection from {peer[0] if peer else '?'}: "
-                  f"{self.options.limits.max_connections} connections are open (--max-connections)", file=sys.stderr)
+            assert self.broker is not None
+            address = f"{peer[0]}:{peer[1]}" if peer else "?"
+            self.broker.log.line(address, f"refusing a connection from {address}: "
+                                 f"{self.options.limits.max_connections} connections are open (--max-connections)")
             writer.close()
             return
         session = Session(
@@ -127,7 +130,7 @@ class Server:
         self._connections[task] = writer
         try:
             assert self.broker is not None
-            await serve_connection(reader, writer, self.broker, session, self.options.limits)
+            await serve_connection(reader, writer, self.broker, session, self.options.limits, self.broker.log)
         finally:
             self._connections.pop(task, None)
 
@@ -157,6 +160,7 @@ class Server:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._server.wait_closed(), timeout=5.0)
         if self.broker is not None:
+            self.broker.log.flush()
             self.broker.close()
             self.broker = None
 
@@ -182,9 +186,16 @@ async def _serve(server: Server, ready: Callable[[Listener], None]) -> None:
 def serve_until_signalled(options: ServerOptions, ready: Callable[[Listener], None]) -> None:
     """Serve on this thread until SIGINT or SIGTERM, then shut down and save DIR.
 
-    `ready(listener)` is called once the port is bound and DIR is open.
+    `ready(listener)` is called once the port is bound and DIR is open. SIGPIPE is ignored meanwhile
+    (the CLI restores its default action for `| head`): a client that closes while its answer is
+    being written must cost the server that connection (EPIPE), not the process.
     """
-    asyncio.run(_serve(Server(options), ready))
+    previous = signal.signal(signal.SIGPIPE, signal.SIG_IGN) if hasattr(signal, "SIGPIPE") else None
+    try:
+        asyncio.run(_serve(Server(options), ready))
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGPIPE, previous)
 
 
 class ServerThread:

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from groupctl.backends.local import LOG_DIR, LocalBackend
+from groupctl.backends.local import LOCK_FILE, LOG_DIR, SERVING_FILE, LocalBackend
 from groupctl.coordinator.consumer import HeartbeatRequest
 from groupctl.errors import GroupctlError, GroupNotFound
 from groupctl.model import TopicPartition
+from tests.server.waits import wait_until
 
 
 def join(backend: LocalBackend, member: str, instance: str | None = None) -> None:
@@ -150,3 +157,73 @@ def test_an_assigned_partition_without_a_commit_still_shows_its_log_end_offset(t
         (desc,) = b.describe_groups(["g"])
     assert desc.offsets == []
     assert [(u.topic, u.partition, u.log_end_offset) for u in desc.uncommitted] == [("orders", p, 70) for p in range(3)]
+
+
+# -- serving.json: a running `groupctl serve`, one still loading, one that was killed ------------------------------
+
+_HOLD_LOCK = ("import fcntl, sys\n"
+              "lock = open(sys.argv[1], 'a+')\n"
+              "fcntl.flock(lock, fcntl.LOCK_EX)\n"
+              "print('locked', flush=True)\n"
+              "sys.stdin.read()\n")
+
+
+@contextmanager
+def lock_held(directory: Path) -> Iterator[subprocess.Popen[str]]:
+    """Another process holding DIR's lock (as serve or a long invocation does) until the block ends."""
+    holder = subprocess.Popen([sys.executable, "-c", _HOLD_LOCK, str(directory / LOCK_FILE)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
+        yield holder
+    finally:
+        holder.kill()
+        holder.wait(10)
+
+
+def _reaped_pid() -> int:
+    """The pid of a process that has exited and been reaped: `os.kill(pid, 0)` finds no such process."""
+    process = subprocess.Popen([sys.executable, "-c", "pass"])
+    process.wait(10)
+    return process.pid
+
+
+def announce(directory: Path, pid: int) -> None:
+    (directory / SERVING_FILE).write_text(json.dumps(
+        {"pid": pid, "listeners": "PLAINTEXT://127.0.0.1:19092", "bootstrap": "127.0.0.1:19092"}))
+
+
+def test_a_serve_holding_the_lock_fails_the_command_at_once_naming_the_bootstrap(tmp_path: Path) -> None:
+    LocalBackend(tmp_path, create=True).close()
+    with lock_held(tmp_path) as holder:
+        announce(tmp_path, holder.pid)
+        started = time.monotonic()
+        with pytest.raises(GroupctlError, match=r"reach it with -b 127\.0\.0\.1:19092 instead of --local"):
+            LocalBackend(tmp_path)
+        assert time.monotonic() - started < 2
+        assert (tmp_path / SERVING_FILE).exists()
+
+
+def test_a_stale_serving_json_is_removed_while_waiting_for_a_short_lived_holder(tmp_path: Path) -> None:
+    LocalBackend(tmp_path, create=True).close()
+    opened: list[LocalBackend] = []
+    with lock_held(tmp_path):
+        announce(tmp_path, _reaped_pid())
+        waiter = threading.Thread(target=lambda: opened.append(LocalBackend(tmp_path)), daemon=True)
+        waiter.start()
+        wait_until(lambda: not (tmp_path / SERVING_FILE).exists(), "the stale serving.json is removed", 5)
+        assert waiter.is_alive() and not opened
+    waiter.join(10)
+    (backend,) = opened
+    with backend:
+        assert any("serving.json: removed" in n and "no longer running" in n for n in backend.notices)
+
+
+def test_a_stale_serving_json_on_a_free_directory_is_removed_with_a_note(tmp_path: Path) -> None:
+    LocalBackend(tmp_path, create=True).close()
+    pid = _reaped_pid()
+    announce(tmp_path, pid)
+    with LocalBackend(tmp_path) as backend:
+        assert backend.notices == [f"{tmp_path / SERVING_FILE}: removed; it was left by a `groupctl serve` "
+                                   f"(pid {pid}) that is no longer running"]
+    assert not (tmp_path / SERVING_FILE).exists()

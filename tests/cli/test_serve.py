@@ -6,6 +6,7 @@ import json
 import os
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import threading
@@ -15,6 +16,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from confluent_kafka.admin import AdminClient, NewTopic
+
+from groupctl.errors import DecodeError
+from groupctl.protocol.messages import framing
+from tests.server.healthy import Healthy
+from tests.server.waits import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT_S = 20.0
@@ -155,3 +161,234 @@ def test_unusable_files_and_a_busy_port_are_errors_and_create_nothing(cli: Cli, 
             result = cli("serve", "--local", str(lab), *args)
             assert (result.code, message in result.err) == (1, True), (args, result.err)  # type: ignore[attr-defined]
     assert not lab.exists()
+
+
+# -- the real world: clients that vanish, a serve that was killed or is still loading -----------------------------
+
+def _reset(sock: socket.socket) -> None:
+    """Close with an RST (SO_LINGER 0), as a client killed or closing abruptly does."""
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    sock.close()
+
+
+def _metadata_v12(correlation_id: int) -> bytes:
+    return framing.encode_request(3, 12, correlation_id, "pipelined", {"topics": None})
+
+
+def _answers(process: subprocess.Popen[str], host: str, port: int) -> bool:
+    """True when serve answers ApiVersions on a fresh connection; AssertionError with its exit code if it died."""
+    try:
+        with socket.create_connection((host, port), timeout=5) as sock:
+            sock.sendall(framing.encode_request(18, 0, 1, "healthy", {}))
+            size = framing.frame_size(sock.recv(4, socket.MSG_WAITALL), 1 << 20)
+            answer = framing.decode_response(sock.recv(size, socket.MSG_WAITALL), 18, 0)
+            return answer.body["errorCode"] == 0
+    except (OSError, DecodeError):
+        try:
+            process.wait(5)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("serve is running but does not answer") from None
+        raise AssertionError(f"serve died (exit {process.returncode})") from None
+
+
+def test_clients_that_reset_while_answers_are_written_cost_only_their_connection(tmp_path: Path) -> None:
+    lab = tmp_path / "lab"
+    with serving("--local", str(lab)) as (process, line):
+        bootstrap = line.strip()
+        host, port = bootstrap.rsplit(":", 1)
+        admin = AdminClient({"bootstrap.servers": bootstrap})
+        futures = admin.create_topics([NewTopic(f"wide-{i:03d}", 20, 1) for i in range(60)], request_timeout=15)
+        assert all(f.result(15) is None for f in futures.values())
+        request = b"".join(_metadata_v12(n) for n in range(200))
+        for _ in range(15):
+            client = socket.create_connection((host, int(port)), timeout=5)
+            client.sendall(request)
+            client.recv(1)
+            _reset(client)
+        half = socket.create_connection((host, int(port)), timeout=5)
+        half.sendall(request)
+        half.shutdown(socket.SHUT_WR)
+        half.recv(1)
+        _reset(half)
+        assert _answers(process, host, int(port))
+        assert len(admin.list_topics(timeout=10).topics) == 60
+        code, _, err = _stop(process, signal.SIGTERM)
+    assert code == 0, err
+    assert "internal error" not in err
+    assert not (lab / "serving.json").exists()
+    assert len(json.loads((lab / "topics.json").read_text())["topics"]) == 60
+
+
+def test_serving_json_left_by_a_killed_serve_is_removed_by_the_next_command(tmp_path: Path) -> None:
+    lab = tmp_path / "lab"
+    with serving("--local", str(lab)) as (process, _):
+        pid = process.pid
+        process.kill()
+        process.wait(TIMEOUT_S)
+    assert json.loads((lab / "serving.json").read_text())["pid"] == pid
+    after = groupctl("group", "list", "--local", str(lab), "-o", "json")
+    assert after.returncode == 0, after.stderr
+    note = f"serving.json: removed; it was left by a `groupctl serve` (pid {pid}) that is no longer running"
+    assert note in after.stderr
+    assert not (lab / "serving.json").exists()
+
+
+def _writable_fifo(path: Path, process: subprocess.Popen[str]) -> int:
+    """A write end of the FIFO at `path` once `process` has opened it for reading (bounded)."""
+    deadline = time.monotonic() + TIMEOUT_S
+    while True:
+        try:
+            return os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError:
+            assert process.poll() is None, process.stderr.read()  # type: ignore[union-attr]
+            assert time.monotonic() < deadline, "serve never started loading DIR"
+            time.sleep(0.02)
+
+
+def test_a_local_command_fails_at_once_while_serve_is_still_loading_dir(tmp_path: Path) -> None:
+    lab = tmp_path / "lab"
+    assert groupctl("local", "topics", "create", "orders", "--partitions", "2", "--local",
+                    str(lab)).returncode == 0
+    topics = lab / "topics.json"
+    saved = topics.read_bytes()
+    topics.unlink()
+    os.mkfifo(topics)  # serve blocks reading it, after taking DIR's lock: loading, as long as the test wants
+    process = subprocess.Popen([sys.executable, "-m", "groupctl", "serve", "--port", "0", "--local", str(lab)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env())
+    try:
+        fifo = _writable_fifo(topics, process)
+        try:
+            announced = json.loads((lab / "serving.json").read_text())
+            started = time.monotonic()
+            busy = groupctl("group", "list", "--local", str(lab))
+            took = time.monotonic() - started
+        finally:
+            os.write(fifo, saved)
+            os.close(fifo)
+        assert (busy.returncode, took < 10) == (1, True), busy.stderr
+        assert f"reach it with -b {announced['bootstrap']} instead of --local" in busy.stderr
+        assert announced["pid"] == process.pid
+        assert _first_line(process).strip() == announced["bootstrap"]
+        code, _, err = _stop(process, signal.SIGTERM)
+        assert code == 0, err
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(TIMEOUT_S)
+    assert json.loads(topics.read_text())["topics"][0]["name"] == "orders"
+
+
+SOAK_CONNECTIONS = 3000
+SOAK_CAP_S = 40.0
+
+
+def _rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+def _abuse(address: tuple[str, int], n: int, pipelined: bytes) -> None:
+    """One abrupt client, the kind chosen by `n`: every way of going away a broker sees."""
+    sock = socket.create_connection(address, timeout=5)
+    try:
+        kind = n % 6
+        if kind == 1:  # a partial frame, then a reset
+            sock.sendall(struct.pack(">i", 4 << 20) + b"\0" * 30_000)
+        elif kind == 2:  # a partial frame, then a half-close
+            sock.sendall(struct.pack(">i", 1000) + b"\0" * 10)
+            sock.shutdown(socket.SHUT_WR)
+            sock.recv(1)
+        elif kind == 3:  # close while pipelined answers are being written
+            sock.sendall(pipelined)
+            sock.recv(1)
+        elif kind == 4:  # garbage
+            sock.sendall(b"GET / HTTP/1.1\r\n\r\n")
+        elif kind == 5:  # a polite client
+            sock.sendall(framing.encode_request(18, 0, 1, "polite", {}))
+            sock.recv(4, socket.MSG_WAITALL)
+    except OSError:
+        pass
+    finally:
+        if n % 2 == 0:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        sock.close()
+
+
+def test_soak_thousands_of_abrupt_clients_while_real_clients_work(tmp_path: Path) -> None:
+    lab = tmp_path / "lab"
+    with serving("--local", str(lab)) as (process, line):
+        bootstrap = line.strip()
+        host, port = bootstrap.rsplit(":", 1)
+        admin = AdminClient({"bootstrap.servers": bootstrap})
+        futures = admin.create_topics([NewTopic("orders", 1, 1)] + [NewTopic(f"wide-{i:02d}", 20, 1)
+                                                                   for i in range(20)], request_timeout=15)
+        assert all(f.result(15) is None for f in futures.values())
+        healthy = Healthy(bootstrap)
+        try:
+            rss_before = _rss_kb(process.pid)
+            pipelined = b"".join(_metadata_v12(n) for n in range(30))
+            done = [0, 0]
+            deadline = time.monotonic() + SOAK_CAP_S
+
+            def abuse(worker: int) -> None:
+                for n in range(worker, SOAK_CONNECTIONS, 2):
+                    if time.monotonic() > deadline:
+                        return
+                    _abuse((host, int(port)), n, pipelined)
+                    done[worker] += 1
+
+            workers = [threading.Thread(target=abuse, args=(w,), daemon=True) for w in range(2)]
+            for worker in workers:
+                worker.start()
+            for worker in workers:
+                worker.join(SOAK_CAP_S + 10)
+            assert _answers(process, host, int(port))
+            rounds = healthy.rounds
+            wait_until(lambda: healthy.rounds >= rounds + 2 or bool(healthy.errors), "two more healthy rounds")
+        finally:
+            healthy.stop()
+        assert healthy.errors == []
+        assert sum(done) > 0
+        grown_mb = (_rss_kb(process.pid) - rss_before) / 1024
+        assert grown_mb < 64, f"serve grew by {grown_mb:.0f} MB"
+        code, _, err = _stop(process, signal.SIGTERM)
+    assert code == 0, err
+    assert "internal error" not in err
+    assert len(err.splitlines()) < 30, err
+    assert not (lab / "serving.json").exists()
+    print(f"soak: {sum(done)} abrupt connections, {healthy.rounds} healthy rounds, RSS grew {grown_mb:.1f} MB")
+
+
+def test_serve_whose_stdout_reader_is_gone_serves_on_and_stops_cleanly(tmp_path: Path) -> None:
+    lab = tmp_path / "lab"
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # `groupctl serve | head -0`: nobody will read the bootstrap line
+    process = subprocess.Popen([sys.executable, "-m", "groupctl", "serve", "--port", "0", "--local", str(lab)],
+                               stdout=write_end, stderr=subprocess.PIPE, text=True, env=_env())
+    os.close(write_end)
+    try:
+        wait_until(lambda: (lab / "serving.json").exists() or process.poll() is not None, "serve announces itself",
+                   TIMEOUT_S)
+        host, port = json.loads((lab / "serving.json").read_text())["bootstrap"].rsplit(":", 1)
+        assert _answers(process, host, int(port))
+        code, _, err = _stop(process, signal.SIGTERM)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(TIMEOUT_S)
+    assert code == 0, err
+    assert "stopped;" in err and "error" not in err
+    assert not (lab / "serving.json").exists()
+
+
+def test_a_dir_that_fails_to_load_leaves_no_serving_json(cli: Cli, tmp_path: Path) -> None:
+    lab = tmp_path / "lab"
+    assert groupctl("local", "topics", "create", "orders", "--partitions", "1", "--local", str(lab)).returncode == 0
+    (lab / "topics.json").write_text("{ not json")
+    result = cli("serve", "--local", str(lab), "--port", "0")
+    assert (result.code, "topics.json is unreadable" in result.err) == (1, True), result.err  # type: ignore[attr-defined]
+    assert not (lab / "serving.json").exists()
+    after = groupctl("group", "list", "--local", str(lab))
+    assert (after.returncode, "topics.json is unreadable" in after.stderr) == (1, True), after.stderr

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -15,11 +17,18 @@ from groupctl.errors import KAFKA_ERROR_CODES as CODE
 from groupctl.errors import GroupctlError, UsageError
 from groupctl.protocol.messages import framing
 from groupctl.sasl import ScramClient, plain_initial_response
-from groupctl.server.auth import parse_mechanisms, read_users, sasl_authenticate, sasl_handshake, tls_context
-from groupctl.server.connection import CLOSE_AFTER_RESPONSE, ConnectionClosed
+from groupctl.server.auth import (
+    User,
+    parse_mechanisms,
+    read_users,
+    sasl_authenticate,
+    sasl_handshake,
+    tls_context,
+)
+from groupctl.server.connection import CLOSE_AFTER_RESPONSE, ConnectionClosed, Limits
 from groupctl.server.dispatch import RequestContext, Session
 from groupctl.server.server import ServerOptions, ServerThread
-from tests.server.frames import call, closed_by_server, connect, exchange
+from tests.server.frames import call, closed_by_server, connect, exchange, read_answer
 
 MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
 PASSWORD = "pa:ss w0rd"
@@ -272,3 +281,60 @@ def test_a_plaintext_client_on_a_tls_listener_does_not_stop_the_server(
         client = AdminClient({"bootstrap.servers": served.bootstrap, "security.protocol": "SSL",
                               "ssl.ca.location": str(certificates.ca)})
         assert client.list_topics(timeout=10).brokers
+
+
+# -- connection.failed.authentication.delay.ms ----------------------------------------------------------------------
+
+def _plain_attempt(sock, password: str, correlation_id: int = 2) -> None:  # type: ignore[no-untyped-def]
+    assert exchange(sock, 17, 1, {"mechanism": "PLAIN"}, correlation_id - 1)["errorCode"] == 0
+    sock.sendall(framing.encode_request(36, 2, correlation_id, "t",
+                                        {"authBytes": plain_initial_response("alice", password)}))
+
+
+def test_failed_authentications_are_answered_after_100_ms_by_default(secured: ServerThread) -> None:
+    started = time.monotonic()
+    for _ in range(5):
+        with connect(secured) as sock:
+            _plain_attempt(sock, "wrong")
+            assert read_answer(sock, 36, 2, 2)["errorCode"] == CODE["SASL_AUTHENTICATION_FAILED"]
+            assert closed_by_server(sock)
+    assert time.monotonic() - started >= 0.5
+
+
+@pytest.fixture
+def slow_to_refuse(tmp_path: Path) -> Iterator[ServerThread]:
+    """A SASL listener whose failed authentications wait a whole second."""
+    users = {"alice": User("alice", PASSWORD)}
+    server = ServerThread(ServerOptions(tmp_path / "slow", port=0, sasl_mechanisms=("PLAIN",), users=users,
+                                        limits=Limits(failed_auth_delay_s=1.0)))
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_the_delay_holds_only_the_failed_connection(slow_to_refuse: ServerThread) -> None:
+    with connect(slow_to_refuse) as failing, connect(slow_to_refuse) as other:
+        started = time.monotonic()
+        _plain_attempt(failing, "wrong")
+        _plain_attempt(other, PASSWORD)
+        assert read_answer(other, 36, 2, 2)["errorCode"] == 0
+        assert exchange(other, 3, 12, {"topics": None}, 3)["brokers"][0]["nodeId"] == 1
+        assert time.monotonic() - started < 0.8
+        failing.setblocking(False)
+        with pytest.raises(BlockingIOError):
+            failing.recv(1, socket.MSG_PEEK)
+        failing.setblocking(True)
+        answer = read_answer(failing, 36, 2, 2)
+        assert time.monotonic() - started >= 1.0
+        assert answer["errorCode"] == CODE["SASL_AUTHENTICATION_FAILED"]
+        assert closed_by_server(failing)
+
+
+def test_an_unsupported_mechanism_is_delayed_too(slow_to_refuse: ServerThread) -> None:
+    with connect(slow_to_refuse) as sock:
+        started = time.monotonic()
+        answer = exchange(sock, 17, 1, {"mechanism": "GSSAPI"}, 1)
+        assert answer["errorCode"] == CODE["UNSUPPORTED_SASL_MECHANISM"]
+        assert time.monotonic() - started >= 1.0

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import uuid
+
+import pytest
 from confluent_kafka.admin import AdminClient
 
 from groupctl.server.server import ServerThread
-from tests.server.frames import call
+from tests.server.frames import Wire, call
 
 
 def test_api_versions_lists_every_handled_api(served: ServerThread) -> None:
@@ -78,3 +81,28 @@ def test_confluent_admin_describe_cluster(served: ServerThread) -> None:
     assert described.cluster_id == served.call(lambda b: b.cluster_id)
     assert described.controller.id == 1
     assert [(n.id, n.port) for n in described.nodes] == [(1, int(served.bootstrap.rsplit(":", 1)[1]))]
+
+
+@pytest.mark.parametrize("version", [10, 11])
+def test_metadata_v10_v11_naming_topics_by_id_is_invalid_request_and_the_connection_stays(
+    served: ServerThread, version: int
+) -> None:
+    topic = served.call(lambda b: b.backend.create_topic("orders", 1))
+    unknown = uuid.uuid4()
+    with Wire(served) as wire:
+        body = wire.call(3, version, {"topics": [{"name": None, "topicId": topic.topic_id},
+                                                 {"name": None, "topicId": unknown},
+                                                 {"name": "orders", "topicId": topic.topic_id}]})
+        assert [(t["errorCode"], t["name"], t["topicId"], t["partitions"]) for t in body["topics"]] == [
+            (42, "", topic.topic_id, []), (42, "", unknown, []), (42, "orders", topic.topic_id, [])]
+        by_name = wire.call(3, version, {"topics": [{"name": "orders"}]})
+        assert by_name["topics"][0]["errorCode"] == 0 and by_name["topics"][0]["topicId"] == topic.topic_id
+
+
+def test_metadata_v12_answers_by_id_and_unknown_ids_with_unknown_topic_id(served: ServerThread) -> None:
+    topic = served.call(lambda b: b.backend.create_topic("orders", 1))
+    unknown = uuid.uuid4()
+    wanted = [{"name": None, "topicId": unknown}, {"name": None, "topicId": topic.topic_id}]
+    body = call(served, 3, 12, {"topics": wanted})
+    assert {t["topicId"]: (t["errorCode"], t["name"]) for t in body["topics"]} == {
+        unknown: (100, None), topic.topic_id: (0, "orders")}

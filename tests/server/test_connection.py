@@ -2,18 +2,28 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import socket
 import struct
 import time
+import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from groupctl.protocol.messages import framing
-from groupctl.server.connection import Limits
+from groupctl.protocol.messages import API_SCHEMAS, framing
+from groupctl.protocol.schema import Field, default_value
+from groupctl.sasl import plain_initial_response
+from groupctl.server.auth import User
+from groupctl.server.connection import SASL_MAX_RECEIVE_SIZE, Limits
+from groupctl.server.dispatch import supported_versions
+from groupctl.server.peer_log import PeerLog
 from groupctl.server.server import ServerOptions, ServerThread
-from tests.server.frames import closed_by_server, connect, exchange, read_exactly
+from tests.server.frames import Wire, closed_by_server, connect, exchange, read_answer, read_exactly
+from tests.server.test_data import batch, fetch_body, list_offsets, produce_body
+from tests.server.test_groups import TOPIC, join_body, stable_static_member, sync_body
 from tests.server.waits import wait_until
 
 API_VERSIONS_V3 = {"clientSoftwareName": "healthy", "clientSoftwareVersion": "1"}
@@ -162,3 +172,256 @@ def test_a_port_in_use_leaves_the_directory_untouched(tmp_path: Path, served: Se
     with pytest.raises(ListenError, match=f"cannot listen on 127.0.0.1:{port}: .*choose another --port"):
         second.start()
     assert not (tmp_path / "second").exists()
+
+
+# -- clients that vanish, unauthenticated memory, what the log says ------------------------------------------------
+
+def _reset(sock: socket.socket) -> None:
+    """Close with an RST (SO_LINGER 0), as a killed client's kernel does."""
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    sock.close()
+
+
+def _traced_bytes() -> int:
+    return tracemalloc.get_traced_memory()[0]
+
+
+@pytest.fixture
+def no_gc() -> Iterator[None]:
+    """Memory traced and the cycle collector off: what is freed is freed by reference counting alone."""
+    gc.collect()
+    gc.disable()
+    tracemalloc.start()
+    try:
+        yield
+    finally:
+        tracemalloc.stop()
+        gc.enable()
+
+
+def test_abandoned_partial_frames_are_freed_without_the_garbage_collector(
+    served: ServerThread, healthy: socket.socket, no_gc: None
+) -> None:
+    chunk = b"\0" * (1 << 20)
+    baseline = _traced_bytes()
+    for n in range(12):
+        bad = connect(served)
+        bad.sendall(struct.pack(">i", 8 << 20) + chunk * 3)
+        if n % 3 == 0:
+            _reset(bad)
+        elif n % 3 == 1:
+            bad.shutdown(socket.SHUT_WR)
+            assert closed_by_server(bad)
+            bad.close()
+        else:
+            bad.close()
+    wait_until(lambda: served.server.connection_count == 1, "the server lets go of the abandoned connections", 10)
+    time.sleep(0.2)  # the closed transports' last callbacks
+    assert _traced_bytes() - baseline < 2 << 20, f"{(_traced_bytes() - baseline) >> 20} MB still held"
+
+
+def test_malformed_large_requests_are_freed_without_the_garbage_collector(
+    served: ServerThread, healthy: socket.socket, no_gc: None
+) -> None:
+    garbage = raw_request(19, 4, body=b"\xff" * (4 << 20))
+    baseline = _traced_bytes()
+    for _ in range(8):
+        with connect(served) as bad:
+            bad.sendall(garbage)
+            assert closed_by_server(bad)
+    wait_until(lambda: served.server.connection_count == 1, "the server lets go of the malformed requests", 10)
+    time.sleep(0.2)  # the closed transports' last callbacks
+    assert _traced_bytes() - baseline < 2 << 20, f"{(_traced_bytes() - baseline) >> 20} MB still held"
+
+
+@pytest.fixture
+def sasl(tmp_path: Path) -> Iterator[ServerThread]:
+    users = {"alice": User("alice", "secret")}
+    server = ServerThread(ServerOptions(tmp_path / "sasl", port=0, sasl_mechanisms=("PLAIN",), users=users))
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_before_authentication_a_frame_over_sasl_max_receive_size_is_refused_from_its_prefix(
+    sasl: ServerThread, no_gc: None
+) -> None:
+    baseline = _traced_bytes()
+    bad = [connect(sasl) for _ in range(6)]
+    for sock in bad:
+        sock.sendall(struct.pack(">i", 100 << 20))
+    started = time.monotonic()
+    for sock in bad:
+        assert closed_by_server(sock)
+        with contextlib.suppress(OSError):
+            sock.sendall(b"\0" * (1 << 20))
+        sock.close()
+    assert time.monotonic() - started < 5
+    assert _traced_bytes() - baseline < 2 << 20
+    with connect(sasl) as just_over:
+        assert exchange(just_over, 17, 1, {"mechanism": "PLAIN"}, 1)["errorCode"] == 0
+        just_over.sendall(framing.encode_request(36, 2, 2, "t", {"authBytes": b"\0" * SASL_MAX_RECEIVE_SIZE}))
+        assert closed_by_server(just_over)
+
+
+def test_after_authentication_large_requests_are_served(sasl: ServerThread) -> None:
+    topics = [{"name": f"{'t' * 200}{i:05d}"} for i in range(3000)]
+    with connect(sasl) as client:
+        assert exchange(client, 17, 1, {"mechanism": "PLAIN"}, 1)["errorCode"] == 0
+        assert exchange(client, 36, 2, {"authBytes": plain_initial_response("alice", "secret")}, 2)["errorCode"] == 0
+        request = framing.encode_request(3, 12, 3, "big", {"topics": topics})
+        assert len(request) > SASL_MAX_RECEIVE_SIZE
+        client.sendall(request)
+        assert len(read_answer(client, 3, 12, 3)["topics"]) == 3000
+
+
+@pytest.fixture
+def log_lines(served: ServerThread) -> list[str]:
+    """What the server writes to stderr about its peers from now on."""
+    lines: list[str] = []
+    served.call(lambda broker: setattr(broker.log, "write", lines.append))
+    return lines
+
+
+def test_garbage_oversized_and_malformed_each_log_one_line_naming_the_peer(
+    served: ServerThread, healthy: socket.socket, log_lines: list[str]
+) -> None:
+    cases = [
+        (b"GET / HTTP/1.1\r\nHost: x\r\n\r\n", "size prefix 1195725856 is over --max-request-bytes (104857600) "
+         "(an HTTP request: this is a Kafka listener)"),
+        (b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03", "(a TLS handshake: the client uses SSL"),
+        (raw_request(19, 4, body=b"\x00\x00\x00\x05short"), "malformed request (API 19 v4)"),
+        (raw_request(9999, 0), "unsupported request: API 9999 version 0"),
+        (struct.pack(">i", 3) + b"\x00\x01\x02", "unreadable request header"),
+    ]
+    for garbage, reason in cases:
+        with connect(served) as bad:
+            port = bad.getsockname()[1]
+            bad.sendall(garbage)
+            assert closed_by_server(bad)
+        wait_until(lambda: len(log_lines) == 1, f"one line about {garbage[:8]!r}", 5)
+        (line,) = log_lines
+        assert line.startswith(f"groupctl serve: closing 127.0.0.1:{port}: ") and reason in line, line
+        log_lines.clear()
+
+
+def test_clients_that_just_leave_log_nothing(served: ServerThread, healthy: socket.socket,
+                                             log_lines: list[str]) -> None:
+    frame = framing.encode_request(3, 12, 9, "cut", {"topics": None})
+    for n in range(6):
+        with connect(served) as client:
+            client.sendall(frame[: n * 7])
+            if n % 2:
+                _reset(client)
+    wait_until(lambda: served.server.connection_count == 1, "the clients are gone", 5)
+    assert log_lines == []
+
+
+def test_one_retrying_client_cannot_fill_the_log(served: ServerThread, healthy: socket.socket,
+                                                 log_lines: list[str]) -> None:
+    for _ in range(40):
+        with connect(served) as bad:
+            bad.sendall(b"GET / HTTP/1.1\r\n\r\n")
+            assert closed_by_server(bad)
+    wait_until(lambda: served.server.connection_count == 1, "the clients are gone", 5)
+    assert len(log_lines) == PeerLog().per_interval
+    served.call(lambda broker: broker.log.flush())
+    assert log_lines[-1] == f"groupctl serve: {40 - PeerLog().per_interval} more lines about 127.0.0.1 suppressed"
+
+
+def _body(fields: tuple[Field, ...], version: int, shape: str, depth: int = 0) -> dict:
+    """A request body the schema accepts: every struct array with one element (two for "twice"), and every
+    nullable field nested in them null ("nulls"), or strings empty ("empty")."""
+    out: dict = {}
+    for f in fields:
+        if not f.present(version):
+            continue
+        if f.nullable_at(version) and shape == "nulls" and depth > 0:
+            out[f.json_name] = None
+        elif f.is_struct_array:
+            element = _body(f.fields or (), version, shape, depth + 1)
+            out[f.json_name] = [element, element] if shape == "twice" else [element]
+        elif f.is_struct:
+            out[f.json_name] = _body(f.fields or (), version, shape, depth + 1)
+        elif f.type == "string":
+            out[f.json_name] = "" if shape == "empty" else "orders"
+        else:
+            out[f.json_name] = default_value(f, version)
+    return out
+
+
+def test_every_request_that_decodes_is_answered(served: ServerThread, log_lines: list[str]) -> None:
+    served.call(lambda b: b.backend.create_topic("orders", 2))
+    unanswered = []
+    for api_key, versions in supported_versions().items():
+        if api_key in (0, 17, 36):  # Produce may be acks=0 (no answer); SASL needs a SASL listener
+            continue
+        for version in versions:
+            for shape in ("nulls", "twice", "empty"):
+                body = _body(API_SCHEMAS[api_key][0].fields, version, shape)
+                with connect(served) as sock:
+                    sock.settimeout(5)
+                    try:
+                        exchange(sock, api_key, version, body, 1)
+                    except (AssertionError, OSError) as exc:
+                        unanswered.append((api_key, version, shape, str(exc), log_lines[-1:]))
+    assert unanswered == []
+    assert not [line for line in log_lines if "internal error" in line]
+
+
+def _park(served: ServerThread, what: str, leader: Wire, parked: Wire) -> None:
+    """Leave `parked` with a request the server holds: a long-poll Fetch, a JoinGroup waiting for the
+    rebalance, or a follower's SyncGroup waiting for the leader's assignment."""
+    served.call(lambda b: setattr(b.coordinator.classic, "initial_delay_ms", 0))
+    served.call(lambda b: b.backend.create_topic(TOPIC, 4))
+    if what == "fetch":
+        parked.send(1, 12, fetch_body(0, topic=TOPIC, max_wait_ms=8000, min_bytes=1))
+        assert parked.waiting(0.3)
+        return
+    first = stable_static_member(leader)
+    parked.send(11, 9, join_body("g", instance="pod-b"))
+    if what == "join":
+        assert parked.waiting(0.3)
+        return
+    rejoined = leader.call(11, 9, join_body("g", first["memberId"], "pod-a"))
+    joined = parked.receive()
+    assert (rejoined["errorCode"], joined["errorCode"]) == (0, 0)
+    parked.send(14, 5, sync_body("g", joined, "pod-b"))
+    assert parked.waiting(0.3)
+
+
+@pytest.mark.parametrize("close", ["fin", "rst"])
+@pytest.mark.parametrize("what", ["fetch", "join", "sync"])
+def test_a_client_that_goes_away_while_its_request_is_parked_is_let_go_at_once(
+    served: ServerThread, healthy: socket.socket, what: str, close: str
+) -> None:
+    with Wire(served, "leader") as leader:
+        assert leader.call(18, 0, {})["errorCode"] == 0  # accepted: counted
+        before = served.server.connection_count
+        parked = Wire(served, "parked")
+        _park(served, what, leader, parked)
+        assert served.server.connection_count == before + 1
+        started = time.monotonic()
+        if close == "rst":
+            _reset(parked.sock)
+        else:
+            parked.close()
+        wait_until(lambda: served.server.connection_count == before, "the parked connection is let go", 5)
+        assert time.monotonic() - started < 3  # the parked request would have held it 8-10 s
+        assert leader.call(18, 0, {})["errorCode"] == 0
+
+
+def test_requests_sent_just_before_a_close_are_still_carried_out(served: ServerThread,
+                                                                 healthy: socket.socket) -> None:
+    served.call(lambda b: b.backend.create_topic(TOPIC, 1))
+    requests = b"".join(framing.encode_request(0, 9, n, "fire-and-forget", produce_body(batch(2), topic=TOPIC, acks=0))
+                        for n in range(20))
+    for _ in range(3):
+        with connect(served) as client:
+            client.sendall(requests)
+            client.shutdown(socket.SHUT_WR)
+            assert closed_by_server(client)
+    with Wire(served) as reader:
+        assert list_offsets(reader, 7, -1, topic=TOPIC)["offset"] == 3 * 20 * 2
