@@ -28,6 +28,9 @@ if TYPE_CHECKING:
     from confluent_kafka.admin import AdminClient
 
 POLL_S: Final = 0.05
+MAX_REQUEST_TIMEOUT_S: Final = 3600.0
+"""The longest `request_timeout` confluent-kafka takes (it refuses more than 3,600,000 ms with a ValueError);
+a longer --timeout keeps waiting in `_wait`, which polls until the command's own deadline."""
 REPORTS_SHOWN: Final = 3
 
 
@@ -107,7 +110,7 @@ class AdminSession:
 
     @staticmethod
     def _timeout(deadline: Deadline) -> float:
-        return max(deadline.remaining(), 0.001)
+        return min(max(deadline.remaining(), 0.001), MAX_REQUEST_TIMEOUT_S)
 
     # --- offsets --------------------------------------------------------------------------------
 

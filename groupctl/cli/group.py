@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from groupctl.cli.cluster import REJOIN_WAIT_S, ClusterOptions, open_cluster, with_cluster_options
+from groupctl.cli.durations import FORMS, duration_option
 from groupctl.cli.group_views import View, render_groups
 from groupctl.cli.options import OutputOption, output_format
 from groupctl.errors import GroupctlError, GroupNotFound, PartialFailure, UsageError
@@ -302,10 +303,11 @@ def remove_members(
     dry_run: bool = typer.Option(False, "--dry-run", help="Show who would be removed, and change nothing."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
     verify_after: float = typer.Option(
-        None, "--verify-after", metavar="SECONDS", min=0.0, envvar="GROUPCTL_VERIFY_AFTER",
-        help=f"Then wait this long, describe the group again and warn about each removed instance that is back "
-        f"(its process still runs). Default {REJOIN_WAIT_S:g} on a Kafka cluster (a running member rejoins on its "
-        "next heartbeat: every 3 s for classic consumers, 5 s in KIP-848 groups, by default), 0 with --local, "
+        None, "--verify-after", metavar="DURATION", parser=duration_option(allow_zero=True),
+        envvar="GROUPCTL_VERIFY_AFTER",
+        help=f"Then wait this long ({FORMS}), describe the group again and warn about each removed instance that "
+        f"is back (its process still runs). Default {REJOIN_WAIT_S:g}s on a Kafka cluster (a running member rejoins "
+        "on its next heartbeat: every 3 s for classic consumers, 5 s in KIP-848 groups, by default), 0 with --local, "
         "whose simulated members act only when told; 0 skips the check.",
     ),
     cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options

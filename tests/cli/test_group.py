@@ -827,3 +827,40 @@ def test_config_set_same_key_twice(cli, scratch):
     r = cli("group", "config", "set", "g", "consumer.session.timeout.ms=50000", "consumer.session.timeout.ms=55000",
             *scratch.args)
     assert r.code == 2 and "given twice" in r.err
+
+
+# -- --timeout and --verify-after take durations ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("timeout", ["5000", "24h", "90s", "120000ms", "2m", "1.5s"])
+def test_any_timeout_in_range_works_with_the_admin_client_too(cli, serve, local, timeout):
+    served = serve(local, "serve")  # describe and config get ask librdkafka too, which takes at most 3600 s a call
+    for args in (("group", "describe", "orders-app"), ("group", "config", "get", "payments-app")):
+        r = cli(*args, *served.args, "--timeout", timeout)
+        assert r.code == 0, r.err
+        assert "internal error" not in r.err
+
+
+@pytest.mark.parametrize(("timeout", "says"), [
+    ("0", "'0' is out of range: give from 1ms to 24h"),
+    ("25h", "'25h' is out of range"),
+    ("-5", "a duration cannot be negative"),
+    ("5x", "unknown unit 'x'; the units are ms, s, m, h"),
+    ("soon", "'soon' is not a duration"),
+])
+def test_a_timeout_out_of_range_is_a_usage_error(cli, timeout, says):
+    r = cli("group", "describe", "orders-app", "-b", "127.0.0.1:9", "--timeout", timeout)
+    assert r.code == 2 and r.out == ""
+    assert "Invalid value for '--timeout'" in r.err and says in r.err
+    assert "30s, 5000ms, 2m or 1.5s (a bare number is seconds)" in r.err
+
+
+def test_verify_after_takes_a_duration(cli, local):
+    r = cli("group", "remove-members", "orders-app", "-i", "orders-0", "--yes", "--local", str(local),
+            "--verify-after", "100ms", "-o", "json")
+    assert r.code == 0, r.err
+    (item,) = r.json()["items"]
+    assert item["removed"] is True and item["rejoined"] is False
+    bad = cli("group", "remove-members", "orders-app", "-i", "orders-1", "--yes", "--local", str(local),
+              "--verify-after", "6 sec")
+    assert bad.code == 2 and "Invalid value for '--verify-after'" in bad.err and "unknown unit 'sec'" in bad.err
