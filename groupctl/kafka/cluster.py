@@ -1,7 +1,12 @@
 """A cluster as the wire client sees it: bootstrap, Metadata, and one cached connection per broker.
 
-Bootstrap tries each server of `bootstrap.servers` once, in order, within the deadline; TLS and
-SASL failures stop it at once (another broker would refuse the same settings). Metadata names
+Bootstrap tries each server of `bootstrap.servers` in order, each attempt bounded by the connection
+setup bound (`socket.connection.setup.timeout.ms`), so a server that accepts connections and never
+answers costs that bound, not the whole deadline, before the next one is tried. Servers that were
+silent are tried again, with the bound doubled each round up to `socket.connection.setup.timeout.max.ms`
+(as Kafka's clients grow theirs), while the deadline allows; servers that refused, or whose name does
+not resolve, are not: when every server said no, bootstrap fails at once with each one's cause. TLS
+and SASL failures stop it at once too (another broker would refuse the same settings). Metadata names
 the brokers; after it, connections are by node id and reused until `close()`.
 """
 
@@ -147,7 +152,9 @@ class Cluster:
             self._ssl_context = client_context(settings)
         return self._ssl_context
 
-    def _open(self, host: str, port: int, node_id: int | None, deadline: Deadline) -> BrokerConnection:
+    def _open(
+        self, host: str, port: int, node_id: int | None, deadline: Deadline, setup_s: float | None = None
+    ) -> BrokerConnection:
         conn = BrokerConnection(
             host,
             port,
@@ -156,27 +163,40 @@ class Cluster:
             ssl_context=self._context(),
             max_response_bytes=self.max_response_bytes,
         )
-        return conn.open(deadline)
+        return conn.open(deadline, setup_s)
 
     def bootstrap(self, deadline: Deadline) -> BrokerConnection:
-        """An open connection to the first bootstrap server that answers."""
+        """An open connection to the first bootstrap server that answers (see the module docstring)."""
         if self._bootstrap is not None and self._bootstrap.is_open:
             return self._bootstrap
-        failures: list[str] = []
-        for host, port in self.config.bootstrap_servers:
-            if deadline.expired:
-                failures.append(f"{format_address(host, port)}: not tried, no time left")
-                continue
-            try:
-                self._bootstrap = self._open(host, port, None, deadline)
-                return self._bootstrap
-            except ConnectionFailed as exc:
-                failures.append(f"{exc.address}: {exc.reason}")
-        raise ConnectionFailed(
-            self.config.bootstrap_text,
-            f"no bootstrap server answered within {deadline.total:.1f} s ({'; '.join(failures)}); check "
-            "bootstrap.servers / --bootstrap-server and that the brokers run and are reachable",
-        )
+        last: dict[str, str] = {}
+        pending = list(self.config.bootstrap_servers)
+        bound = self.config.connect_timeout_ms / 1000
+        while pending:
+            silent = []
+            for host, port in pending:
+                address = format_address(host, port)
+                if deadline.expired:
+                    last.setdefault(address, "not tried, no time left")
+                    continue
+                try:
+                    self._bootstrap = self._open(host, port, None, deadline, bound)
+                    return self._bootstrap
+                except ConnectionFailed as exc:
+                    last[address] = exc.reason
+                    if exc.timed_out:
+                        silent.append((host, port))
+            pending = silent if not deadline.expired else []
+            bound = min(bound * 2, max(self.config.connect_timeout_max_ms / 1000, bound))
+        causes = "; ".join(f"{address}: {reason}" for address, reason in last.items())
+        if deadline.expired:
+            reason = (f"no bootstrap server answered within {deadline.total:.1f} s ({causes}); check "
+                      "bootstrap.servers / --bootstrap-server and that the brokers run and are reachable, or give "
+                      "more time with --timeout")
+        else:
+            reason = (f"no bootstrap server answered ({causes}); check bootstrap.servers / --bootstrap-server and "
+                      "that the brokers run and are reachable")
+        raise ConnectionFailed(self.config.bootstrap_text, reason, timed_out=deadline.expired)
 
     def any_connection(self, deadline: Deadline) -> BrokerConnection:
         """Some open connection (for cluster-wide requests such as Metadata and FindCoordinator)."""
