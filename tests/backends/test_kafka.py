@@ -8,6 +8,7 @@ OffsetFetch, ListOffsets). Every failure is checked for its words and for the ti
 
 from __future__ import annotations
 
+import threading
 import time
 import uuid
 from typing import Any
@@ -224,6 +225,38 @@ def test_a_broker_that_never_answers_offset_fetch_costs_the_timeout(fake_cluster
     assert time.monotonic() - start < 5
     assert str(failure.value).startswith(f"OffsetFetch for group 'shop' on {broker.address} timed out after 1.5 s")
     assert "--timeout" in str(failure.value)
+
+
+def vanishes(broker: FakeBroker) -> Any:
+    """A handler that stops `broker` (its listener closes: reconnects are refused) and answers nothing."""
+
+    def handle(request: Any, state: Any) -> None:
+        threading.Thread(target=broker.stop).start()
+
+    return handle
+
+
+@pytest.mark.parametrize(("api_key", "what", "cause", "call"), [
+    # confluent-kafka fails the OffsetFetch in flight with the lost connection itself
+    (9, "OffsetFetch for group 'shop'", "Broker transport failure", lambda kafka: kafka.committed_offsets("shop")),
+    (3, "Metadata", "every broker is down", lambda kafka: kafka.list_topics()),
+])
+def test_a_broker_that_goes_away_mid_command_fails_at_once_naming_it(
+    fake_cluster: Any, api_key: int, what: str, cause: str, call: Any
+) -> None:
+    (broker,) = fake_cluster()
+    broker.on(api_key, vanishes(broker))
+    start = time.monotonic()
+    with backend(broker, timeout=30) as kafka, pytest.raises(GroupctlError) as failure:
+        call(kafka)
+    assert time.monotonic() - start < 5  # librdkafka's ALL_BROKERS_DOWN, not the 30 s --timeout
+    message = str(failure.value)
+    assert message.startswith(f"{what} on {broker.address} failed: ")
+    assert "timed out" not in message
+    assert cause in message
+    if api_key == 3:  # groupctl asks again after the lost connection, and meets the refused reconnects
+        assert "every broker is down; librdkafka reported: " in message
+        assert f"Connect to ipv4#{broker.address} failed: Connection refused" in message
 
 
 def test_config_rows_from_describe_configs() -> None:

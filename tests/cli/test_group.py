@@ -879,3 +879,23 @@ def test_verify_after_takes_a_duration(cli, local):
     bad = cli("group", "remove-members", "orders-app", "-i", "orders-1", "--yes", "--local", str(local),
               "--verify-after", "6 sec")
     assert bad.code == 2 and "Invalid value for '--verify-after'" in bad.err and "unknown unit 'sec'" in bad.err
+
+
+# -- a broker that goes away ------------------------------------------------------------------------------
+
+
+def test_a_coordinator_that_went_away_fails_at_once_with_connection_refused(cli, fake_cluster, closed_port):
+    (broker,) = fake_cluster()
+
+    def gone(request, state):  # FindCoordinator names node 7, which no longer listens
+        me = {"nodeId": 7, "host": "127.0.0.1", "port": closed_port, "errorCode": 0, "errorMessage": None}
+        return {"coordinators": [{"key": k, **me} for k in request.body["coordinatorKeys"]]}
+
+    broker.on(10, gone)
+    start = time.monotonic()
+    r = cli("group", "describe", "orders-app", "-b", broker.address, "--timeout", "30")
+    assert time.monotonic() - start < 5
+    assert r.code == 1 and r.out == ""
+    assert r.err.startswith(f"groupctl: error: cannot reach 127.0.0.1:{closed_port}: connection refused 3 times in a "
+                            "row by node 7, the coordinator of group(s) 'orders-app' (ConsumerGroupDescribe)")
+    assert "timed out" not in r.err and "internal error" not in r.err
