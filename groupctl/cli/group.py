@@ -203,6 +203,8 @@ REMOVAL_COLUMNS = [
 ]
 #: The plan's result for a member that is in the group now.
 WOULD_REMOVE = "would-remove"
+#: Waits this long or longer are announced on a terminal: shorter ones pass before anyone wonders.
+ANNOUNCED_WAIT_S = 1.0
 
 
 def _instance_id(value: str, where: str) -> str:
@@ -375,11 +377,22 @@ def remove_members(
         raise PartialFailure(f"{len(failed)} of {len(results)} members were not removed from group '{group}'")
 
 
+def _stderr_is_terminal() -> bool:
+    return sys.stderr.isatty()
+
+
 def _rejoined(backend: Backend, group: str, results: list[RemovalResult], wait: float) -> dict[str, str]:
-    """After `wait` seconds, the removed instance ids that are members again, with their member ids."""
+    """After `wait` seconds, the removed instance ids that are members again, with their member ids.
+
+    A person at a terminal who just answered 'y' is told what the pause is for (a wait of a second
+    or more); a script's stderr gets nothing extra.
+    """
     removed = {r.instance_id for r in results if r.removed and r.instance_id is not None}
     if wait <= 0 or not removed:
         return {}
+    if wait >= ANNOUNCED_WAIT_S and _stderr_is_terminal():
+        typer.echo(f"groupctl: waiting {wait:g} s for removed members to rejoin before verifying (--verify-after)...",
+                   err=True)
     time.sleep(wait)
     try:
         (desc,) = backend.describe_groups([group])

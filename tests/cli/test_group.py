@@ -20,6 +20,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import yaml
@@ -899,3 +900,29 @@ def test_a_coordinator_that_went_away_fails_at_once_with_connection_refused(cli,
     assert r.err.startswith(f"groupctl: error: cannot reach 127.0.0.1:{closed_port}: connection refused 3 times in a "
                             "row by node 7, the coordinator of group(s) 'orders-app' (ConsumerGroupDescribe)")
     assert "timed out" not in r.err and "internal error" not in r.err
+
+
+# -- a long wait says what it waits for, on a terminal only ---------------------------------------------
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_the_verify_after_wait_is_announced_on_a_terminal_only(cli, local, monkeypatch, terminal):
+    slept: list[float] = []
+    monkeypatch.setattr("groupctl.cli.group.time", SimpleNamespace(sleep=slept.append))
+    monkeypatch.setattr("groupctl.cli.group._stderr_is_terminal", lambda: terminal)
+    r = cli("group", "remove-members", "orders-app", "-i", "orders-0", "--yes", "--local", str(local),
+            "--verify-after", "6s")
+    assert r.code == 0, r.err
+    assert slept == [6.0]
+    announced = "groupctl: waiting 6 s for removed members to rejoin before verifying (--verify-after)..."
+    assert (announced in r.err) is terminal
+    if terminal:  # said before the wait, after the plan
+        assert r.err.index("members to remove") < r.err.index(announced)
+
+
+def test_a_short_verify_after_wait_is_not_announced(cli, local, monkeypatch):
+    monkeypatch.setattr("groupctl.cli.group._stderr_is_terminal", lambda: True)
+    r = cli("group", "remove-members", "orders-app", "-i", "orders-0", "--yes", "--local", str(local),
+            "--verify-after", "200ms")
+    assert r.code == 0, r.err
+    assert "waiting" not in r.err
