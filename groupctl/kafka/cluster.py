@@ -3,11 +3,13 @@
 Bootstrap tries each server of `bootstrap.servers` in order, each attempt bounded by the connection
 setup bound (`socket.connection.setup.timeout.ms`), so a server that accepts connections and never
 answers costs that bound, not the whole deadline, before the next one is tried. Servers that were
-silent are tried again, with the bound doubled each round up to `socket.connection.setup.timeout.max.ms`
-(as Kafka's clients grow theirs), while the deadline allows; servers that refused, or whose name does
-not resolve, are not: when every server said no, bootstrap fails at once with each one's cause. TLS
-and SASL failures stop it at once too (another broker would refuse the same settings). Metadata names
-the brokers; after it, connections are by node id and reused until `close()`.
+silent are tried again while the deadline allows, each with its bound doubled up to
+`socket.connection.setup.timeout.max.ms` (as Kafka's clients grow theirs). The bound is kept per
+address, so connections to the brokers Metadata and FindCoordinator name grow theirs the same way
+when they are retried. Servers that refused, or whose name does not resolve, are not tried again:
+when every server said no, bootstrap fails at once with each one's cause. TLS and SASL failures
+stop it at once too (another broker would refuse the same settings). Metadata names the brokers;
+after it, connections are by node id and reused until `close()`.
 """
 
 from __future__ import annotations
@@ -122,6 +124,8 @@ class Cluster:
         self._ssl_context: ssl.SSLContext | None = None
         self._bootstrap: BrokerConnection | None = None
         self._connections: dict[int, BrokerConnection] = {}
+        self._setup_bounds: dict[str, float] = {}
+        """host:port -> the connection setup bound for the next attempt there (see `_open`)."""
         self.brokers: dict[int, Broker] = {}
         self.coordinators: dict[str, Broker] = {}
         """group id -> its coordinator, as last found; `forget_coordinator` drops a stale entry."""
@@ -152,9 +156,10 @@ class Cluster:
             self._ssl_context = client_context(settings)
         return self._ssl_context
 
-    def _open(
-        self, host: str, port: int, node_id: int | None, deadline: Deadline, setup_s: float | None = None
-    ) -> BrokerConnection:
+    def _open(self, host: str, port: int, node_id: int | None, deadline: Deadline) -> BrokerConnection:
+        """A new connection within this address's setup bound, which doubles (up to the `.max.ms`
+        setting) each time a setup at that address times out."""
+        address = format_address(host, port)
         conn = BrokerConnection(
             host,
             port,
@@ -163,7 +168,14 @@ class Cluster:
             ssl_context=self._context(),
             max_response_bytes=self.max_response_bytes,
         )
-        return conn.open(deadline, setup_s)
+        bound = self._setup_bounds.get(address, self.config.connect_timeout_ms / 1000)
+        try:
+            return conn.open(deadline, bound)
+        except ConnectionFailed as exc:
+            if exc.timed_out:
+                ceiling = max(self.config.connect_timeout_max_ms / 1000, bound)
+                self._setup_bounds[address] = min(bound * 2, ceiling)
+            raise
 
     def bootstrap(self, deadline: Deadline) -> BrokerConnection:
         """An open connection to the first bootstrap server that answers (see the module docstring)."""
@@ -171,7 +183,6 @@ class Cluster:
             return self._bootstrap
         last: dict[str, str] = {}
         pending = list(self.config.bootstrap_servers)
-        bound = self.config.connect_timeout_ms / 1000
         while pending:
             silent = []
             for host, port in pending:
@@ -180,14 +191,13 @@ class Cluster:
                     last.setdefault(address, "not tried, no time left")
                     continue
                 try:
-                    self._bootstrap = self._open(host, port, None, deadline, bound)
+                    self._bootstrap = self._open(host, port, None, deadline)
                     return self._bootstrap
                 except ConnectionFailed as exc:
                     last[address] = exc.reason
                     if exc.timed_out:
                         silent.append((host, port))
             pending = silent if not deadline.expired else []
-            bound = min(bound * 2, max(self.config.connect_timeout_max_ms / 1000, bound))
         causes = "; ".join(f"{address}: {reason}" for address, reason in last.items())
         if deadline.expired:
             reason = (f"no bootstrap server answered within {deadline.total:.1f} s ({causes}); check "

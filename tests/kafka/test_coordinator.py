@@ -302,3 +302,19 @@ def test_a_coordinator_refusing_once_during_a_failover_is_looked_up_again(
     with Cluster(config_for(broker), timeout=30) as cluster:
         assert describe_classic_groups(cluster, ["g"], cluster.deadline())["g"].coordinator.node_id == 0
     assert len(calls) == 3
+
+
+def test_a_slow_coordinator_gets_a_longer_setup_bound_when_retried(fake_cluster: Any, config_for: Any) -> None:
+    b0, b1 = fake_cluster(2)
+    b0.on(10, _coordinator_at(1, b1.port))
+
+    def slow_api_versions(request: Any, state: Any) -> Any:
+        time.sleep(0.5)  # longer than the first bound (300 ms), shorter than the second (600 ms)
+        return b1._api_versions(request, state)
+
+    b1.on(18, slow_api_versions)
+    b1.on(15, describe_handler())
+    config = config_for(b0, socket_connection_setup_timeout_ms="300")
+    with Cluster(config, timeout=10) as cluster:
+        assert describe_classic_groups(cluster, ["g"], cluster.deadline())["g"].coordinator.node_id == 1
+    assert len(b1.requests_for(18)) == 2 and len(b0.requests_for(10)) == 2
