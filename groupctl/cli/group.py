@@ -344,7 +344,7 @@ def remove_members(
     fmt = output_format(output)
     reason = reason or DEFAULT_REASON
     results: list[RemovalResult] = []
-    back: dict[str, str] = {}
+    back: dict[str, str] | None = {}
     with open_cluster(chosen) as backend:
         (desc,) = backend.describe_groups([group])
         plan = _plan(desc, targets)
@@ -367,9 +367,10 @@ def remove_members(
             back = _rejoined(backend, group, results, wait)
     items = _removal_items(results, False)
     for item, r in zip(items, results, strict=True):
-        item["rejoined"] = r.instance_id in back if r.removed and r.instance_id is not None and wait > 0 else None
+        checked = back is not None and r.removed and r.instance_id is not None and wait > 0
+        item["rejoined"] = (r.instance_id in (back or {})) if checked else None
     render("MemberRemoval", _removal_rows(results), REMOVAL_COLUMNS, fmt, items=items)
-    for instance_id, member_id in back.items():
+    for instance_id, member_id in (back or {}).items():
         typer.echo(f"groupctl: warning: instance '{instance_id}' is back in group '{group}' {wait:g} s after its "
                    f"removal (as member {member_id}): its process still runs: stop it, or it rejoins", err=True)
     failed = [r for r in results if not r.removed]
@@ -381,8 +382,10 @@ def _stderr_is_terminal() -> bool:
     return sys.stderr.isatty()
 
 
-def _rejoined(backend: Backend, group: str, results: list[RemovalResult], wait: float) -> dict[str, str]:
-    """After `wait` seconds, the removed instance ids that are members again, with their member ids.
+def _rejoined(backend: Backend, group: str, results: list[RemovalResult], wait: float) -> dict[str, str] | None:
+    """After `wait` seconds, the removed instance ids that are members again, with their member ids;
+    None, with a warning, when the group could not be described again (the removal stands: the
+    broker did remove the members, only the check is missing).
 
     A person at a terminal who just answered 'y' is told what the pause is for (a wait of a second
     or more); a script's stderr gets nothing extra.
@@ -398,6 +401,10 @@ def _rejoined(backend: Backend, group: str, results: list[RemovalResult], wait: 
         (desc,) = backend.describe_groups([group])
     except GroupNotFound:
         return {}
+    except GroupctlError as exc:
+        typer.echo(f"groupctl: warning: the members were removed, but whether any came back is unknown: describing "
+                   f"group '{group}' again after {wait:g} s failed: {exc}", err=True)
+        return None
     return {m.instance_id: m.member_id for m in desc.members if m.instance_id in removed}
 
 

@@ -30,6 +30,7 @@ from groupctl.backends.local import LocalBackend
 from groupctl.coordinator.classic import COMPLETING_REBALANCE, STABLE, JoinGroupRequest, SyncGroupRequest
 from groupctl.coordinator.consumer import HeartbeatRequest
 from groupctl.coordinator.offsets import CommitPartition
+from groupctl.errors import GroupctlError
 from groupctl.protocol.consumer_protocol import encode_assignment, encode_subscription
 
 from .conftest import SASL_PASSWORD
@@ -926,3 +927,23 @@ def test_a_short_verify_after_wait_is_not_announced(cli, local, monkeypatch):
             "--verify-after", "200ms")
     assert r.code == 0, r.err
     assert "waiting" not in r.err
+
+
+def test_a_failed_verification_keeps_the_removal_and_says_so(cli, local, monkeypatch):
+    calls: list[str] = []
+    describe = LocalBackend.describe_groups
+
+    def gone_after_the_removal(self, group_ids):
+        calls.append("describe")
+        if len(calls) > 1:
+            raise GroupctlError("cannot reach 127.0.0.1:9: connection refused")
+        return describe(self, group_ids)
+
+    monkeypatch.setattr(LocalBackend, "describe_groups", gone_after_the_removal)
+    r = cli("group", "remove-members", "orders-app", "-i", "orders-0", "--yes", "--local", str(local),
+            "--verify-after", "10ms", "-o", "json")
+    assert r.code == 0, r.err
+    (item,) = r.json()["items"]
+    assert item["removed"] is True and item["rejoined"] is None
+    assert ("groupctl: warning: the members were removed, but whether any came back is unknown: describing group "
+            "'orders-app' again after 0.01 s failed: cannot reach 127.0.0.1:9: connection refused") in r.err
