@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from groupctl.cli.cluster import REJOIN_WAIT_S, ClusterOptions, open_cluster, with_cluster_options
-from groupctl.cli.durations import FORMS, duration_option
+from groupctl.cli.durations import duration_option
 from groupctl.cli.group_views import View, render_groups
 from groupctl.cli.options import OutputOption, output_format
 from groupctl.errors import GroupctlError, GroupNotFound, PartialFailure, UsageError
@@ -307,9 +307,10 @@ def remove_members(
     verify_after: float = typer.Option(
         None, "--verify-after", metavar="DURATION", parser=duration_option(allow_zero=True),
         envvar="GROUPCTL_VERIFY_AFTER",
-        help=f"Then wait this long ({FORMS}), describe the group again and warn about each removed instance that "
-        f"is back (its process still runs). Default {REJOIN_WAIT_S:g}s on a Kafka cluster (a running member rejoins "
-        "on its next heartbeat: every 3 s for classic consumers, 5 s in KIP-848 groups, by default), 0 with --local, "
+        help="Then wait this long (a duration: 6s, 500ms, 1m; a bare number is seconds; up to 24h), describe the "
+        "group again and warn about each removed instance that is back (its process still runs). Default "
+        f"{REJOIN_WAIT_S:g}s on a Kafka cluster (a running member rejoins on its next heartbeat: every 3 s for "
+        "classic consumers, 5 s in KIP-848 groups, by default), 0 with --local, "
         "whose simulated members act only when told; 0 skips the check.",
     ),
     cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
@@ -321,10 +322,11 @@ def remove_members(
     sends one LeaveGroup for all of them, and prints one result per member. Exit 3 when any member
     was not removed (UNKNOWN_MEMBER_ID, FENCED_INSTANCE_ID ...). Works for classic and consumer groups.
 
-    A removed static member whose process still runs rejoins on its next heartbeat: after
-    --verify-after seconds the group is described again, and each removed instance that is back gets a
-    warning on stderr. The exit code stays as the removal made it: the broker did remove the member,
-    and stopping its process is the operator's next step, which the warning names.
+    A removed static member whose process still runs rejoins on its next heartbeat: after the
+    --verify-after wait (announced on a terminal) the group is described again, and each removed
+    instance that is back gets a warning on stderr. The exit code stays as the removal made it: the
+    broker did remove the member, and stopping its process is the operator's next step, which the
+    warning names.
     """
     wanted = [_instance_id(i, "--instance-id: ") for i in _csv_values(instance_ids)]
     if from_file is not None:
