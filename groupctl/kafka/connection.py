@@ -323,7 +323,7 @@ def resolve(host: str, port: int, deadline: Deadline) -> list[tuple[Any, ...]]:
 def _os_reason(exc: OSError, host: str | None = None) -> str:
     if isinstance(exc, socket.gaierror):
         named = f" '{host}'" if host else ""
-        return f"cannot resolve the host name{named} ({exc.strerror}); check the host name and DNS"
+        return f"cannot resolve the host name{named} ({exc.strerror})"
     if isinstance(exc, ConnectionRefusedError):
         return REFUSED
     return exc.strerror or str(exc) or type(exc).__name__

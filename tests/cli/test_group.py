@@ -947,3 +947,22 @@ def test_a_failed_verification_keeps_the_removal_and_says_so(cli, local, monkeyp
     assert item["removed"] is True and item["rejoined"] is None
     assert ("groupctl: warning: the members were removed, but whether any came back is unknown: describing group "
             "'orders-app' again after 0.01 s failed: cannot reach 127.0.0.1:9: connection refused") in r.err
+
+
+def test_a_host_name_that_does_not_resolve_is_named_at_once(cli, monkeypatch):
+    real = socket.getaddrinfo
+
+    def resolver(host, *args, **kwargs):  # no lookup leaves the machine: the name is refused here
+        if host == "kafka-9.example":
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr("groupctl.kafka.connection.socket.getaddrinfo", resolver)
+    start = time.monotonic()
+    r = cli("group", "list", "-b", "kafka-9.example:9092", "--timeout", "30")
+    assert time.monotonic() - start < 5
+    assert r.code == 1 and r.out == ""
+    assert r.err == ("groupctl: error: cannot reach kafka-9.example:9092: no bootstrap server answered "
+                     "(kafka-9.example:9092: cannot resolve the host name 'kafka-9.example' (Name or service not "
+                     "known)); check bootstrap.servers / --bootstrap-server and that the brokers run and are "
+                     "reachable\n")
