@@ -11,11 +11,10 @@ reports (refused connections, failed logins) are collected and can explain a tim
 librdkafka reports every broker down (ALL_BROKERS_DOWN: each known broker dropped or refused the
 connection) and then a refused reconnect, or no broker came back within `ALL_DOWN_GRACE_S`, the call
 fails at once with those reports, which name the brokers: librdkafka would keep reconnecting until
-the deadline, and the operator would only learn "timed out". Connection
-setup is bounded by the same `socket.connection.setup.timeout.ms` as the wire client's (librdkafka's
-own default is 30 s). librdkafka
-writes nothing to stderr itself (log_level 0) unless the settings ask for its logs (`debug`,
-`log_level`).
+the deadline, and the operator would only learn "timed out". Connection setup is bounded by the
+same `socket.connection.setup.timeout.ms` as the wire client's (librdkafka's own default is 30 s).
+librdkafka writes nothing to stderr itself (log_level 0) unless the settings ask for its logs
+(`debug`, `log_level`).
 """
 
 from __future__ import annotations
@@ -78,8 +77,8 @@ class AdminSession:
             props: dict[str, Any] = dict(self.config.librdkafka_properties())
             if "debug" not in props:
                 props.setdefault("log_level", 0)
-            props.setdefault("socket.connection.setup.timeout.ms",
-                             str(max(LIBRDKAFKA_MIN_SETUP_MS, self.config.connect_timeout_ms)))
+            props["socket.connection.setup.timeout.ms"] = str(max(LIBRDKAFKA_MIN_SETUP_MS,
+                                                                  self.config.connect_timeout_ms))
             props["error_cb"] = self._report
             try:
                 self._client = AdminClient(props)

@@ -18,6 +18,7 @@ from confluent_kafka.admin import ConfigEntry as LibrdkafkaEntry
 from confluent_kafka.admin import ConfigSource
 
 from groupctl.backends.kafka import KafkaBackend
+from groupctl.backends.kafka_admin import AdminSession
 from groupctl.backends.kafka_configs import config_entries
 from groupctl.errors import GroupctlError
 from groupctl.kafka.config import ClientConfig
@@ -279,3 +280,18 @@ def test_config_rows_from_describe_configs() -> None:
     ]
     (unbounded, _) = config_entries(described, None)
     assert (unbounded.minimum, unbounded.maximum) == (None, None)
+
+
+@pytest.mark.parametrize(("given", "passed"), [
+    ({}, "5000"),  # groupctl's default setup bound, for both clients
+    ({"socket.connection.setup.timeout.ms": "300"}, "1000"),  # librdkafka's floor
+    ({"socket.connection.setup.timeout.ms": "12000"}, "12000"),
+])
+def test_confluent_kafka_gets_the_same_connection_setup_bound(monkeypatch: pytest.MonkeyPatch, given: dict,
+                                                                passed: str) -> None:
+    made: list[dict] = []
+    monkeypatch.setattr("confluent_kafka.admin.AdminClient", lambda props: made.append(props) or object())
+    config = ClientConfig.from_properties({"bootstrap.servers": "127.0.0.1:9", **given})
+    AdminSession(config, "127.0.0.1:9")._admin()
+    (props,) = made
+    assert props["socket.connection.setup.timeout.ms"] == passed
