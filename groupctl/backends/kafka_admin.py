@@ -7,13 +7,19 @@ resource type GROUP, with validate_only). One AdminClient per command, made on f
 same settings as the wire client (`ClientConfig.librdkafka_properties`).
 
 Every call waits until its deadline at most, polling the client meanwhile so that librdkafka's own
-reports (refused connections, failed logins) are collected and can explain a timeout. librdkafka
-writes nothing to stderr itself (log_level 0) unless the settings ask for its logs (`debug`,
-`log_level`).
+reports (refused connections, failed logins) are collected and can explain a timeout. When
+librdkafka reports every broker down (ALL_BROKERS_DOWN: each known broker dropped or refused the
+connection) and then a refused reconnect, or no broker came back within `ALL_DOWN_GRACE_S`, the call
+fails at once with those reports, which name the brokers: librdkafka would keep reconnecting until
+the deadline, and the operator would only learn "timed out". Connection setup is bounded by the
+same `socket.connection.setup.timeout.ms` as the wire client's (librdkafka's own default is 30 s).
+librdkafka writes nothing to stderr itself (log_level 0) unless the settings ask for its logs
+(`debug`, `log_level`).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Mapping
 from concurrent.futures import Future, wait
 from typing import TYPE_CHECKING, Any, Final
@@ -28,6 +34,15 @@ if TYPE_CHECKING:
     from confluent_kafka.admin import AdminClient
 
 POLL_S: Final = 0.05
+METADATA_SLICE_S: Final = 0.5
+ALL_DOWN_GRACE_S: Final = 2.0
+"""How long every broker may stay down, without a refused reconnect to say why, before a call gives up:
+long enough for librdkafka's first reconnects (reconnect.backoff.ms, 100 ms growing to 10 s)."""
+LIBRDKAFKA_MIN_SETUP_MS: Final = 1000
+"""librdkafka refuses a `socket.connection.setup.timeout.ms` below 1000."""
+MAX_REQUEST_TIMEOUT_S: Final = 3600.0
+"""The longest `request_timeout` confluent-kafka takes (it refuses more than 3,600,000 ms with a ValueError);
+a longer --timeout keeps waiting in `_wait`, which polls until the command's own deadline."""
 REPORTS_SHOWN: Final = 3
 
 
@@ -48,6 +63,8 @@ class AdminSession:
         self.where = where
         self._client: AdminClient | None = None
         self._reports: list[str] = []
+        self._all_down_at: float | None = None
+        self._refused_since_down = False
 
     def close(self) -> None:
         self._client = None  # librdkafka's handle is destroyed with its last reference
@@ -60,6 +77,8 @@ class AdminSession:
             props: dict[str, Any] = dict(self.config.librdkafka_properties())
             if "debug" not in props:
                 props.setdefault("log_level", 0)
+            props["socket.connection.setup.timeout.ms"] = str(max(LIBRDKAFKA_MIN_SETUP_MS,
+                                                                  self.config.connect_timeout_ms))
             props["error_cb"] = self._report
             try:
                 self._client = AdminClient(props)
@@ -70,7 +89,24 @@ class AdminSession:
         return self._client
 
     def _report(self, error: LibrdkafkaError) -> None:
+        from confluent_kafka import KafkaError
+
         self._reports.append(error.str())
+        if error.code() == KafkaError._ALL_BROKERS_DOWN and self._all_down_at is None:
+            self._all_down_at = time.monotonic()
+        elif error.code() == KafkaError._TRANSPORT and "refused" in error.str() and self._all_down_at is not None:
+            self._refused_since_down = True
+
+    def _check_brokers(self, what: str) -> None:
+        """Collect librdkafka's reports; fail when every broker is down and one refused to reconnect (or
+        none came back within the grace period): a broker that went away mid-command."""
+        self._admin().poll(0)
+        down = self._all_down_at
+        if down is not None and (self._refused_since_down or time.monotonic() - down >= ALL_DOWN_GRACE_S):
+            raise GroupctlError(
+                f"{what} on {self.where} failed: every broker is down{self._reported()}; check that the brokers "
+                "run and are reachable (a broker that went away mid-command refuses connections)"
+            )
 
     def _reported(self) -> str:
         recent = list(dict.fromkeys(self._reports))[-REPORTS_SHOWN:]
@@ -80,14 +116,14 @@ class AdminSession:
         """The future's result once it is done, polling for librdkafka's reports until the deadline."""
         from confluent_kafka import KafkaException
 
-        admin = self._admin()
         while not wait([future], timeout=min(POLL_S, deadline.remaining())).done:
-            admin.poll(0)
+            self._check_brokers(what)
             if deadline.expired:
                 raise self._timed_out(what, deadline)
         try:
             return future.result()
         except KafkaException as exc:
+            self._admin().poll(0)  # librdkafka's reports, to say why
             raise self._failure(exc.args[0], what, deadline) from exc
 
     def _timed_out(self, what: str, deadline: Deadline) -> GroupctlError:
@@ -107,7 +143,7 @@ class AdminSession:
 
     @staticmethod
     def _timeout(deadline: Deadline) -> float:
-        return max(deadline.remaining(), 0.001)
+        return min(max(deadline.remaining(), 0.001), MAX_REQUEST_TIMEOUT_S)
 
     # --- offsets --------------------------------------------------------------------------------
 
@@ -157,14 +193,17 @@ class AdminSession:
 
     def topic_names(self, deadline: Deadline) -> list[str]:
         """Every topic of the cluster (Metadata), internal ones included, sorted."""
-        from confluent_kafka import KafkaException
+        from confluent_kafka import KafkaError, KafkaException
 
         admin = self._admin()
-        try:
-            metadata = admin.list_topics(timeout=self._timeout(deadline))
-        except KafkaException as exc:
-            admin.poll(0)
-            raise self._failure(exc.args[0], "Metadata", deadline) from exc
+        while True:  # in slices, so that librdkafka's reports are read between them
+            try:
+                metadata = admin.list_topics(timeout=min(self._timeout(deadline), METADATA_SLICE_S))
+                break
+            except KafkaException as exc:
+                self._check_brokers("Metadata")
+                if exc.args[0].code() not in (KafkaError._TIMED_OUT, KafkaError._TRANSPORT) or deadline.expired:
+                    raise self._failure(exc.args[0], "Metadata", deadline) from exc
         return sorted(metadata.topics)
 
     # --- configs ------------------------------------------------------------------------------------

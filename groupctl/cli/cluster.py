@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import typer
 
+from groupctl.cli.durations import FORMS, duration_option
 from groupctl.cli.options import settings
 from groupctl.errors import UsageError
 
@@ -68,12 +69,12 @@ OverrideOption = typer.Option(
     "use the file, GROUPCTL_SASL_PASSWORD or GROUPCTL_SSL_KEY_PASSWORD.",
 )
 TimeoutOption = typer.Option(
-    DEFAULT_TIMEOUT_S,
+    "30s",
     "--timeout",
-    metavar="SECONDS",
-    min=0.001,
+    metavar="DURATION",
+    parser=duration_option(),
     help="Give up on the cluster after this long: each operation's connections, requests and retries "
-    "together.",
+    f"together. A duration: {FORMS}, from 1ms to 24h.",
 )
 
 NO_CLUSTER: Final = (

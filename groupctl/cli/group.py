@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from groupctl.cli.cluster import REJOIN_WAIT_S, ClusterOptions, open_cluster, with_cluster_options
+from groupctl.cli.durations import duration_option
 from groupctl.cli.group_views import View, render_groups
 from groupctl.cli.names import group_ids_callback, name_callback
 from groupctl.cli.options import OutputOption, output_format
@@ -204,6 +205,8 @@ REMOVAL_COLUMNS = [
 ]
 #: The plan's result for a member that is in the group now.
 WOULD_REMOVE = "would-remove"
+#: Waits this long or longer are announced on a terminal: shorter ones pass before anyone wonders.
+ANNOUNCED_WAIT_S = 1.0
 
 
 def _instance_id(value: str, where: str) -> str:
@@ -308,10 +311,12 @@ def remove_members(
     dry_run: bool = typer.Option(False, "--dry-run", help="Show who would be removed, and change nothing."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
     verify_after: float = typer.Option(
-        None, "--verify-after", metavar="SECONDS", min=0.0, envvar="GROUPCTL_VERIFY_AFTER",
-        help=f"Then wait this long, describe the group again and warn about each removed instance that is back "
-        f"(its process still runs). Default {REJOIN_WAIT_S:g} on a Kafka cluster (a running member rejoins on its "
-        "next heartbeat: every 3 s for classic consumers, 5 s in KIP-848 groups, by default), 0 with --local, "
+        None, "--verify-after", metavar="DURATION", parser=duration_option(allow_zero=True),
+        envvar="GROUPCTL_VERIFY_AFTER",
+        help="Then wait this long (a duration: 6s, 500ms, 1m; a bare number is seconds; up to 24h), describe the "
+        "group again and warn about each removed instance that is back (its process still runs). Default "
+        f"{REJOIN_WAIT_S:g}s on a Kafka cluster (a running member rejoins on its next heartbeat: every 3 s for "
+        "classic consumers, 5 s in KIP-848 groups, by default), 0 with --local, "
         "whose simulated members act only when told; 0 skips the check.",
     ),
     cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
@@ -323,10 +328,11 @@ def remove_members(
     sends one LeaveGroup for all of them, and prints one result per member. Exit 3 when any member
     was not removed (UNKNOWN_MEMBER_ID, FENCED_INSTANCE_ID ...). Works for classic and consumer groups.
 
-    A removed static member whose process still runs rejoins on its next heartbeat: after
-    --verify-after seconds the group is described again, and each removed instance that is back gets a
-    warning on stderr. The exit code stays as the removal made it: the broker did remove the member,
-    and stopping its process is the operator's next step, which the warning names.
+    A removed static member whose process still runs rejoins on its next heartbeat: after the
+    --verify-after wait (announced on a terminal) the group is described again, and each removed
+    instance that is back gets a warning on stderr. The exit code stays as the removal made it: the
+    broker did remove the member, and stopping its process is the operator's next step, which the
+    warning names.
     """
     wanted = [_instance_id(i, "--instance-id: ") for i in _csv_values(instance_ids)]
     if from_file is not None:
@@ -346,7 +352,7 @@ def remove_members(
     fmt = output_format(output)
     reason = reason or DEFAULT_REASON
     results: list[RemovalResult] = []
-    back: dict[str, str] = {}
+    back: dict[str, str] | None = {}
     with open_cluster(chosen) as backend:
         (desc,) = backend.describe_groups([group])
         plan = _plan(desc, targets)
@@ -369,9 +375,10 @@ def remove_members(
             back = _rejoined(backend, group, results, wait)
     items = _removal_items(results, False)
     for item, r in zip(items, results, strict=True):
-        item["rejoined"] = r.instance_id in back if r.removed and r.instance_id is not None and wait > 0 else None
+        checked = back is not None and r.removed and r.instance_id is not None and wait > 0
+        item["rejoined"] = (r.instance_id in (back or {})) if checked else None
     render("MemberRemoval", _removal_rows(results), REMOVAL_COLUMNS, fmt, items=items)
-    for instance_id, member_id in back.items():
+    for instance_id, member_id in (back or {}).items():
         typer.echo(f"groupctl: warning: instance '{instance_id}' is back in group '{group}' {wait:g} s after its "
                    f"removal (as member {member_id}): its process still runs: stop it, or it rejoins", err=True)
     failed = [r for r in results if not r.removed]
@@ -379,16 +386,33 @@ def remove_members(
         raise PartialFailure(f"{len(failed)} of {len(results)} members were not removed from group '{group}'")
 
 
-def _rejoined(backend: Backend, group: str, results: list[RemovalResult], wait: float) -> dict[str, str]:
-    """After `wait` seconds, the removed instance ids that are members again, with their member ids."""
+def _stderr_is_terminal() -> bool:
+    return sys.stderr.isatty()
+
+
+def _rejoined(backend: Backend, group: str, results: list[RemovalResult], wait: float) -> dict[str, str] | None:
+    """After `wait` seconds, the removed instance ids that are members again, with their member ids;
+    None, with a warning, when the group could not be described again (the removal stands: the
+    broker did remove the members, only the check is missing).
+
+    A person at a terminal who just answered 'y' is told what the pause is for (a wait of a second
+    or more); a script's stderr gets nothing extra.
+    """
     removed = {r.instance_id for r in results if r.removed and r.instance_id is not None}
     if wait <= 0 or not removed:
         return {}
+    if wait >= ANNOUNCED_WAIT_S and _stderr_is_terminal():
+        typer.echo(f"groupctl: waiting {wait:g} s for removed members to rejoin before verifying (--verify-after)...",
+                   err=True)
     time.sleep(wait)
     try:
         (desc,) = backend.describe_groups([group])
     except GroupNotFound:
         return {}
+    except GroupctlError as exc:
+        typer.echo(f"groupctl: warning: the members were removed, but whether any came back is unknown: describing "
+                   f"group '{group}' again after {wait:g} s failed: {exc}", err=True)
+        return None
     return {m.instance_id: m.member_id for m in desc.members if m.instance_id in removed}
 
 

@@ -1,8 +1,15 @@
 """A cluster as the wire client sees it: bootstrap, Metadata, and one cached connection per broker.
 
-Bootstrap tries each server of `bootstrap.servers` once, in order, within the deadline; TLS and
-SASL failures stop it at once (another broker would refuse the same settings). Metadata names
-the brokers; after it, connections are by node id and reused until `close()`.
+Bootstrap tries each server of `bootstrap.servers` in order, each attempt bounded by the connection
+setup bound (`socket.connection.setup.timeout.ms`), so a server that accepts connections and never
+answers costs that bound, not the whole deadline, before the next one is tried. Servers that were
+silent are tried again while the deadline allows, each with its bound doubled up to
+`socket.connection.setup.timeout.max.ms` (as Kafka's clients grow theirs). The bound is kept per
+address, so connections to the brokers Metadata and FindCoordinator name grow theirs the same way
+when they are retried. Servers that refused, or whose name does not resolve, are not tried again:
+when every server said no, bootstrap fails at once with each one's cause. TLS and SASL failures
+stop it at once too (another broker would refuse the same settings). Metadata names the brokers;
+after it, connections are by node id and reused until `close()`.
 """
 
 from __future__ import annotations
@@ -117,6 +124,8 @@ class Cluster:
         self._ssl_context: ssl.SSLContext | None = None
         self._bootstrap: BrokerConnection | None = None
         self._connections: dict[int, BrokerConnection] = {}
+        self._setup_bounds: dict[str, float] = {}
+        """host:port -> the connection setup bound for the next attempt there (see `_open`)."""
         self.brokers: dict[int, Broker] = {}
         self.coordinators: dict[str, Broker] = {}
         """group id -> its coordinator, as last found; `forget_coordinator` drops a stale entry."""
@@ -148,6 +157,9 @@ class Cluster:
         return self._ssl_context
 
     def _open(self, host: str, port: int, node_id: int | None, deadline: Deadline) -> BrokerConnection:
+        """A new connection within this address's setup bound, which doubles (up to the `.max.ms`
+        setting) each time a setup at that address times out."""
+        address = format_address(host, port)
         conn = BrokerConnection(
             host,
             port,
@@ -156,27 +168,45 @@ class Cluster:
             ssl_context=self._context(),
             max_response_bytes=self.max_response_bytes,
         )
-        return conn.open(deadline)
+        bound = self._setup_bounds.get(address, self.config.connect_timeout_ms / 1000)
+        try:
+            return conn.open(deadline, bound)
+        except ConnectionFailed as exc:
+            if exc.timed_out:
+                ceiling = max(self.config.connect_timeout_max_ms / 1000, bound)
+                self._setup_bounds[address] = min(bound * 2, ceiling)
+            raise
 
     def bootstrap(self, deadline: Deadline) -> BrokerConnection:
-        """An open connection to the first bootstrap server that answers."""
+        """An open connection to the first bootstrap server that answers (see the module docstring)."""
         if self._bootstrap is not None and self._bootstrap.is_open:
             return self._bootstrap
-        failures: list[str] = []
-        for host, port in self.config.bootstrap_servers:
-            if deadline.expired:
-                failures.append(f"{format_address(host, port)}: not tried, no time left")
-                continue
-            try:
-                self._bootstrap = self._open(host, port, None, deadline)
-                return self._bootstrap
-            except ConnectionFailed as exc:
-                failures.append(f"{exc.address}: {exc.reason}")
-        raise ConnectionFailed(
-            self.config.bootstrap_text,
-            f"no bootstrap server answered within {deadline.total:.1f} s ({'; '.join(failures)}); check "
-            "bootstrap.servers / --bootstrap-server and that the brokers run and are reachable",
-        )
+        last: dict[str, str] = {}
+        pending = list(self.config.bootstrap_servers)
+        while pending:
+            silent = []
+            for host, port in pending:
+                address = format_address(host, port)
+                if deadline.expired:
+                    last.setdefault(address, "not tried, no time left")
+                    continue
+                try:
+                    self._bootstrap = self._open(host, port, None, deadline)
+                    return self._bootstrap
+                except ConnectionFailed as exc:
+                    last[address] = exc.reason
+                    if exc.timed_out:
+                        silent.append((host, port))
+            pending = silent if not deadline.expired else []
+        causes = "; ".join(f"{address}: {reason}" for address, reason in last.items())
+        if deadline.expired:
+            reason = (f"no bootstrap server answered within {deadline.total:.1f} s ({causes}); check "
+                      "bootstrap.servers / --bootstrap-server and that the brokers run and are reachable, or give "
+                      "more time with --timeout")
+        else:
+            reason = (f"no bootstrap server answered ({causes}); check bootstrap.servers / --bootstrap-server and "
+                      "that the brokers run and are reachable")
+        raise ConnectionFailed(self.config.bootstrap_text, reason, timed_out=deadline.expired)
 
     def any_connection(self, deadline: Deadline) -> BrokerConnection:
         """Some open connection (for cluster-wide requests such as Metadata and FindCoordinator)."""

@@ -40,7 +40,13 @@ SECURITY_PROTOCOLS: Final = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
 DEFAULT_PORT: Final = 9092
 DEFAULT_CLIENT_ID: Final = "groupctl"
 DEFAULT_REQUEST_TIMEOUT_MS: Final = 30_000
-DEFAULT_CONNECT_TIMEOUT_MS: Final = 10_000
+DEFAULT_CONNECT_TIMEOUT_MS: Final = 5_000
+"""A connection's setup (DNS, TCP, TLS, ApiVersions, SASL) must finish within this, else the next server is
+tried. Kafka's clients give the TCP connect 10 s and librdkafka the whole setup 30 s, but a broker answers
+ApiVersions from memory in milliseconds; 5 s keeps `-b HUNG,GOOD` answering from GOOD within a few seconds,
+and a slow broker still gets in: each round of retries doubles the bound up to the `.max.ms` setting."""
+DEFAULT_CONNECT_TIMEOUT_MAX_MS: Final = 30_000
+"""Kafka's `socket.connection.setup.timeout.max.ms` default: the bound retries grow to."""
 DEFAULT_SASL_MECHANISM: Final = "GSSAPI"
 """What Kafka's clients and librdkafka use when no mechanism is set."""
 
@@ -125,6 +131,7 @@ class ClientConfig:
     client_id: str = DEFAULT_CLIENT_ID
     request_timeout_ms: int = DEFAULT_REQUEST_TIMEOUT_MS
     connect_timeout_ms: int = DEFAULT_CONNECT_TIMEOUT_MS
+    connect_timeout_max_ms: int = DEFAULT_CONNECT_TIMEOUT_MAX_MS
     properties: Mapping[str, str] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -143,6 +150,9 @@ class ClientConfig:
             client_id=props.get("client.id", "").strip() or DEFAULT_CLIENT_ID,
             request_timeout_ms=_positive_int(props, "request.timeout.ms", DEFAULT_REQUEST_TIMEOUT_MS),
             connect_timeout_ms=_positive_int(props, "socket.connection.setup.timeout.ms", DEFAULT_CONNECT_TIMEOUT_MS),
+            connect_timeout_max_ms=_positive_int(
+                props, "socket.connection.setup.timeout.max.ms", DEFAULT_CONNECT_TIMEOUT_MAX_MS
+            ),
             properties=props,
         )
 

@@ -2,7 +2,12 @@
 
 Blocking sockets with a timeout per call: every send and receive gets the time left before the
 request's deadline (the command's deadline, cut to `request.timeout.ms`), so a silent broker costs
-at most that. One request is in flight at a time; a response whose correlation id is not the one
+at most that. Opening a connection (the host name lookup, TCP, TLS, ApiVersions, SASL) is bounded as
+a whole by the setup bound the caller gives (`socket.connection.setup.timeout.ms`, 5 s by default),
+so a server that accepts connections but never answers costs seconds, not the command's --timeout,
+and the next server can be tried. The lookup runs in a worker thread: `getaddrinfo` takes no timeout.
+
+One request is in flight at a time; a response whose correlation id is not the one
 expected, a frame above `max_response_bytes`, or a timeout closes the connection, since what is
 left on the socket can no longer be trusted.
 """
@@ -12,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import socket
 import ssl
+import threading
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -21,6 +27,7 @@ from groupctl.kafka.authentication import authenticate
 from groupctl.kafka.config import ClientConfig, format_address
 from groupctl.kafka.deadline import Deadline
 from groupctl.kafka.errors import (
+    REFUSED,
     UNSUPPORTED_VERSION,
     ConnectionFailed,
     ProtocolFailure,
@@ -78,14 +85,17 @@ class BrokerConnection:
     def is_open(self) -> bool:
         return self._sock is not None
 
-    def open(self, deadline: Deadline) -> BrokerConnection:
-        """Connect, then TLS, ApiVersions and SASL as configured; on failure nothing stays open."""
+    def open(self, deadline: Deadline, setup_s: float | None = None) -> BrokerConnection:
+        """Connect, then TLS, ApiVersions and SASL as configured, all within `setup_s` (the
+        configured setup bound by default) and the deadline; on failure nothing stays open."""
+        bound = self.config.connect_timeout_ms / 1000 if setup_s is None else setup_s
+        setup = deadline.sooner(bound)
         try:
-            self._connect(deadline)
-            self._negotiate(deadline)
+            self._connect(setup)
+            self._negotiate(setup)
             settings = self.config.sasl()
             if settings is not None:
-                self.authenticated_as = authenticate(self, settings, deadline)
+                self.authenticated_as = authenticate(self, settings, setup)
         except BaseException:
             self.close()
             raise
@@ -121,15 +131,34 @@ class BrokerConnection:
     # --- internals ----------------------------------------------------------------------------------
 
     def _connect(self, deadline: Deadline) -> None:
-        budget = min(deadline.remaining(), self.config.connect_timeout_ms / 1000)
-        if budget <= 0:
-            raise ConnectionFailed(self.address, "no time left to connect")
-        try:
-            sock = socket.create_connection((self.host, self.port), timeout=budget)
-        except TimeoutError as exc:
-            raise ConnectionFailed(self.address, f"connect timed out after {budget:.1f} s") from exc
-        except OSError as exc:
-            raise ConnectionFailed(self.address, _os_reason(exc)) from exc
+        if deadline.remaining() <= 0:
+            raise ConnectionFailed(self.address, "no time left to connect", timed_out=True)
+        addresses = resolve(self.host, self.port, deadline)
+        sock: socket.socket | None = None
+        failure: OSError | None = None
+        for family, kind, proto, _, sockaddr in addresses:
+            budget = deadline.remaining()
+            if budget <= 0:
+                break
+            candidate = socket.socket(family, kind, proto)
+            candidate.settimeout(budget)
+            try:
+                candidate.connect(sockaddr)
+            except TimeoutError as exc:
+                candidate.close()
+                raise ConnectionFailed(
+                    self.address, f"connect timed out after {deadline.total:.1f} s", timed_out=True
+                ) from exc
+            except OSError as exc:
+                candidate.close()
+                failure = exc
+                continue
+            sock = candidate
+            break
+        if sock is None:
+            if failure is None:
+                raise ConnectionFailed(self.address, f"connect timed out after {deadline.total:.1f} s", timed_out=True)
+            raise ConnectionFailed(self.address, _os_reason(failure)) from failure
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         if self._ssl_context is None:
             self._sock = sock
@@ -142,7 +171,9 @@ class BrokerConnection:
             raise explain_handshake_failure(exc, self.address) from exc
         except TimeoutError as exc:
             sock.close()
-            raise ConnectionFailed(self.address, "TLS handshake timed out") from exc
+            raise ConnectionFailed(
+                self.address, f"TLS handshake timed out after {deadline.total:.1f} s", timed_out=True
+            ) from exc
         except OSError as exc:
             sock.close()
             raise TlsFailed(f"TLS handshake with {self.address} failed: {_os_reason(exc)}") from exc
@@ -257,9 +288,42 @@ class BrokerConnection:
         sock.settimeout(remaining)
 
 
-def _os_reason(exc: OSError) -> str:
+def resolve(host: str, port: int, deadline: Deadline) -> list[tuple[Any, ...]]:
+    """`getaddrinfo` for a TCP connection, within the deadline. A numeric address needs no lookup; a
+    name is looked up in a daemon thread, which is left behind (and ends with the lookup) when the
+    deadline comes first."""
+    address = format_address(host, port)
+    with contextlib.suppress(socket.gaierror):
+        return socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_NUMERICHOST)
+    answer: list[Any] = []
+    done = threading.Event()
+
+    def look_up() -> None:
+        try:
+            answer.append(socket.getaddrinfo(host, port, type=socket.SOCK_STREAM))
+        except OSError as exc:
+            answer.append(exc)
+        finally:
+            done.set()
+
+    threading.Thread(target=look_up, name=f"resolve {host}", daemon=True).start()
+    if not done.wait(deadline.remaining()):
+        raise ConnectionFailed(
+            address, f"the host name lookup of '{host}' took more than {deadline.total:.1f} s (check DNS)",
+            timed_out=True,
+        )
+    (result,) = answer
+    if isinstance(result, OSError):
+        raise ConnectionFailed(address, _os_reason(result, host)) from result
+    if not result:
+        raise ConnectionFailed(address, f"the host name '{host}' has no address")
+    return list(result)
+
+
+def _os_reason(exc: OSError, host: str | None = None) -> str:
     if isinstance(exc, socket.gaierror):
-        return f"cannot resolve the host name ({exc.strerror})"
+        named = f" '{host}'" if host else ""
+        return f"cannot resolve the host name{named} ({exc.strerror})"
     if isinstance(exc, ConnectionRefusedError):
-        return "connection refused"
+        return REFUSED
     return exc.strerror or str(exc) or type(exc).__name__

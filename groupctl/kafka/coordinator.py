@@ -5,6 +5,12 @@ per group. A group RPC answered with NOT_COORDINATOR or COORDINATOR_NOT_AVAILABL
 moved or its coordinator is starting: look it up again. COORDINATOR_LOAD_IN_PROGRESS means the
 right broker is still loading the group: ask it again. Both after a backoff (100 ms doubling to
 1 s, Kafka's retry.backoff.ms and retry.backoff.max.ms defaults), never past the deadline.
+
+A coordinator whose connection breaks is looked up again too: after a failover, FindCoordinator
+names the new one. But a coordinator that refuses connections again and again (`REFUSED_LIMIT`
+times in a row, under a second with the backoff) is a broker that went away: waiting out the
+deadline would only turn "connection refused" into "timed out", so the call fails at once with that
+cause.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from groupctl.kafka.errors import (
     COORDINATOR_LOAD_IN_PROGRESS,
     COORDINATOR_NOT_AVAILABLE,
     NOT_COORDINATOR,
+    REFUSED,
     ConnectionFailed,
     CoordinatorUnavailable,
     broker_error,
@@ -34,6 +41,7 @@ RETRIABLE: Final = frozenset({COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAI
 REDISCOVER: Final = frozenset({COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR})
 INITIAL_BACKOFF_S: Final = 0.1
 MAX_BACKOFF_S: Final = 1.0
+REFUSED_LIMIT: Final = 3
 
 T = TypeVar("T")
 
@@ -117,6 +125,7 @@ def on_coordinators(
     pending = list(dict.fromkeys(group_ids))
     results: dict[str, T] = {}
     last: dict[str, str] = {}
+    refused: dict[str, int] = {}
     backoff = INITIAL_BACKOFF_S
     while pending:
         located = _locate(cluster, pending, deadline, last)
@@ -132,7 +141,11 @@ def on_coordinators(
                 for group in groups:
                     cluster.forget_coordinator(group)
                     last[group] = str(exc)
+                refused[broker.address] = refused.get(broker.address, 0) + 1 if exc.refused else 0
+                if refused[broker.address] >= REFUSED_LIMIT:
+                    raise _gone(broker, groups, what, refused[broker.address]) from exc
                 continue
+            refused.pop(broker.address, None)
             for group in groups:
                 if group not in answers:
                     last[group] = f"{broker} sent no answer for it"
@@ -160,6 +173,15 @@ def on_coordinators(
             "the group may be moving or loading: try again, or give more time with --timeout"
         )
     return results
+
+
+def _gone(broker: Broker, groups: list[str], what: str, attempts: int) -> ConnectionFailed:
+    named = ", ".join(f"'{g}'" for g in groups)
+    return ConnectionFailed(
+        broker.address,
+        f"{REFUSED} {attempts} times in a row by node {broker.node_id}, the coordinator of group(s) {named} "
+        f"({what}); the broker went away: start it again, or retry once its groups have moved to another broker",
+    )
 
 
 def _locate(cluster: Cluster, groups: list[str], deadline: Deadline, last: dict[str, str]) -> dict[str, Broker]:

@@ -16,6 +16,8 @@ UNSUPPORTED_SASL_MECHANISM = 33
 UNSUPPORTED_VERSION = 35
 SASL_AUTHENTICATION_FAILED = 58
 GROUP_ID_NOT_FOUND = 69
+REFUSED = "connection refused"
+"""How a refused connection is worded, first in `ConnectionFailed.reason`."""
 
 
 def error_name(code: int) -> str:
@@ -28,12 +30,21 @@ class WireClientError(GroupctlError):
 
 
 class ConnectionFailed(WireClientError):
-    """The broker could not be reached, or the connection broke; `address` is `host:port`."""
+    """The broker could not be reached, or the connection broke; `address` is `host:port`.
 
-    def __init__(self, address: str, reason: str) -> None:
+    `timed_out` tells a silent broker (worth another try with more time) from one that said no at
+    once (refused, unresolvable, closed), which another try within the same command would not change.
+    """
+
+    def __init__(self, address: str, reason: str, *, timed_out: bool = False) -> None:
         super().__init__(f"cannot reach {address}: {reason}")
         self.address = address
         self.reason = reason
+        self.timed_out = timed_out
+
+    @property
+    def refused(self) -> bool:
+        return self.reason.startswith(REFUSED)
 
 
 class RequestTimedOut(ConnectionFailed):
@@ -42,7 +53,8 @@ class RequestTimedOut(ConnectionFailed):
     def __init__(self, address: str, what: str, seconds: float) -> None:
         WireClientError.__init__(self, f"{what} to {address} timed out after {seconds:.1f} s")
         self.address = address
-        self.reason = "timed out"
+        self.reason = f"{what} timed out after {seconds:.1f} s"
+        self.timed_out = True
 
 
 class TlsFailed(WireClientError):

@@ -8,6 +8,7 @@ OffsetFetch, ListOffsets). Every failure is checked for its words and for the ti
 
 from __future__ import annotations
 
+import threading
 import time
 import uuid
 from typing import Any
@@ -17,6 +18,7 @@ from confluent_kafka.admin import ConfigEntry as LibrdkafkaEntry
 from confluent_kafka.admin import ConfigSource
 
 from groupctl.backends.kafka import KafkaBackend
+from groupctl.backends.kafka_admin import AdminSession
 from groupctl.backends.kafka_configs import config_entries
 from groupctl.errors import GroupctlError
 from groupctl.kafka.config import ClientConfig
@@ -226,6 +228,38 @@ def test_a_broker_that_never_answers_offset_fetch_costs_the_timeout(fake_cluster
     assert "--timeout" in str(failure.value)
 
 
+def vanishes(broker: FakeBroker) -> Any:
+    """A handler that stops `broker` (its listener closes: reconnects are refused) and answers nothing."""
+
+    def handle(request: Any, state: Any) -> None:
+        threading.Thread(target=broker.stop).start()
+
+    return handle
+
+
+@pytest.mark.parametrize(("api_key", "what", "cause", "call"), [
+    # confluent-kafka fails the OffsetFetch in flight with the lost connection itself
+    (9, "OffsetFetch for group 'shop'", "Broker transport failure", lambda kafka: kafka.committed_offsets("shop")),
+    (3, "Metadata", "every broker is down", lambda kafka: kafka.list_topics()),
+])
+def test_a_broker_that_goes_away_mid_command_fails_at_once_naming_it(
+    fake_cluster: Any, api_key: int, what: str, cause: str, call: Any
+) -> None:
+    (broker,) = fake_cluster()
+    broker.on(api_key, vanishes(broker))
+    start = time.monotonic()
+    with backend(broker, timeout=30) as kafka, pytest.raises(GroupctlError) as failure:
+        call(kafka)
+    assert time.monotonic() - start < 5  # librdkafka's ALL_BROKERS_DOWN, not the 30 s --timeout
+    message = str(failure.value)
+    assert message.startswith(f"{what} on {broker.address} failed: ")
+    assert "timed out" not in message
+    assert cause in message
+    if api_key == 3:  # groupctl asks again after the lost connection, and meets the refused reconnects
+        assert "every broker is down; librdkafka reported: " in message
+        assert f"Connect to ipv4#{broker.address} failed: Connection refused" in message
+
+
 def test_config_rows_from_describe_configs() -> None:
     def entry(name: str, value: str, source: ConfigSource, *synonyms: tuple[str, str, ConfigSource]) -> LibrdkafkaEntry:
         chain = {n: LibrdkafkaEntry(n, v, source=s) for n, v, s in synonyms}
@@ -246,3 +280,18 @@ def test_config_rows_from_describe_configs() -> None:
     ]
     (unbounded, _) = config_entries(described, None)
     assert (unbounded.minimum, unbounded.maximum) == (None, None)
+
+
+@pytest.mark.parametrize(("given", "passed"), [
+    ({}, "5000"),  # groupctl's default setup bound, for both clients
+    ({"socket.connection.setup.timeout.ms": "300"}, "1000"),  # librdkafka's floor
+    ({"socket.connection.setup.timeout.ms": "12000"}, "12000"),
+])
+def test_confluent_kafka_gets_the_same_connection_setup_bound(monkeypatch: pytest.MonkeyPatch, given: dict,
+                                                                passed: str) -> None:
+    made: list[dict] = []
+    monkeypatch.setattr("confluent_kafka.admin.AdminClient", lambda props: made.append(props) or object())
+    config = ClientConfig.from_properties({"bootstrap.servers": "127.0.0.1:9", **given})
+    AdminSession(config, "127.0.0.1:9")._admin()
+    (props,) = made
+    assert props["socket.connection.setup.timeout.ms"] == passed

@@ -20,6 +20,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import yaml
@@ -29,6 +30,7 @@ from groupctl.backends.local import LocalBackend
 from groupctl.coordinator.classic import COMPLETING_REBALANCE, STABLE, JoinGroupRequest, SyncGroupRequest
 from groupctl.coordinator.consumer import HeartbeatRequest
 from groupctl.coordinator.offsets import CommitPartition
+from groupctl.errors import GroupctlError
 from groupctl.protocol.consumer_protocol import encode_assignment, encode_subscription
 
 from .conftest import SASL_PASSWORD
@@ -303,8 +305,8 @@ def test_an_unreachable_bootstrap_server_fails_at_once(cli, closed_port, args):
     r = cli(*args, "-b", f"127.0.0.1:{closed_port}", "--timeout", "5")
     assert time.monotonic() - start < 5
     assert r.code == 1 and r.out == ""
-    assert r.err == (f"groupctl: error: cannot reach 127.0.0.1:{closed_port}: no bootstrap server answered within "
-                     f"5.0 s (127.0.0.1:{closed_port}: connection refused); check bootstrap.servers / "
+    assert r.err == (f"groupctl: error: cannot reach 127.0.0.1:{closed_port}: no bootstrap server answered "
+                     f"(127.0.0.1:{closed_port}: connection refused); check bootstrap.servers / "
                      "--bootstrap-server and that the brokers run and are reachable\n")
 
 
@@ -319,8 +321,23 @@ def test_a_broker_that_never_answers_costs_the_timeout_and_no_more(cli, args):
         elapsed = time.monotonic() - start
     assert 0.9 < elapsed < 3
     assert r.code == 1
-    assert f"cannot reach {address}: no bootstrap server answered within 1.0 s (bootstrap server {address}: timed " \
-           "out)" in r.err
+    assert f"cannot reach {address}: no bootstrap server answered within 1.0 s ({address}: ApiVersions v3 timed " \
+           "out after 1.0 s)" in r.err
+
+
+@pytest.mark.parametrize("args", KAFKA_COMMANDS[::3])
+def test_a_hung_bootstrap_server_costs_seconds_then_the_next_one_answers(cli, serve, local, args):
+    served = serve(local, "serve")
+    with socket.socket() as hung:  # accepts (the kernel's backlog) and never answers
+        hung.bind(("127.0.0.1", 0))
+        hung.listen(8)
+        servers = f"127.0.0.1:{hung.getsockname()[1]},{served.location}"
+        start = time.monotonic()
+        r = cli(*args, "-b", servers, "--timeout", "30")
+        elapsed = time.monotonic() - start
+    assert r.code in (0, 3), r.err  # remove-members may find the member already gone: a per-member result
+    assert "timed out" not in r.err
+    assert elapsed < 10  # the 5 s connection setup bound, not the 30 s --timeout
 
 
 @pytest.mark.parametrize("args", KAFKA_COMMANDS[::3])
@@ -827,3 +844,125 @@ def test_config_set_same_key_twice(cli, scratch):
     r = cli("group", "config", "set", "g", "consumer.session.timeout.ms=50000", "consumer.session.timeout.ms=55000",
             *scratch.args)
     assert r.code == 2 and "given twice" in r.err
+
+
+# -- --timeout and --verify-after take durations ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("timeout", ["5000", "24h", "90s", "120000ms", "2m", "1.5s"])
+def test_any_timeout_in_range_works_with_the_admin_client_too(cli, serve, local, timeout):
+    served = serve(local, "serve")  # describe and config get ask librdkafka too, which takes at most 3600 s a call
+    for args in (("group", "describe", "orders-app"), ("group", "config", "get", "payments-app")):
+        r = cli(*args, *served.args, "--timeout", timeout)
+        assert r.code == 0, r.err
+        assert "internal error" not in r.err
+
+
+@pytest.mark.parametrize(("timeout", "says"), [
+    ("0", "'0' is out of range: give from 1ms to 24h"),
+    ("25h", "'25h' is out of range"),
+    ("-5", "a duration cannot be negative"),
+    ("5x", "unknown unit 'x'; the units are ms, s, m, h"),
+    ("soon", "'soon' is not a duration"),
+])
+def test_a_timeout_out_of_range_is_a_usage_error(cli, timeout, says):
+    r = cli("group", "describe", "orders-app", "-b", "127.0.0.1:9", "--timeout", timeout)
+    assert r.code == 2 and r.out == ""
+    assert "Invalid value for '--timeout'" in r.err and says in r.err
+    assert "30s, 5000ms, 2m or 1.5s (a bare number is seconds)" in r.err
+
+
+def test_verify_after_takes_a_duration(cli, local):
+    r = cli("group", "remove-members", "orders-app", "-i", "orders-0", "--yes", "--local", str(local),
+            "--verify-after", "100ms", "-o", "json")
+    assert r.code == 0, r.err
+    (item,) = r.json()["items"]
+    assert item["removed"] is True and item["rejoined"] is False
+    bad = cli("group", "remove-members", "orders-app", "-i", "orders-1", "--yes", "--local", str(local),
+              "--verify-after", "6 sec")
+    assert bad.code == 2 and "Invalid value for '--verify-after'" in bad.err and "unknown unit 'sec'" in bad.err
+
+
+# -- a broker that goes away ------------------------------------------------------------------------------
+
+
+def test_a_coordinator_that_went_away_fails_at_once_with_connection_refused(cli, fake_cluster, closed_port):
+    (broker,) = fake_cluster()
+
+    def gone(request, state):  # FindCoordinator names node 7, which no longer listens
+        me = {"nodeId": 7, "host": "127.0.0.1", "port": closed_port, "errorCode": 0, "errorMessage": None}
+        return {"coordinators": [{"key": k, **me} for k in request.body["coordinatorKeys"]]}
+
+    broker.on(10, gone)
+    start = time.monotonic()
+    r = cli("group", "describe", "orders-app", "-b", broker.address, "--timeout", "30")
+    assert time.monotonic() - start < 5
+    assert r.code == 1 and r.out == ""
+    assert r.err.startswith(f"groupctl: error: cannot reach 127.0.0.1:{closed_port}: connection refused 3 times in a "
+                            "row by node 7, the coordinator of group(s) 'orders-app' (ConsumerGroupDescribe)")
+    assert "timed out" not in r.err and "internal error" not in r.err
+
+
+# -- a long wait says what it waits for, on a terminal only ---------------------------------------------
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_the_verify_after_wait_is_announced_on_a_terminal_only(cli, local, monkeypatch, terminal):
+    slept: list[float] = []
+    monkeypatch.setattr("groupctl.cli.group.time", SimpleNamespace(sleep=slept.append))
+    monkeypatch.setattr("groupctl.cli.group._stderr_is_terminal", lambda: terminal)
+    r = cli("group", "remove-members", "orders-app", "-i", "orders-0", "--yes", "--local", str(local),
+            "--verify-after", "6s")
+    assert r.code == 0, r.err
+    assert slept == [6.0]
+    announced = "groupctl: waiting 6 s for removed members to rejoin before verifying (--verify-after)..."
+    assert (announced in r.err) is terminal
+    if terminal:  # said before the wait, after the plan
+        assert r.err.index("members to remove") < r.err.index(announced)
+
+
+def test_a_short_verify_after_wait_is_not_announced(cli, local, monkeypatch):
+    monkeypatch.setattr("groupctl.cli.group._stderr_is_terminal", lambda: True)
+    r = cli("group", "remove-members", "orders-app", "-i", "orders-0", "--yes", "--local", str(local),
+            "--verify-after", "200ms")
+    assert r.code == 0, r.err
+    assert "waiting" not in r.err
+
+
+def test_a_failed_verification_keeps_the_removal_and_says_so(cli, local, monkeypatch):
+    calls: list[str] = []
+    describe = LocalBackend.describe_groups
+
+    def gone_after_the_removal(self, group_ids):
+        calls.append("describe")
+        if len(calls) > 1:
+            raise GroupctlError("cannot reach 127.0.0.1:9: connection refused")
+        return describe(self, group_ids)
+
+    monkeypatch.setattr(LocalBackend, "describe_groups", gone_after_the_removal)
+    r = cli("group", "remove-members", "orders-app", "-i", "orders-0", "--yes", "--local", str(local),
+            "--verify-after", "10ms", "-o", "json")
+    assert r.code == 0, r.err
+    (item,) = r.json()["items"]
+    assert item["removed"] is True and item["rejoined"] is None
+    assert ("groupctl: warning: the members were removed, but whether any came back is unknown: describing group "
+            "'orders-app' again after 0.01 s failed: cannot reach 127.0.0.1:9: connection refused") in r.err
+
+
+def test_a_host_name_that_does_not_resolve_is_named_at_once(cli, monkeypatch):
+    real = socket.getaddrinfo
+
+    def resolver(host, *args, **kwargs):  # no lookup leaves the machine: the name is refused here
+        if host == "kafka-9.example":
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr("groupctl.kafka.connection.socket.getaddrinfo", resolver)
+    start = time.monotonic()
+    r = cli("group", "list", "-b", "kafka-9.example:9092", "--timeout", "30")
+    assert time.monotonic() - start < 5
+    assert r.code == 1 and r.out == ""
+    assert r.err == ("groupctl: error: cannot reach kafka-9.example:9092: no bootstrap server answered "
+                     "(kafka-9.example:9092: cannot resolve the host name 'kafka-9.example' (Name or service not "
+                     "known)); check bootstrap.servers / --bootstrap-server and that the brokers run and are "
+                     "reachable\n")

@@ -101,7 +101,7 @@ def test_unreachable_bootstrap_names_every_server(config_for: Any, closed_port: 
         cluster.list_brokers(cluster.deadline())
     assert time.monotonic() - start < 3.0
     message = str(err.value)
-    assert f"no bootstrap server answered within 3.0 s ({HOST}:{closed_port}: connection refused; " in message
+    assert f"no bootstrap server answered ({HOST}:{closed_port}: connection refused; " in message
     assert f"localhost:{closed_port}:" in message
     assert "check bootstrap.servers / --bootstrap-server" in message
 
@@ -112,8 +112,48 @@ def test_bootstrap_stops_at_the_deadline(config_for: Any, silent_listener: int, 
     with Cluster(config, timeout=0.5) as cluster, pytest.raises(ConnectionFailed) as err:
         cluster.list_brokers(cluster.deadline())
     assert time.monotonic() - start < 2.5
-    assert f"{HOST}:{silent_listener}: timed out" in str(err.value)
+    assert f"no bootstrap server answered within 0.5 s ({HOST}:{silent_listener}: ApiVersions v3 timed out after " \
+        "0.5 s" in str(err.value)
     assert f"{HOST}:{closed_port}: not tried, no time left" in str(err.value)
+    assert "give more time with --timeout" in str(err.value)
+
+
+def test_a_silent_bootstrap_server_costs_the_setup_bound_then_the_next_one_answers(
+    fake_cluster: Any, config_for: Any, silent_listener: int
+) -> None:
+    (broker,) = fake_cluster()
+    config = config_for(f"{HOST}:{silent_listener},{broker.address}", socket_connection_setup_timeout_ms="400")
+    start = time.monotonic()
+    with Cluster(config, timeout=30) as cluster:
+        assert cluster.bootstrap(cluster.deadline()).port == broker.port
+    assert 0.35 < time.monotonic() - start < 3.0  # the 400 ms bound, not the 30 s deadline
+
+
+def test_a_slow_server_gets_a_longer_bound_in_the_next_round(fake_cluster: Any, config_for: Any) -> None:
+    (broker,) = fake_cluster()
+
+    def slow_api_versions(request: Any, state: Any) -> Any:
+        time.sleep(0.5)  # longer than the first bound (300 ms), shorter than the second (600 ms)
+        return broker._api_versions(request, state)
+
+    broker.on(18, slow_api_versions)
+    config = config_for(broker, socket_connection_setup_timeout_ms="300", socket_connection_setup_timeout_max_ms="900")
+    with Cluster(config, timeout=10) as cluster:
+        assert cluster.bootstrap(cluster.deadline()).is_open
+    assert len(broker.requests_for(18)) == 2  # timed out once at 300 ms, answered within 600 ms
+
+
+def test_every_server_refusing_fails_at_once_with_each_cause(config_for: Any, closed_port: int) -> None:
+    config = config_for(f"{HOST}:{closed_port}")
+    start = time.monotonic()
+    with Cluster(config, timeout=30) as cluster, pytest.raises(ConnectionFailed) as err:
+        cluster.bootstrap(cluster.deadline())
+    assert time.monotonic() - start < 2.0
+    assert str(err.value) == (
+        f"cannot reach {HOST}:{closed_port}: no bootstrap server answered ({HOST}:{closed_port}: connection refused); "
+        "check bootstrap.servers / --bootstrap-server and that the brokers run and are reachable"
+    )
+    assert not err.value.timed_out
 
 
 def test_tls_failures_stop_the_bootstrap(fake_cluster: Any, config_for: Any, tls_files: Any) -> None:

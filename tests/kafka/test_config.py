@@ -33,7 +33,7 @@ def test_defaults() -> None:
     config = cfg()
     assert config.bootstrap_servers == (("b1", 9092),)
     assert (config.security_protocol, config.client_id, config.request_timeout_ms) == ("PLAINTEXT", "groupctl", 30000)
-    assert config.connect_timeout_ms == 10000
+    assert (config.connect_timeout_ms, config.connect_timeout_max_ms) == (5000, 30000)
     assert config.sasl() is None and config.tls() is None
 
 
@@ -41,6 +41,11 @@ def test_common_settings() -> None:
     config = cfg(security_protocol="sasl_plaintext", client_id="ops", request_timeout_ms="5000")
     assert (config.security_protocol, config.client_id, config.request_timeout_ms) == ("SASL_PLAINTEXT", "ops", 5000)
     assert config.uses_sasl and not config.uses_tls
+
+
+def test_connection_setup_bounds() -> None:
+    config = cfg(socket_connection_setup_timeout_ms="2000", socket_connection_setup_timeout_max_ms="8000")
+    assert (config.connect_timeout_ms, config.connect_timeout_max_ms) == (2000, 8000)
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,8 @@ correlation ids, timeouts, size guard and broken connections."""
 
 from __future__ import annotations
 
+import socket
+import threading
 import time
 from typing import Any
 
@@ -10,6 +12,7 @@ import pytest
 
 import groupctl
 from groupctl.errors import KafkaError
+from groupctl.kafka import connection
 from groupctl.kafka.connection import BrokerConnection
 from groupctl.kafka.deadline import Deadline
 from groupctl.kafka.errors import ConnectionFailed, ProtocolFailure, RequestTimedOut, UnsupportedApi
@@ -185,3 +188,59 @@ def test_silent_listener_times_out(silent_listener: int, config_for: Any) -> Non
     with pytest.raises(RequestTimedOut, match="ApiVersions v3"):
         conn.open(Deadline(0.3))
     assert time.monotonic() - start < 2.0
+
+
+def test_the_whole_setup_is_bounded_by_socket_connection_setup_timeout_ms(
+    silent_listener: int, config_for: Any
+) -> None:
+    conn = BrokerConnection(HOST, silent_listener, config_for(f"{HOST}:{silent_listener}",
+                                                             socket_connection_setup_timeout_ms="300"))
+    start = time.monotonic()
+    with pytest.raises(RequestTimedOut, match=r"ApiVersions v3 to bootstrap server .* timed out after 0\.3 s") as err:
+        conn.open(Deadline(30))
+    assert time.monotonic() - start < 2.0
+    assert err.value.timed_out and not conn.is_open
+
+
+def test_an_explicit_setup_bound_wins_and_the_deadline_caps_it(silent_listener: int, config_for: Any) -> None:
+    config = config_for(f"{HOST}:{silent_listener}")
+    with pytest.raises(RequestTimedOut, match=r"timed out after 0\.2 s"):
+        BrokerConnection(HOST, silent_listener, config).open(Deadline(30), setup_s=0.2)
+    with pytest.raises(RequestTimedOut, match=r"timed out after 0\.1 s"):
+        BrokerConnection(HOST, silent_listener, config).open(Deadline(0.1), setup_s=20)
+
+
+def test_an_unresolvable_host_is_named(monkeypatch: pytest.MonkeyPatch, config_for: Any) -> None:
+    def no_such_host(host: str, *args: Any, **kwargs: Any) -> Any:
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(connection.socket, "getaddrinfo", no_such_host)
+    conn = BrokerConnection("kafka-9.example", 9092, config_for("kafka-9.example:9092"))
+    with pytest.raises(ConnectionFailed) as err:
+        conn.open(Deadline(5))
+    assert str(err.value) == ("cannot reach kafka-9.example:9092: cannot resolve the host name 'kafka-9.example' "
+                              "(Name or service not known)")
+    assert not err.value.timed_out
+
+
+def test_a_hung_host_name_lookup_is_bounded(monkeypatch: pytest.MonkeyPatch, config_for: Any) -> None:
+    release = threading.Event()
+    real = socket.getaddrinfo
+
+    def hung(host: str, *args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("flags") == socket.AI_NUMERICHOST:
+            return real(host, *args, **kwargs)
+        release.wait(10)  # a resolver that does not answer (released when the test ends)
+        raise socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution")
+
+    monkeypatch.setattr(connection.socket, "getaddrinfo", hung)
+    conn = BrokerConnection("kafka-9.example", 9092, config_for("kafka-9.example:9092"))
+    start = time.monotonic()
+    try:
+        with pytest.raises(ConnectionFailed) as err:
+            conn.open(Deadline(0.3))
+    finally:
+        release.set()
+    assert time.monotonic() - start < 2.0
+    assert "the host name lookup of 'kafka-9.example' took more than 0.3 s (check DNS)" in str(err.value)
+    assert err.value.timed_out

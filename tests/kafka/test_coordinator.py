@@ -3,6 +3,7 @@ NOT_COORDINATOR / COORDINATOR_NOT_AVAILABLE, patience on COORDINATOR_LOAD_IN_PRO
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
@@ -240,3 +241,80 @@ def test_an_unreachable_cluster_fails_at_once(config_for: Any, closed_port: int)
         describe_classic_groups(cluster, ["g"], cluster.deadline())
     assert time.monotonic() - start < 2.0
     assert "no bootstrap server answered" in str(err.value)
+
+
+def _coordinator_at(node: int, port: int) -> Any:
+    """FindCoordinator that always names node `node` at `port`."""
+
+    def find(request: Any, state: Any) -> dict[str, Any]:
+        return {
+            "coordinators": [
+                {"key": k, "nodeId": node, "host": HOST, "port": port, "errorCode": 0, "errorMessage": None}
+                for k in request.body["coordinatorKeys"]
+            ]
+        }
+
+    return find
+
+
+def test_a_coordinator_that_keeps_refusing_fails_at_once_with_that_cause(
+    fake_cluster: Any, config_for: Any, closed_port: int
+) -> None:
+    (broker,) = fake_cluster()
+    broker.on(10, _coordinator_at(7, closed_port))
+    start = time.monotonic()
+    with Cluster(config_for(broker), timeout=30) as cluster, pytest.raises(ConnectionFailed) as err:
+        describe_classic_groups(cluster, ["orders"], cluster.deadline())
+    assert time.monotonic() - start < 5  # not the 30 s deadline
+    assert str(err.value).startswith(
+        f"cannot reach {HOST}:{closed_port}: connection refused 3 times in a row by node 7, the coordinator of "
+        "group(s) 'orders' (DescribeGroups); the broker went away"
+    )
+    assert "timed out" not in str(err.value)
+    assert len(broker.requests_for(10)) == 3
+
+
+def test_a_coordinator_that_disappears_mid_command_fails_at_once(fake_cluster: Any, config_for: Any) -> None:
+    b0, b1 = fake_cluster(2)
+    b0.on(10, _coordinator_at(1, b1.port))
+
+    def vanish(request: Any, state: Any) -> None:
+        threading.Thread(target=b1.stop).start()  # the listener closes: every reconnect is refused
+        return None  # and this connection closes without an answer
+
+    b1.on(15, vanish)
+    start = time.monotonic()
+    with Cluster(config_for(b0), timeout=30) as cluster, pytest.raises(ConnectionFailed) as err:
+        describe_classic_groups(cluster, ["orders"], cluster.deadline())
+    assert time.monotonic() - start < 5
+    assert f"cannot reach {HOST}:{b1.port}: connection refused 3 times in a row by node 1" in str(err.value)
+    assert len(b1.requests_for(15)) == 1
+
+
+def test_a_coordinator_refusing_once_during_a_failover_is_looked_up_again(
+    fake_cluster: Any, config_for: Any, closed_port: int
+) -> None:
+    (broker,) = fake_cluster()
+    calls: list[int] = []
+    down, up = _coordinator_at(7, closed_port), _coordinator_at(0, broker.port)
+    broker.on(10, lambda r, s: (calls.append(1), (down if len(calls) <= 2 else up)(r, s))[1])
+    broker.on(15, describe_handler())
+    with Cluster(config_for(broker), timeout=30) as cluster:
+        assert describe_classic_groups(cluster, ["g"], cluster.deadline())["g"].coordinator.node_id == 0
+    assert len(calls) == 3
+
+
+def test_a_slow_coordinator_gets_a_longer_setup_bound_when_retried(fake_cluster: Any, config_for: Any) -> None:
+    b0, b1 = fake_cluster(2)
+    b0.on(10, _coordinator_at(1, b1.port))
+
+    def slow_api_versions(request: Any, state: Any) -> Any:
+        time.sleep(0.5)  # longer than the first bound (300 ms), shorter than the second (600 ms)
+        return b1._api_versions(request, state)
+
+    b1.on(18, slow_api_versions)
+    b1.on(15, describe_handler())
+    config = config_for(b0, socket_connection_setup_timeout_ms="300")
+    with Cluster(config, timeout=10) as cluster:
+        assert describe_classic_groups(cluster, ["g"], cluster.deadline())["g"].coordinator.node_id == 1
+    assert len(b1.requests_for(18)) == 2 and len(b0.requests_for(10)) == 2
