@@ -128,9 +128,9 @@ def decode(
 ) -> None:
     """Decode __consumer_offsets records: every key and value, every batch header.
 
-    Damaged batches are reported on stderr with file, byte position and reason, and decoding goes
-    on with the next batch; the exit code is then 3. --output applies to --format table (json and
-    yaml give the same objects as jsonl inside the groupctl/v1 envelope).
+    Damaged batches (a torn last batch too) are reported on stderr with file, byte position and
+    reason, and decoding goes on with the next batch; the exit code is then 3. --output applies to
+    --format table (json and yaml give the same objects as jsonl inside the groupctl/v1 envelope).
     """
     from groupctl.log.decode import make_filter
 
@@ -273,8 +273,9 @@ def audit(
     Findings: hanging and aborted transactional commits, offsets going backwards, expired offsets,
     groups recommitted after deletion, KIP-848 member records without their group, empty groups whose
     epochs disagree, partitions owned twice, static instance ids held twice, undecodable subscriptions,
-    unknown record types, damaged batches. Summaries: records and bytes per group and per record
-    type, the tombstone ratio and each group's commit rate.
+    unknown record types, damaged batches and torn last batches. Summaries: records and bytes per group
+    and per record type, the tombstone ratio and each group's commit rate. Damaged input is also
+    reported on stderr and makes the exit code 3 (the audit saw only part of the dump), before --fail-on.
     """
     from groupctl.log.audit import Auditor
 
@@ -289,4 +290,5 @@ def audit(
                 auditor.observe_problem(problem)
     report = auditor.finish()
     render_report(report, output_format(output))
+    reading.report(verbose=settings.verbose)  # damaged input (exit 3) outranks findings: the audit is partial
     check_fail_on(report, fail_on)

@@ -131,20 +131,30 @@ def _over(limit: int) -> CompressionError:
 # --------------------------------------------------------------------------------------------- gzip
 
 
+_GZIP_PIECE = 1 << 20
+
+
 def _gunzip(data: bytes | memoryview, limit: int) -> bytes:
+    """Inflate in pieces of at most 1 MiB, so a bomb costs `limit` bytes at most (zlib would double its
+    buffer past it), then join once."""
     parts: list[bytes] = []
     total = 0
     rest: bytes | memoryview = data
     while True:
         d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        pending: bytes | memoryview = rest
         try:
-            chunk = d.decompress(rest, limit + 1 - total)
+            while True:
+                chunk = d.decompress(pending, min(_GZIP_PIECE, limit + 1 - total))
+                total += len(chunk)
+                if total > limit:
+                    raise _over(limit)
+                parts.append(chunk)
+                pending = d.unconsumed_tail
+                if d.eof or (not pending and not chunk):
+                    break
         except zlib.error as exc:
             raise CompressionError(f"gzip: {exc}") from None
-        total += len(chunk)
-        if total > limit:
-            raise _over(limit)
-        parts.append(chunk)
         if not d.eof:
             raise CompressionError("gzip: the compressed stream is truncated")
         rest = d.unused_data

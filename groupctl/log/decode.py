@@ -180,6 +180,12 @@ def expand_path(path: Path) -> list[Path]:
                      "a directory of partition directories, or a kafka-dump-log text file")
 
 
+def shown_path(path: str | Path) -> str:
+    """A path as it can be printed on any stdout: bytes that are not UTF-8 (a file name is any bytes)
+    appear as \\xNN escapes instead of failing the write."""
+    return str(path).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def _open_input(file: Path) -> BinaryIO:
     """The file, open for reading; a pipe or device (`<(...)`, /dev/stdin) copied to a temporary file
     first, so detecting its format does not eat what decoding needs."""
@@ -212,9 +218,9 @@ def open_inputs(paths: Iterable[str | Path], *, strict: bool = False) -> Iterato
                 if text:
                     from groupctl.log.dumplog import parse_dump_log
 
-                    yield from parse_dump_log(fh, strict=strict, name=str(file))
+                    yield from parse_dump_log(fh, strict=strict, name=shown_path(file))
                 else:
-                    dump = open_segment(fh, strict=strict, name=str(file))
+                    dump = open_segment(fh, strict=strict, name=shown_path(file))
                     yield dump
                     for _ in dump.batches:  # the file closes next: finish what the consumer left
                         pass

@@ -634,6 +634,7 @@ def spool(source: BinaryIO, name: str) -> BinaryIO:
         while chunk := source.read(_SPOOL_CHUNK):
             out.write(chunk)
         out.flush()
+        out.seek(0)
     except OSError as exc:
         out.close()
         raise GroupctlError(f"cannot read {name}: {exc.strerror or exc}") from None
