@@ -174,11 +174,19 @@ def decode(
     reading.report(verbose=settings.verbose)
 
 
+def _exists(arg: str) -> bool:
+    """Whether ARG names something on disk; one that cannot even be looked at counts (reading it says why)."""
+    try:
+        return Path(arg).exists()
+    except OSError:
+        return True
+
+
 def _split_paths_and_groups(args: list[str]) -> tuple[list[Path], list[str]]:
     """`PATH... [GROUP...]`: the leading arguments that exist on disk are inputs, the rest group ids."""
     paths: list[Path] = []
     for i, arg in enumerate(args):
-        if Path(arg).exists():
+        if _exists(arg):
             paths.append(Path(arg))
         else:
             if not paths:

@@ -175,3 +175,27 @@ def test_a_file_name_with_odd_bytes_prints_on_a_strict_stdout(segment, tmp_path)
         assert r.returncode == 0, r.stderr
         if fmt == "dump-log":
             assert r.stdout.startswith(b"Dumping " + os.fsencode(tmp_path) + b"/seg\\xff\\xfe.log\n")
+
+
+def test_a_topic_id_map_that_is_not_utf8_is_a_usage_error(cli, sample, tmp_path) -> None:
+    ids = tmp_path / "ids.txt"
+    ids.write_bytes(b"orders \xff\xfe\n")
+    r = cli("dump", "groups", str(sample), "--topic-ids", str(ids))
+    assert r.code == 2
+    assert r.err == f"groupctl: error: the topic-id map '{ids}' is not UTF-8 text (byte 7); give kafka-topics.sh " \
+        "--describe output, JSON, or 'name id' lines\n"
+
+
+def test_groups_with_a_path_that_cannot_be_looked_at(cli, sample, monkeypatch) -> None:
+    hidden = sample / "locked" / "00000000000000000000.log"
+    real_stat = Path.stat
+
+    def refuse(self, *args, **kwargs):
+        if self == hidden:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_stat(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "stat", refuse)
+    r = cli("dump", "groups", str(hidden), "orders-app")
+    assert r.code == 1
+    assert r.err == f"groupctl: error: cannot read '{hidden}': Permission denied; check the path and its permissions\n"
