@@ -14,7 +14,7 @@ import re
 import struct
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import BinaryIO, TextIO
+from typing import Any, BinaryIO, TextIO
 
 from groupctl.errors import DecodeError
 from groupctl.log.batch import Batch, Record
@@ -167,7 +167,7 @@ class _Lines:
     skipped, so one damaged line costs that line only.
     """
 
-    def __init__(self, fh: BinaryIO, name: str) -> None:
+    def __init__(self, fh: BinaryIO | TextIO, name: str) -> None:
         self._fh = fh
         self.name = name
         self._back: str | None = None
@@ -179,18 +179,24 @@ class _Lines:
             raise DecodeError(reason, path=f"{self.name}:{self.number}")
         self.bad(self.number, reason)
 
+    def _readline(self, limit: int) -> bytes:
+        raw = self._fh.readline(limit)
+        if isinstance(raw, str):  # a text file opened with surrogateescape: back to its bytes
+            return raw.encode("utf-8", "surrogateescape")
+        return raw
+
     def next(self) -> str | None:
         if self._back is not None:
             line, self._back = self._back, None
             return line
         while True:
-            raw = self._fh.readline(MAX_LINE + 1)
+            raw = self._readline(MAX_LINE + 1)
             if not raw:
                 return None
             self.number += 1
             if len(raw) > MAX_LINE:
                 while raw and not raw.endswith(b"\n"):  # skip the rest of the line, in bounded pieces
-                    raw = self._fh.readline(MAX_LINE)
+                    raw = self._readline(MAX_LINE)
                 self._report(f"a line longer than {MAX_LINE} bytes")
                 continue
             try:
@@ -356,20 +362,25 @@ def _problem(dump: FileDump, text_path: str, strict: bool, lineno: int, reason: 
     dump.problems.append(err)
 
 
-def parse_dump_log(path: Path | BinaryIO, *, strict: bool = False, name: str | None = None) -> Iterator[FileDump]:
-    """Stream a dump-log text file (a path, or an open binary file shown as `name`) as one FileDump per
-    `Dumping <file>` section.
+def parse_dump_log(path: Any, *, strict: bool = False, name: str | None = None) -> Iterator[FileDump]:
+    """Stream a dump-log text file as one FileDump per `Dumping <file>` section.
 
+    `path` is a Path, an open binary file (shown as `name`), or any object whose
+    `open(encoding=..., errors=...)` gives a text file (Spark hands over fetched bytes that way).
     Each FileDump's batches must be consumed before the next FileDump is taken (they share the file).
     """
+    shown = str(getattr(path, "name", "<input>")) if name is None else name
     if isinstance(path, Path):
         with path.open("rb") as fh:
             yield from _sections(fh, str(path) if name is None else name, strict)
+    elif hasattr(path, "readline"):
+        yield from _sections(path, shown, strict)
     else:
-        yield from _sections(path, str(getattr(path, "name", "<input>")) if name is None else name, strict)
+        with path.open(encoding="utf-8", errors="surrogateescape") as fh:
+            yield from _sections(fh, str(path) if name is None else name, strict)
 
 
-def _sections(fh: BinaryIO, text_path: str, strict: bool) -> Iterator[FileDump]:
+def _sections(fh: BinaryIO | TextIO, text_path: str, strict: bool) -> Iterator[FileDump]:
     lines = _Lines(fh, text_path)
     while (line := lines.next()) is not None:
         if not line.startswith("Dumping "):

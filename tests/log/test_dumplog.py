@@ -322,3 +322,28 @@ def test_an_overlong_line_is_skipped_in_bounded_pieces(tmp_path: Path):
     records, problems = _read_back(text)
     assert records == 31
     assert [(p.path, p.reason) for p in problems] == [(f"{text}:6", f"a line longer than {MAX_LINE} bytes")]
+
+
+def test_an_object_opening_as_text_is_read_like_a_file(tmp_path: Path):
+    """Spark hands fetched bytes over as an object with open(encoding=, errors=): bad lines count the same."""
+    lines = _sample_text(tmp_path)
+    lines[5] = lines[5].replace(b"orders-app", b"orders-\xff", 1)
+    data = b"\n".join(lines)
+
+    class Fetched:
+        name = "s3://bucket/dump.txt"
+
+        def open(self, encoding: str = "utf-8", errors: str = "strict") -> io.TextIOWrapper:
+            return io.TextIOWrapper(io.BytesIO(data), encoding=encoding, errors=errors)
+
+        def __str__(self) -> str:
+            return self.name
+
+    records = 0
+    problems: list[DecodeError] = []
+    for dump in parse_dump_log(Fetched()):
+        records += sum(len(recs) for _, recs in dump.batches)
+        problems += dump.problems
+    assert records == 30
+    assert [p.path for p in problems] == ["s3://bucket/dump.txt:6"]
+    assert "not valid UTF-8" in problems[0].reason
