@@ -298,5 +298,4 @@ def audit(
                 auditor.observe_problem(problem)
     report = auditor.finish()
     render_report(report, output_format(output))
-    reading.report(verbose=settings.verbose)  # damaged input (exit 3) outranks findings: the audit is partial
     check_fail_on(report, fail_on)
