@@ -17,7 +17,8 @@ and otherwise scanning forward for the next position holding a batch whose CRC c
 whose CRC does not match but whose structure parses is still yielded, with `crc_valid=False`,
 after its problem is recorded. `BatchIterator.entries()` yields batches and problems interleaved
 in file order. Bytes at the end of the file that do not make a whole batch (a torn last write)
-are not a problem: as in Kafka they are counted in `trailing_bytes` once iteration ends.
+are not a problem here: as in Kafka they are counted in `trailing_bytes` once iteration ends (the
+dump commands report them, see `groupctl.log.decode.torn_tail`).
 
 Nothing in the input can make the reader raise anything but `DecodeError`, loop forever or
 allocate without bound: every length is checked against the bytes left before it is used,
