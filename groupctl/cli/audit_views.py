@@ -87,8 +87,18 @@ def render_report(report: AuditReport, fmt: OutputFormat) -> None:
 
 
 def check_fail_on(report: AuditReport, fail_on: FailOn) -> None:
-    """Raise FindingsReached (exit 4) when a finding is at or above `fail_on`; call after printing."""
+    """Call after printing. Damaged input (a damaged or torn batch, a bad dump-log line) is repeated on
+    stderr and raises PartialFailure (exit 3): the audit saw only part of the dump, which outranks any
+    finding. Otherwise raise FindingsReached (exit 4) when a finding is at or above `fail_on`."""
+    from groupctl.errors import DecodeError, PartialFailure
     from groupctl.log.audit import at_or_above
 
+    damaged = [f.evidence for f in report.findings if f.rule == "invalid-batch"]
+    if damaged:
+        for ev in damaged:
+            problem = DecodeError(ev.get("reason", "damaged input"), path=ev.get("file"), position=ev.get("position"))
+            typer.echo(f"groupctl: warning: {problem}", err=True)
+        raise PartialFailure(f"{len(damaged)} damaged batch(es) or line(s) skipped (see the warnings above); "
+                             "the audit covers the rest")
     if fail_on is not FailOn.none and any(at_or_above(f, fail_on.value) for f in report.findings):
         raise FindingsReached(f"findings at or above '{fail_on.value}' (see the report)")

@@ -128,9 +128,9 @@ def decode(
 ) -> None:
     """Decode __consumer_offsets records: every key and value, every batch header.
 
-    Damaged batches are reported on stderr with file, byte position and reason, and decoding goes
-    on with the next batch; the exit code is then 3. --output applies to --format table (json and
-    yaml give the same objects as jsonl inside the groupctl/v1 envelope).
+    Damaged batches (a torn last batch too) are reported on stderr with file, byte position and
+    reason, and decoding goes on with the next batch; the exit code is then 3. --output applies to
+    --format table (json and yaml give the same objects as jsonl inside the groupctl/v1 envelope).
     """
     from groupctl.log.decode import make_filter
 
@@ -174,11 +174,19 @@ def decode(
     reading.report(verbose=settings.verbose)
 
 
+def _exists(arg: str) -> bool:
+    """Whether ARG names something on disk; one that cannot even be looked at counts (reading it says why)."""
+    try:
+        return Path(arg).exists()
+    except OSError:
+        return True
+
+
 def _split_paths_and_groups(args: list[str]) -> tuple[list[Path], list[str]]:
     """`PATH... [GROUP...]`: the leading arguments that exist on disk are inputs, the rest group ids."""
     paths: list[Path] = []
     for i, arg in enumerate(args):
-        if Path(arg).exists():
+        if _exists(arg):
             paths.append(Path(arg))
         else:
             if not paths:
@@ -273,8 +281,9 @@ def audit(
     Findings: hanging and aborted transactional commits, offsets going backwards, expired offsets,
     groups recommitted after deletion, KIP-848 member records without their group, empty groups whose
     epochs disagree, partitions owned twice, static instance ids held twice, undecodable subscriptions,
-    unknown record types, damaged batches. Summaries: records and bytes per group and per record
-    type, the tombstone ratio and each group's commit rate.
+    unknown record types, damaged batches and torn last batches. Summaries: records and bytes per group
+    and per record type, the tombstone ratio and each group's commit rate. Damaged input is also
+    reported on stderr and makes the exit code 3 (the audit saw only part of the dump), before --fail-on.
     """
     from groupctl.log.audit import Auditor
 

@@ -16,6 +16,15 @@ import typer
 from groupctl.errors import PartialFailure
 
 
+def _size(file: Path) -> int:
+    """Bytes to read, for the progress bar: 0 for a pipe, and for a file that cannot be read (opening
+    it says why)."""
+    try:
+        return file.stat().st_size
+    except OSError:
+        return 0
+
+
 class DumpReading:
     """Use as a context manager; iterate `dumps()` (or `records()`) inside it, then call `report()`."""
 
@@ -25,7 +34,7 @@ class DumpReading:
         self.paths = paths
         self.strict = strict
         self.what = what
-        self.total = sum(f.stat().st_size for p in paths for f in expand_path(p))
+        self.total = sum(_size(f) for p in paths for f in expand_path(p))
         self.files: list[Any] = []
         self.decode_errors = 0
         self._stack = ExitStack()

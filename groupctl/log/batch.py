@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 __all__ = [
     "CONTROL_TYPE_NAMES",
+    "MAX_BATCH_RECORDS",
     "NO_PARTITION_LEADER_EPOCH",
     "NO_PRODUCER_EPOCH",
     "NO_PRODUCER_ID",
@@ -33,6 +34,12 @@ NO_PRODUCER_EPOCH = -1
 NO_SEQUENCE = -1
 NO_PARTITION_LEADER_EPOCH = -1
 NO_TIMESTAMP = -1
+
+#: The most records one batch may hold (a v2 header's count, or a legacy wrapper's inner messages).
+#: Kafka's default message.max.bytes (1 MiB) fits about 150,000 of the smallest possible records and
+#: far fewer real `__consumer_offsets` records; the cap keeps a hostile batch from costing millions
+#: of objects.
+MAX_BATCH_RECORDS = 1 << 17
 
 #: ControlRecordType ids -> names (`clients/.../record/ControlRecordType.java`); other ids are UNKNOWN.
 CONTROL_TYPE_NAMES: dict[int, str] = {

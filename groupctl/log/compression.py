@@ -32,18 +32,27 @@ __all__ = [
     "CODEC_IDS",
     "CODEC_NAMES",
     "DEFAULT_MAX_DECOMPRESSED",
+    "EXPANSION_ALLOWANCE",
+    "MAX_EXPANSION",
     "CompressionError",
     "codec_id",
     "compress",
     "decompress",
+    "expansion_limit",
     "xxh32",
 ]
 
 CODEC_NAMES: tuple[str, ...] = ("none", "gzip", "snappy", "lz4", "zstd")
 CODEC_IDS: dict[str, int] = {name: i for i, name in enumerate(CODEC_NAMES)}
 
-#: Default cap on the decompressed bytes of one batch (or one legacy wrapper message).
-DEFAULT_MAX_DECOMPRESSED = 256 * 1024 * 1024
+#: Default cap on the decompressed bytes of one batch (or one legacy wrapper message): 64 times
+#: Kafka's default message.max.bytes, so a legitimate batch never meets it and memory stays bounded.
+DEFAULT_MAX_DECOMPRESSED = 64 * 1024 * 1024
+#: A payload may expand at most MAX_EXPANSION times its compressed size, plus EXPANSION_ALLOWANCE
+#: bytes: real record data compresses a few times to a few tens of times, a bomb thousands of times,
+#: and this bounds the work one compressed byte can cause (gzip cannot exceed ~1030 times anyway).
+MAX_EXPANSION = 1024
+EXPANSION_ALLOWANCE = 1 << 20
 
 XERIAL_MAGIC = b"\x82SNAPPY\x00"
 XERIAL_HEADER = XERIAL_MAGIC + struct.pack(">ii", 1, 1)
@@ -58,6 +67,11 @@ _ZSTD_START_CAPACITY = 4 * 1024
 
 class CompressionError(ValueError):
     """Compressed bytes that do not decompress (corrupt, truncated, or over the output limit)."""
+
+
+def expansion_limit(compressed_size: int, limit: int = DEFAULT_MAX_DECOMPRESSED) -> int:
+    """The decompressed bytes a payload of `compressed_size` bytes may produce (never above `limit`)."""
+    return min(limit, MAX_EXPANSION * compressed_size + EXPANSION_ALLOWANCE)
 
 
 def codec_id(codec: int | str) -> int:
@@ -117,20 +131,30 @@ def _over(limit: int) -> CompressionError:
 # --------------------------------------------------------------------------------------------- gzip
 
 
+_GZIP_PIECE = 1 << 20
+
+
 def _gunzip(data: bytes | memoryview, limit: int) -> bytes:
+    """Inflate in pieces of at most 1 MiB, so a bomb costs `limit` bytes at most (zlib would double its
+    buffer past it), then join once."""
     parts: list[bytes] = []
     total = 0
     rest: bytes | memoryview = data
     while True:
         d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        pending: bytes | memoryview = rest
         try:
-            chunk = d.decompress(rest, limit + 1 - total)
+            while True:
+                chunk = d.decompress(pending, min(_GZIP_PIECE, limit + 1 - total))
+                total += len(chunk)
+                if total > limit:
+                    raise _over(limit)
+                parts.append(chunk)
+                pending = d.unconsumed_tail
+                if d.eof or (not pending and not chunk):
+                    break
         except zlib.error as exc:
             raise CompressionError(f"gzip: {exc}") from None
-        total += len(chunk)
-        if total > limit:
-            raise _over(limit)
-        parts.append(chunk)
         if not d.eof:
             raise CompressionError("gzip: the compressed stream is truncated")
         rest = d.unused_data

@@ -7,12 +7,14 @@ file, so the dump-log printer, the JSON lines writer, the table and (later) repl
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, BinaryIO, NamedTuple
 
-from groupctl.errors import DecodeError, UsageError
+from groupctl.errors import DecodeError, GroupctlError, UsageError
 from groupctl.log.batch import control_marker
 from groupctl.protocol.records import (
     EarlyAccessLayout,
@@ -117,16 +119,33 @@ def _decoded_batches(batches: Iterable[Any]) -> Iterator[tuple[Any, list[Decoded
         yield batch, [decode_record(batch, r) for r in batch.records]
 
 
-def open_segment(path: Path, *, strict: bool = False) -> FileDump:
-    """A binary segment file: batches are read lazily, problems collected as they are met."""
+def torn_tail(path: str, size: int, trailing: int) -> DecodeError:
+    """The problem a torn last batch makes: Kafka ignores those bytes, but the operator must hear of them."""
+    return DecodeError(
+        f"torn last batch: the last {trailing} bytes do not make a whole batch (a write cut short, e.g. by a "
+        "crash); they were not read",
+        path=path,
+        position=size - trailing,
+    )
+
+
+def open_segment(path: Path | BinaryIO, *, strict: bool = False, name: str | None = None) -> FileDump:
+    """A binary segment (a file, or an open binary file): batches read lazily, problems collected as met."""
     from groupctl.log.segment import read_segment, segment_base_offset
 
-    dump = FileDump(str(path), "segment", segment_base_offset(path), iter(()))
+    shown = str(path) if name is None else name
+    dump = FileDump(shown, "segment", segment_base_offset(shown), iter(()))
     reader = read_segment(path, strict=strict, problems=dump.problems)
+    reader.path = shown
 
     def batches() -> Iterator[tuple[Any, list[DecodedRecord]]]:
         yield from _decoded_batches(reader)
         dump.trailing_bytes = getattr(reader, "trailing_bytes", 0)
+        if dump.trailing_bytes:
+            problem = torn_tail(shown, reader.size, dump.trailing_bytes)
+            if strict:
+                raise problem
+            dump.problems.append(problem)
 
     dump.batches = batches()
     return dump
@@ -137,31 +156,74 @@ def is_dump_log_text(path: Path) -> bool:
         return fh.read(len(TEXT_MAGIC)) == TEXT_MAGIC
 
 
+def _unreadable(path: Path, exc: OSError) -> GroupctlError:
+    why = exc.strerror or str(exc)
+    return GroupctlError(f"cannot read '{path}': {why}; check the path and its permissions")
+
+
 def expand_path(path: Path) -> list[Path]:
-    """The files a PATH stands for: itself, a partition directory's segments, or every partition's."""
+    """The files a PATH stands for: itself (a file, a pipe, /dev/stdin), a partition directory's
+    segments, or every partition's."""
     from groupctl.log.segment import segment_files
 
-    if path.is_file():
-        return [path]
-    if not path.is_dir():
-        raise UsageError(f"'{path}' does not exist; give a segment file, a partition directory, "
-                         "a directory of partition directories, or a kafka-dump-log text file")
-    files = segment_files(path)
-    if not files:
-        raise UsageError(f"'{path}' holds no .log segment files (nor partition directories with them)")
-    return files
+    try:
+        if path.is_dir():
+            files = segment_files(path)
+            if not files:
+                raise UsageError(f"'{path}' holds no .log segment files (nor partition directories with them)")
+            return files
+        if path.exists():
+            return [path]
+    except OSError as exc:
+        raise _unreadable(path, exc) from None
+    raise UsageError(f"'{path}' does not exist; give a segment file, a partition directory, "
+                     "a directory of partition directories, or a kafka-dump-log text file")
+
+
+def shown_path(path: str | Path) -> str:
+    """A path as it can be printed on any stdout: bytes that are not UTF-8 (a file name is any bytes)
+    appear as \\xNN escapes instead of failing the write."""
+    return str(path).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def _open_input(file: Path) -> BinaryIO:
+    """The file, open for reading; a pipe or device (`<(...)`, /dev/stdin) copied to a temporary file
+    first, so detecting its format does not eat what decoding needs."""
+    from groupctl.log.segment import spool
+
+    try:
+        fh = file.open("rb")
+    except OSError as exc:
+        raise _unreadable(file, exc) from None
+    try:
+        if stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+            return fh
+        with fh:
+            return spool(fh, f"'{file}'")
+    except OSError as exc:
+        fh.close()
+        raise _unreadable(file, exc) from None
 
 
 def open_inputs(paths: Iterable[str | Path], *, strict: bool = False) -> Iterator[FileDump]:
     """Every input, in order: directories expanded, format detected per file."""
     for raw in paths:
         for file in expand_path(Path(raw)):
-            if is_dump_log_text(file):
-                from groupctl.log.dumplog import parse_dump_log
+            with _open_input(file) as fh:
+                try:
+                    text = fh.read(len(TEXT_MAGIC)) == TEXT_MAGIC
+                    fh.seek(0)
+                except OSError as exc:
+                    raise _unreadable(file, exc) from None
+                if text:
+                    from groupctl.log.dumplog import parse_dump_log
 
-                yield from parse_dump_log(file, strict=strict)
-            else:
-                yield open_segment(file, strict=strict)
+                    yield from parse_dump_log(fh, strict=strict, name=shown_path(file))
+                else:
+                    dump = open_segment(fh, strict=strict, name=shown_path(file))
+                    yield dump
+                    for _ in dump.batches:  # the file closes next: finish what the consumer left
+                        pass
 
 
 RecordFilter = Callable[[DecodedRecord], bool]

@@ -8,12 +8,13 @@ the same `DecodedRecord`s a segment gives, so every dump command accepts either 
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import struct
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import TextIO
+from typing import Any, BinaryIO, TextIO
 
 from groupctl.errors import DecodeError
 from groupctl.log.batch import Batch, Record
@@ -150,51 +151,106 @@ def _parse_key_payload(text: str, offset: int) -> tuple[object, object, str | No
         return key, value_from_jsonable(key.type, json.loads(payload)), None
     except DecodeError:
         raise
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+    except RecursionError:
+        raise DecodeError(f"record at offset {offset}: the key or payload JSON is nested too deeply") from None
+    except (ValueError, KeyError, TypeError, AttributeError, OverflowError) as exc:
         raise DecodeError(f"record at offset {offset}: unreadable key or payload ({exc})") from None
 
 
-class _Lines:
-    """A line source with one line of push-back, tracking line numbers for error messages."""
+MAX_LINE = 16 << 20  # longer lines are damage: kafka-dump-log never prints one near this long
 
-    def __init__(self, fh: TextIO) -> None:
+
+class _Lines:
+    """A line source over a binary file with one line of push-back and line numbers for messages.
+
+    Lines that are not UTF-8 or longer than MAX_LINE are reported through `bad(lineno, reason)` and
+    skipped, so one damaged line costs that line only.
+    """
+
+    def __init__(self, fh: BinaryIO | TextIO, name: str) -> None:
         self._fh = fh
+        self.name = name
         self._back: str | None = None
         self.number = 0
+        self.bad: Callable[[int, str], None] | None = None
+
+    def _report(self, reason: str) -> None:
+        if self.bad is None:
+            raise DecodeError(reason, path=f"{self.name}:{self.number}")
+        self.bad(self.number, reason)
+
+    def _readline(self, limit: int) -> bytes:
+        raw = self._fh.readline(limit)
+        if isinstance(raw, str):  # a text file opened with surrogateescape: back to its bytes
+            return raw.encode("utf-8", "surrogateescape")
+        return raw
 
     def next(self) -> str | None:
         if self._back is not None:
             line, self._back = self._back, None
             return line
-        line = self._fh.readline()
-        if not line:
-            return None
-        self.number += 1
-        return line.rstrip("\n")
+        while True:
+            raw = self._readline(MAX_LINE + 1)
+            if not raw:
+                return None
+            self.number += 1
+            if len(raw) > MAX_LINE:
+                while raw and not raw.endswith(b"\n"):  # skip the rest of the line, in bounded pieces
+                    raw = self._readline(MAX_LINE)
+                self._report(f"a line longer than {MAX_LINE} bytes")
+                continue
+            try:
+                return raw.decode("utf-8").rstrip("\n")
+            except UnicodeDecodeError as exc:
+                self._report(f"the line is not valid UTF-8 (byte {exc.start}: {exc.reason})")
 
     def push(self, line: str) -> None:
         self._back = line
+
+
+_LIMITS = {
+    8: (-(1 << 7), (1 << 7) - 1),
+    16: (-(1 << 15), (1 << 15) - 1),
+    32: (-(1 << 31), (1 << 31) - 1),
+    64: (-(1 << 63), (1 << 63) - 1),
+    "u32": (0, (1 << 32) - 1),
+}
+
+
+def _int(text: str, bits: int | str, what: str) -> int:
+    """A number from the text that must fit the field's Java type (Kafka cannot have printed more)."""
+    lo, hi = _LIMITS[bits]
+    if len(text) > 21:
+        raise DecodeError(f"{what} {text[:24]}... is out of range ({lo} to {hi})")
+    value = int(text)
+    if not lo <= value <= hi:
+        raise DecodeError(f"{what} {value} is out of range ({lo} to {hi})")
+    return value
 
 
 def _make_batch(m: re.Match, legacy: bool):
     if legacy:
         last, pos, ttype, maxts, size, magic, codec, crc, valid = m.groups()
         return Batch(
-            base_offset=int(last), last_offset=int(last), count=0, base_sequence=-1, last_sequence=-1,
-            producer_id=-1, producer_epoch=-1, partition_leader_epoch=-1, is_transactional=False,
-            is_control=False, delete_horizon_ms=None, position=int(pos), size=int(size), magic=int(magic),
-            compression=codec, timestamp_type=ttype, max_timestamp=int(maxts), crc=int(crc),
-            crc_valid=valid == "true", records=[],
+            base_offset=_int(last, 64, "offset"), last_offset=_int(last, 64, "offset"), count=0, base_sequence=-1,
+            last_sequence=-1, producer_id=-1, producer_epoch=-1, partition_leader_epoch=-1, is_transactional=False,
+            is_control=False, delete_horizon_ms=None, position=_int(pos, 64, "position"),
+            size=_int(size, 32, "size"), magic=_int(magic, 8, "magic"), compression=codec, timestamp_type=ttype,
+            max_timestamp=_int(maxts, 64, "timestamp"), crc=_int(crc, "u32", "crc"), crc_valid=valid == "true",
+            records=[],
         )
     (base, last, count, bseq, lseq, pid, pep, ple, txn, ctl, horizon, pos, ttype, maxts, size, magic,
      codec, crc, valid) = m.groups()
     return Batch(
-        base_offset=int(base), last_offset=int(last), count=0 if count == "null" else int(count),
-        base_sequence=int(bseq), last_sequence=int(lseq), producer_id=int(pid), producer_epoch=int(pep),
-        partition_leader_epoch=int(ple), is_transactional=txn == "true", is_control=ctl == "true",
-        delete_horizon_ms=None if horizon is None else int(horizon), position=int(pos), size=int(size),
-        magic=int(magic), compression=codec, timestamp_type=ttype, max_timestamp=int(maxts), crc=int(crc),
-        crc_valid=valid == "true", records=[],
+        base_offset=_int(base, 64, "baseOffset"), last_offset=_int(last, 64, "lastOffset"),
+        count=0 if count == "null" else _int(count, 32, "count"),
+        base_sequence=_int(bseq, 32, "baseSequence"), last_sequence=_int(lseq, 32, "lastSequence"),
+        producer_id=_int(pid, 64, "producerId"), producer_epoch=_int(pep, 16, "producerEpoch"),
+        partition_leader_epoch=_int(ple, 32, "partitionLeaderEpoch"), is_transactional=txn == "true",
+        is_control=ctl == "true", delete_horizon_ms=None if horizon is None else _int(horizon, 64, "deleteHorizonMs"),
+        position=_int(pos, 64, "position"), size=_int(size, 32, "size"), magic=_int(magic, 8, "magic"),
+        compression=codec, timestamp_type=ttype, max_timestamp=_int(maxts, 64, "timestamp"),
+        crc=_int(crc, "u32", "crc"), crc_valid=valid == "true", records=[],
     )
 
 
@@ -202,15 +258,20 @@ def _make_record(m: re.Match, batch, path: str, lineno: int) -> DecodedRecord:
     (offset, _ttype, ts, ksize, vsize, seq, header_keys, rvalid, rcrc, marker, epoch, ctl_type,
      key_text) = m.groups()
     headers = [(k, None) for k in header_keys.split(",")] if header_keys else []
-    record = Record(
-        offset=int(offset), timestamp=int(ts), key=None, value=None, headers=headers,
-        sequence=-1 if seq is None else int(seq), key_size=int(ksize), value_size=int(vsize),
-        crc=None if rcrc is None else int(rcrc), crc_valid=rvalid != "false",
-    )
+    try:
+        record = Record(
+            offset=_int(offset, 64, "offset"), timestamp=_int(ts, 64, "timestamp"), key=None, value=None,
+            headers=headers, sequence=-1 if seq is None else _int(seq, 32, "sequence"),
+            key_size=_int(ksize, 32, "keySize"), value_size=_int(vsize, 32, "valueSize"),
+            crc=None if rcrc is None else _int(rcrc, "u32", "crc"), crc_valid=rvalid != "false",
+        )
+        coordinator_epoch = None if epoch is None else _int(epoch, 32, "coordinatorEpoch")
+    except DecodeError as exc:
+        raise DecodeError(exc.reason, path=f"{path}:{lineno}") from None
     if marker is not None:
         record.key = struct.pack(">hh", 0, 1 if marker == "COMMIT" else 0)
-        record.value = struct.pack(">hi", 0, int(epoch))
-        return DecodedRecord(batch, record, control=(marker, int(epoch)))
+        record.value = struct.pack(">hi", 0, coordinator_epoch)
+        return DecodedRecord(batch, record, control=(marker, coordinator_epoch))
     if ctl_type is not None:
         return DecodedRecord(batch, record, control=ctl_type)
     if key_text is None:
@@ -224,8 +285,11 @@ def _make_record(m: re.Match, batch, path: str, lineno: int) -> DecodedRecord:
     try:
         record.key = encode_key(key.type, key.data)
         record.value = None if value is None else encode_value(key.type, value.version, value.data)
-    except ValueError as exc:  # values the JSON allows but the schema cannot hold (an int32 out of range)
+    except (ValueError, OverflowError, struct.error) as exc:  # values the JSON allows but the schema cannot hold
         raise DecodeError(f"record at offset {record.offset}: {exc}", path=f"{path}:{lineno}") from None
+    except RecursionError:
+        raise DecodeError(f"record at offset {record.offset}: the key or payload is nested too deeply",
+                          path=f"{path}:{lineno}") from None
     return DecodedRecord(batch, record, key, value)
 
 
@@ -233,6 +297,7 @@ def _file_batches(
     lines: _Lines, dump: FileDump, text_path: str, strict: bool
 ) -> Iterator[tuple[object, list[DecodedRecord]]]:
     batch = None
+    skipping = False  # the records of a batch line that did not parse are skipped with it
     records: list[DecodedRecord] = []
     while (line := lines.next()) is not None:
         if line.startswith("Dumping "):
@@ -241,6 +306,8 @@ def _file_batches(
         if not line.strip():
             continue
         if line.startswith("|"):
+            if skipping:
+                continue
             m = _RECORD.match(line)
             if batch is None or m is None:
                 _problem(dump, text_path, strict, lines.number, "a record line that does not parse" if m is None
@@ -259,14 +326,22 @@ def _file_batches(
         if m2 or m_legacy:
             if batch is not None:
                 yield _finish(batch), records
-            batch = _make_batch(m2 or m_legacy, legacy=m2 is None)
             records = []
+            try:
+                batch = _make_batch(m2 or m_legacy, legacy=m2 is None)
+                skipping = False
+            except DecodeError as exc:  # its records are skipped with it: they would name a wrong batch
+                batch, skipping = None, True
+                _problem(dump, text_path, strict, lines.number, f"batch line (its records skipped): {exc.reason}")
             continue
         if line.startswith("Log starting offset: "):
             continue
         trailing = _TRAILING.match(line)
-        if trailing:
+        if trailing and len(trailing.group(1)) <= 18:
             dump.trailing_bytes = int(trailing.group(1))
+            _problem(dump, text_path, strict, lines.number,
+                     f"torn last batch: kafka-dump-log found {dump.trailing_bytes} bytes at the end of "
+                     f"{trailing.group(2)} that do not make a whole batch; they were not read")
             continue
         _problem(dump, text_path, strict, lines.number, f"unrecognised line: {line[:80]!r}")
     if batch is not None:
@@ -287,27 +362,41 @@ def _problem(dump: FileDump, text_path: str, strict: bool, lineno: int, reason: 
     dump.problems.append(err)
 
 
-def parse_dump_log(path: Path, *, strict: bool = False) -> Iterator[FileDump]:
+def parse_dump_log(path: Any, *, strict: bool = False, name: str | None = None) -> Iterator[FileDump]:
     """Stream a dump-log text file as one FileDump per `Dumping <file>` section.
 
+    `path` is a Path, an open binary file (shown as `name`), or any object whose
+    `open(encoding=..., errors=...)` gives a text file (Spark hands over fetched bytes that way).
     Each FileDump's batches must be consumed before the next FileDump is taken (they share the file).
     """
-    with path.open(encoding="utf-8", errors="replace") as fh:
-        lines = _Lines(fh)
-        while (line := lines.next()) is not None:
-            if not line.startswith("Dumping "):
-                if line.strip():
-                    raise DecodeError(f"line {lines.number} is not a `Dumping <file>` header", path=str(path))
-                continue
-            name = line[len("Dumping "):]
-            start = None
-            nxt = lines.next()
-            if nxt is not None and re.fullmatch(r"Log starting offset: -?\d+", nxt):
-                start = int(nxt.split(": ", 1)[1])
-            elif nxt is not None:
-                lines.push(nxt)
-            dump = FileDump(name, "dump-log", start, iter(()))
-            dump.batches = _file_batches(lines, dump, str(path), strict)
-            yield dump
-            for _ in dump.batches:  # drain whatever the consumer left unread
-                pass
+    shown = str(getattr(path, "name", "<input>")) if name is None else name
+    if isinstance(path, Path):
+        with path.open("rb") as fh:
+            yield from _sections(fh, str(path) if name is None else name, strict)
+    elif hasattr(path, "readline"):
+        yield from _sections(path, shown, strict)
+    else:
+        with path.open(encoding="utf-8", errors="surrogateescape") as fh:
+            yield from _sections(fh, str(path) if name is None else name, strict)
+
+
+def _sections(fh: BinaryIO | TextIO, text_path: str, strict: bool) -> Iterator[FileDump]:
+    lines = _Lines(fh, text_path)
+    while (line := lines.next()) is not None:
+        if not line.startswith("Dumping "):
+            if line.strip():
+                raise DecodeError(f"line {lines.number} is not a `Dumping <file>` header", path=text_path)
+            continue
+        dump_name = line[len("Dumping "):]
+        start = None
+        dump = FileDump(dump_name, "dump-log", start, iter(()))
+        lines.bad = functools.partial(_problem, dump, text_path, strict)
+        nxt = lines.next()
+        if nxt is not None and re.fullmatch(r"Log starting offset: -?\d{1,19}", nxt):
+            dump.start_offset = int(nxt.split(": ", 1)[1])
+        elif nxt is not None:
+            lines.push(nxt)
+        dump.batches = _file_batches(lines, dump, text_path, strict)
+        yield dump
+        for _ in dump.batches:  # drain whatever the consumer left unread
+            pass

@@ -19,8 +19,8 @@ import struct
 import zlib
 
 from groupctl.errors import DecodeError
-from groupctl.log.batch import Batch, Record
-from groupctl.log.compression import CODEC_NAMES, CompressionError, decompress
+from groupctl.log.batch import MAX_BATCH_RECORDS, Batch, Record
+from groupctl.log.compression import CODEC_NAMES, CompressionError, decompress, expansion_limit
 
 __all__ = ["RECORD_OVERHEAD", "decode_legacy"]
 
@@ -75,6 +75,11 @@ def _inner_messages(
             if left:
                 warnings.append(f"{left} bytes after the last inner message were ignored")
             break
+        if len(entries) >= MAX_BATCH_RECORDS:
+            raise DecodeError(
+                f"the compressed message set holds more than {MAX_BATCH_RECORDS} inner messages "
+                "(a record bomb, or damaged data)"
+            )
         offset, size = _OFFSET_SIZE.unpack_from(buf, pos)
         what = f"inner message {len(entries) + 1}"
         if size < RECORD_OVERHEAD[0]:
@@ -152,7 +157,7 @@ def decode_legacy(
         if value is None:
             raise DecodeError(f"compressed message set with a null value (magic {magic})")
         try:
-            inner = decompress(codec, value, limit=limit, magic=magic)
+            inner = decompress(codec, value, limit=expansion_limit(len(value), limit), magic=magic)
         except CompressionError as exc:
             raise DecodeError(f"{CODEC_NAMES[codec]} wrapper: {exc}") from None
         records = _inner_messages(inner, magic, offset, ts, magic == 1 and ts_type == "LogAppendTime", warnings)

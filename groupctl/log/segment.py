@@ -3,7 +3,9 @@
 Entry points:
 
 * `iter_batches(data, path=..., strict=..., problems=...)`: the batches in a bytes object.
-* `read_segment(path, ...)`: the same over one `.log` file (read whole when iteration starts).
+* `read_segment(path, ...)`: the same over one `.log` file, memory-mapped when iteration starts
+  (pages already read are handed back to the kernel as reading goes on, so memory does not grow
+  with the segment); a pipe or other non-seekable file is first copied to an unnamed temporary file.
 * `read_partition_dir(path, ...)` / `iter_path(path, ...)`: one reader per segment, segments in
   base-offset order, partitions by their numeric suffix; `segment_files(path)` lists them.
 
@@ -15,40 +17,67 @@ and otherwise scanning forward for the next position holding a batch whose CRC c
 whose CRC does not match but whose structure parses is still yielded, with `crc_valid=False`,
 after its problem is recorded. `BatchIterator.entries()` yields batches and problems interleaved
 in file order. Bytes at the end of the file that do not make a whole batch (a torn last write)
-are not a problem: as in Kafka they are counted in `trailing_bytes` once iteration ends.
+are not a problem here: as in Kafka they are counted in `trailing_bytes` once iteration ends (the
+dump commands report them, see `groupctl.log.decode.torn_tail`).
 
 Nothing in the input can make the reader raise anything but `DecodeError`, loop forever or
 allocate without bound: every length is checked against the bytes left before it is used,
 decompression stops at `max_decompressed` bytes per batch, and record counts must fit the bytes.
+Work per input byte is bounded too, against "record bombs" (a small compressed batch that expands
+into millions of tiny records): a batch may claim at most `MAX_BATCH_RECORDS` records, a compressed
+one at most `MAX_RECORDS_PER_COMPRESSED_BYTE` per compressed byte (plus a small allowance), and it
+may decompress to at most `MAX_EXPANSION` times its compressed size (plus `EXPANSION_ALLOWANCE`).
+Legitimate batches stay far inside these: Kafka's default message.max.bytes (1 MiB) holds at most
+about 150,000 of the smallest (7-byte) records.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import mmap as _mmap
+import os
 import re
+import stat
 import struct
+import tempfile
 import zlib
 from collections.abc import Iterator
 from mmap import mmap
 from pathlib import Path
+from typing import BinaryIO
 
 from crc32c import crc32c
 
 from groupctl.errors import DecodeError, GroupctlError, UsageError
-from groupctl.log.batch import Batch, Record, increment_sequence
-from groupctl.log.compression import CODEC_NAMES, DEFAULT_MAX_DECOMPRESSED, CompressionError, decompress
+from groupctl.log.batch import MAX_BATCH_RECORDS, Batch, Record, increment_sequence
+from groupctl.log.compression import (
+    CODEC_NAMES,
+    DEFAULT_MAX_DECOMPRESSED,
+    EXPANSION_ALLOWANCE,
+    MAX_EXPANSION,
+    CompressionError,
+    decompress,
+    expansion_limit,
+)
 from groupctl.log.legacy import RECORD_OVERHEAD, decode_legacy
 from groupctl.protocol.primitives import UNDERFLOW, WireError, read_varint, read_varlong
 
 __all__ = [
     "DEFAULT_MAX_DECOMPRESSED",
+    "EXPANSION_ALLOWANCE",
+    "MAX_BATCH_RECORDS",
+    "MAX_EXPANSION",
+    "MAX_RECORDS_PER_COMPRESSED_BYTE",
     "BatchIterator",
     "iter_batches",
     "iter_path",
+    "map_file",
     "read_partition_dir",
     "read_segment",
     "segment_base_offset",
     "segment_files",
+    "spool",
 ]
 
 LOG_OVERHEAD = 12
@@ -56,6 +85,13 @@ HEADER_SIZE_UP_TO_MAGIC = 17  # Kafka stops reading when fewer bytes than this a
 V2_OVERHEAD = 61  # RECORD_BATCH_OVERHEAD
 MIN_V2_LENGTH = V2_OVERHEAD - LOG_OVERHEAD
 _INT32_MAX = 0x7FFFFFFF
+
+#: Records a compressed batch may claim per byte of compressed payload (beyond RECORD_ALLOWANCE).
+MAX_RECORDS_PER_COMPRESSED_BYTE = 8
+RECORD_ALLOWANCE = 4096
+
+_DROP_STEP = 32 << 20  # hand mapped pages back to the kernel every this many bytes read
+_SPOOL_CHUNK = 1 << 20
 
 _PEEK = struct.Struct(">qi4xb")  # base offset, length, magic
 _V2 = struct.Struct(">qiibIhiqqqhii")  # the 61-byte v2 header
@@ -171,13 +207,14 @@ class BatchIterator:
         strict: bool = False,
         problems: list[DecodeError] | None = None,
         max_decompressed: int = DEFAULT_MAX_DECOMPRESSED,
-        file: Path | None = None,
+        file: Path | BinaryIO | None = None,
     ) -> None:
         self.path = path
         self.strict = strict
         self.problems: list[DecodeError] = [] if problems is None else problems
         self.max_decompressed = max_decompressed
         self.trailing_bytes = 0
+        self.size = 0  # bytes in the input, known once iteration starts
         self.finished = False
         self._data = data
         self._file = file
@@ -219,10 +256,7 @@ class BatchIterator:
         data = self._data
         self._data = None
         if data is None and self._file is not None:
-            try:
-                data = self._file.read_bytes()
-            except OSError as exc:
-                raise GroupctlError(f"cannot read {self._file}: {exc.strerror or exc}") from None
+            data = map_file(self._file, self.path)
         if data is None:
             return b""
         if not isinstance(data, bytes | mmap):
@@ -235,6 +269,7 @@ class BatchIterator:
         data = self._load()
         mv = memoryview(data)
         n = len(data)
+        self.size = n
         self._buf, self._mv, self._n = data, mv, n
         self._crc_budget = 16 * n + (64 << 20)
         self._weak_budget = 4 * n + (16 << 20)
@@ -245,8 +280,14 @@ class BatchIterator:
         new_record = Record
         varint = decode_varint
         pos = 0
+        mapped = isinstance(data, mmap)
+        next_drop = _DROP_STEP
         try:
             while n - pos >= HEADER_SIZE_UP_TO_MAGIC:
+                if mapped and pos >= next_drop:
+                    # Pages behind us are never read again: give them back so memory stays flat.
+                    data.madvise(_mmap.MADV_DONTNEED, 0, pos - pos % _mmap.PAGESIZE)
+                    next_drop = pos + _DROP_STEP
                 whole_v2 = False
                 if n - pos >= V2_OVERHEAD:
                     (base_offset, length, ple, magic, crc, attrs, lod, base_ts, max_ts, pid, pep, bseq, count) = (
@@ -278,6 +319,11 @@ class BatchIterator:
                     comp, ts_type, txn, ctl, horizon, lat, codec = info
                     if count < 0:
                         raise DecodeError(f"invalid record count {count}")
+                    if count > MAX_BATCH_RECORDS:
+                        raise DecodeError(
+                            f"record count {count} exceeds the limit of {MAX_BATCH_RECORDS} records per batch "
+                            "(a record bomb, or a damaged header)"
+                        )
                     warning = None
                     buf = data
                     p = pos + V2_OVERHEAD
@@ -290,8 +336,14 @@ class BatchIterator:
                             )
                         stop = p
                     elif codec:
+                        clen = end - p
+                        if count > MAX_RECORDS_PER_COMPRESSED_BYTE * clen + RECORD_ALLOWANCE:
+                            raise DecodeError(
+                                f"{comp} batch of {clen} bytes claims {count} records, more than "
+                                f"{MAX_RECORDS_PER_COMPRESSED_BYTE} per compressed byte (a record bomb)"
+                            )
                         try:
-                            buf = decompress(codec, mv[p:end], limit=limit, magic=2)
+                            buf = decompress(codec, mv[p:end], limit=expansion_limit(clen, limit), magic=2)
                         except CompressionError as exc:
                             raise DecodeError(f"{comp} batch: {exc}") from None
                         p = 0
@@ -404,7 +456,7 @@ class BatchIterator:
                         reason = f"record {i + 1} of {count}: runs past the end of the record data"
                     if not crc_ok:
                         reason = f"CRC mismatch: stored {crc}, computed {computed}; {reason}"
-                    self._problem(reason, pos)
+                    self._problem(f"damaged batch at offset {base_offset}: {reason}", pos)
                     pos = end
                     continue
                 if not crc_ok:
@@ -429,6 +481,10 @@ class BatchIterator:
             self.finished = True
             self._buf = b""
             self._mv = memoryview(b"")
+            if mapped:
+                with contextlib.suppress(BufferError):  # a view still held elsewhere keeps the map alive
+                    mv.release()
+                    data.close()
 
     def _slow(self, pos: int) -> tuple[Batch | None, int]:
         """Legacy entries and damaged headers. Returns (batch or None, next position; -1 = stop)."""
@@ -465,7 +521,8 @@ class BatchIterator:
         try:
             batch, warnings = decode_legacy(data, pos, end, crc_valid, self.max_decompressed)
         except DecodeError as exc:
-            self._problem(exc.reason if crc_valid else f"{mismatch}; {exc.reason}", pos)
+            reason = exc.reason if crc_valid else f"{mismatch}; {exc.reason}"
+            self._problem(f"damaged batch at offset {_PEEK.unpack_from(data, pos)[0]}: {reason}", pos)
             return None, end
         if not crc_valid:
             self._problem(mismatch, pos)
@@ -570,6 +627,51 @@ class BatchIterator:
         return magic in (0, 1, 2) and RECORD_OVERHEAD[0] <= length <= left - LOG_OVERHEAD
 
 
+def spool(source: BinaryIO, name: str) -> BinaryIO:
+    """Copy a non-seekable input (a pipe, /dev/stdin, `<(...)`) into an unnamed temporary file,
+    chunk by chunk, so it can be detected, mapped and re-read like a regular file."""
+    out = tempfile.TemporaryFile(prefix="groupctl-")  # noqa: SIM115 (returned open, closed by the caller)
+    try:
+        while chunk := source.read(_SPOOL_CHUNK):
+            out.write(chunk)
+        out.flush()
+        out.seek(0)
+    except OSError as exc:
+        out.close()
+        raise GroupctlError(f"cannot read {name}: {exc.strerror or exc}") from None
+    return out
+
+
+def map_file(file: Path | BinaryIO, name: str | None = None) -> bytes | mmap:
+    """A segment's bytes without reading them into memory: a read-only map of a regular file
+    (b"" when it is empty); other files (pipes, character devices) are spooled first."""
+    name = str(file) if name is None else name
+    try:
+        fh = file.open("rb") if isinstance(file, Path) else file
+    except OSError as exc:
+        why = exc.strerror or exc
+        raise GroupctlError(f"cannot read {name}: {why}; check that it exists and is readable") from None
+    try:
+        st = os.fstat(fh.fileno())
+        if stat.S_ISDIR(st.st_mode):
+            raise GroupctlError(f"cannot read {name}: it is a directory; give a segment file or pass the directory "
+                                "itself as the PATH")
+        if not stat.S_ISREG(st.st_mode):
+            spooled = spool(fh, name)
+            try:
+                return map_file(spooled, name)
+            finally:
+                spooled.close()
+        if st.st_size == 0:
+            return b""
+        return _mmap.mmap(fh.fileno(), 0, access=_mmap.ACCESS_READ)
+    except OSError as exc:
+        raise GroupctlError(f"cannot read {name}: {exc.strerror or exc}") from None
+    finally:
+        if isinstance(file, Path):
+            fh.close()
+
+
 def iter_batches(
     data: bytes | bytearray | memoryview | mmap,
     *,
@@ -583,15 +685,20 @@ def iter_batches(
 
 
 def read_segment(
-    path: str | Path,
+    path: str | Path | BinaryIO,
     *,
     strict: bool = False,
     problems: list[DecodeError] | None = None,
     max_decompressed: int = DEFAULT_MAX_DECOMPRESSED,
 ) -> BatchIterator:
-    """The batches of one segment file; the file is read whole when iteration starts."""
+    """The batches of one segment file (memory-mapped when iteration starts), or of an open binary file."""
+    if not isinstance(path, str | Path):
+        name = str(getattr(path, "name", "<file>"))
+        return BatchIterator(
+            None, path=name, strict=strict, problems=problems, max_decompressed=max_decompressed, file=path
+        )
     file = Path(path)
-    if not file.is_file():
+    if not file.exists() or file.is_dir():
         raise UsageError(f"'{file}' is not a file")
     return BatchIterator(
         None, path=str(file), strict=strict, problems=problems, max_decompressed=max_decompressed, file=file

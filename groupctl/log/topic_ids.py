@@ -74,4 +74,7 @@ def load_topic_ids(path: Path) -> dict[str, str]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"cannot read the topic-id map '{path}': {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"the topic-id map '{path}' is not UTF-8 text (byte {exc.start}); give kafka-topics.sh "
+                         "--describe output, JSON, or 'name id' lines") from None
     return parse_topic_ids(text, str(path))

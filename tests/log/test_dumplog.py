@@ -255,3 +255,95 @@ def test_mutated_text_only_ever_gives_decode_errors(tmp_path: Path):
             except DecodeError:
                 problems += 1
     assert problems > 0
+
+
+def _sample_text(tmp_path: Path) -> list[bytes]:
+    return dump_text([write_sample_dump(tmp_path / "d")]).encode().split(b"\n")
+
+
+def _read_back(path: Path) -> tuple[int, list[DecodeError]]:
+    records = 0
+    problems: list[DecodeError] = []
+    for dump in parse_dump_log(path):
+        for _batch, recs in dump.batches:
+            records += len(recs)
+        problems += dump.problems
+    return records, problems
+
+
+# Line 6 is the record at offset 1 (after the header, the start offset, batch 0 and its record, batch 1).
+BAD_LINES = {
+    "int beyond int64": (b'"offset":100', b'"offset":99999999999999999999999', "value 99999999999999999999999 is "
+                         "out of range for int64"),
+    "epoch beyond int32": (b'"leaderEpoch":0', b'"leaderEpoch":2147483648', "'leaderEpoch' value 2147483648 is out "
+                           "of range for int32"),
+    "5000-digit offset": (b"| offset: 1 ", b"| offset: " + b"9" * 5000 + b" ", "offset 9999999999999999999999"),
+    "5000-digit JSON int": (b'"partition":0', b'"partition":' + b"9" * 5000, "unreadable key or payload"),
+    "JSON nested 10,000 deep": (b'"metadata":""', b'"metadata":' + b"[" * 10_000 + b"]" * 10_000,
+                                "nested too deeply"),
+    "invalid UTF-8": (b"orders-app", b"orders-\xff\xfe", "the line is not valid UTF-8"),
+    "lone surrogate escape": (b'"metadata":""', b'"metadata":"\\ud800"', "surrogates not allowed"),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD_LINES))
+def test_a_bad_line_is_damage_at_its_number_and_the_rest_is_read(tmp_path: Path, name: str):
+    old, new, reason = BAD_LINES[name]
+    lines = _sample_text(tmp_path)
+    assert old in lines[5]
+    lines[5] = lines[5].replace(old, new, 1)
+    text = tmp_path / "bad.txt"
+    text.write_bytes(b"\n".join(lines))
+    records, problems = _read_back(text)
+    assert records == 30  # all but the bad one
+    assert [p.path for p in problems] == [f"{text}:6"]
+    assert reason in problems[0].reason
+
+
+def test_a_bad_batch_line_skips_its_records_only(tmp_path: Path):
+    lines = _sample_text(tmp_path)
+    assert lines[4].startswith(b"baseOffset: 1 ")
+    lines[4] = lines[4].replace(b"producerId: -1", b"producerId: 99999999999999999999999")
+    text = tmp_path / "bad.txt"
+    text.write_bytes(b"\n".join(lines))
+    records, problems = _read_back(text)
+    assert records == 31 - 3
+    assert [p.path for p in problems] == [f"{text}:5"]
+    assert problems[0].reason.startswith("batch line (its records skipped): producerId 99999999999999999999999")
+
+
+def test_an_overlong_line_is_skipped_in_bounded_pieces(tmp_path: Path):
+    from groupctl.log.dumplog import MAX_LINE
+
+    lines = _sample_text(tmp_path)
+    lines.insert(5, b"| " + b"x" * (MAX_LINE + 10))
+    text = tmp_path / "long.txt"
+    text.write_bytes(b"\n".join(lines))
+    records, problems = _read_back(text)
+    assert records == 31
+    assert [(p.path, p.reason) for p in problems] == [(f"{text}:6", f"a line longer than {MAX_LINE} bytes")]
+
+
+def test_an_object_opening_as_text_is_read_like_a_file(tmp_path: Path):
+    """Spark hands fetched bytes over as an object with open(encoding=, errors=): bad lines count the same."""
+    lines = _sample_text(tmp_path)
+    lines[5] = lines[5].replace(b"orders-app", b"orders-\xff", 1)
+    data = b"\n".join(lines)
+
+    class Fetched:
+        name = "s3://bucket/dump.txt"
+
+        def open(self, encoding: str = "utf-8", errors: str = "strict") -> io.TextIOWrapper:
+            return io.TextIOWrapper(io.BytesIO(data), encoding=encoding, errors=errors)
+
+        def __str__(self) -> str:
+            return self.name
+
+    records = 0
+    problems: list[DecodeError] = []
+    for dump in parse_dump_log(Fetched()):
+        records += sum(len(recs) for _, recs in dump.batches)
+        problems += dump.problems
+    assert records == 30
+    assert [p.path for p in problems] == ["s3://bucket/dump.txt:6"]
+    assert "not valid UTF-8" in problems[0].reason

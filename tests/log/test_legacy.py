@@ -223,3 +223,19 @@ def test_legacy_writer_rejects_what_the_format_cannot_hold() -> None:
         build_message_set([], magic=0)
     with pytest.raises(ValueError):
         build_message_set(RECORDS, magic=2)
+
+
+def test_a_wrapper_with_too_many_inner_messages_is_damaged() -> None:
+    from groupctl.log.batch import MAX_BATCH_RECORDS
+
+    inner = build_legacy_message(0, 0, 0, -1, None, None) * (MAX_BATCH_RECORDS + 1)
+    wrapper = build_legacy_message(0, 0, 1, -1, None, compress("gzip", inner, magic=0))
+    follower = build_message_set([SimpleRecord(b"k", b"v", 1)], magic=0, base_offset=1)
+    problems: list[DecodeError] = []
+    batches = list(iter_batches(wrapper + follower, problems=problems))
+    assert [b.base_offset for b in batches] == [1]
+    assert problems[0].reason == (
+        f"damaged batch at offset 0: the compressed message set holds more than {MAX_BATCH_RECORDS} inner "
+        "messages (a record bomb, or damaged data)"
+    )
+

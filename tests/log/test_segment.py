@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import struct
 import zlib
@@ -12,8 +13,10 @@ from crc32c import crc32c
 from kafka.record import MemoryRecords
 
 from groupctl.errors import DecodeError, UsageError
-from groupctl.log.batch import Batch
+from groupctl.log.batch import MAX_BATCH_RECORDS, Batch
+from groupctl.log.compression import compress
 from groupctl.log.segment import (
+    MAX_RECORDS_PER_COMPRESSED_BYTE,
     BatchIterator,
     iter_batches,
     iter_path,
@@ -21,6 +24,7 @@ from groupctl.log.segment import (
     read_segment,
     segment_base_offset,
     segment_files,
+    spool,
 )
 from groupctl.log.writer import (
     SegmentWriter,
@@ -30,6 +34,7 @@ from groupctl.log.writer import (
     build_message_set,
     segment_file_name,
 )
+from tests.log.bombs import TINY_RECORD, v2_batch
 
 RECS = [SimpleRecord(b"key-%d" % i, b"value-%d" % i * (i + 1), 1_700_000_000_000 + i) for i in range(5)]
 
@@ -221,6 +226,49 @@ def test_hostile_header_counts_are_bounded() -> None:
     assert "headers cannot fit" in problems[0].reason
 
 
+# ------------------------------------------------------------------------------------------ record bombs
+
+
+def test_a_header_claiming_too_many_records_is_damaged_before_decompressing() -> None:
+    count = MAX_BATCH_RECORDS + 1
+    bomb = v2_batch(compress("zstd", TINY_RECORD * count), count, codec=4)
+    batches, problems, _ = _read(bomb + build_batch(RECS, base_offset=count))
+    assert [b.base_offset for b in batches] == [count]
+    assert problems[0].reason == (
+        f"damaged batch at offset 0: record count {count} exceeds the limit of {MAX_BATCH_RECORDS} records per "
+        "batch (a record bomb, or a damaged header)"
+    )
+
+
+def test_more_records_than_the_compressed_bytes_can_carry_is_damaged() -> None:
+    count = 50_000  # under the per-batch cap, but these records compress to a few hundred bytes
+    payload = compress("zstd", TINY_RECORD * count)
+    assert count > MAX_RECORDS_PER_COMPRESSED_BYTE * len(payload) + 4096
+    _, problems, _ = _read(v2_batch(payload, count, codec=4))
+    assert f"claims {count} records, more than {MAX_RECORDS_PER_COMPRESSED_BYTE} per compressed byte" in (
+        problems[0].reason)
+
+
+def test_a_lying_count_stops_at_the_expansion_limit() -> None:
+    payload = compress("zstd", TINY_RECORD * 2_000_000)  # 14 MB from a few KB
+    _, problems, _ = _read(v2_batch(payload, 100, codec=4))
+    limit = 1024 * len(payload) + (1 << 20)
+    assert problems[0].reason == (
+        f"damaged batch at offset 0: zstd batch: decompressed size exceeds the limit of {limit} bytes")
+
+
+def test_more_records_than_the_header_count_is_damaged() -> None:
+    payload = compress("gzip", TINY_RECORD * 3000)
+    _, problems, _ = _read(v2_batch(payload, 1000, codec=1))
+    assert "bytes remain after the last of 1000 records" in problems[0].reason
+
+
+def test_a_legitimate_dense_batch_still_reads() -> None:
+    recs = [SimpleRecord(None, None, 1_700_000_000_000) for _ in range(20_000)]
+    (b,), problems, _ = _read(build_batch(recs, codec="zstd"))
+    assert problems == [] and b.count == len(b.records) == 20_000
+
+
 # ---------------------------------------------------------------------------------------- trailing bytes
 
 
@@ -286,6 +334,23 @@ def test_segment_files_and_iter_path(tmp_path: Path) -> None:
         (b"__consumer_offsets-1", 0), (b"__consumer_offsets-1", 50), (b"__consumer_offsets-2", 0)]
     assert [r.path for r in iter_path(files[5])] == [str(files[5])]
     assert [b.base_offset for r in read_partition_dir(root / "other-0") for b in r] == [0, 50]
+
+
+def test_segments_are_mapped_and_pipes_spooled(tmp_path: Path) -> None:
+    seg = tmp_path / segment_file_name(0)
+    data = build_batch(RECS) + build_batch(RECS, base_offset=5, codec="lz4")
+    seg.write_bytes(data)
+    it = read_segment(seg)
+    batches = list(it)
+    assert [_sig(b) for b in batches] == [_sig(b) for b in iter_batches(data)]
+    assert it.size == len(data) and it.finished
+    (tmp_path / segment_file_name(9)).write_bytes(b"")
+    assert list(read_segment(tmp_path / segment_file_name(9))) == []
+    read_end, write_end = os.pipe()
+    with os.fdopen(write_end, "wb") as w:
+        w.write(data)
+    with os.fdopen(read_end, "rb") as r, spool(r, "pipe") as copy:
+        assert [_sig(b) for b in read_segment(copy)] == [_sig(b) for b in batches]
 
 
 def test_path_errors(tmp_path: Path) -> None:
@@ -469,3 +534,33 @@ def test_hostile_garbage_terminates_and_recovers() -> None:
         got, problems, it = _read(good + garbage + good)
         assert [b.base_offset for b in got] == [0, 5, 10, 0, 5, 10]
         assert problems and it.trailing_bytes == 0
+
+
+def test_memory_does_not_grow_with_the_segment(tmp_path: Path) -> None:
+    """A 192 MiB segment read in a fresh process peaks far below its size: pages behind the reader are
+    handed back (read whole, as before, or mapped without that, it peaked at 214 MiB; now 54 MiB)."""
+    import subprocess
+    import sys
+
+    seg = tmp_path / segment_file_name(0)
+    value = b"\x5a" * (1 << 20)
+    with seg.open("wb") as fh:
+        for i in range(192):
+            fh.write(build_batch([SimpleRecord(b"k", value, 1)], base_offset=i))
+    measure = (
+        "import resource, subprocess, sys\n"
+        "code = subprocess.call(sys.argv[1:])\n"
+        "print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+    )
+    read = (
+        "import sys\n"
+        "from groupctl.log.segment import read_segment\n"
+        "it = read_segment(sys.argv[1])\n"
+        "assert sum(len(b.records[0].value) for b in it) == 192 << 20 and not it.problems\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    r = subprocess.run([sys.executable, "-c", measure, sys.executable, "-c", read, str(seg)], cwd=root,
+                       capture_output=True, text=True, timeout=120)
+    code, kib = r.stdout.split()
+    assert code == "0", r.stderr
+    assert int(kib) < 120 * 1024, f"peak RSS {int(kib) // 1024} MiB"
