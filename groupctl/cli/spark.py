@@ -78,6 +78,11 @@ def audit(
     conf: list[str] = typer.Option(
         None, "--conf", metavar="KEY=VALUE", help="A Spark setting, as spark-submit --conf takes it (repeatable)."
     ),
+    start_timeout: float = typer.Option(
+        20.0, "--start-timeout", metavar="SECONDS", min=1.0,
+        help="How long a spark:// or k8s:// master may take to take the application once Spark's JVM is up, "
+        "before groupctl gives up (Spark's standalone client would retry for a minute).",
+    ),
     fail_on: FailOn = FailOnOption,
     verbose: bool = typer.Option(
         False, "--verbose", help="Show Spark's own log and the JVM's output on stderr, and a trace on failure."
@@ -98,7 +103,8 @@ def audit(
 
     from groupctl.cli.progress import byte_progress
     from groupctl.spark.datasets import out_uri
-    from groupctl.spark.session import check_master, spark_session
+    from groupctl.spark.master import check_master
+    from groupctl.spark.session import spark_session
     from groupctl.spark.units import is_uri, local_files
 
     verbose = verbose or settings.verbose
@@ -109,7 +115,7 @@ def audit(
         if not is_uri(path):
             local_files(path)  # a missing or empty local PATH is a usage error
     target = out_uri(out) if out is not None else None
-    with spark_session(master, spark_conf, verbose=verbose) as run:
+    with spark_session(master, spark_conf, verbose=verbose, start_timeout=start_timeout) as run:
         from groupctl.spark.job import run_audit
 
         try:

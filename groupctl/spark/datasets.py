@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 from groupctl.errors import UsageError
 from groupctl.log.audit import AuditReport
@@ -26,23 +27,53 @@ DATASETS = ("records", "findings", "groups", "types")
 WRITE_FORMATS = ("parquet", "csv", "json")
 
 
-def out_uri(out: str) -> str:
-    """--out as a URI, a local directory checked first: a usage error now beats a failed Spark job later.
+def _local_path(out: str) -> Path | None:
+    """The local path an --out names: a plain path, or a file: URI (None for any other file system)."""
+    if not is_uri(out):
+        return Path(out)
+    url = urlsplit(out)
+    if url.scheme.lower() == "file" and url.netloc in ("", "localhost"):
+        return Path(unquote(url.path))
+    return None
 
-    A local path becomes an absolute file: URI, so Spark never takes it for a path on a cluster's
-    default file system.
+
+def _probe_write(directory: Path) -> None:
+    """Create and remove a file in `directory`: the only test that holds for root, read-only mounts and ACLs."""
+    probe = directory / f".groupctl-probe-{uuid.uuid4().hex}"
+    fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    os.close(fd)
+    probe.unlink()
+
+
+def check_out(out: str) -> None:
+    """A usage error for a local --out this run could not write, said before Spark starts.
+
+    DIR itself may be missing (the run creates it, and its missing parents); the nearest directory
+    that exists must be one this process can create files in.
     """
-    if is_uri(out):
-        return out
-    path = Path(out).resolve()
-    if path.exists() and not path.is_dir():
-        raise UsageError(f"--out {out}: exists and is not a directory")
-    existing = next(p for p in (path, *path.parents) if p.exists())
-    if not existing.is_dir():
-        raise UsageError(f"--out {out}: {existing} is not a directory")
-    if not os.access(existing, os.W_OK | os.X_OK):
-        raise UsageError(f"--out {out}: cannot write in {existing} (permission denied)")
-    return path.as_uri()
+    local = _local_path(out)
+    if local is None:
+        return  # a cluster file system: only Spark can tell
+    where = "there"
+    try:
+        path = local.resolve()
+        if path.exists() and not path.is_dir():
+            raise UsageError(f"--out {out}: {path} exists and is not a directory; name a directory")
+        existing = next(p for p in (path, *path.parents) if p.exists())
+        if not existing.is_dir():
+            raise UsageError(f"--out {out}: {existing} is not a directory; name a path under a directory")
+        where = f"in {existing}"
+        _probe_write(existing)
+    except OSError as exc:
+        why = (exc.strerror or str(exc)).lower()
+        raise UsageError(f"--out {out}: cannot write {where} ({why}); choose a directory you can write to") from None
+
+
+def out_uri(out: str) -> str:
+    """--out checked (`check_out`) and made a URI; a local path becomes an absolute file: URI, so Spark
+    never takes it for a path on a cluster's default file system."""
+    check_out(out)
+    return out if is_uri(out) else Path(out).resolve().as_uri()
 
 
 def writer(frame: Any, fmt: str) -> Any:

@@ -14,7 +14,7 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,12 +22,6 @@ from typing import Any
 from groupctl.errors import GroupctlError, UsageError
 
 DEFAULT_MASTER = "local[*]"
-# The masters Spark 4 accepts (SparkSubmit and SparkContext.createTaskScheduler), checked before a JVM starts.
-_MASTER = re.compile(
-    r"local(\[(\*|[1-9]\d*)(,\s*[1-9]\d*)?\])?|local-cluster\[[1-9]\d*,\s*[1-9]\d*,\s*[1-9]\d*\]"
-    r"|spark://\S+|k8s://\S+|yarn"
-)
-MASTER_HINT = "local, local[N], local[*], spark://HOST:PORT, yarn or k8s://https://HOST:PORT"
 # A JVM or Python exception line: "...SparkException: message", "Exception in thread "main" x.YError: m".
 _EXCEPTION = re.compile(r'^(?::\s*)?(?:Exception in thread "[^"]*" )?(?:[\w$]+\.)*([\w$]+(?:Exception|Error)): (.+)$')
 # What a JVM prints before anything goes wrong: the lines to skip when looking for its complaint.
@@ -43,12 +37,6 @@ def java_available() -> bool:
     if home and (Path(home) / "bin" / "java").is_file():
         return True
     return shutil.which("java") is not None
-
-
-def check_master(master: str) -> None:
-    """A usage error for a --master Spark would refuse, said before a JVM starts."""
-    if not _MASTER.fullmatch(master.strip()):
-        raise UsageError(f"--master '{master}' is not a Spark master URL; use {MASTER_HINT}")
 
 
 def failure_reason(text: str) -> str | None:
@@ -96,28 +84,120 @@ def _settings(master: str | None, conf: dict[str, str]) -> dict[str, str]:
             p for p in (root, os.environ.get("PYTHONPATH")) if p
         )
         settings["spark.ui.enabled"] = "false"  # nobody opens the UI of a one-command run
+        # Nothing outside this machine talks to a local driver: it needs no address but loopback.
+        settings["spark.driver.host"] = settings["spark.driver.bindAddress"] = "127.0.0.1"
     settings.update(conf)
     return settings
 
 
-def _launch(settings: dict[str, str], log: Path | None) -> Any:
-    """A new SparkContext, its JVM's stdout and stderr sent to `log` when given."""
+class StartTimeout(GroupctlError):
+    """The master did not take the application within the time allowed (the JVM has been stopped)."""
+
+
+def _forget(gateway: Any) -> None:
+    """Stop a JVM that failed to give a SparkContext, and let a later session start a new one."""
+    from pyspark import SparkContext
+
+    with SparkContext._lock:
+        if SparkContext._gateway is gateway:
+            SparkContext._gateway = None
+            SparkContext._jvm = None
+        SparkContext._active_spark_context = None
+    with suppress(Exception):  # the JVM may already be gone: stopping it is all that is left to do
+        gateway.shutdown()
+    if gateway.proc is not None and gateway.proc.poll() is None:
+        gateway.proc.kill()
+        gateway.proc.wait(10)
+
+
+def _gave_up(log: Path | None) -> str | None:
+    """Why Spark stopped a SparkContext it was starting, if it said (standalone: "All masters are unresponsive")."""
+    text = log.read_text(errors="replace") if log is not None and log.exists() else ""
+    reasons = re.findall(r"Application has been killed\. Reason: (.+)", text)
+    return reasons[-1].strip() if reasons else None
+
+
+def _refused(master: str, reason: str | None) -> str:
+    return (f"Spark master {master} did not take the application: {reason or 'Spark stopped it while it started'}"
+            " — is the master running? check --master")
+
+
+def _launch(settings: dict[str, str], log: Path | None, start_timeout: float | None) -> Any:
+    """A new SparkContext, its JVM's stdout and stderr sent to `log` when given.
+
+    With `start_timeout`, a master that has not taken the application that many seconds after
+    the JVM is up stops the JVM: Spark's standalone client would retry for a minute.
+    """
+    import threading
+    import warnings
+
     from pyspark import SparkConf, SparkContext
     from pyspark.java_gateway import launch_gateway
 
     conf = SparkConf(loadDefaults=False).setAll(list(settings.items()))
-    if SparkContext._gateway is not None or log is None:  # a JVM already runs in this process: keep it
+    if SparkContext._gateway is not None:  # a JVM already runs in this process: keep it
         return SparkContext(conf=conf)
-    with log.open("ab") as fh:
-        gateway = launch_gateway(conf, popen_kwargs={"stdout": fh, "stderr": fh})
-    return SparkContext(conf=conf, gateway=gateway)
+    if log is None:
+        gateway = launch_gateway(conf)
+    else:
+        with log.open("ab") as fh:
+            gateway = launch_gateway(conf, popen_kwargs={"stdout": fh, "stderr": fh})
+    master = settings.get("spark.master", DEFAULT_MASTER)
+    expired = threading.Event()
+
+    def expire() -> None:
+        expired.set()
+        if gateway.proc is not None:
+            gateway.proc.kill()
+
+    timer = threading.Timer(start_timeout, expire) if start_timeout else None
+    if timer is not None:
+        timer.daemon = True
+        timer.start()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # pyspark's own "Unable to cleanly shutdown" when the JVM is killed
+            context = SparkContext(conf=conf, gateway=gateway)
+        if context._jsc.sc().isStopped():
+            raise StartTimeout(_refused(master, _gave_up(log)))
+    except BaseException:
+        if timer is not None:
+            timer.cancel()
+        _forget(gateway)
+        if expired.is_set():
+            raise StartTimeout(_late(master, start_timeout)) from None
+        raise
+    if timer is not None:
+        timer.cancel()
+        timer.join()
+        if expired.is_set():
+            _forget(gateway)
+            raise StartTimeout(_late(master, start_timeout))
+    return context
+
+
+def _late(master: str, seconds: float | None) -> str:
+    return (f"Spark master {master} did not take the application within {seconds:g} s — is it a running "
+            "Spark master? check --master, or allow longer with --start-timeout")
+
+
+def cluster_master(master: str | None) -> bool:
+    """Whether `master` is a standalone or Kubernetes master: one whose answer the session start waits for."""
+    return (master or "").strip().startswith(("spark://", "k8s://"))
 
 
 @contextmanager
 def spark_session(master: str | None = None, conf: dict[str, str] | None = None, *,
-                  verbose: bool = False) -> Iterator[SparkRun]:
+                  verbose: bool = False, start_timeout: float | None = None) -> Iterator[SparkRun]:
     """The SparkSession for one command: the one already active in this process if any (tests,
-    notebooks), else spark-submit's, else a new local one (`master`, default local[*]), stopped at the end."""
+    notebooks), else spark-submit's, else a new one (`master`, default local[*]), stopped at the end.
+
+    A new session with a spark:// or k8s:// master first tries a TCP connection to it (at most
+    `PROBE_SECONDS`, or `start_timeout` when shorter), then gives the master `start_timeout`
+    seconds to take the application.
+    """
+    from groupctl.spark.master import PROBE_SECONDS, check_environment, probe_master
+
     try:
         from pyspark.sql import SparkSession
     except ImportError:
@@ -138,6 +218,9 @@ def spark_session(master: str | None = None, conf: dict[str, str] | None = None,
         finally:
             spark.stop()
         return
+    master = master or DEFAULT_MASTER
+    check_environment(master)
+    probe_master(master, min(PROBE_SECONDS, start_timeout or PROBE_SECONDS))
     if not java_available():
         raise GroupctlError(JAVA_HINT)
     log = None
@@ -145,14 +228,23 @@ def spark_session(master: str | None = None, conf: dict[str, str] | None = None,
         fd, name = tempfile.mkstemp(prefix="groupctl-spark-", suffix=".log")
         os.close(fd)
         log = Path(name)
+    where = f" (the JVM's output is in {log})" if log is not None else ""
+    context = None
     try:
-        context = _launch(_settings(master or DEFAULT_MASTER, conf or {}), log)
+        context = _launch(_settings(master, conf or {}), log, start_timeout if cluster_master(master) else None)
+        spark = SparkSession(context)
+    except StartTimeout as exc:
+        raise StartTimeout(f"{exc}{where}") from None
     except Exception as exc:
+        if context is not None:
+            with suppress(Exception):  # a context Spark stopped itself: this only tidies up
+                context.stop()
+        killed = _gave_up(log) if cluster_master(master) else None
+        if killed is not None:
+            raise StartTimeout(f"{_refused(master, killed)}{where}") from None
         output = log.read_text(errors="replace") if log is not None else ""
         reason = failure_reason(str(exc)) or launch_failure(output) or str(exc).strip().splitlines()[0]
-        where = f" (the JVM's output is in {log})" if log is not None else ""
         raise GroupctlError(f"Spark did not start: {reason}{where}") from None
-    spark = SparkSession(context)
     failed = False
     try:
         yield SparkRun(spark, log)

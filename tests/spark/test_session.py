@@ -45,14 +45,6 @@ def test_bad_master_and_out_are_usage_errors_before_spark(cli, every_finding: li
     assert afile.read_text() == "x"
 
 
-def test_masters_spark_accepts():
-    from groupctl.spark.session import check_master
-
-    for master in ("local", "local[2]", "local[*]", "local[4, 2]", "local[*,3]", "local-cluster[2,1,1024]",
-                   "spark://a:7077,b:7077", "yarn", "k8s://https://k8s.example:6443"):
-        check_master(master)
-
-
 def test_failure_reason_is_the_exception_nearest_the_fault():
     from groupctl.spark.session import failure_reason
 

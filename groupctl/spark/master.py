@@ -1,0 +1,146 @@
+"""--master: the URL checked, and a cluster master's address tried, before a JVM starts.
+
+A JVM takes seconds to start, and Spark's standalone client then spends a minute retrying an
+unreachable master (three registration attempts, 20 s apart) before it gives up with a Java
+stack. A TCP connection to the master's address says the same in milliseconds, so it is tried
+first; only the master's own answer still needs Spark (see `groupctl.spark.session`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import threading
+import time
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from groupctl.errors import GroupctlError, UsageError
+
+# The masters Spark 4 accepts (SparkSubmit and SparkContext.createTaskScheduler), checked before a JVM starts.
+_HOST_PORT = r"(?:\[[0-9A-Fa-f:.]+\]|[^\s,:/\[\]]+):\d{1,5}"
+_MASTER = re.compile(
+    r"local(\[(\*|[1-9]\d*)(,\s*[1-9]\d*)?\])?|local-cluster\[[1-9]\d*,\s*[1-9]\d*,\s*[1-9]\d*\]"
+    rf"|spark://{_HOST_PORT}(,{_HOST_PORT})*|k8s://\S+|yarn"
+)
+MASTER_HINT = "local, local[N], local[*], spark://HOST:PORT, yarn or k8s://https://HOST:PORT"
+PROBE_SECONDS = 5.0
+YARN_HINT = ("--master yarn needs the cluster's client configuration: set HADOOP_CONF_DIR or YARN_CONF_DIR "
+             "to the directory holding its core-site.xml and yarn-site.xml")
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """One address a master URL names (a standalone URL may list several masters)."""
+
+    host: str
+    port: int
+
+    def __str__(self) -> str:
+        return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
+
+
+def check_master(master: str) -> None:
+    """A usage error for a --master Spark would refuse, said before a JVM starts."""
+    if not _MASTER.fullmatch(master.strip()) or any(not 0 < e.port < 65536 for e in endpoints(master)):
+        raise UsageError(f"--master '{master}' is not a Spark master URL; use {MASTER_HINT}")
+
+
+def check_environment(master: str) -> None:
+    """What a cluster master needs from the environment, said before a JVM starts (Spark says it after)."""
+    if master.strip() == "yarn" and not (os.environ.get("HADOOP_CONF_DIR") or os.environ.get("YARN_CONF_DIR")):
+        raise GroupctlError(YARN_HINT)
+
+
+def endpoints(master: str) -> list[Endpoint]:
+    """The addresses a spark:// or k8s:// master names (none for local and yarn, whose address Spark finds)."""
+    master = master.strip()
+    if master.startswith("spark://"):
+        found = []
+        for part in master.removeprefix("spark://").split(","):
+            host, _, port = part.rpartition(":")
+            if port.isdigit():
+                found.append(Endpoint(host.strip("[]"), int(port)))
+        return found
+    if master.startswith("k8s://"):
+        api = master.removeprefix("k8s://")
+        if "://" not in api:
+            api = "https://" + api  # as Spark reads a k8s master without a scheme
+        try:
+            url = urlsplit(api)
+            port = url.port or (80 if url.scheme == "http" else 443)
+        except ValueError:
+            return []
+        return [Endpoint(url.hostname, port)] if url.hostname else []
+    return []
+
+
+def _resolve(endpoint: Endpoint, timeout: float) -> list[tuple]:
+    """getaddrinfo with a bound: a resolver that does not answer must not hold the command."""
+    found: list[list[tuple] | BaseException] = []
+
+    def lookup() -> None:
+        try:
+            found.append(socket.getaddrinfo(endpoint.host, endpoint.port, type=socket.SOCK_STREAM))
+        except OSError as exc:
+            found.append(exc)
+
+    worker = threading.Thread(target=lookup, daemon=True)
+    worker.start()
+    worker.join(timeout)
+    if not found:
+        raise TimeoutError(f"the host name {endpoint.host} did not resolve within {timeout:g} s")
+    if isinstance(found[0], BaseException):
+        raise found[0]
+    return found[0]
+
+
+def _why_unreachable(endpoint: Endpoint, timeout: float) -> str | None:
+    """None when a TCP connection to `endpoint` opens within `timeout` seconds, else why not."""
+    deadline = time.monotonic() + timeout
+    try:
+        addresses = _resolve(endpoint, timeout)
+    except socket.gaierror:
+        return f"the host name {endpoint.host} does not resolve"
+    except TimeoutError as exc:
+        return str(exc)
+    reason = "no address"
+    for family, kind, proto, _, address in addresses:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return f"no connection within {timeout:g} s"
+        with socket.socket(family, kind, proto) as sock:
+            sock.settimeout(left)
+            try:
+                sock.connect(address)
+                return None
+            except ConnectionRefusedError:
+                reason = "connection refused"
+            except TimeoutError:
+                reason = f"no connection within {timeout:g} s"
+            except OSError as exc:
+                reason = (exc.strerror or str(exc)).lower()
+    return reason
+
+
+def probe_master(master: str, timeout: float = PROBE_SECONDS) -> None:
+    """A one-line error when no address of a spark:// or k8s:// master takes a TCP connection.
+
+    Each address gets `timeout` seconds, and the whole probe at most twice that; one that
+    answers is enough, as Spark registers with whichever standalone master is alive.
+    """
+    found = endpoints(master)
+    if not found:
+        return
+    deadline = time.monotonic() + 2 * timeout
+    reasons = []
+    for endpoint in found:
+        left = min(timeout, deadline - time.monotonic())
+        reason = _why_unreachable(endpoint, left) if left > 0 else f"not tried within {2 * timeout:g} s"
+        if reason is None:
+            return
+        reasons.append(reason if len(found) == 1 else f"{endpoint}: {reason}")
+    what = "the Kubernetes API server of" if master.strip().startswith("k8s://") else "Spark master"
+    check = "is the cluster up?" if what.startswith("the Kubernetes") else "is the master running?"
+    raise GroupctlError(f"cannot reach {what} {master}: {'; '.join(reasons)} — {check} check --master")
