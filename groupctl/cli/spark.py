@@ -108,6 +108,7 @@ def audit(
     from groupctl.spark.units import is_uri, local_files
 
     verbose = verbose or settings.verbose
+    settings.verbose = verbose  # the error handler shows the trace this option promises
     spark_conf = _conf(conf)
     if master is not None:
         check_master(master)

@@ -10,6 +10,7 @@ local directories and cluster URIs behave alike.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import uuid
@@ -64,6 +65,9 @@ def check_out(out: str) -> None:
             raise UsageError(f"--out {out}: {existing} is not a directory; name a path under a directory")
         where = f"in {existing}"
         _probe_write(existing)
+        longest = os.pathconf(existing, "PC_NAME_MAX")
+        if any(len(os.fsencode(p.name)) > longest for p in (path, *path.parents) if p not in existing.parents):
+            raise OSError(errno.ENAMETOOLONG, os.strerror(errno.ENAMETOOLONG))
     except OSError as exc:
         why = (exc.strerror or str(exc)).lower()
         raise UsageError(f"--out {out}: cannot write {where} ({why}); choose a directory you can write to") from None

@@ -5,22 +5,11 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import Iterator
 
 import pytest
 
 from groupctl.errors import GroupctlError, UsageError
 from groupctl.spark.master import Endpoint, check_environment, check_master, endpoints, probe_master
-
-
-@pytest.fixture
-def silent_port() -> Iterator[int]:
-    """A 127.0.0.1 port that accepts connections and never answers; closed at the end of the test."""
-    server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    server.bind(("127.0.0.1", 0))
-    server.listen(8)
-    yield server.getsockname()[1]
-    server.close()
 
 
 def test_masters_spark_accepts():

@@ -1,12 +1,37 @@
-"""What `spark audit` says before any Spark job: bad arguments, no Java (no JVM is started here)."""
+"""What `spark audit` says before any Spark job: bad arguments, no Java, a master that is not there.
+
+No JVM is started here, but by the one test of a master that never answers, in its own process.
+"""
 
 from __future__ import annotations
 
+import errno
+import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from groupctl.errors import GroupctlError
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def groupctl(*args: str) -> tuple[subprocess.CompletedProcess[str], float]:
+    """`python -m groupctl ARGS` from this checkout, and how long it took; Spark kept on the loopback."""
+    env = {**os.environ, "SPARK_LOCAL_IP": "127.0.0.1"}
+    env.pop("PYSPARK_GATEWAY_PORT", None)
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "groupctl", *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=120)
+    return done, time.monotonic() - started
+
+
+def assert_one_line(err: str) -> None:
+    assert err.startswith("groupctl: error: ") and err.count("\n") == 1, err
+    assert "internal error" not in err and "at org.apache" not in err and "Traceback" not in err, err
 
 
 def test_usage_errors_come_before_spark(cli, tmp_path: Path):
@@ -67,3 +92,67 @@ def test_launch_failure_is_what_the_jvm_said_first():
             "Error: Could not create the Java Virtual Machine.\nError: A fatal exception has occurred.\n")
     assert launch_failure(heap) == "Invalid maximum heap size: -Xmxlots"
     assert launch_failure("WARNING: Using incubator modules\n") is None
+
+
+def test_unreachable_master_fails_at_once_in_one_line(every_finding: list[Path], closed_port: int):
+    logs = str(every_finding[0])
+    for master, why in ((f"spark://127.0.0.1:{closed_port}", "connection refused"),
+                        ("spark://no-such-host.invalid:7077", "the host name no-such-host.invalid does not resolve")):
+        done, elapsed = groupctl("spark", "audit", logs, "--master", master)
+        assert done.returncode == 1 and done.stdout == ""
+        assert_one_line(done.stderr)
+        assert f"cannot reach Spark master {master}: {why} — is the master running? check --master" in done.stderr
+        assert elapsed < 15, elapsed  # no JVM started, no minute of Spark's retries
+    done, _ = groupctl("spark", "audit", logs, "--master", f"spark://127.0.0.1:{closed_port}", "--verbose")
+    assert done.returncode == 1 and "Traceback" in done.stderr
+    assert done.stderr.splitlines()[-1].startswith("groupctl: error: cannot reach Spark master")
+
+
+def test_master_that_never_answers_is_given_up_on(every_finding: list[Path], silent_port: int):
+    master = f"spark://127.0.0.1:{silent_port}"
+    done, elapsed = groupctl("spark", "audit", str(every_finding[0]), "--master", master, "--start-timeout", "3")
+    assert done.returncode == 1 and done.stdout == ""
+    assert_one_line(done.stderr)
+    assert f"Spark master {master} did not take the application within 3 s" in done.stderr
+    assert "--start-timeout" in done.stderr and "the JVM's output is in" in done.stderr
+    assert elapsed < 30, elapsed  # Spark alone gives up after a minute (3 registrations, 20 s apart)
+    Path(done.stderr.rsplit("the JVM's output is in ", 1)[1].rstrip(")\n")).unlink()
+
+
+@pytest.fixture
+def no_spark(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Spark must not be started: what is checked here is checked before it."""
+    from groupctl.spark import session
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("Spark was started")
+
+    monkeypatch.setattr(session, "spark_session", refuse)
+
+
+@pytest.mark.usefixtures("no_spark")
+def test_out_that_cannot_be_written_is_caught_before_spark(cli, every_finding: list[Path], tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch):
+    logs = str(every_finding[0])
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    for out, why in ((afile.as_uri() + "/out", f"{afile} is not a directory"),
+                     (str(tmp_path / "name" / ("x" * 300)), f"cannot write in {tmp_path} (file name too long)")):
+        r = cli("spark", "audit", logs, "--out", out)
+        assert r.code == 2 and why in r.err and r.err.count("\n") == 1, r.err
+    assert afile.read_text() == "x"
+
+    readonly = tmp_path / "readonly"
+    readonly.mkdir()
+    real_open = os.open
+
+    def open_on_a_read_only_mount(path: object, *args: object, **kwargs: object) -> int:
+        if Path(str(path)).parent == readonly:
+            raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", open_on_a_read_only_mount)
+    r = cli("spark", "audit", logs, "--out", str(readonly / "new" / "out"))
+    assert r.code == 2 and r.err == (f"groupctl: error: --out {readonly / 'new' / 'out'}: cannot write in {readonly} "
+                                     "(read-only file system); choose a directory you can write to\n")
+    assert list(readonly.iterdir()) == []
