@@ -22,7 +22,7 @@ from urllib.parse import unquote, urlsplit
 
 from groupctl.errors import UsageError
 from groupctl.log.audit import AuditReport
-from groupctl.spark.units import is_uri
+from groupctl.spark.units import hadoop_fs, is_uri
 
 DATASETS = ("records", "findings", "groups", "types")
 WRITE_FORMATS = ("parquet", "csv", "json")
@@ -115,7 +115,7 @@ def staged(spark: Any, out: str) -> Iterator[str]:
     jvm = spark.sparkContext._jvm
     path = jvm.org.apache.hadoop.fs.Path
     base = path(out.rstrip("/"))
-    fs = base.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration())
+    fs = hadoop_fs(spark, out, "--out")
     created = None  # the topmost directory this run creates, removed again if the run fails
     parent = base
     while parent is not None and not fs.exists(parent):

@@ -148,3 +148,13 @@ def test_failed_job_is_one_line(cli, every_finding: list[Path], tmp_path: Path, 
     assert r.code == 1 and "Traceback" not in r.err and "internal error" not in r.err
     assert r.err.startswith("groupctl: error: the Spark job failed: ") and r.err.count("\n") == 1, r.err
     assert f"{partition / '00000000000000000000.log'}' does not exist" in r.err
+
+
+def test_uri_spark_cannot_open_is_a_usage_error(cli, spark, every_finding: list[Path]):
+    before = spark_jobs(spark)
+    r = cli("spark", "audit", "nosuchfs://host/logs")
+    assert r.code == 2 and r.err.count("\n") == 1, r.err
+    assert "PATH 'nosuchfs://host/logs': Spark has no file system for 'nosuchfs:' URIs" in r.err
+    r = cli("spark", "audit", str(every_finding[0]), "--out", "nosuchfs://host/out")
+    assert r.code == 2 and r.err.startswith("groupctl: error: --out 'nosuchfs://host/out': Spark has no file system")
+    assert spark_jobs(spark) == before  # said before any job ran
