@@ -72,6 +72,14 @@ class SparkRun:
     log: Path | None = None
 
 
+def _submitted_master() -> str:
+    """The master spark-submit was given (its JVM holds it as a system property)."""
+    from pyspark import SparkConf, SparkContext
+
+    SparkContext._ensure_initialized()
+    return SparkConf().get("spark.master", "") or ""
+
+
 def _settings(master: str | None, conf: dict[str, str]) -> dict[str, str]:
     settings = {"spark.app.name": "groupctl spark audit", "spark.ui.showConsoleProgress": "false"}
     if master is not None:
@@ -212,7 +220,21 @@ def spark_session(master: str | None = None, conf: dict[str, str] | None = None,
         return
     if submitted():
         quiet = {} if verbose else {"spark.log.level": "ERROR"}  # from the SparkContext's start on
-        spark = SparkSession.builder.config(map={**quiet, **_settings(master, conf or {})}).getOrCreate()
+        settings = {**quiet, **_settings(master, conf or {})}
+        chosen = settings.get("spark.master") or _submitted_master()
+        probe_master(chosen, min(PROBE_SECONDS, start_timeout or PROBE_SECONDS))
+        try:
+            spark = SparkSession.builder.config(map=settings).getOrCreate()
+            if spark.sparkContext._jsc.sc().isStopped():
+                raise StartTimeout(_refused(chosen, None))
+        except GroupctlError:
+            raise
+        except Exception as exc:
+            if cluster_master(chosen) and "stopped SparkContext" in str(exc):
+                raise StartTimeout(_refused(chosen, "Spark stopped the application while it started (see "
+                                            "spark-submit's log)")) from None
+            reason = failure_reason(str(exc)) or str(exc).strip().splitlines()[0]
+            raise GroupctlError(f"Spark did not start: {reason}") from None
         try:
             yield SparkRun(spark)
         finally:
