@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -98,8 +99,8 @@ def _settings(master: str | None, conf: dict[str, str]) -> dict[str, str]:
     return settings
 
 
-class StartTimeout(GroupctlError):
-    """The master did not take the application within the time allowed (the JVM has been stopped)."""
+class MasterUnavailable(GroupctlError):
+    """A cluster master did not take the application: no answer in time, or Spark gave up on it."""
 
 
 def _forget(gateway: Any) -> None:
@@ -115,7 +116,8 @@ def _forget(gateway: Any) -> None:
         gateway.shutdown()
     if gateway.proc is not None and gateway.proc.poll() is None:
         gateway.proc.kill()
-        gateway.proc.wait(10)
+        with suppress(subprocess.TimeoutExpired):
+            gateway.proc.wait(10)
 
 
 def _gave_up(log: Path | None) -> str | None:
@@ -167,20 +169,20 @@ def _launch(settings: dict[str, str], log: Path | None, start_timeout: float | N
             warnings.simplefilter("ignore")  # pyspark's own "Unable to cleanly shutdown" when the JVM is killed
             context = SparkContext(conf=conf, gateway=gateway)
         if context._jsc.sc().isStopped():
-            raise StartTimeout(_refused(master, _gave_up(log)))
+            raise MasterUnavailable(_refused(master, _gave_up(log)))
     except BaseException:
         if timer is not None:
             timer.cancel()
         _forget(gateway)
         if expired.is_set():
-            raise StartTimeout(_late(master, start_timeout)) from None
+            raise MasterUnavailable(_late(master, start_timeout)) from None
         raise
     if timer is not None:
         timer.cancel()
         timer.join()
         if expired.is_set():
             _forget(gateway)
-            raise StartTimeout(_late(master, start_timeout))
+            raise MasterUnavailable(_late(master, start_timeout))
     return context
 
 
@@ -226,12 +228,12 @@ def spark_session(master: str | None = None, conf: dict[str, str] | None = None,
         try:
             spark = SparkSession.builder.config(map=settings).getOrCreate()
             if spark.sparkContext._jsc.sc().isStopped():
-                raise StartTimeout(_refused(chosen, None))
+                raise MasterUnavailable(_refused(chosen, None))
         except GroupctlError:
             raise
         except Exception as exc:
             if cluster_master(chosen) and "stopped SparkContext" in str(exc):
-                raise StartTimeout(_refused(chosen, "Spark stopped the application while it started (see "
+                raise MasterUnavailable(_refused(chosen, "Spark stopped the application while it started (see "
                                             "spark-submit's log)")) from None
             reason = failure_reason(str(exc)) or str(exc).strip().splitlines()[0]
             raise GroupctlError(f"Spark did not start: {reason}") from None
@@ -255,15 +257,15 @@ def spark_session(master: str | None = None, conf: dict[str, str] | None = None,
     try:
         context = _launch(_settings(master, conf or {}), log, start_timeout if cluster_master(master) else None)
         spark = SparkSession(context)
-    except StartTimeout as exc:
-        raise StartTimeout(f"{exc}{where}") from None
+    except MasterUnavailable as exc:
+        raise MasterUnavailable(f"{exc}{where}") from None
     except Exception as exc:
         if context is not None:
             with suppress(Exception):  # a context Spark stopped itself: this only tidies up
                 context.stop()
         killed = _gave_up(log) if cluster_master(master) else None
         if killed is not None:
-            raise StartTimeout(f"{_refused(master, killed)}{where}") from None
+            raise MasterUnavailable(f"{_refused(master, killed)}{where}") from None
         output = log.read_text(errors="replace") if log is not None else ""
         reason = failure_reason(str(exc)) or launch_failure(output) or str(exc).strip().splitlines()[0]
         raise GroupctlError(f"Spark did not start: {reason}{where}") from None
