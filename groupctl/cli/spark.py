@@ -80,8 +80,9 @@ def audit(
     ),
     start_timeout: float = typer.Option(
         20.0, "--start-timeout", metavar="SECONDS", min=1.0,
-        help="How long a spark:// or k8s:// master may take to take the application once Spark's JVM is up, "
-        "before groupctl gives up (Spark's standalone client would retry for a minute).",
+        help="How long a spark:// or k8s:// master may take to accept the application once Spark's JVM is up "
+        "(Spark's standalone client alone retries for a minute). The TCP check of the master before the JVM "
+        "starts takes at most 5 s, or this when shorter.",
     ),
     fail_on: FailOn = FailOnOption,
     verbose: bool = typer.Option(
@@ -110,6 +111,10 @@ def audit(
     verbose = verbose or settings.verbose
     settings.verbose = verbose  # the error handler shows the trace this option promises
     spark_conf = _conf(conf)
+    given = spark_conf.get("spark.master")
+    if master is not None and given is not None and given != master:
+        raise UsageError(f"--master {master} and --conf spark.master={given} disagree; give the master once")
+    master = master or given
     if master is not None:
         check_master(master)
     for path in paths:

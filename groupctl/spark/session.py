@@ -100,7 +100,7 @@ def _settings(master: str | None, conf: dict[str, str]) -> dict[str, str]:
 
 
 class MasterUnavailable(GroupctlError):
-    """A cluster master did not take the application: no answer in time, or Spark gave up on it."""
+    """A cluster master did not accept the application: no answer in time, or Spark gave up on it."""
 
 
 def _forget(gateway: Any) -> None:
@@ -128,7 +128,7 @@ def _gave_up(log: Path | None) -> str | None:
 
 
 def _refused(master: str, reason: str | None) -> str:
-    return (f"Spark master {master} did not take the application: {reason or 'Spark stopped it while it started'}"
+    return (f"Spark master {master} did not accept the application: {reason or 'Spark stopped it while it started'}"
             " — is the master running? check --master")
 
 
@@ -187,7 +187,7 @@ def _launch(settings: dict[str, str], log: Path | None, start_timeout: float | N
 
 
 def _late(master: str, seconds: float | None) -> str:
-    return (f"Spark master {master} did not take the application within {seconds:g} s — is it a running "
+    return (f"Spark master {master} did not accept the application within {seconds:g} s — is it a running "
             "Spark master? check --master, or allow longer with --start-timeout")
 
 
@@ -204,7 +204,7 @@ def spark_session(master: str | None = None, conf: dict[str, str] | None = None,
 
     A new session with a spark:// or k8s:// master first tries a TCP connection to it (at most
     `PROBE_SECONDS`, or `start_timeout` when shorter), then gives the master `start_timeout`
-    seconds to take the application.
+    seconds to accept the application.
     """
     from groupctl.spark.master import PROBE_SECONDS, check_environment, probe_master
 

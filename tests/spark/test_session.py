@@ -109,6 +109,23 @@ def test_unreachable_master_fails_at_once_in_one_line(every_finding: list[Path],
     assert done.stderr.splitlines()[-1].startswith("groupctl: error: cannot reach Spark master")
 
 
+def test_master_given_with_conf_is_checked_as_master(cli, every_finding: list[Path], closed_port: int,
+                                                     monkeypatch: pytest.MonkeyPatch):
+    pytest.importorskip("pyspark", reason="pyspark is not installed")
+    from pyspark.sql import SparkSession
+
+    monkeypatch.setattr(SparkSession, "getActiveSession", classmethod(lambda cls: None))
+    monkeypatch.delenv("PYSPARK_GATEWAY_PORT", raising=False)
+    logs = str(every_finding[0])
+    master = f"spark://127.0.0.1:{closed_port}"
+    r = cli("spark", "audit", logs, "--conf", f"spark.master={master}")
+    assert r.code == 1 and r.err.startswith(f"groupctl: error: cannot reach Spark master {master}: "), r.err
+    r = cli("spark", "audit", logs, "--conf", "spark.master=foo://x")
+    assert r.code == 2 and "--master 'foo://x' is not a Spark master URL" in r.err
+    r = cli("spark", "audit", logs, "--master", "local[2]", "--conf", f"spark.master={master}")
+    assert r.code == 2 and "disagree" in r.err
+
+
 def test_unreachable_master_under_spark_submit(every_finding: list[Path], closed_port: int):
     """spark-submit's JVM is up and holds the master: groupctl tries it before asking for a SparkContext."""
     pyspark = pytest.importorskip("pyspark", reason="pyspark is not installed")
@@ -130,7 +147,7 @@ def test_master_that_never_answers_is_given_up_on(every_finding: list[Path], sil
     done, elapsed = groupctl("spark", "audit", str(every_finding[0]), "--master", master, "--start-timeout", "3")
     assert done.returncode == 1 and done.stdout == "", (done.stdout, done.stderr)
     assert_one_line(done.stderr)
-    assert f"Spark master {master} did not take the application within 3 s" in done.stderr, done.stderr
+    assert f"Spark master {master} did not accept the application within 3 s" in done.stderr, done.stderr
     assert "--start-timeout" in done.stderr and "the JVM's output is in" in done.stderr
     # Spark alone gives up a minute after its JVM is up (3 registrations, 20 s apart); the JVM start is not timed
     assert elapsed < 45, (elapsed, done.stderr)
