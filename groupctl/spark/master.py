@@ -141,6 +141,12 @@ def probe_master(master: str, timeout: float = PROBE_SECONDS) -> None:
         if reason is None:
             return
         reasons.append(reason if len(found) == 1 else f"{endpoint}: {reason}")
-    what = "the Kubernetes API server of" if master.strip().startswith("k8s://") else "Spark master"
-    check = "is the cluster up?" if what.startswith("the Kubernetes") else "is the master running?"
-    raise GroupctlError(f"cannot reach {what} {master}: {'; '.join(reasons)} — {check} check --master")
+    what, check = described(master)
+    raise GroupctlError(f"cannot reach {what}: {'; '.join(reasons)} — {check} check --master")
+
+
+def described(master: str) -> tuple[str, str]:
+    """How an error names a cluster master, and the question that goes with it."""
+    if master.strip().startswith("k8s://"):
+        return f"the Kubernetes API server of {master}", "is the cluster up?"
+    return f"Spark master {master}", "is the master running?"

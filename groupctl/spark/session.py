@@ -128,8 +128,11 @@ def _gave_up(log: Path | None) -> str | None:
 
 
 def _refused(master: str, reason: str | None) -> str:
-    return (f"Spark master {master} did not accept the application: {reason or 'Spark stopped it while it started'}"
-            " — is the master running? check --master")
+    from groupctl.spark.master import described
+
+    what, check = described(master)
+    reason = reason or "Spark stopped it while it started"
+    return f"{what} did not accept the application: {reason} — {check} check --master"
 
 
 def _launch(settings: dict[str, str], log: Path | None, start_timeout: float | None) -> Any:
@@ -187,8 +190,11 @@ def _launch(settings: dict[str, str], log: Path | None, start_timeout: float | N
 
 
 def _late(master: str, seconds: float | None) -> str:
-    return (f"Spark master {master} did not accept the application within {seconds:g} s — is it a running "
-            "Spark master? check --master, or allow longer with --start-timeout")
+    from groupctl.spark.master import described
+
+    what, check = described(master)
+    return (f"{what} did not accept the application within {seconds:g} s — {check} check --master, "
+            "or allow longer with --start-timeout")
 
 
 def cluster_master(master: str | None) -> bool:
