@@ -44,14 +44,24 @@ def failure_reason(text: str) -> str | None:
     """What went wrong, from a Spark error or the JVM's output: the last exception line's message.
 
     The last one is the cause nearest the fault (a Python error in a task ends its trace; a JVM
-    error's own line comes before its stack), written `message (ExceptionName)`.
+    error's own line comes before its stack), written `message (ExceptionName)`. A JVM error whose
+    root cause ("Caused by:") says something its own message does not gets that cause appended:
+    "An error has occurred" means little without "Connection refused".
     """
-    found = None
+    found = cause = None
     for line in text.splitlines():
-        m = _EXCEPTION.match(line.strip())
-        if m:
-            found = f"{m.group(2).strip()} ({m.group(1)})"
-    return found
+        line = line.strip()
+        m = _EXCEPTION.match(line.removeprefix("Caused by: "))
+        if m and line.startswith("Caused by: "):
+            cause = m
+        elif m:
+            found, cause = m, None
+    if found is None:
+        return None
+    reason = f"{found.group(2).strip()} ({found.group(1)})"
+    if cause is not None and cause.group(2).strip() not in found.group(2):
+        reason += f", caused by: {cause.group(2).strip()} ({cause.group(1)})"
+    return reason
 
 
 def launch_failure(output: str) -> str | None:

@@ -84,6 +84,15 @@ def test_failure_reason_is_the_exception_nearest_the_fault():
             '  File "job.py", line 1, in audit_units\nOSError: [Errno 5] Input/output error\n')
     assert failure_reason(task) == "[Errno 5] Input/output error (OSError)"
     assert failure_reason("nothing here") is None
+    k8s = ("io.fabric8.kubernetes.client.KubernetesClientException: An error has occurred.\n\tat io.F.x(F.java:1)\n"
+           "Caused by: java.io.IOException: Connection refused: /127.0.0.1:9\n\t... 20 more\n"
+           "Caused by: java.net.ConnectException: Connection refused\n")
+    assert failure_reason(k8s) == ("An error has occurred. (KubernetesClientException), caused by: Connection refused "
+                                   "(ConnectException)")
+    hdfs = ("java.net.ConnectException: Call From h/127.0.0.1 to localhost:8020 failed on connection exception: "
+            "java.net.ConnectException: Connection refused\nCaused by: java.net.ConnectException: Connection refused\n")
+    assert failure_reason(hdfs) == ("Call From h/127.0.0.1 to localhost:8020 failed on connection exception: "
+                                    "java.net.ConnectException: Connection refused (ConnectException)")
 
 
 def test_launch_failure_is_what_the_jvm_said_first():
