@@ -105,6 +105,7 @@ def audit(
     from groupctl.cli.progress import byte_progress
     from groupctl.spark.datasets import out_uri
     from groupctl.spark.master import check_master
+    from groupctl.spark.reach import check_namenode
     from groupctl.spark.session import spark_session
     from groupctl.spark.units import is_uri, local_files
 
@@ -121,6 +122,8 @@ def audit(
         if not is_uri(path):
             local_files(path)  # a missing or empty local PATH is a usage error
     target = out_uri(out) if out is not None else None
+    for uri, what in [(p, "PATH") for p in paths if is_uri(p)] + ([(target, "--out")] if target else []):
+        check_namenode(uri, what)
     with spark_session(master, spark_conf, verbose=verbose, start_timeout=start_timeout) as run:
         from groupctl.spark.job import run_audit
 

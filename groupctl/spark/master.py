@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import os
 import re
-import socket
-import threading
 import time
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from groupctl.errors import GroupctlError, UsageError
+from groupctl.spark.reach import PROBE_SECONDS, why_unreachable
 
 # The masters Spark 4 accepts (SparkSubmit and SparkContext.createTaskScheduler), checked before a JVM starts.
 _HOST_PORT = r"(?:\[[0-9A-Fa-f:.]+\]|[^\s,:/\[\]]+):\d{1,5}"
@@ -25,7 +24,6 @@ _MASTER = re.compile(
     rf"|spark://{_HOST_PORT}(,{_HOST_PORT})*|k8s://\S+|yarn"
 )
 MASTER_HINT = "local, local[N], local[*], spark://HOST:PORT, yarn or k8s://https://HOST:PORT"
-PROBE_SECONDS = 5.0
 YARN_HINT = ("--master yarn needs the cluster's client configuration: set HADOOP_CONF_DIR or YARN_CONF_DIR "
              "to the directory holding its core-site.xml and yarn-site.xml")
 
@@ -76,54 +74,6 @@ def endpoints(master: str) -> list[Endpoint]:
     return []
 
 
-def _resolve(endpoint: Endpoint, timeout: float) -> list[tuple]:
-    """getaddrinfo with a bound: a resolver that does not answer must not hold the command."""
-    found: list[list[tuple] | BaseException] = []
-
-    def lookup() -> None:
-        try:
-            found.append(socket.getaddrinfo(endpoint.host, endpoint.port, type=socket.SOCK_STREAM))
-        except OSError as exc:
-            found.append(exc)
-
-    worker = threading.Thread(target=lookup, daemon=True)
-    worker.start()
-    worker.join(timeout)
-    if not found:
-        raise TimeoutError(f"the host name {endpoint.host} did not resolve within {timeout:g} s")
-    if isinstance(found[0], BaseException):
-        raise found[0]
-    return found[0]
-
-
-def _why_unreachable(endpoint: Endpoint, timeout: float) -> str | None:
-    """None when a TCP connection to `endpoint` opens within `timeout` seconds, else why not."""
-    deadline = time.monotonic() + timeout
-    try:
-        addresses = _resolve(endpoint, timeout)
-    except socket.gaierror:
-        return f"the host name {endpoint.host} does not resolve"
-    except TimeoutError as exc:
-        return str(exc)
-    reason = "no address"
-    for family, kind, proto, _, address in addresses:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return f"no connection within {timeout:g} s"
-        with socket.socket(family, kind, proto) as sock:
-            sock.settimeout(left)
-            try:
-                sock.connect(address)
-                return None
-            except ConnectionRefusedError:
-                reason = "connection refused"
-            except TimeoutError:
-                reason = f"no connection within {timeout:g} s"
-            except OSError as exc:
-                reason = (exc.strerror or str(exc)).lower()
-    return reason
-
-
 def probe_master(master: str, timeout: float = PROBE_SECONDS) -> None:
     """A one-line error when no address of a spark:// or k8s:// master takes a TCP connection.
 
@@ -137,7 +87,10 @@ def probe_master(master: str, timeout: float = PROBE_SECONDS) -> None:
     reasons = []
     for endpoint in found:
         left = min(timeout, deadline - time.monotonic())
-        reason = _why_unreachable(endpoint, left) if left > 0 else f"not tried within {2 * timeout:g} s"
+        if left <= 0:
+            reasons.append(f"{endpoint}: not tried within {2 * timeout:g} s")
+            continue
+        reason = why_unreachable(endpoint.host, endpoint.port, left)
         if reason is None:
             return
         reasons.append(reason if len(found) == 1 else f"{endpoint}: {reason}")

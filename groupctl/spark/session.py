@@ -222,7 +222,8 @@ def spark_session(master: str | None = None, conf: dict[str, str] | None = None,
     `PROBE_SECONDS`, or `start_timeout` when shorter), then gives the master `start_timeout`
     seconds to accept the application.
     """
-    from groupctl.spark.master import PROBE_SECONDS, check_environment, probe_master
+    from groupctl.spark.master import check_environment, probe_master
+    from groupctl.spark.reach import PROBE_SECONDS
 
     try:
         from pyspark.sql import SparkSession

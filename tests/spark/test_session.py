@@ -200,3 +200,11 @@ def test_out_that_cannot_be_written_is_caught_before_spark(cli, every_finding: l
     assert r.code == 2 and r.err == (f"groupctl: error: --out {readonly / 'new' / 'out'}: cannot write in {readonly} "
                                      "(read-only file system); choose a directory you can write to\n")
     assert list(readonly.iterdir()) == []
+
+
+@pytest.mark.usefixtures("no_spark")
+def test_unreachable_namenode_is_said_before_spark(cli, every_finding: list[Path], closed_port: int):
+    uri = f"hdfs://127.0.0.1:{closed_port}/out"
+    r = cli("spark", "audit", str(every_finding[0]), "--out", uri)
+    assert r.code == 1 and r.err == (f"groupctl: error: cannot reach the HDFS namenode of --out '{uri}': "
+                                     "connection refused — is HDFS up? check the URI\n")
