@@ -109,6 +109,21 @@ def write_report(spark: Any, report: AuditReport, base: str, fmt: str) -> None:
         writer(spark.createDataFrame(rows, ddl).coalesce(1), fmt).save(f"{base}/{name}")
 
 
+def _make_staging(fs: Any, staging: Any, out: str) -> None:
+    """Create the staging directory before any job runs: a DIR the run cannot write in fails now, not after."""
+    from py4j.protocol import Py4JJavaError
+
+    from groupctl.spark.session import failure_reason
+
+    try:
+        made = fs.mkdirs(staging)
+    except Py4JJavaError as exc:
+        why = failure_reason(str(exc)) or type(exc).__name__
+        raise UsageError(f"--out {out}: cannot write there: {why}; choose a directory you can write to") from None
+    if not made:
+        raise UsageError(f"--out {out}: cannot create {staging.toString()}; choose a directory you can write to")
+
+
 @contextmanager
 def staged(spark: Any, out: str) -> Iterator[str]:
     """Yields a staging directory to write the datasets in; on a clean exit they replace DIR's."""
@@ -122,6 +137,7 @@ def staged(spark: Any, out: str) -> Iterator[str]:
         created, parent = parent, parent.getParent()
     staging = path(base, f"_groupctl-staging-{uuid.uuid4().hex}")
     try:
+        _make_staging(fs, staging, out)
         yield staging.toString()
         for name in DATASETS:
             target = path(base, name)

@@ -158,3 +158,19 @@ def test_uri_spark_cannot_open_is_a_usage_error(cli, spark, every_finding: list[
     r = cli("spark", "audit", str(every_finding[0]), "--out", "nosuchfs://host/out")
     assert r.code == 2 and r.err.startswith("groupctl: error: --out 'nosuchfs://host/out': Spark has no file system")
     assert spark_jobs(spark) == before  # said before any job ran
+
+
+def test_out_spark_cannot_write_is_said_before_the_job(cli, spark, every_finding: list[Path], tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch):
+    """What the local check before Spark cannot see (a cluster file system) is tried by Spark before the job."""
+    from groupctl.spark import datasets
+
+    monkeypatch.setattr(datasets, "check_out", lambda out: None)
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    before = spark_jobs(spark)
+    r = cli("spark", "audit", str(every_finding[0]), "--out", afile.as_uri() + "/out")
+    assert r.code == 2 and r.err.count("\n") == 1, r.err
+    assert r.err.startswith(f"groupctl: error: --out {afile.as_uri()}/out: cannot write there: ") and \
+        "choose a directory you can write to" in r.err, r.err
+    assert spark_jobs(spark) == before and afile.read_text() == "x"
