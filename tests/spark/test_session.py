@@ -1,6 +1,7 @@
 """What `spark audit` says before any Spark job: bad arguments, no Java, a master that is not there.
 
-No JVM is started here, but by the one test of a master that never answers, in its own process.
+No JVM starts in this process; the tests of a master that never answers and of spark-submit start
+one in their own.
 """
 
 from __future__ import annotations
@@ -28,6 +29,16 @@ def groupctl(*args: str, command: tuple[str, ...] = (sys.executable, "-m", "grou
     started = time.monotonic()
     done = subprocess.run([*command, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     return done, time.monotonic() - started
+
+
+@pytest.fixture
+def java() -> None:
+    """Skip, saying why, where a test needs pyspark and a Java runtime to start a JVM of its own."""
+    pytest.importorskip("pyspark", reason="pyspark is not installed")
+    from groupctl.spark.session import java_available
+
+    if not java_available():
+        pytest.skip("no Java runtime: pyspark needs Java 17+")
 
 
 def assert_one_line(err: str) -> None:
@@ -135,9 +146,11 @@ def test_master_given_with_conf_is_checked_as_master(cli, every_finding: list[Pa
     assert r.code == 2 and "disagree" in r.err
 
 
+@pytest.mark.usefixtures("java")
 def test_unreachable_master_under_spark_submit(every_finding: list[Path], closed_port: int):
     """spark-submit's JVM is up and holds the master: groupctl tries it before asking for a SparkContext."""
-    pyspark = pytest.importorskip("pyspark", reason="pyspark is not installed")
+    import pyspark
+
     submit = Path(pyspark.__file__).parent / "bin" / "spark-submit"
     master = f"spark://127.0.0.1:{closed_port}"
     done, elapsed = groupctl("--master", master, str(ROOT / "groupctl" / "spark" / "submit.py"), "audit",
@@ -151,6 +164,7 @@ def test_unreachable_master_under_spark_submit(every_finding: list[Path], closed
     assert elapsed < 45, elapsed  # Spark alone: a minute of registration retries, then a stack
 
 
+@pytest.mark.usefixtures("java")
 def test_master_that_never_answers_is_given_up_on(every_finding: list[Path], silent_port: int):
     master = f"spark://127.0.0.1:{silent_port}"
     done, elapsed = groupctl("spark", "audit", str(every_finding[0]), "--master", master, "--start-timeout", "3")
