@@ -78,6 +78,12 @@ def audit(
     conf: list[str] = typer.Option(
         None, "--conf", metavar="KEY=VALUE", help="A Spark setting, as spark-submit --conf takes it (repeatable)."
     ),
+    start_timeout: float = typer.Option(
+        20.0, "--start-timeout", metavar="SECONDS", min=1.0,
+        help="How long a spark:// or k8s:// master may take to accept the application once Spark's JVM is up "
+        "(Spark's standalone client alone retries for a minute). The TCP check of the master before the JVM "
+        "starts takes at most 5 s, or this when shorter.",
+    ),
     fail_on: FailOn = FailOnOption,
     verbose: bool = typer.Option(
         False, "--verbose", help="Show Spark's own log and the JVM's output on stderr, and a trace on failure."
@@ -98,18 +104,27 @@ def audit(
 
     from groupctl.cli.progress import byte_progress
     from groupctl.spark.datasets import out_uri
-    from groupctl.spark.session import check_master, spark_session
+    from groupctl.spark.master import check_master
+    from groupctl.spark.reach import check_namenode
+    from groupctl.spark.session import spark_session
     from groupctl.spark.units import is_uri, local_files
 
     verbose = verbose or settings.verbose
+    settings.verbose = verbose  # the error handler shows the trace this option promises
     spark_conf = _conf(conf)
+    given = spark_conf.get("spark.master")
+    if master is not None and given is not None and given != master:
+        raise UsageError(f"--master {master} and --conf spark.master={given} disagree; give the master once")
+    master = master or given
     if master is not None:
         check_master(master)
     for path in paths:
         if not is_uri(path):
             local_files(path)  # a missing or empty local PATH is a usage error
     target = out_uri(out) if out is not None else None
-    with spark_session(master, spark_conf, verbose=verbose) as run:
+    for uri, what in [(p, "PATH") for p in paths if is_uri(p)] + ([(target, "--out")] if target else []):
+        check_namenode(uri, what)
+    with spark_session(master, spark_conf, verbose=verbose, start_timeout=start_timeout) as run:
         from groupctl.spark.job import run_audit
 
         try:

@@ -11,10 +11,11 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,12 +23,6 @@ from typing import Any
 from groupctl.errors import GroupctlError, UsageError
 
 DEFAULT_MASTER = "local[*]"
-# The masters Spark 4 accepts (SparkSubmit and SparkContext.createTaskScheduler), checked before a JVM starts.
-_MASTER = re.compile(
-    r"local(\[(\*|[1-9]\d*)(,\s*[1-9]\d*)?\])?|local-cluster\[[1-9]\d*,\s*[1-9]\d*,\s*[1-9]\d*\]"
-    r"|spark://\S+|k8s://\S+|yarn"
-)
-MASTER_HINT = "local, local[N], local[*], spark://HOST:PORT, yarn or k8s://https://HOST:PORT"
 # A JVM or Python exception line: "...SparkException: message", "Exception in thread "main" x.YError: m".
 _EXCEPTION = re.compile(r'^(?::\s*)?(?:Exception in thread "[^"]*" )?(?:[\w$]+\.)*([\w$]+(?:Exception|Error)): (.+)$')
 # What a JVM prints before anything goes wrong: the lines to skip when looking for its complaint.
@@ -45,24 +40,28 @@ def java_available() -> bool:
     return shutil.which("java") is not None
 
 
-def check_master(master: str) -> None:
-    """A usage error for a --master Spark would refuse, said before a JVM starts."""
-    if not _MASTER.fullmatch(master.strip()):
-        raise UsageError(f"--master '{master}' is not a Spark master URL; use {MASTER_HINT}")
-
-
 def failure_reason(text: str) -> str | None:
     """What went wrong, from a Spark error or the JVM's output: the last exception line's message.
 
     The last one is the cause nearest the fault (a Python error in a task ends its trace; a JVM
-    error's own line comes before its stack), written `message (ExceptionName)`.
+    error's own line comes before its stack), written `message (ExceptionName)`. A JVM error whose
+    root cause ("Caused by:") says something its own message does not gets that cause appended:
+    "An error has occurred" means little without "Connection refused".
     """
-    found = None
+    found = cause = None
     for line in text.splitlines():
-        m = _EXCEPTION.match(line.strip())
-        if m:
-            found = f"{m.group(2).strip()} ({m.group(1)})"
-    return found
+        line = line.strip()
+        m = _EXCEPTION.match(line.removeprefix("Caused by: "))
+        if m and line.startswith("Caused by: "):
+            cause = m
+        elif m:
+            found, cause = m, None
+    if found is None:
+        return None
+    reason = f"{found.group(2).strip()} ({found.group(1)})"
+    if cause is not None and cause.group(2).strip() not in found.group(2):
+        reason += f", caused by: {cause.group(2).strip()} ({cause.group(1)})"
+    return reason
 
 
 def launch_failure(output: str) -> str | None:
@@ -84,6 +83,14 @@ class SparkRun:
     log: Path | None = None
 
 
+def _submitted_master() -> str:
+    """The master spark-submit was given (its JVM holds it as a system property)."""
+    from pyspark import SparkConf, SparkContext
+
+    SparkContext._ensure_initialized()
+    return SparkConf().get("spark.master", "") or ""
+
+
 def _settings(master: str | None, conf: dict[str, str]) -> dict[str, str]:
     settings = {"spark.app.name": "groupctl spark audit", "spark.ui.showConsoleProgress": "false"}
     if master is not None:
@@ -96,28 +103,128 @@ def _settings(master: str | None, conf: dict[str, str]) -> dict[str, str]:
             p for p in (root, os.environ.get("PYTHONPATH")) if p
         )
         settings["spark.ui.enabled"] = "false"  # nobody opens the UI of a one-command run
+        # Nothing outside this machine talks to a local driver: it needs no address but loopback.
+        settings["spark.driver.host"] = settings["spark.driver.bindAddress"] = "127.0.0.1"
     settings.update(conf)
     return settings
 
 
-def _launch(settings: dict[str, str], log: Path | None) -> Any:
-    """A new SparkContext, its JVM's stdout and stderr sent to `log` when given."""
+class MasterUnavailable(GroupctlError):
+    """A cluster master did not accept the application: no answer in time, or Spark gave up on it."""
+
+
+def _forget(gateway: Any) -> None:
+    """Stop a JVM that failed to give a SparkContext, and let a later session start a new one."""
+    from pyspark import SparkContext
+
+    with SparkContext._lock:
+        if SparkContext._gateway is gateway:
+            SparkContext._gateway = None
+            SparkContext._jvm = None
+        SparkContext._active_spark_context = None
+    with suppress(Exception):  # the JVM may already be gone: stopping it is all that is left to do
+        gateway.shutdown()
+    if gateway.proc is not None and gateway.proc.poll() is None:
+        gateway.proc.kill()
+        with suppress(subprocess.TimeoutExpired):
+            gateway.proc.wait(10)
+
+
+def _gave_up(log: Path | None) -> str | None:
+    """Why Spark stopped a SparkContext it was starting, if it said (standalone: "All masters are unresponsive")."""
+    text = log.read_text(errors="replace") if log is not None and log.exists() else ""
+    reasons = re.findall(r"Application has been killed\. Reason: (.+)", text)
+    return reasons[-1].strip() if reasons else None
+
+
+def _refused(master: str, reason: str | None) -> str:
+    from groupctl.spark.master import described
+
+    what, check = described(master)
+    reason = reason or "Spark stopped it while it started"
+    return f"{what} did not accept the application: {reason} — {check} check --master"
+
+
+def _launch(settings: dict[str, str], log: Path | None, start_timeout: float | None) -> Any:
+    """A new SparkContext, its JVM's stdout and stderr sent to `log` when given.
+
+    With `start_timeout`, a master that has not taken the application that many seconds after
+    the JVM is up stops the JVM: Spark's standalone client would retry for a minute.
+    """
+    import threading
+    import warnings
+
     from pyspark import SparkConf, SparkContext
     from pyspark.java_gateway import launch_gateway
 
     conf = SparkConf(loadDefaults=False).setAll(list(settings.items()))
-    if SparkContext._gateway is not None or log is None:  # a JVM already runs in this process: keep it
+    if SparkContext._gateway is not None:  # a JVM already runs in this process: keep it
         return SparkContext(conf=conf)
-    with log.open("ab") as fh:
-        gateway = launch_gateway(conf, popen_kwargs={"stdout": fh, "stderr": fh})
-    return SparkContext(conf=conf, gateway=gateway)
+    if log is None:
+        gateway = launch_gateway(conf)
+    else:
+        with log.open("ab") as fh:
+            gateway = launch_gateway(conf, popen_kwargs={"stdout": fh, "stderr": fh})
+    master = settings.get("spark.master", DEFAULT_MASTER)
+    expired = threading.Event()
+
+    def expire() -> None:
+        expired.set()
+        if gateway.proc is not None:
+            gateway.proc.kill()
+
+    timer = threading.Timer(start_timeout, expire) if start_timeout else None
+    if timer is not None:
+        timer.daemon = True
+        timer.start()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # pyspark's own "Unable to cleanly shutdown" when the JVM is killed
+            context = SparkContext(conf=conf, gateway=gateway)
+        if context._jsc.sc().isStopped():
+            raise MasterUnavailable(_refused(master, _gave_up(log)))
+    except BaseException:
+        if timer is not None:
+            timer.cancel()
+        _forget(gateway)
+        if expired.is_set():
+            raise MasterUnavailable(_late(master, start_timeout)) from None
+        raise
+    if timer is not None:
+        timer.cancel()
+        timer.join()
+        if expired.is_set():
+            _forget(gateway)
+            raise MasterUnavailable(_late(master, start_timeout))
+    return context
+
+
+def _late(master: str, seconds: float | None) -> str:
+    from groupctl.spark.master import described
+
+    what, check = described(master)
+    return (f"{what} did not accept the application within {seconds:g} s — {check} check --master, "
+            "or allow longer with --start-timeout")
+
+
+def cluster_master(master: str | None) -> bool:
+    """Whether `master` is a standalone or Kubernetes master: one whose answer the session start waits for."""
+    return (master or "").strip().startswith(("spark://", "k8s://"))
 
 
 @contextmanager
 def spark_session(master: str | None = None, conf: dict[str, str] | None = None, *,
-                  verbose: bool = False) -> Iterator[SparkRun]:
+                  verbose: bool = False, start_timeout: float | None = None) -> Iterator[SparkRun]:
     """The SparkSession for one command: the one already active in this process if any (tests,
-    notebooks), else spark-submit's, else a new local one (`master`, default local[*]), stopped at the end."""
+    notebooks), else spark-submit's, else a new one (`master`, default local[*]), stopped at the end.
+
+    A new session with a spark:// or k8s:// master first tries a TCP connection to it (at most
+    `PROBE_SECONDS`, or `start_timeout` when shorter), then gives the master `start_timeout`
+    seconds to accept the application.
+    """
+    from groupctl.spark.master import check_environment, probe_master
+    from groupctl.spark.reach import PROBE_SECONDS
+
     try:
         from pyspark.sql import SparkSession
     except ImportError:
@@ -132,12 +239,29 @@ def spark_session(master: str | None = None, conf: dict[str, str] | None = None,
         return
     if submitted():
         quiet = {} if verbose else {"spark.log.level": "ERROR"}  # from the SparkContext's start on
-        spark = SparkSession.builder.config(map={**quiet, **_settings(master, conf or {})}).getOrCreate()
+        settings = {**quiet, **_settings(master, conf or {})}
+        chosen = settings.get("spark.master") or _submitted_master()
+        probe_master(chosen, min(PROBE_SECONDS, start_timeout or PROBE_SECONDS))
+        try:
+            spark = SparkSession.builder.config(map=settings).getOrCreate()
+            if spark.sparkContext._jsc.sc().isStopped():
+                raise MasterUnavailable(_refused(chosen, None))
+        except GroupctlError:
+            raise
+        except Exception as exc:
+            if cluster_master(chosen) and "stopped SparkContext" in str(exc):
+                raise MasterUnavailable(_refused(chosen, "Spark stopped the application while it started (see "
+                                            "spark-submit's log)")) from None
+            reason = failure_reason(str(exc)) or str(exc).strip().splitlines()[0]
+            raise GroupctlError(f"Spark did not start: {reason}") from None
         try:
             yield SparkRun(spark)
         finally:
             spark.stop()
         return
+    master = master or DEFAULT_MASTER
+    check_environment(master)
+    probe_master(master, min(PROBE_SECONDS, start_timeout or PROBE_SECONDS))
     if not java_available():
         raise GroupctlError(JAVA_HINT)
     log = None
@@ -145,14 +269,23 @@ def spark_session(master: str | None = None, conf: dict[str, str] | None = None,
         fd, name = tempfile.mkstemp(prefix="groupctl-spark-", suffix=".log")
         os.close(fd)
         log = Path(name)
+    where = f" (the JVM's output is in {log})" if log is not None else ""
+    context = None
     try:
-        context = _launch(_settings(master or DEFAULT_MASTER, conf or {}), log)
+        context = _launch(_settings(master, conf or {}), log, start_timeout if cluster_master(master) else None)
+        spark = SparkSession(context)
+    except MasterUnavailable as exc:
+        raise MasterUnavailable(f"{exc}{where}") from None
     except Exception as exc:
+        if context is not None:
+            with suppress(Exception):  # a context Spark stopped itself: this only tidies up
+                context.stop()
+        killed = _gave_up(log) if cluster_master(master) else None
+        if killed is not None:
+            raise MasterUnavailable(f"{_refused(master, killed)}{where}") from None
         output = log.read_text(errors="replace") if log is not None else ""
         reason = failure_reason(str(exc)) or launch_failure(output) or str(exc).strip().splitlines()[0]
-        where = f" (the JVM's output is in {log})" if log is not None else ""
         raise GroupctlError(f"Spark did not start: {reason}{where}") from None
-    spark = SparkSession(context)
     failed = False
     try:
         yield SparkRun(spark, log)

@@ -72,13 +72,31 @@ def _partition_key(name: str) -> tuple[str, int, str]:
     return (m.group(1), int(m.group(2)), name) if m else (name, -1, name)
 
 
+def hadoop_fs(spark: Any, uri: str, what: str) -> Any:
+    """The Hadoop FileSystem of `uri`; a usage error naming `what` (PATH, --out) when Spark has none for it."""
+    from py4j.protocol import Py4JJavaError
+
+    sc = spark.sparkContext
+    try:
+        return sc._jvm.org.apache.hadoop.fs.Path(uri).getFileSystem(sc._jsc.hadoopConfiguration())
+    except Py4JJavaError as exc:
+        scheme = uri.split(":", 1)[0]
+        kind = exc.java_exception.getClass().getSimpleName()
+        if kind == "UnsupportedFileSystemException":
+            raise UsageError(f"{what} '{uri}': Spark has no file system for '{scheme}:' URIs; use a local path, "
+                             "file://, hdfs://, or a scheme whose Hadoop connector is on Spark's classpath") from None
+        if kind == "RuntimeException" and "ClassNotFoundException" in str(exc):
+            raise UsageError(f"{what} '{uri}': the Hadoop connector for '{scheme}:' URIs is not on Spark's "
+                             "classpath; add it (--conf spark.jars.packages=...) or use another URI") from None
+        raise
+
+
 def hadoop_files(spark: Any, uri: str) -> list[InputFile]:
     """What a URI (globs allowed) stands for, listed with Spark's Hadoop file systems, in `segment_files` order:
     a file is itself, a partition directory its segments by base offset, any other directory the
     segments of each partition directory in it (topic, then partition number)."""
-    sc = spark.sparkContext
-    hadoop_path = sc._jvm.org.apache.hadoop.fs.Path
-    fs = hadoop_path(uri).getFileSystem(sc._jsc.hadoopConfiguration())
+    hadoop_path = spark.sparkContext._jvm.org.apache.hadoop.fs.Path
+    fs = hadoop_fs(spark, uri, "PATH")
 
     def segments(directory: Any) -> list[InputFile]:
         found = [(int(m.group(1)), s) for s in fs.listStatus(directory)

@@ -1,12 +1,49 @@
-"""What `spark audit` says before any Spark job: bad arguments, no Java (no JVM is started here)."""
+"""What `spark audit` says before any Spark job: bad arguments, no Java, a master that is not there.
+
+No JVM starts in this process; the tests of a master that never answers and of spark-submit start
+one in their own.
+"""
 
 from __future__ import annotations
 
+import errno
+import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from groupctl.errors import GroupctlError
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def groupctl(*args: str, command: tuple[str, ...] = (sys.executable, "-m", "groupctl")
+             ) -> tuple[subprocess.CompletedProcess[str], float]:
+    """`python -m groupctl ARGS` from this checkout, and how long it took; Spark kept on the loopback."""
+    env = {**os.environ, "SPARK_LOCAL_IP": "127.0.0.1", "PYSPARK_PYTHON": sys.executable,
+           "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)}
+    env.pop("PYSPARK_GATEWAY_PORT", None)
+    started = time.monotonic()
+    done = subprocess.run([*command, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    return done, time.monotonic() - started
+
+
+@pytest.fixture
+def java() -> None:
+    """Skip, saying why, where a test needs pyspark and a Java runtime to start a JVM of its own."""
+    pytest.importorskip("pyspark", reason="pyspark is not installed")
+    from groupctl.spark.session import java_available
+
+    if not java_available():
+        pytest.skip("no Java runtime: pyspark needs Java 17+")
+
+
+def assert_one_line(err: str) -> None:
+    assert err.startswith("groupctl: error: ") and err.count("\n") == 1, err
+    assert "internal error" not in err and "at org.apache" not in err and "Traceback" not in err, err
 
 
 def test_usage_errors_come_before_spark(cli, tmp_path: Path):
@@ -45,14 +82,6 @@ def test_bad_master_and_out_are_usage_errors_before_spark(cli, every_finding: li
     assert afile.read_text() == "x"
 
 
-def test_masters_spark_accepts():
-    from groupctl.spark.session import check_master
-
-    for master in ("local", "local[2]", "local[*]", "local[4, 2]", "local[*,3]", "local-cluster[2,1,1024]",
-                   "spark://a:7077,b:7077", "yarn", "k8s://https://k8s.example:6443"):
-        check_master(master)
-
-
 def test_failure_reason_is_the_exception_nearest_the_fault():
     from groupctl.spark.session import failure_reason
 
@@ -66,6 +95,15 @@ def test_failure_reason_is_the_exception_nearest_the_fault():
             '  File "job.py", line 1, in audit_units\nOSError: [Errno 5] Input/output error\n')
     assert failure_reason(task) == "[Errno 5] Input/output error (OSError)"
     assert failure_reason("nothing here") is None
+    k8s = ("io.fabric8.kubernetes.client.KubernetesClientException: An error has occurred.\n\tat io.F.x(F.java:1)\n"
+           "Caused by: java.io.IOException: Connection refused: /127.0.0.1:9\n\t... 20 more\n"
+           "Caused by: java.net.ConnectException: Connection refused\n")
+    assert failure_reason(k8s) == ("An error has occurred. (KubernetesClientException), caused by: Connection refused "
+                                   "(ConnectException)")
+    hdfs = ("java.net.ConnectException: Call From h/127.0.0.1 to localhost:8020 failed on connection exception: "
+            "java.net.ConnectException: Connection refused\nCaused by: java.net.ConnectException: Connection refused\n")
+    assert failure_reason(hdfs) == ("Call From h/127.0.0.1 to localhost:8020 failed on connection exception: "
+                                    "java.net.ConnectException: Connection refused (ConnectException)")
 
 
 def test_launch_failure_is_what_the_jvm_said_first():
@@ -75,3 +113,112 @@ def test_launch_failure_is_what_the_jvm_said_first():
             "Error: Could not create the Java Virtual Machine.\nError: A fatal exception has occurred.\n")
     assert launch_failure(heap) == "Invalid maximum heap size: -Xmxlots"
     assert launch_failure("WARNING: Using incubator modules\n") is None
+
+
+def test_unreachable_master_fails_at_once_in_one_line(every_finding: list[Path], closed_port: int):
+    logs = str(every_finding[0])
+    for master, why in ((f"spark://127.0.0.1:{closed_port}", "connection refused"),
+                        ("spark://no-such-host.invalid:7077", "the host name no-such-host.invalid does not resolve")):
+        done, elapsed = groupctl("spark", "audit", logs, "--master", master)
+        assert done.returncode == 1 and done.stdout == "", (done.stdout, done.stderr)
+        assert_one_line(done.stderr)
+        assert f"cannot reach Spark master {master}: {why} — is the master running? check --master" in done.stderr
+        assert elapsed < 15, elapsed  # no JVM started, no minute of Spark's retries
+    done, _ = groupctl("spark", "audit", logs, "--master", f"spark://127.0.0.1:{closed_port}", "--verbose")
+    assert done.returncode == 1 and "Traceback" in done.stderr
+    assert done.stderr.splitlines()[-1].startswith("groupctl: error: cannot reach Spark master")
+
+
+def test_master_given_with_conf_is_checked_as_master(cli, every_finding: list[Path], closed_port: int,
+                                                     monkeypatch: pytest.MonkeyPatch):
+    pytest.importorskip("pyspark", reason="pyspark is not installed")
+    from pyspark.sql import SparkSession
+
+    monkeypatch.setattr(SparkSession, "getActiveSession", classmethod(lambda cls: None))
+    monkeypatch.delenv("PYSPARK_GATEWAY_PORT", raising=False)
+    logs = str(every_finding[0])
+    master = f"spark://127.0.0.1:{closed_port}"
+    r = cli("spark", "audit", logs, "--conf", f"spark.master={master}")
+    assert r.code == 1 and r.err.startswith(f"groupctl: error: cannot reach Spark master {master}: "), r.err
+    r = cli("spark", "audit", logs, "--conf", "spark.master=foo://x")
+    assert r.code == 2 and "--master 'foo://x' is not a Spark master URL" in r.err
+    r = cli("spark", "audit", logs, "--master", "local[2]", "--conf", f"spark.master={master}")
+    assert r.code == 2 and "disagree" in r.err
+
+
+@pytest.mark.usefixtures("java")
+def test_unreachable_master_under_spark_submit(every_finding: list[Path], closed_port: int):
+    """spark-submit's JVM is up and holds the master: groupctl tries it before asking for a SparkContext."""
+    import pyspark
+
+    submit = Path(pyspark.__file__).parent / "bin" / "spark-submit"
+    master = f"spark://127.0.0.1:{closed_port}"
+    done, elapsed = groupctl("--master", master, str(ROOT / "groupctl" / "spark" / "submit.py"), "audit",
+                             str(every_finding[0]), command=(str(submit),))
+    said = done.stdout + done.stderr  # spark-submit passes its Python's stderr on to its stdout
+    assert done.returncode == 1
+    assert [line for line in said.splitlines() if line.startswith("groupctl")] == [
+        f"groupctl: error: cannot reach Spark master {master}: connection refused — is the master running? "
+        "check --master"], said
+    assert "internal error" not in said and "at org.apache" not in said and "Traceback" not in said
+    assert elapsed < 45, elapsed  # Spark alone: a minute of registration retries, then a stack
+
+
+@pytest.mark.usefixtures("java")
+def test_master_that_never_answers_is_given_up_on(every_finding: list[Path], silent_port: int):
+    master = f"spark://127.0.0.1:{silent_port}"
+    done, elapsed = groupctl("spark", "audit", str(every_finding[0]), "--master", master, "--start-timeout", "3")
+    assert done.returncode == 1 and done.stdout == "", (done.stdout, done.stderr)
+    assert_one_line(done.stderr)
+    assert f"Spark master {master} did not accept the application within 3 s" in done.stderr, done.stderr
+    assert "--start-timeout" in done.stderr and "the JVM's output is in" in done.stderr
+    # Spark alone gives up a minute after its JVM is up (3 registrations, 20 s apart); the JVM start is not timed
+    assert elapsed < 45, (elapsed, done.stderr)
+    Path(done.stderr.rsplit("the JVM's output is in ", 1)[1].rstrip(")\n")).unlink()
+
+
+@pytest.fixture
+def no_spark(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Spark must not be started: what is checked here is checked before it."""
+    from groupctl.spark import session
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("Spark was started")
+
+    monkeypatch.setattr(session, "spark_session", refuse)
+
+
+@pytest.mark.usefixtures("no_spark")
+def test_out_that_cannot_be_written_is_caught_before_spark(cli, every_finding: list[Path], tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch):
+    logs = str(every_finding[0])
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    for out, why in ((afile.as_uri() + "/out", f"{afile} is not a directory"),
+                     (str(tmp_path / "name" / ("x" * 300)), f"cannot write in {tmp_path} (file name too long)")):
+        r = cli("spark", "audit", logs, "--out", out)
+        assert r.code == 2 and why in r.err and r.err.count("\n") == 1, r.err
+    assert afile.read_text() == "x"
+
+    readonly = tmp_path / "readonly"
+    readonly.mkdir()
+    real_open = os.open
+
+    def open_on_a_read_only_mount(path: object, *args: object, **kwargs: object) -> int:
+        if Path(str(path)).parent == readonly:
+            raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", open_on_a_read_only_mount)
+    r = cli("spark", "audit", logs, "--out", str(readonly / "new" / "out"))
+    assert r.code == 2 and r.err == (f"groupctl: error: --out {readonly / 'new' / 'out'}: cannot write in {readonly} "
+                                     "(read-only file system); choose a directory you can write to\n")
+    assert list(readonly.iterdir()) == []
+
+
+@pytest.mark.usefixtures("no_spark")
+def test_unreachable_namenode_is_said_before_spark(cli, every_finding: list[Path], closed_port: int):
+    uri = f"hdfs://127.0.0.1:{closed_port}/out"
+    r = cli("spark", "audit", str(every_finding[0]), "--out", uri)
+    assert r.code == 1 and r.err == (f"groupctl: error: cannot reach the HDFS namenode of --out '{uri}': "
+                                     "connection refused — is HDFS up? check the URI\n")

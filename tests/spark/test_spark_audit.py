@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -131,10 +132,47 @@ def test_out_replaced_only_by_a_run_that_succeeds(cli, spark, every_finding: lis
     assert not (tmp_path / "fresh").exists()
 
 
-def test_failed_job_is_one_line(cli, every_finding: list[Path], tmp_path: Path):
+def test_failed_job_is_one_line(cli, every_finding: list[Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A segment gone between the plan and the task that reads it: the cause in one line, not a Python trace."""
+    from groupctl.spark import job
+
+    partition = tmp_path / "__consumer_offsets-0"
+    shutil.copytree(every_finding[0] / "__consumer_offsets-0", partition)
+    planned = job.plan_units
+
+    def plan_then_lose_a_file(files: list) -> list:
+        units = planned(files)
+        Path(units[0].files[0].path).unlink()
+        return units
+
+    monkeypatch.setattr(job, "plan_units", plan_then_lose_a_file)
+    r = cli("spark", "audit", str(partition))
+    assert r.code == 1 and "Traceback" not in r.err and "internal error" not in r.err
+    assert r.err.startswith("groupctl: error: the Spark job failed: ") and r.err.count("\n") == 1, r.err
+    assert f"{partition / '00000000000000000000.log'}' does not exist" in r.err
+
+
+def test_uri_spark_cannot_open_is_a_usage_error(cli, spark, every_finding: list[Path]):
+    before = spark_jobs(spark)
+    r = cli("spark", "audit", "nosuchfs://host/logs")
+    assert r.code == 2 and r.err.count("\n") == 1, r.err
+    assert "PATH 'nosuchfs://host/logs': Spark has no file system for 'nosuchfs:' URIs" in r.err
+    r = cli("spark", "audit", str(every_finding[0]), "--out", "nosuchfs://host/out")
+    assert r.code == 2 and r.err.startswith("groupctl: error: --out 'nosuchfs://host/out': Spark has no file system")
+    assert spark_jobs(spark) == before  # said before any job ran
+
+
+def test_out_spark_cannot_write_is_said_before_the_job(cli, spark, every_finding: list[Path], tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch):
+    """What the local check before Spark cannot see (a cluster file system) is tried by Spark before the job."""
+    from groupctl.spark import datasets
+
+    monkeypatch.setattr(datasets, "check_out", lambda out: None)
     afile = tmp_path / "afile"
     afile.write_text("x")
-    r = cli("spark", "audit", str(every_finding[0] / "__consumer_offsets-0"), "--out", afile.as_uri() + "/out")
-    assert r.code == 1 and "Traceback" not in r.err
-    assert r.err.startswith("groupctl: error: the Spark job failed: ") and r.err.count("\n") == 1, r.err
-    assert "ParentNotDirectoryException" in r.err and afile.read_text() == "x"
+    before = spark_jobs(spark)
+    r = cli("spark", "audit", str(every_finding[0]), "--out", afile.as_uri() + "/out")
+    assert r.code == 2 and r.err.count("\n") == 1, r.err
+    assert r.err.startswith(f"groupctl: error: --out {afile.as_uri()}/out: cannot write there: ") and \
+        "choose a directory you can write to" in r.err, r.err
+    assert spark_jobs(spark) == before and afile.read_text() == "x"
