@@ -9,6 +9,7 @@ from pathlib import Path
 import typer
 
 from groupctl.cli.audit_views import FailOn, FailOnOption, check_fail_on, render_report
+from groupctl.cli.names import group_ids_callback
 from groupctl.cli.options import OutputOption, output_format, settings
 from groupctl.cli.reading import DumpReading
 from groupctl.errors import GroupctlError, PartialFailure, UsageError
@@ -31,7 +32,9 @@ LOCATE_COLUMNS = [
 
 @app.command("locate")
 def locate(
-    groups: list[str] = typer.Argument(..., metavar="GROUP", help="Group ids to place."),
+    groups: list[str] = typer.Argument(
+        ..., metavar="GROUP", help="Group ids to place.", callback=group_ids_callback
+    ),
     partitions: int = typer.Option(
         50,
         "--partitions",

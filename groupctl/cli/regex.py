@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from groupctl.cli.cluster import ClusterOptions, open_cluster, with_cluster_options
+from groupctl.cli.names import name_callback
 from groupctl.cli.options import OutputOption, output_format
 from groupctl.errors import FindingsReached, GroupctlError, UsageError
 from groupctl.output import Column, OutputFormat, render
@@ -71,7 +72,7 @@ VALIDATE_HELP = (
 @with_cluster_options
 def validate(
     patterns: list[str] = typer.Argument(
-        ..., metavar="PATTERN",
+        ..., metavar="PATTERN", callback=name_callback("subscription regex"),
         help="Regexes as a consumer would set SubscribedTopicRegex (put -- before one that starts with -).",
     ),
     topics_file: Path = typer.Option(

@@ -12,6 +12,7 @@ from pathlib import Path
 import typer
 
 from groupctl.cli.audit_views import FailOn, FailOnOption, check_fail_on, render_report
+from groupctl.cli.durations import duration_option
 from groupctl.cli.options import OutputOption, output_format, settings
 from groupctl.errors import GroupctlError, UsageError
 from groupctl.output import OutputFormat
@@ -79,10 +80,10 @@ def audit(
         None, "--conf", metavar="KEY=VALUE", help="A Spark setting, as spark-submit --conf takes it (repeatable)."
     ),
     start_timeout: float = typer.Option(
-        20.0, "--start-timeout", metavar="SECONDS", min=1.0,
+        20.0, "--start-timeout", metavar="DURATION", parser=duration_option(),
         help="How long a spark:// or k8s:// master may take to accept the application once Spark's JVM is up "
         "(Spark's standalone client alone retries for a minute). The TCP check of the master before the JVM "
-        "starts takes at most 5 s, or this when shorter.",
+        "starts takes at most 5 s, or this when shorter. A duration: 20s, 90s, 2m (a bare number is seconds).",
     ),
     fail_on: FailOn = FailOnOption,
     verbose: bool = typer.Option(
@@ -109,6 +110,9 @@ def audit(
     from groupctl.spark.session import spark_session
     from groupctl.spark.units import is_uri, local_files
 
+    if start_timeout < 1:
+        raise UsageError(f"--start-timeout {start_timeout:g}s: give at least 1s; a JVM cannot register an "
+                         "application with a master any faster")
     verbose = verbose or settings.verbose
     settings.verbose = verbose  # the error handler shows the trace this option promises
     spark_conf = _conf(conf)

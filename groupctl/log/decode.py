@@ -131,12 +131,22 @@ def torn_tail(path: str, size: int, trailing: int) -> DecodeError:
 
 def open_segment(path: Path | BinaryIO, *, strict: bool = False, name: str | None = None) -> FileDump:
     """A binary segment (a file, or an open binary file): batches read lazily, problems collected as met."""
-    from groupctl.log.segment import read_segment, segment_base_offset
+    from groupctl.log.segment import read_segment
 
     shown = str(path) if name is None else name
-    dump = FileDump(shown, "segment", segment_base_offset(shown), iter(()))
-    reader = read_segment(path, strict=strict, problems=dump.problems)
+    problems: list[DecodeError] = []
+    reader = read_segment(path, strict=strict, problems=problems)
     reader.path = shown
+    return segment_dump(shown, reader, problems, strict=strict)
+
+
+def segment_dump(shown: str, reader: Any, problems: list[DecodeError], *, strict: bool = False) -> FileDump:
+    """The FileDump of a segment reader (a file's, or bytes Spark fetched): every reader of segments
+    decodes the same way and hears of a torn last batch once the batches are read."""
+    from groupctl.log.segment import segment_base_offset
+
+    dump = FileDump(shown, "segment", segment_base_offset(shown), iter(()))
+    dump.problems = problems
 
     def batches() -> Iterator[tuple[Any, list[DecodedRecord]]]:
         yield from _decoded_batches(reader)

@@ -66,7 +66,7 @@ class _TextBytes:
 
 def _dumps(path: str, content: bytes | None) -> Iterator[Any]:
     """The FileDumps of one input: read from the local path, or from the bytes Spark fetched."""
-    from groupctl.log.decode import TEXT_MAGIC, FileDump, decode_record, open_inputs
+    from groupctl.log.decode import TEXT_MAGIC, open_inputs, segment_dump
 
     if content is None:
         yield from open_inputs([path])
@@ -76,12 +76,10 @@ def _dumps(path: str, content: bytes | None) -> Iterator[Any]:
 
         yield from parse_dump_log(_TextBytes(path, content))  # type: ignore[arg-type]
         return
-    from groupctl.log.segment import iter_batches, segment_base_offset
+    from groupctl.log.segment import iter_batches
 
-    dump = FileDump(path, "segment", segment_base_offset(path), iter(()))
-    reader = iter_batches(content, path=path, problems=dump.problems)
-    dump.batches = ((b, [decode_record(b, r) for r in b.records]) for b in reader)
-    yield dump
+    problems: list[Any] = []
+    yield segment_dump(path, iter_batches(content, path=path, problems=problems), problems)
 
 
 class _UnitAudit:

@@ -122,3 +122,15 @@ def test_messages_show_the_bytes_as_typed() -> None:
     with pytest.raises(UsageError, match="can't be longer than 249 characters"):
         check_topic("x" * 250)
     assert check_topic("orders.v2_eu-1") == "orders.v2_eu-1"
+
+
+@pytest.mark.parametrize(("args", "option"), [
+    (("regex", "validate", f"{BAD}.*"), "PATTERN"),
+    (("regex", "validate", "ok.*", LONG_GROUP), "PATTERN"),
+    (("dump", "locate", BAD), "GROUP"),
+    (("dump", "locate", "g", LONG_WIDE_GROUP), "GROUP"),
+])
+def test_commands_without_a_dir_refuse_names_kafka_could_not_carry(cli, args, option) -> None:
+    r = cli(*args)
+    assert (r.code, r.out) == (2, ""), r.err
+    assert r.err.startswith(f"groupctl: error: {option}: ") and "internal error" not in r.err, r.err

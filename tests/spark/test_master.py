@@ -79,3 +79,10 @@ def test_yarn_without_its_configuration(monkeypatch: pytest.MonkeyPatch, tmp_pat
     check_environment("local[2]")
     monkeypatch.setenv("YARN_CONF_DIR", str(tmp_path))
     check_environment("yarn")
+
+
+@pytest.mark.parametrize(("value", "said"), [("500ms", "give at least 1s"), ("0", "out of range"),
+                                             ("5 minutes", "unknown unit")])
+def test_start_timeout_is_a_duration_of_a_second_or_more(cli, tmp_path, value: str, said: str) -> None:
+    r = cli("spark", "audit", str(tmp_path), "--master", "local[1]", "--start-timeout", value)
+    assert r.code == 2 and said in r.err, r.err
