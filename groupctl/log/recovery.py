@@ -11,6 +11,7 @@ were lost or only garbage went.
 
 from __future__ import annotations
 
+import re
 import struct
 from pathlib import Path
 from typing import NamedTuple
@@ -26,6 +27,8 @@ MIN_SIZE_FIELD = 14
 _PEEK = struct.Struct(">qi4xb")  # base offset, size field, magic
 #: How the reader goes on after damage; recovery stops there, so that part of its reason is left out.
 _RESYNC_WORDS = ("; skipped ", "; no valid batch follows", "; gave up ")
+#: The reader's own lead-in for a damaged batch's reason.
+_DAMAGED_AT = re.compile(r"^damaged batch at offset -?[0-9]+: ")
 
 
 class LaterBatch(NamedTuple):
@@ -86,7 +89,7 @@ def _reason_at(data: bytes, pos: int, expected: int, magic2_only: bool) -> tuple
     try:
         found = list(iter_batches(memoryview(data)[pos:end], strict=True))
     except DecodeError as exc:
-        reason = exc.reason
+        reason = _DAMAGED_AT.sub("", exc.reason, count=1)  # recovery says where, in bytes
         for words in _RESYNC_WORDS:
             reason = reason.split(words)[0]
         if reason.startswith("CRC mismatch"):

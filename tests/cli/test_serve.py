@@ -191,14 +191,17 @@ def _answers(process: subprocess.Popen[str], host: str, port: int) -> bool:
         raise AssertionError(f"serve died (exit {process.returncode})") from None
 
 
+def _create_topics(bootstrap: str, topics: list[NewTopic]) -> None:
+    futures = AdminClient({"bootstrap.servers": bootstrap}).create_topics(topics, request_timeout=15)
+    assert all(f.result(15) is None for f in futures.values())
+
+
 def test_clients_that_reset_while_answers_are_written_cost_only_their_connection(tmp_path: Path) -> None:
     lab = tmp_path / "lab"
     with serving("--local", str(lab)) as (process, line):
         bootstrap = line.strip()
         host, port = bootstrap.rsplit(":", 1)
-        admin = AdminClient({"bootstrap.servers": bootstrap})
-        futures = admin.create_topics([NewTopic(f"wide-{i:03d}", 20, 1) for i in range(60)], request_timeout=15)
-        assert all(f.result(15) is None for f in futures.values())
+        _create_topics(bootstrap, [NewTopic(f"wide-{i:03d}", 20, 1) for i in range(60)])
         request = b"".join(_metadata_v12(n) for n in range(200))
         for _ in range(15):
             client = socket.create_connection((host, int(port)), timeout=5)
@@ -211,7 +214,7 @@ def test_clients_that_reset_while_answers_are_written_cost_only_their_connection
         half.recv(1)
         _reset(half)
         assert _answers(process, host, int(port))
-        assert len(admin.list_topics(timeout=10).topics) == 60
+        assert len(AdminClient({"bootstrap.servers": bootstrap}).list_topics(timeout=10).topics) == 60
         code, _, err = _stop(process, signal.SIGTERM)
     assert code == 0, err
     assert "internal error" not in err
@@ -321,10 +324,7 @@ def test_soak_thousands_of_abrupt_clients_while_real_clients_work(tmp_path: Path
     with serving("--local", str(lab)) as (process, line):
         bootstrap = line.strip()
         host, port = bootstrap.rsplit(":", 1)
-        admin = AdminClient({"bootstrap.servers": bootstrap})
-        futures = admin.create_topics([NewTopic("orders", 1, 1)] + [NewTopic(f"wide-{i:02d}", 20, 1)
-                                                                   for i in range(20)], request_timeout=15)
-        assert all(f.result(15) is None for f in futures.values())
+        _create_topics(bootstrap, [NewTopic("orders", 1, 1)] + [NewTopic(f"wide-{i:02d}", 20, 1) for i in range(20)])
         healthy = Healthy(bootstrap)
         try:
             rss_before = _rss_kb(process.pid)
