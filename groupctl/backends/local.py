@@ -74,7 +74,16 @@ def _alive(pid: object) -> bool:
         return False
     except PermissionError:
         return True
-    return True
+    return not _zombie(pid)
+
+
+def _zombie(pid: int) -> bool:
+    """A process killed but not yet reaped by its parent still answers signal 0; on Linux its state says Z."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[:1] == ["Z"]
 
 
 def write_json_atomically(path: Path, data: Any) -> None:
@@ -152,11 +161,13 @@ class LocalBackend:
                 self._remove_stale(path)
             time.sleep(_LOCK_POLL_S)
         if path.exists():
-            self._remove_stale(path)
+            self._remove_stale(path, locked=True)
 
-    def _remove_stale(self, path: Path) -> None:
+    def _remove_stale(self, path: Path, *, locked: bool = False) -> None:
         """Remove a `serving.json` naming a dead pid. It is renamed aside and read again first: a serve
-        that took the lock meanwhile may just have replaced it with its own, which goes back."""
+        that took the lock meanwhile may just have replaced it with its own, which goes back. Once this
+        invocation holds the lock (`locked`), no serve holds DIR (a serve keeps the lock for its life),
+        so the file is stale whatever its pid says: a killed serve not yet reaped, or a reused pid."""
         aside = path.with_name(f".{path.name}.{os.getpid()}.stale")
         try:
             os.rename(path, aside)
@@ -164,7 +175,7 @@ class LocalBackend:
             return
         serving = read_json(aside)
         pid = serving.get("pid") if isinstance(serving, dict) else None
-        if _alive(pid):
+        if not locked and _alive(pid):
             os.replace(aside, path)
             return
         aside.unlink(missing_ok=True)

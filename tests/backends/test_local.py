@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from groupctl.backends.local import LOCK_FILE, LOG_DIR, SERVING_FILE, LocalBackend
+from groupctl.backends.local import LOCK_FILE, LOG_DIR, SERVING_FILE, LocalBackend, _alive
 from groupctl.coordinator.consumer import HeartbeatRequest
 from groupctl.errors import GroupctlError, GroupNotFound
 from groupctl.model import TopicPartition
@@ -227,3 +228,30 @@ def test_a_stale_serving_json_on_a_free_directory_is_removed_with_a_note(tmp_pat
         assert backend.notices == [f"{tmp_path / SERVING_FILE}: removed; it was left by a `groupctl serve` "
                                    f"(pid {pid}) that is no longer running"]
     assert not (tmp_path / SERVING_FILE).exists()
+
+
+def test_on_a_free_directory_serving_json_is_stale_whatever_its_pid(tmp_path: Path) -> None:
+    """A serve keeps DIR's lock for its life, so a free lock means no serve: a reused pid (here this very
+    process, alive) does not keep a killed serve's file."""
+    LocalBackend(tmp_path, create=True).close()
+    announce(tmp_path, os.getpid())
+    with LocalBackend(tmp_path) as backend:
+        assert any("serving.json: removed" in n for n in backend.notices)
+    assert not (tmp_path / SERVING_FILE).exists()
+
+
+def test_a_killed_serve_not_yet_reaped_is_not_alive() -> None:
+    """Signal 0 reaches a zombie; the serving.json of a serve killed a moment ago must read as stale."""
+    process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        assert _alive(process.pid)
+        process.kill()  # not waited for: a zombie until reaped
+        wait_until(lambda: _state(process.pid) == "Z", "the process is a zombie", 5)
+        assert not _alive(process.pid)
+    finally:
+        process.kill()
+        process.wait(10)
+
+
+def _state(pid: int) -> str:
+    return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
