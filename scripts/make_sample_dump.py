@@ -12,9 +12,9 @@ from groupctl.log.synthetic import write_sample_dump
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 1:
+    if len(argv) != 1 or argv[0] in ("-h", "--help"):
         print(__doc__.strip(), file=sys.stderr)
-        return 2
+        return 0 if argv[:1] in (["-h"], ["--help"]) else 2
     segment = write_sample_dump(Path(argv[0]))
     print(f"wrote {segment}", file=sys.stderr)
     return 0
