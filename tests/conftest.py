@@ -64,11 +64,24 @@ class Result:
         return json.loads(self.out)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _sigpipe_stays_ignored() -> Iterator[None]:
+    """The CLI gives SIGPIPE its default action so that `| head` ends it quietly. Run in-process here, that
+    would let any socket a test's server or fake broker writes to after its peer left kill the whole
+    pytest process (exit 141), so the in-process CLI's "default" is to keep ignoring it. `| head` is
+    tested in a subprocess (tests/cli/test_app.py)."""
+    patch = pytest.MonkeyPatch()
+    patch.setattr("groupctl.cli.app.signal", SimpleNamespace(
+        SIGPIPE=signal.SIGPIPE, SIG_DFL=signal.SIG_IGN, signal=signal.signal))
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    yield
+    patch.undo()
+
+
 @pytest.fixture
 def cli() -> Iterator[Callable[..., Result]]:
     """`cli("dump", "locate", "g")` -> Result(code, stdout, stderr), through the real entry point, so the
     exit-code contract is what is tested."""
-    previous = signal.getsignal(signal.SIGPIPE)
 
     def run(*args: str) -> Result:
         out, err = io.StringIO(), io.StringIO()
@@ -81,7 +94,6 @@ def cli() -> Iterator[Callable[..., Result]]:
         return Result(code, out.getvalue(), err.getvalue())
 
     yield run
-    signal.signal(signal.SIGPIPE, previous)
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ import json
 import os
 import random
 import shutil
-import signal
 import struct
 import subprocess
 import sys
@@ -54,7 +53,6 @@ def _offsets(directory: Path) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Lab:
-    previous = signal.getsignal(signal.SIGPIPE)
     directory = tmp_path_factory.mktemp("recovery") / "lab"
     for args in (
         ("local", "topics", "create", "orders", "--partitions", "2", "--messages", "50"),
@@ -63,7 +61,6 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Lab:
     ):
         code, _, err = _run(*args, "--local", str(directory))
         assert code == 0, (args, err)
-    signal.signal(signal.SIGPIPE, previous)
     segment = directory / SEGMENT
     data = segment.read_bytes()
     batches = list(read_segment(segment, strict=True))

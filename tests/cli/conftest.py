@@ -4,11 +4,9 @@ tests/conftest.py)."""
 from __future__ import annotations
 
 import io
-import signal
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
@@ -153,11 +151,6 @@ def serve(tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.Mo
 
     # Removed members of the test DIRs are simulated and never come back: a short look is enough.
     monkeypatch.setenv("GROUPCTL_VERIFY_AFTER", "0.1")
-    # The CLI runs in the server's process here, which a real groupctl never does. It gives SIGPIPE its
-    # default action (so that `| head` ends it quietly); here that would let a client that went away
-    # kill the server thread's process, so the CLI's "default" is to keep ignoring it.
-    monkeypatch.setattr("groupctl.cli.app.signal", SimpleNamespace(
-        SIGPIPE=signal.SIGPIPE, SIG_DFL=signal.SIG_IGN, signal=signal.signal))
     try:
         yield start
     finally:

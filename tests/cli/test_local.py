@@ -11,7 +11,6 @@ import csv
 import io
 import json
 import shutil
-import signal
 from pathlib import Path
 
 import pytest
@@ -42,7 +41,6 @@ def _state(cli, local: Path) -> dict[str, dict]:
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    previous = signal.getsignal(signal.SIGPIPE)
     directory = tmp_path_factory.mktemp("local") / "lab"
 
     def run(*args: str) -> None:
@@ -60,7 +58,6 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for i in range(3):
         run("local", "member", "join", f"k{i}", "--group", "kip-app", "--protocol", "consumer", "--instance-id",
             f"k{i}", "--topics", "orders")
-    signal.signal(signal.SIGPIPE, previous)
     return directory
 
 
