@@ -36,7 +36,7 @@ def world_fault(exc: BaseException) -> str:
         where = f"{exc.filename}" if exc.filename is not None else "a file or connection"
         if exc.filename2 is not None:
             where += f" -> {exc.filename2}"
-        reason = exc.strerror or type(exc).__name__
+        reason = exc.strerror or str(exc) or type(exc).__name__
         hint = _HINTS.get(exc.errno or 0, "check the path and try again")
         return f"{where}: {reason}; {hint}"
     if isinstance(exc, UnicodeError):

@@ -21,6 +21,8 @@ from groupctl.cli.faults import world_fault
         (FileExistsError(errno.EEXIST, "File exists", "out"), "out: File exists; remove it or choose another name"),
         (OSError(errno.ENOSPC, "No space left on device", "d/x"), "d/x: No space left on device; free some space"),
         (OSError(errno.EXDEV, "Invalid cross-device link", "a", None, "b"), "a -> b: Invalid cross-device link; check"),
+        (OSError("disk full"), "a file or connection: disk full; check the path"),
+        (OSError(), "a file or connection: OSError; check the path"),
         (ConnectionResetError(errno.ECONNRESET, "Connection reset by peer"), "network: Connection reset by peer"),
         (socket.gaierror(-2, "Name or service not known"), "network: Name or service not known"),
         (UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid"),

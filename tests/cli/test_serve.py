@@ -178,7 +178,7 @@ def _metadata_v12(correlation_id: int) -> bytes:
 def _answers(process: subprocess.Popen[str], host: str, port: int) -> bool:
     """True when serve answers ApiVersions on a fresh connection; AssertionError with its exit code if it died."""
     try:
-        with socket.create_connection((host, port), timeout=5) as sock:
+        with socket.create_connection((host, port), timeout=TIMEOUT_S) as sock:  # a loaded CI machine is slow
             sock.sendall(framing.encode_request(18, 0, 1, "healthy", {}))
             size = framing.frame_size(sock.recv(4, socket.MSG_WAITALL), 1 << 20)
             answer = framing.decode_response(sock.recv(size, socket.MSG_WAITALL), 18, 0)
@@ -192,7 +192,8 @@ def _answers(process: subprocess.Popen[str], host: str, port: int) -> bool:
 
 
 def _create_topics(bootstrap: str, topics: list[NewTopic]) -> None:
-    futures = AdminClient({"bootstrap.servers": bootstrap}).create_topics(topics, request_timeout=15)
+    admin = AdminClient({"bootstrap.servers": bootstrap})  # held until the answers are in: a freed client
+    futures = admin.create_topics(topics, request_timeout=15)  # fails its futures with _DESTROY
     assert all(f.result(15) is None for f in futures.values())
 
 
