@@ -146,9 +146,7 @@ class BrokerConnection:
                 candidate.connect(sockaddr)
             except TimeoutError as exc:
                 candidate.close()
-                raise ConnectionFailed(
-                    self.address, f"connect timed out after {deadline.total:.1f} s", timed_out=True
-                ) from exc
+                raise self._timed_out("connect", deadline.total) from exc
             except OSError as exc:
                 candidate.close()
                 failure = exc
@@ -157,7 +155,7 @@ class BrokerConnection:
             break
         if sock is None:
             if failure is None:
-                raise ConnectionFailed(self.address, f"connect timed out after {deadline.total:.1f} s", timed_out=True)
+                raise self._timed_out("connect", deadline.total)
             raise ConnectionFailed(self.address, _os_reason(failure)) from failure
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         if self._ssl_context is None:
@@ -171,12 +169,14 @@ class BrokerConnection:
             raise explain_handshake_failure(exc, self.address) from exc
         except TimeoutError as exc:
             sock.close()
-            raise ConnectionFailed(
-                self.address, f"TLS handshake timed out after {deadline.total:.1f} s", timed_out=True
-            ) from exc
+            raise self._timed_out("TLS handshake", deadline.total) from exc
         except OSError as exc:
             sock.close()
             raise TlsFailed(f"TLS handshake with {self.address} failed: {_os_reason(exc)}") from exc
+
+    def _timed_out(self, step: str, total_s: float) -> ConnectionFailed:
+        """A setup step that used up its bound: marked as a timeout, so the next server is tried."""
+        return ConnectionFailed(self.address, f"{step} timed out after {total_s:.1f} s", timed_out=True)
 
     def _negotiate(self, deadline: Deadline) -> None:
         """ApiVersions v3; a broker that does not know v3 answers UNSUPPORTED_VERSION with its own
