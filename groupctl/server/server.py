@@ -30,6 +30,9 @@ from groupctl.server.peer_log import to_stderr
 if TYPE_CHECKING:
     from groupctl.server.auth import User
 
+#: Connections the kernel queues while DIR loads or the loop is busy (asyncio's default).
+_BACKLOG = 100
+
 
 class ListenError(GroupctlError):
     """The listener could not bind its address (nothing in DIR was touched)."""
@@ -84,10 +87,11 @@ class Server:
         try:
             server = await asyncio.get_running_loop().create_server(
                 lambda: stream_protocol(self._accept, 2**16), self.options.host, self.options.port,
-                ssl=self.options.tls, reuse_address=True, start_serving=False,
+                ssl=self.options.tls, reuse_address=True, start_serving=False, backlog=_BACKLOG,
             )
         except OSError as exc:
             raise ListenError(self.options.host, self.options.port, exc) from exc
+        _listen_now(server)
         port = server.sockets[0].getsockname()[1]
         listener = Listener(self.options.advertised_host or self.options.host, port, self.protocol)
         try:
@@ -163,6 +167,15 @@ class Server:
             self.broker.log.flush()
             self.broker.close()
             self.broker = None
+
+
+def _listen_now(server: asyncio.Server) -> None:
+    """Put the bound sockets in the listening state before DIR loads and `serving.json` names them: a
+    client that read the file waits in the backlog until serving starts instead of being refused.
+    (asyncio's `start_serving=False` leaves them bound but not listening; a dup shares the socket.)"""
+    for sock in server.sockets:
+        with sock.dup() as same:
+            same.listen(_BACKLOG)
 
 
 async def _serve(server: Server, ready: Callable[[Listener], None]) -> None:

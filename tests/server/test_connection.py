@@ -21,7 +21,7 @@ from groupctl.server.connection import SASL_MAX_RECEIVE_SIZE, Limits
 from groupctl.server.dispatch import supported_versions
 from groupctl.server.peer_log import PeerLog
 from groupctl.server.server import ServerOptions, ServerThread
-from tests.server.frames import Wire, closed_by_server, connect, exchange, read_answer, read_exactly
+from tests.server.frames import TIMEOUT_S, Wire, closed_by_server, connect, exchange, read_answer, read_exactly
 from tests.server.test_data import batch, fetch_body, list_offsets, produce_body
 from tests.server.test_groups import TOPIC, join_body, stable_static_member, sync_body
 from tests.server.waits import wait_until
@@ -172,6 +172,40 @@ def test_a_port_in_use_leaves_the_directory_untouched(tmp_path: Path, served: Se
     with pytest.raises(ListenError, match=f"cannot listen on 127.0.0.1:{port}: .*choose another --port"):
         second.start()
     assert not (tmp_path / "second").exists()
+
+
+def test_a_client_that_connects_while_dir_loads_waits_and_is_answered(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """serving.json names the port before DIR has loaded: a client that read it is queued, not refused."""
+    import json
+    import threading
+
+    from groupctl.server import server as server_module
+
+    loading, release = threading.Event(), threading.Event()
+
+    def slow_recovery(broker):  # type: ignore[no-untyped-def]
+        loading.set()
+        assert release.wait(TIMEOUT_S)
+        return recover(broker)
+
+    recover = server_module.partition_store
+    monkeypatch.setattr(server_module, "partition_store", slow_recovery)
+    served = ServerThread(ServerOptions(tmp_path / "cluster", port=0))
+    starting = threading.Thread(target=served.start, daemon=True)
+    starting.start()
+    try:
+        assert loading.wait(TIMEOUT_S)
+        bootstrap = json.loads((tmp_path / "cluster" / "serving.json").read_text())["bootstrap"]
+        host, port = bootstrap.rsplit(":", 1)
+        with socket.create_connection((host, int(port)), timeout=TIMEOUT_S) as early:
+            early.sendall(framing.encode_request(18, 3, 1, "early", API_VERSIONS_V3))
+            release.set()
+            assert read_answer(early, 18, 3, 1)["errorCode"] == 0
+    finally:
+        release.set()
+        starting.join(TIMEOUT_S)
+        served.stop()
 
 
 # -- clients that vanish, unauthenticated memory, what the log says ------------------------------------------------
