@@ -16,7 +16,6 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from groupctl.errors import DecodeError
-from groupctl.log.replay import MEMBER_STATES, STABLE_MEMBER
 from groupctl.model import CommittedOffset, GroupDescription, Member, TopicPartition
 from groupctl.protocol.consumer_protocol import PROTOCOL_TYPE, decode_assignment, decode_subscription
 from groupctl.protocol.primitives import uuid_to_kafka
@@ -255,6 +254,9 @@ def _replayed_classic(
 
 def _replayed_consumer(group_id: str, state: ConsumerGroupState, offsets: list[CommittedOffset],
                        names: Mapping[str, str], coordinator: str | None) -> GroupDescription:
+    # Imported here: the wire client describes groups too, and needs none of the record machinery.
+    from groupctl.log.replay import MEMBER_STATES, STABLE_MEMBER
+
     cache: dict[uuid.UUID, str] = {}
 
     def topic(topic_id: uuid.UUID) -> str:
