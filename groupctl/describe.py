@@ -62,7 +62,7 @@ def member_holds(member: Member) -> list[TopicPartition]:
     return sorted(held_partitions(member.assignment, member.pending_revocation))
 
 
-def _record_pairs(topic_partitions: Iterable[dict]) -> list[tuple[Any, int]]:
+def _record_pairs(topic_partitions: Iterable[dict] | None) -> list[tuple[Any, int]]:
     return [(tps.get("topicId"), p) for tps in topic_partitions or () for p in tps.get("partitions") or ()]
 
 
