@@ -18,6 +18,7 @@ from typing import Final
 
 from groupctl.backends.kafka_admin import AdminSession
 from groupctl.backends.kafka_configs import config_entries
+from groupctl.describe import from_consumer_group_describe, from_describe_groups, member_holds
 from groupctl.errors import KAFKA_DEFAULT_MESSAGES, GroupctlError, GroupNotFound
 from groupctl.kafka.cluster import DEFAULT_TIMEOUT_S, Broker, Cluster
 from groupctl.kafka.config import ClientConfig
@@ -151,7 +152,7 @@ class KafkaBackend:
                 answers = {}
             for group, info in answers.items():
                 if info.error_code == 0:
-                    found[group] = info.to_description()
+                    found[group] = from_consumer_group_describe(info)
                     found[group].coordinator = coordinator_text(info.coordinator)
                 elif info.error_code != GROUP_ID_NOT_FOUND:
                     raise broker_error(info.error_code, info.error_message,
@@ -164,7 +165,7 @@ class KafkaBackend:
                                        f"DescribeGroups for group '{group}' on {info.coordinator}")
                 if not info.exists:
                     raise GroupNotFound(group, self.location)
-                found[group] = info.to_description()
+                found[group] = from_describe_groups(info)
                 found[group].coordinator = coordinator_text(info.coordinator)
         return found
 
@@ -218,7 +219,7 @@ class KafkaBackend:
                 continue
             held = by_instance.get(instance_id) if instance_id is not None else by_member.get(member_id)
             removed_id = held.member_id if held is not None else (answer.member_id or member_id or None)
-            partitions = sorted({*held.assignment, *held.pending_revocation}) if held is not None else []
+            partitions = member_holds(held) if held is not None else []
             out.append(RemovalResult(group_id, instance_id, removed_id, "removed", None, partitions))
         return out
 

@@ -241,6 +241,7 @@ def groups(
     name topics by id: pass --topic-ids to see names.
     """
     from groupctl.cli.group_views import View, render_groups
+    from groupctl.describe import describe_replayed
     from groupctl.log.partitioning import partition_for
 
     chosen = [v for v, on in ((View.members, members), (View.offsets, offsets), (View.state, state)) if on]
@@ -258,7 +259,8 @@ def groups(
     missing = [g for g in wanted if g not in existing]
     selected = [g for g in wanted if g not in missing] if wanted else existing
     descs = [
-        replay.describe(g, topic_names=names, coordinator=f"__consumer_offsets-{partition_for(g, partitions)}")
+        describe_replayed(replay, g, topic_names=names,
+                          coordinator=f"__consumer_offsets-{partition_for(g, partitions)}")
         for g in selected
     ]
     if descs or not missing:

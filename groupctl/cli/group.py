@@ -8,26 +8,20 @@ from __future__ import annotations
 
 import re
 import sys
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
 
+from groupctl import operations
 from groupctl.cli.cluster import REJOIN_WAIT_S, ClusterOptions, open_cluster, with_cluster_options
 from groupctl.cli.durations import duration_option
 from groupctl.cli.group_views import View, render_groups
 from groupctl.cli.names import group_ids_callback, name_callback
 from groupctl.cli.options import OutputOption, output_format
 from groupctl.errors import GroupctlError, GroupNotFound, PartialFailure, UsageError
-from groupctl.model import (
-    CLASSIC_STATES,
-    CONSUMER_STATES,
-    ConfigEntry,
-    GroupDescription,
-    RemovalResult,
-    format_assignment,
-)
+from groupctl.model import CLASSIC_STATES, CONSUMER_STATES, GroupDescription, RemovalResult, format_assignment
+from groupctl.operations import WOULD_REMOVE, ConfigChange, RejoinCheck, Removal
 from groupctl.output import Column, OutputFormat, render, to_item, write_table
 
 if TYPE_CHECKING:
@@ -203,8 +197,6 @@ REMOVAL_COLUMNS = [
     Column("partitions", "PARTITIONS"),
     Column("message", "MESSAGE", wide_only=True),
 ]
-#: The plan's result for a member that is in the group now.
-WOULD_REMOVE = "would-remove"
 #: Waits this long or longer are announced on a terminal: shorter ones pass before anyone wonders.
 ANNOUNCED_WAIT_S = 1.0
 
@@ -235,29 +227,6 @@ def _read_instance_ids(source: str) -> list[str]:
         if value:
             ids.append(_instance_id(value, f"{source}, line {number}: "))
     return ids
-
-
-def _plan(desc: GroupDescription, targets: list[tuple[str, str | None]]) -> list[RemovalResult]:
-    """What removing `targets` would do, from a describe: who is removed, holding which partitions."""
-    by_instance = {m.instance_id: m for m in desc.members if m.instance_id is not None}
-    by_member = {m.member_id: m for m in desc.members}
-    plan = []
-    for member_id, instance_id in targets:
-        member = by_instance.get(instance_id) if instance_id is not None else by_member.get(member_id)
-        if member is None:
-            named = f"instance id {instance_id}" if instance_id is not None else f"member {member_id}"
-            plan.append(RemovalResult(desc.group_id, instance_id, member_id or None, "UNKNOWN_MEMBER_ID",
-                                      f"{named} is not a member of the group now"))
-        elif instance_id is None and desc.type == "consumer" and member.protocol == "consumer":
-            # Kafka's admin LeaveGroup names a KIP-848 member only by its instance id.
-            plan.append(RemovalResult(desc.group_id, None, member_id, "UNKNOWN_MEMBER_ID",
-                                      f"member {member_id} uses the consumer protocol; only static members of a "
-                                      "consumer group can be removed, by --instance-id"))
-        else:
-            held = sorted({*member.assignment, *member.pending_revocation})
-            plan.append(RemovalResult(desc.group_id, member.instance_id, member.member_id, WOULD_REMOVE,
-                                      partitions=held))
-    return plan
 
 
 def _removal_rows(results: list[RemovalResult]) -> list[dict[str, Any]]:
@@ -351,69 +320,61 @@ def remove_members(
     wait = chosen.rejoin_wait_s if verify_after is None else verify_after
     fmt = output_format(output)
     reason = reason or DEFAULT_REASON
-    results: list[RemovalResult] = []
-    back: dict[str, str] | None = {}
+    removal: Removal | None = None
     with open_cluster(chosen) as backend:
         (desc,) = backend.describe_groups([group])
-        plan = _plan(desc, targets)
+        plan = operations.plan_removal(desc, targets)
         location = backend.location
         if yes and not dry_run:
             _show_plan(plan, group, location)
-            results = backend.remove_members(group, targets, reason)
-            back = _rejoined(backend, group, results, wait)
+            removal = _remove(backend, group, targets, reason, wait)
     if dry_run:
         render("MemberRemoval", _removal_rows(plan), REMOVAL_COLUMNS, fmt, items=_removal_items(plan, True))
         typer.echo(f"groupctl: note: dry run: nothing was removed from group '{group}'", err=True)
         return
-    if not yes:
+    if removal is None:
         _show_plan(plan, group, location)
         count = sum(p.outcome == WOULD_REMOVE for p in plan)
         if count and not _confirm(f"Remove {count} member(s) from group '{group}' on {location}?"):
             raise GroupctlError(f"not confirmed: nothing was removed from group '{group}'")
         with open_cluster(chosen) as backend:
-            results = backend.remove_members(group, targets, reason)
-            back = _rejoined(backend, group, results, wait)
+            removal = _remove(backend, group, targets, reason, wait)
+    results = removal.results
     items = _removal_items(results, False)
     for item, r in zip(items, results, strict=True):
-        checked = back is not None and r.removed and r.instance_id is not None and wait > 0
-        item["rejoined"] = (r.instance_id in (back or {})) if checked else None
+        item["rejoined"] = removal.rejoin.rejoined(r)
     render("MemberRemoval", _removal_rows(results), REMOVAL_COLUMNS, fmt, items=items)
-    for instance_id, member_id in (back or {}).items():
+    for instance_id, member_id in (removal.rejoin.back or {}).items():
         typer.echo(f"groupctl: warning: instance '{instance_id}' is back in group '{group}' {wait:g} s after its "
                    f"removal (as member {member_id}): its process still runs: stop it, or it rejoins", err=True)
-    failed = [r for r in results if not r.removed]
-    if failed:
-        raise PartialFailure(f"{len(failed)} of {len(results)} members were not removed from group '{group}'")
+    if removal.failed:
+        raise PartialFailure(f"{len(removal.failed)} of {len(results)} members were not removed from group "
+                             f"'{group}'")
 
 
 def _stderr_is_terminal() -> bool:
     return sys.stderr.isatty()
 
 
-def _rejoined(backend: Backend, group: str, results: list[RemovalResult], wait: float) -> dict[str, str] | None:
-    """After `wait` seconds, the removed instance ids that are members again, with their member ids;
-    None, with a warning, when the group could not be described again (the removal stands: the
-    broker did remove the members, only the check is missing).
-
-    A person at a terminal who just answered 'y' is told what the pause is for (a wait of a second
-    or more); a script's stderr gets nothing extra.
-    """
-    removed = {r.instance_id for r in results if r.removed and r.instance_id is not None}
-    if wait <= 0 or not removed:
-        return {}
+def _announce_wait(wait: float) -> None:
+    """A person at a terminal who just answered 'y' is told what the pause is for (a wait of a second
+    or more); a script's stderr gets nothing extra."""
     if wait >= ANNOUNCED_WAIT_S and _stderr_is_terminal():
         typer.echo(f"groupctl: waiting {wait:g} s for removed members to rejoin before verifying (--verify-after)...",
                    err=True)
-    time.sleep(wait)
-    try:
-        (desc,) = backend.describe_groups([group])
-    except GroupNotFound:
-        return {}
-    except GroupctlError as exc:
+
+
+def _remove(backend: Backend, group: str, targets: list[tuple[str, str | None]], reason: str, wait: float) -> Removal:
+    """The removal with its rejoin check; a check that could not be made is a warning, not a failure."""
+    removal = operations.remove_members(backend, group, targets, reason, verify_after=wait, before_wait=_announce_wait)
+    _warn_unverified(removal.rejoin, group)
+    return removal
+
+
+def _warn_unverified(check: RejoinCheck, group: str) -> None:
+    if check.error is not None:
         typer.echo(f"groupctl: warning: the members were removed, but whether any came back is unknown: describing "
-                   f"group '{group}' again after {wait:g} s failed: {exc}", err=True)
-        return None
-    return {m.instance_id: m.member_id for m in desc.members if m.instance_id in removed}
+                   f"group '{group}' again after {check.wait:g} s failed: {check.error}", err=True)
 
 
 def _show_plan(plan: list[RemovalResult], group: str, location: str) -> None:
@@ -449,15 +410,6 @@ def _shown(value: object) -> object:
     return str(value).lower() if isinstance(value, bool) else value
 
 
-def _entries(backend: Backend, group: str, names: list[str]) -> dict[str, ConfigEntry]:
-    """The named configs (all when none is named); an unknown name fails with Kafka's words and the known ones."""
-    entries = {e.name: e for e in backend.get_config(group)}
-    for name in names:
-        if name not in entries:
-            raise GroupctlError(f"Unknown group config name: {name} (group configs: {', '.join(entries)})")
-    return {n: entries[n] for n in names} if names else entries
-
-
 @config_app.command("get")
 @with_cluster_options
 def config_get(
@@ -473,7 +425,7 @@ def config_get(
     A group need not exist to have configs, as on a broker.
     """
     with open_cluster(cluster.choose()) as backend:
-        entries = list(_entries(backend, group, list(dict.fromkeys(keys or ()))).values())
+        entries = list(operations.group_configs(backend, group, list(dict.fromkeys(keys or ()))).values())
     rows = [{**to_item(e), "value": _shown(e.value), "default": _shown(e.default)} for e in entries]
     render("GroupConfig", rows, CONFIG_COLUMNS, output_format(output),
            items=[{"group": group, **to_item(e)} for e in entries])
@@ -494,32 +446,12 @@ def _parse_assignments(pairs: list[str]) -> dict[str, str]:
     return out
 
 
-def _change(backend: Backend, group: str, set_values: dict[str, str], delete: list[str], dry_run: bool) -> list[dict]:
-    """Validate the whole change with the backend first (validate-only), then make it unless dry-run."""
-    before = _entries(backend, group, [*set_values, *delete])
-    try:
-        backend.alter_config(group, set_values, delete, validate_only=True)
-    except GroupctlError as exc:
-        raise GroupctlError(f"{exc} (group '{group}' on {backend.location}; nothing was changed; "
-                            f"`groupctl group config get {group} -o wide` shows the bounds)") from exc
-    after = before
-    if not dry_run:
-        backend.alter_config(group, set_values, delete)
-        after = _entries(backend, group, list(before))
-    rows = []
-    for name, old in before.items():
-        if dry_run:
-            new = set_values.get(name, old.default)
-            source = "GROUP_CONFIG" if name in set_values else None
-        else:
-            new, source = after[name].value, after[name].source
-        action = "set" if name in set_values else "unset"
-        rows.append({"group": group, "name": name, "action": f"would-{action}" if dry_run else action,
-                     "oldValue": _shown(old.value), "newValue": _shown(new), "source": source, "dryRun": dry_run})
-    return rows
-
-
-def _render_change(rows: list[dict], output: OutputFormat | None, dry_run: bool, group: str) -> None:
+def _render_change(changes: list[ConfigChange], output: OutputFormat | None, dry_run: bool, group: str) -> None:
+    rows = [
+        {"group": c.group_id, "name": c.name, "action": c.action, "oldValue": _shown(c.old_value),
+         "newValue": _shown(c.new_value), "source": c.source, "dryRun": c.dry_run}
+        for c in changes
+    ]
     render("GroupConfigChange", rows, CHANGE_COLUMNS, output_format(output))
     if dry_run:
         typer.echo(f"groupctl: note: dry run: validated, nothing was changed on group '{group}'", err=True)
@@ -545,8 +477,8 @@ def config_set(
     """
     values = _parse_assignments(pairs)
     with open_cluster(cluster.choose()) as backend:
-        rows = _change(backend, group, values, [], dry_run)
-    _render_change(rows, output, dry_run, group)
+        changes = operations.change_config(backend, group, values, [], dry_run)
+    _render_change(changes, output, dry_run, group)
 
 
 @config_app.command("unset")
@@ -561,5 +493,5 @@ def config_unset(
     """Remove group config overrides, so the broker's value applies again."""
     names = list(dict.fromkeys(keys))
     with open_cluster(cluster.choose()) as backend:
-        rows = _change(backend, group, {}, names, dry_run)
-    _render_change(rows, output, dry_run, group)
+        changes = operations.change_config(backend, group, {}, names, dry_run)
+    _render_change(changes, output, dry_run, group)

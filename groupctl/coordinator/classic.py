@@ -17,8 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from groupctl.describe import classic_description, classic_member_from_bytes
 from groupctl.errors import KAFKA_ERROR_CODES, KafkaError
-from groupctl.log.replay import classic_member_view, describe_classic_member
 from groupctl.model import GroupDescription
 from groupctl.protocol.consumer_protocol import PROTOCOL_TYPE
 from groupctl.protocol.records import encode_key, encode_value
@@ -374,19 +374,18 @@ class ClassicGroups:
     def describe(self, group: ClassicGroup, coordinator: str | None = None) -> GroupDescription:
         """The live group as `group describe` shows it (members with their decoded subscriptions)."""
         consumer = group.protocol_type == PROTOCOL_TYPE
-        members = []
-        for m in sorted(group.members.values(), key=lambda m: m.member_id):
-            view = classic_member_view({
-                "memberId": m.member_id, "groupInstanceId": m.instance_id, "clientId": m.client_id,
-                "clientHost": m.client_host, "rebalanceTimeout": m.rebalance_timeout_ms,
-                "sessionTimeout": m.session_timeout_ms, "subscription": m.metadata(group.protocol_name),
-                "assignment": m.assignment,
-            }, consumer)
-            members.append(describe_classic_member(view))
-        return GroupDescription(
-            group.group_id, "classic", group.state, protocol_type=group.protocol_type or "",
-            assignor=group.protocol_name, group_epoch=group.generation, coordinator=coordinator, leader=group.leader,
-            state_timestamp=group.state_timestamp, members=members,
+        members = [
+            classic_member_from_bytes(
+                m.member_id, m.instance_id, m.client_id, m.client_host, m.metadata(group.protocol_name),
+                m.assignment, consumer=consumer, rebalance_timeout_ms=m.rebalance_timeout_ms,
+                session_timeout_ms=m.session_timeout_ms,
+            )
+            for m in group.members.values()
+        ]
+        return classic_description(
+            group.group_id, group.state, protocol_type=group.protocol_type or "", protocol=group.protocol_name,
+            generation=group.generation, leader=group.leader, state_timestamp=group.state_timestamp,
+            members=members, coordinator=coordinator,
         )
 
     def describe_groups(self, group_ids: list[str], version: int = 5) -> list[DescribedGroup]:

@@ -3,7 +3,7 @@
 Each RPC is a request builder (`*_request(version, ...)`), a response parser (`parse_*`), and the
 network call that picks the version with the broker and runs on the right brokers. Results are
 plain dataclasses that keep what the wire said (epochs, member types, raw classic metadata);
-`to_description()` turns them into the backend-neutral `groupctl.model.GroupDescription`.
+`groupctl.describe` turns them into the backend-neutral `groupctl.model.GroupDescription`.
 """
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from groupctl.errors import DecodeError
+from groupctl.describe import assigned_partitions, decode_member_bytes
 from groupctl.kafka.cluster import Broker, Cluster
 from groupctl.kafka.connection import BrokerConnection
 from groupctl.kafka.coordinator import INITIAL_BACKOFF_S, MAX_BACKOFF_S, RETRIABLE, on_coordinators
 from groupctl.kafka.deadline import Deadline
 from groupctl.kafka.errors import UnsupportedApi, WireClientError, broker_error, error_name
-from groupctl.model import GroupDescription, GroupListing, Member, TopicPartition
+from groupctl.model import GroupListing, TopicPartition
 from groupctl.protocol import consumer_protocol
 from groupctl.protocol.primitives import uuid_to_kafka
 
@@ -189,29 +189,6 @@ class ClassicGroupInfo:
     def exists(self) -> bool:
         return self.error_code == 0 and not (self.state == "Dead" and not self.members)
 
-    def to_description(self) -> GroupDescription:
-        return GroupDescription(
-            group_id=self.group_id,
-            type="classic",
-            state=self.state,
-            protocol_type=self.protocol_type,
-            assignor=self.protocol or None,
-            coordinator=str(self.coordinator) if self.coordinator else None,
-            members=[
-                Member(
-                    member_id=m.member_id,
-                    instance_id=m.group_instance_id,
-                    client_id=m.client_id,
-                    host=m.client_host,
-                    protocol="classic",
-                    assignment=list(m.assignment or []),
-                    subscribed_topics=m.subscribed_topics,
-                    rack=m.rack,
-                )
-                for m in self.members
-            ],
-        )
-
 
 def describe_groups_request(
     version: int, group_ids: Sequence[str], include_authorized_operations: bool = False
@@ -231,19 +208,10 @@ def _decode_member(member: dict[str, Any], protocol_type: str) -> ClassicMemberI
         member["memberMetadata"],
         member["memberAssignment"],
     )
-    if protocol_type != consumer_protocol.PROTOCOL_TYPE:
-        return info
-    try:
-        info.subscription = consumer_protocol.decode_subscription(member["memberMetadata"])[1]
-    except DecodeError:
-        info.subscription = None
-    try:
-        _, assignment = consumer_protocol.decode_assignment(member["memberAssignment"])
-        info.assignment = [
-            TopicPartition(tp["topic"], p) for tp in assignment["assignedPartitions"] for p in tp["partitions"]
-        ]
-    except DecodeError:
-        info.assignment = None
+    info.subscription, assignment = decode_member_bytes(
+        info.metadata, info.assignment_bytes, protocol_type == consumer_protocol.PROTOCOL_TYPE
+    )
+    info.assignment = None if assignment is None else assigned_partitions(assignment)
     return info
 
 
@@ -328,34 +296,6 @@ class ConsumerGroupInfo:
     @property
     def error_name(self) -> str:
         return error_name(self.error_code)
-
-    def to_description(self) -> GroupDescription:
-        return GroupDescription(
-            group_id=self.group_id,
-            type="consumer",
-            state=self.state,
-            protocol_type=consumer_protocol.PROTOCOL_TYPE,
-            assignor=self.assignor_name or None,
-            group_epoch=self.group_epoch,
-            assignment_epoch=self.assignment_epoch,
-            coordinator=str(self.coordinator) if self.coordinator else None,
-            members=[
-                Member(
-                    member_id=m.member_id,
-                    instance_id=m.instance_id,
-                    client_id=m.client_id,
-                    host=m.client_host,
-                    protocol=m.protocol,
-                    member_epoch=m.member_epoch,
-                    assignment=list(m.assignment),
-                    target_assignment=list(m.target_assignment),
-                    subscribed_topics=list(m.subscribed_topic_names),
-                    subscribed_regex=m.subscribed_topic_regex,
-                    rack=m.rack_id,
-                )
-                for m in self.members
-            ],
-        )
 
 
 def consumer_group_describe_request(

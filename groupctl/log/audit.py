@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from groupctl.describe import current_held
 from groupctl.errors import DecodeError
 from groupctl.model import Finding
 from groupctl.protocol.primitives import uuid_to_kafka
@@ -611,16 +612,8 @@ class Auditor:
     def _owned_twice(self, group: str, current: dict[str, dict]) -> list[Finding]:
         owners: dict[tuple[Any, int], list[str]] = {}
         for member_id, assignment in current.items():
-            if not assignment:
-                continue
-            seen = set()
-            for name in ("assignedPartitions", "partitionsPendingRevocation"):
-                for tps in assignment.get(name) or ():
-                    topic_id = tps.get("topicId")
-                    for p in tps.get("partitions") or ():
-                        if (topic_id, p) not in seen:
-                            seen.add((topic_id, p))
-                            owners.setdefault((topic_id, p), []).append(member_id)
+            for tp in current_held(assignment):
+                owners.setdefault(tp, []).append(member_id)
         out = []
         for (topic_id, p), ids in owners.items():
             if len(ids) < 2:

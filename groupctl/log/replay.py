@@ -15,8 +15,8 @@ a group rebuilt from a dump is the group the broker would load from it:
   tombstones of a group that does not exist are ignored; a type-3 tombstone removes the group.
 * a committed offset with no group creates an empty "simple" classic group, as on the broker.
 
-State is kept as the decoded dicts, so `apply` is a few dict operations per record; the model
-objects (`GroupDescription`) are built only by `describe`.
+State is kept as the decoded dicts, so `apply` is a few dict operations per record. This module
+only folds: reading the state as model objects (`GroupDescription`) is `groupctl.describe`'s job.
 """
 
 from __future__ import annotations
@@ -26,11 +26,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from groupctl.errors import DecodeError
 from groupctl.log.decode import DecodedRecord
-from groupctl.model import CommittedOffset, GroupDescription, Member, TopicPartition
-from groupctl.protocol.consumer_protocol import PROTOCOL_TYPE, decode_assignment, decode_subscription
-from groupctl.protocol.primitives import uuid_to_kafka
+from groupctl.model import CommittedOffset, GroupDescription
+from groupctl.protocol.consumer_protocol import PROTOCOL_TYPE
 
 __all__ = [
     "DEFAULT_ASSIGNOR",
@@ -119,6 +117,9 @@ class ClassicGroupState:
     def members(self) -> list[dict]:
         """The member dicts with their consumer-protocol bytes decoded (once, on first use)."""
         if self._members is None:
+            # Imported here: reading the bytes is describe's rule, and describe reads this module's state.
+            from groupctl.describe import classic_member_view
+
             consumer = self.protocol_type == PROTOCOL_TYPE
             self._members = [classic_member_view(m, consumer) for m in self.raw_members]
         return self._members
@@ -197,26 +198,6 @@ def preferred_assignor(members: Iterable[dict], default: str = DEFAULT_ASSIGNOR)
     if not counts:
         return default
     return min(counts.items(), key=lambda kv: (-kv[1], kv[0]))[0]
-
-
-def _decode_or_none(decode: Callable[[bytes], tuple[int, dict[str, Any]]], raw: bytes | None) -> dict | None:
-    if raw is None:
-        return None
-    try:
-        return decode(raw)[1]
-    except DecodeError:
-        return None
-
-
-def classic_member_view(member: dict, consumer: bool) -> dict:
-    """A copy of the member dict with its consumer-protocol bytes decoded (never mutate the record)."""
-    out = dict(member)
-    if consumer:
-        out["decodedSubscription"] = _decode_or_none(decode_subscription, member.get("subscription"))
-        out["decodedAssignment"] = _decode_or_none(decode_assignment, member.get("assignment"))
-    else:
-        out["decodedSubscription"] = out["decodedAssignment"] = None
-    return out
 
 
 def _unknown_type(error: str | None) -> int:
@@ -489,7 +470,8 @@ class Replay:
 
     # -- reading the state --------------------------------------------------------------------
 
-    def _exists(self, group_id: str) -> bool:
+    def exists(self, group_id: str) -> bool:
+        """Whether the group exists now: classic metadata, a consumer group, or offsets."""
         return (group_id in self.classic or group_id in self.consumer or group_id in self._simple
                 or bool(self.offsets.get(group_id)))
 
@@ -499,109 +481,18 @@ class Replay:
         ids.update(g for g, committed in self.offsets.items() if committed)
         return sorted(ids)
 
+    # -- kept for the coordinator and the local backend until they call groupctl.describe -----------
+
     def describe(
         self, group_id: str, *, topic_names: Mapping[str, str] | None = None, coordinator: str | None = None
     ) -> GroupDescription:
-        """The group as `group describe` would show it; KeyError when no such group exists."""
-        if not self._exists(group_id):
-            raise KeyError(group_id)
-        offsets = self.committed(group_id)
-        state = self.consumer.get(group_id)
-        if state is not None:
-            return self._describe_consumer(group_id, state, offsets, topic_names or {}, coordinator)
-        classic = self.classic.get(group_id)
-        if classic is None:
-            # A simple group: the empty classic group without protocol type the broker creates.
-            return GroupDescription(group_id, "classic", "Empty", protocol_type="", group_epoch=0,
-                                    coordinator=coordinator, offsets=offsets)
-        return GroupDescription(
-            group_id, "classic", "Stable" if classic.members else "Empty",
-            protocol_type=classic.protocol_type, assignor=classic.protocol, group_epoch=classic.generation,
-            coordinator=coordinator, leader=classic.leader,
-            state_timestamp=None if classic.current_state_timestamp == -1 else classic.current_state_timestamp,
-            members=[describe_classic_member(m) for m in sorted(classic.members, key=lambda m: m["memberId"])],
-            offsets=offsets,
-        )
+        """`groupctl.describe.describe_replayed` of this state (KeyError when the group does not exist)."""
+        from groupctl.describe import describe_replayed
 
-    def describe_all(
-        self, *, topic_names: Mapping[str, str] | None = None, coordinator: str | None = None
-    ) -> list[GroupDescription]:
-        """`describe` of every group in `group_ids()` order."""
-        return [self.describe(g, topic_names=topic_names, coordinator=coordinator) for g in self.group_ids()]
+        return describe_replayed(self, group_id, topic_names=topic_names, coordinator=coordinator)
 
     def committed(self, group_id: str) -> list[CommittedOffset]:
-        committed = self.offsets.get(group_id) or {}
-        return [
-            CommittedOffset(topic, partition, e.offset, e.metadata, None if e.leader_epoch == -1 else e.leader_epoch,
-                            e.commit_timestamp, e.expire_timestamp)
-            for (topic, partition), e in sorted(committed.items(), key=lambda kv: kv[0])
-        ]
+        """`groupctl.describe.committed_offsets` of this state."""
+        from groupctl.describe import committed_offsets
 
-    def _describe_consumer(self, group_id: str, state: ConsumerGroupState, offsets: list[CommittedOffset],
-                           names: Mapping[str, str], coordinator: str | None) -> GroupDescription:
-        cache: dict[uuid.UUID, str] = {}
-
-        def topic(topic_id: uuid.UUID) -> str:
-            name = cache.get(topic_id)
-            if name is None:
-                text = uuid_to_kafka(topic_id)
-                name = cache[topic_id] = names.get(text, text)
-            return name
-
-        def partitions(tps: list[dict]) -> list[TopicPartition]:
-            return sorted(TopicPartition(topic(t["topicId"]), p) for t in tps for p in t["partitions"])
-
-        members = []
-        for mid in state.member_ids():
-            meta = state.members.get(mid) or {}
-            cur = state.current.get(mid)
-            classic = meta.get("classicMemberMetadata")
-            target = state.targets.get(mid, [])
-            members.append(Member(
-                member_id=mid,
-                instance_id=meta.get("instanceId"),
-                client_id=meta.get("clientId", ""),
-                host=meta.get("clientHost", ""),
-                protocol="classic" if classic is not None else "consumer",
-                member_epoch=cur["memberEpoch"] if cur is not None else 0,
-                previous_member_epoch=cur["previousMemberEpoch"] if cur is not None else -1,
-                member_state=MEMBER_STATES.get(cur["state"], "UNKNOWN") if cur is not None else "STABLE",
-                assignment=partitions(cur["assignedPartitions"]) if cur is not None else [],
-                target_assignment=sorted(TopicPartition(topic(t), p) for t, p in target),
-                pending_revocation=partitions(cur["partitionsPendingRevocation"]) if cur is not None else [],
-                subscribed_topics=sorted(meta.get("subscribedTopicNames") or ()),
-                subscribed_regex=meta.get("subscribedTopicRegex"),
-                rack=meta.get("rackId"),
-                server_assignor=meta.get("serverAssignor"),
-                rebalance_timeout_ms=meta.get("rebalanceTimeoutMs"),
-                session_timeout_ms=classic.get("sessionTimeoutMs") if classic is not None else None,
-            ))
-        return GroupDescription(
-            group_id, "consumer", state.state(), protocol_type=PROTOCOL_TYPE, assignor=state.preferred_assignor(),
-            group_epoch=state.epoch, assignment_epoch=state.assignment_epoch, coordinator=coordinator,
-            members=members, offsets=offsets,
-        )
-
-
-def describe_classic_member(m: dict) -> Member:
-    subscription = m.get("decodedSubscription") or {}
-    assignment = m.get("decodedAssignment") or {}
-    session = m.get("sessionTimeout")
-    rebalance = m.get("rebalanceTimeout", -1)
-    return Member(
-        member_id=m["memberId"],
-        instance_id=m.get("groupInstanceId"),
-        client_id=m.get("clientId", ""),
-        host=m.get("clientHost", ""),
-        protocol="classic",
-        assignment=sorted(
-            TopicPartition(tp["topic"], p)
-            for tp in assignment.get("assignedPartitions") or ()
-            for p in tp["partitions"]
-        ),
-        subscribed_topics=list(subscription.get("topics") or ()),
-        rack=subscription.get("rackId"),
-        # Loading a member without a rebalance timeout (value v0) uses its session timeout, as Kafka does.
-        rebalance_timeout_ms=session if rebalance == -1 else rebalance,
-        session_timeout_ms=session,
-    )
+        return committed_offsets(self, group_id)

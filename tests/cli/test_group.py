@@ -909,7 +909,7 @@ def test_a_coordinator_that_went_away_fails_at_once_with_connection_refused(cli,
 @pytest.mark.parametrize("terminal", [True, False])
 def test_the_verify_after_wait_is_announced_on_a_terminal_only(cli, local, monkeypatch, terminal):
     slept: list[float] = []
-    monkeypatch.setattr("groupctl.cli.group.time", SimpleNamespace(sleep=slept.append))
+    monkeypatch.setattr("groupctl.operations.time", SimpleNamespace(sleep=slept.append))
     monkeypatch.setattr("groupctl.cli.group._stderr_is_terminal", lambda: terminal)
     r = cli("group", "remove-members", "orders-app", "-i", "orders-0", "--yes", "--local", str(local),
             "--verify-after", "6s")

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from groupctl.describe import from_consumer_group_describe, from_describe_groups
 from groupctl.kafka.cluster import Cluster
 from groupctl.kafka.errors import UnsupportedApi
 from groupctl.kafka.groups import (
@@ -221,7 +222,7 @@ def test_describe_groups_response_encoded_by_kafka_python(kp: Any, version: int)
     assert m.group_instance_id == ("i-1" if version >= 4 else None)
     assert m.subscribed_topics == ["orders", "payments"] and m.rack == "rack-a"
     assert m.assignment == [TopicPartition("orders", 1), TopicPartition("orders", 0)]
-    description = info.to_description()
+    description = from_describe_groups(info)
     assert (description.type, description.assignor, description.protocol_type) == ("classic", "range", "consumer")
     (dm,) = description.members
     assert (dm.member_id, dm.host, dm.protocol, dm.rack) == ("m-1", "/10.0.0.1", "classic", "rack-a")
@@ -288,7 +289,7 @@ def test_describe_groups_other_protocols_and_missing_groups() -> None:
     assert connect.members[0].metadata == b"\x00\x01junk" and connect.members[0].subscription is None
     assert not gone.exists and not gone2.exists and gone2.error_name == "GROUP_ID_NOT_FOUND"
     assert joining.members[0].assignment is None and joining.members[0].subscribed_topics == []
-    assert joining.to_description().members[0].assignment == []
+    assert from_describe_groups(joining).members[0].assignment == []
 
 
 # --- ConsumerGroupDescribe ------------------------------------------------------------------------
@@ -381,7 +382,7 @@ def test_consumer_group_describe_response(version: int) -> None:
     assert m.target_assignment == [TopicPartition("a6e4EJ2tEdGAtADAT9QwyA", 1)]  # no name: the topic id
     assert (m.member_type, m.protocol) == ((0, "classic") if version else (-1, "consumer"))
     assert (c.error_name, c.error_message) == ("GROUP_ID_NOT_FOUND", "Group c is not a consumer group.")
-    d = g.to_description()
+    d = from_consumer_group_describe(g)
     assert (d.type, d.group_epoch, d.assignment_epoch, d.assignor) == ("consumer", 9, 8, "range")
     assert (d.members[0].member_epoch, d.members[0].subscribed_regex) == (7, "ord.*")
     assert not d.converged

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from groupctl.describe import describe_all_replayed
 from groupctl.log.audit import SEVERITIES, Auditor, AuditReport, at_or_above, audit
 from groupctl.log.decode import decode_record, open_inputs
 from groupctl.log.replay import Replay
@@ -560,7 +561,7 @@ def test_observe_applies_every_record_once():
     for rec in records:
         plain.apply(rec)
     assert auditor.replay is own
-    assert own.describe_all() == plain.describe_all()
+    assert describe_all_replayed(own) == describe_all_replayed(plain)
     assert own.offsets == plain.offsets and own.pending == plain.pending
     report = auditor.finish()
     assert report.totals["records"] == len(records) == own.records

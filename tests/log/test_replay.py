@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from groupctl.describe import describe_all_replayed, describe_replayed
 from groupctl.log.decode import DecodedRecord, decode_record, open_inputs
 from groupctl.log.replay import ClassicGroupState, ConsumerGroupState, OffsetEntry, Replay
 from groupctl.log.segment import iter_batches
@@ -102,7 +103,7 @@ def test_plain_commit_and_a_later_commit_replaces_it():
     assert fields_of(replay.offsets["g"][("t", 0)]) == entry_fields(20, 0, "", TS, None, None, 1, -1)
     assert committed(replay) == {("t", 0): 20, ("t", 1): 5}
     assert replay.pending == {}
-    offsets = replay.describe("g").offsets
+    offsets = describe_replayed(replay, "g").offsets
     assert [(o.topic, o.partition, o.offset, o.leader_epoch) for o in offsets] == [("t", 0, 20, 0), ("t", 1, 5, 0)]
 
 
@@ -122,7 +123,7 @@ def test_value_versions_legacy_type_expire_timestamp_and_topic_id():
     assert entries[("v1", 1)].expire_timestamp is None
     assert entries[("v4", 0)].topic_id == TOPIC_ID and entries[("v4", 0)].leader_epoch == -1
     assert entries[("v4", 1)].topic_id is None
-    by_tp = {(o.topic, o.partition): o for o in replay.describe("g").offsets}
+    by_tp = {(o.topic, o.partition): o for o in describe_replayed(replay, "g").offsets}
     assert by_tp[("v1", 0)].expire_timestamp == TS + 99 and by_tp[("old", 0)].metadata == "m"
     assert by_tp[("v4", 0)].leader_epoch is None
 
@@ -132,7 +133,7 @@ def test_transactional_commit_is_invisible_until_its_commit_marker():
     replay = log.replay()
     assert committed(replay) == {("t", 0): 1}
     assert {k: e.offset for k, e in replay.pending[7].items()} == {("g", "t", 0): 50, ("g", "t", 1): 60}
-    assert [o.offset for o in replay.describe("g").offsets] == [1]
+    assert [o.offset for o in describe_replayed(replay, "g").offsets] == [1]
     replay = log.marker("COMMIT", 7).replay()
     assert committed(replay) == {("t", 0): 50, ("t", 1): 60}
     assert replay.offsets["g"][("t", 0)].producer_id == 7 and replay.pending == {}
@@ -148,7 +149,7 @@ def test_pending_only_group_exists_as_an_empty_simple_group():
     # The broker creates the group when it replays the offset record, whatever the batch.
     replay = Log().txn(7, commit(50, group="txn-only")).replay()
     assert replay.group_ids() == ["txn-only"]
-    desc = replay.describe("txn-only")
+    desc = describe_replayed(replay, "txn-only")
     assert (desc.type, desc.state, desc.protocol_type, desc.group_epoch) == ("classic", "Empty", "", 0)
     assert desc.offsets == []
 
@@ -191,11 +192,11 @@ def test_tombstone_removes_the_committed_offset_and_every_pending_one():
     replay = log.marker("COMMIT", 7).marker("COMMIT", 8).add(offset_tombstone("g", "t", 1, TS)).replay()
     assert replay.offsets == {} and replay.pending == {}
     # The simple group the commits created is still there, empty: only a group tombstone removes it.
-    assert replay.group_ids() == ["g"] and replay.describe("g").offsets == []
+    assert replay.group_ids() == ["g"] and describe_replayed(replay, "g").offsets == []
     replay = log.add(group_tombstone("g", TS)).replay()
     assert replay.group_ids() == []
     with pytest.raises(KeyError):
-        replay.describe("g")
+        describe_replayed(replay, "g")
 
 
 def test_a_transactional_tombstone_applies_at_once():
@@ -225,7 +226,7 @@ def test_classic_group_members_and_state():
                                                                                        "consumer-b-2")
     assert state.members[0]["decodedAssignment"]["assignedPartitions"] == [{"topic": "orders", "partitions": [2, 3]}]
     assert state.members[0]["decodedSubscription"]["topics"] == ["orders", "audit"]
-    desc = replay.describe("shop", coordinator="__consumer_offsets-3")
+    desc = describe_replayed(replay, "shop", coordinator="__consumer_offsets-3")
     assert (desc.type, desc.state, desc.protocol_type, desc.assignor, desc.group_epoch) == (
         "classic", "Stable", "consumer", "range", 7)
     assert (desc.leader, desc.state_timestamp, desc.coordinator) == ("consumer-b-2", TS, "__consumer_offsets-3")
@@ -242,12 +243,12 @@ def test_classic_group_members_and_state():
 def test_classic_group_without_members_is_empty_and_a_tombstone_removes_only_the_metadata():
     log = Log().add(classic_group("shop", 7, MEMBERS, ["orders"], TS)).add(commit(4, group="shop"))
     replay = log.add(classic_group("shop", 8, [], ["orders"], TS)).replay()
-    desc = replay.describe("shop")
+    desc = describe_replayed(replay, "shop")
     assert (desc.state, desc.group_epoch, desc.members, desc.leader) == ("Empty", 8, [], None)
     replay = log.add(group_tombstone("shop", TS)).replay()
     assert "shop" not in replay.classic
     # The offsets stay (no offset tombstone): the group still shows, with them.
-    desc = replay.describe("shop")
+    desc = describe_replayed(replay, "shop")
     assert (desc.type, desc.state, desc.protocol_type, [o.offset for o in desc.offsets]) == (
         "classic", "Empty", "", [4])
 
@@ -262,12 +263,12 @@ def test_classic_member_bytes_that_do_not_decode_and_other_protocols():
     m = replay.classic["bad"].members[0]
     assert m["decodedSubscription"] is None and m["decodedAssignment"] is None
     assert replay.classic["conn"].members[0]["decodedSubscription"] is None
-    desc = replay.describe("bad")
+    desc = describe_replayed(replay, "bad")
     assert desc.state_timestamp is None
     assert (desc.members[0].assignment, desc.members[0].subscribed_topics) == ([], [])
     # No rebalance timeout in the record: Kafka loads the session timeout in its place.
     assert desc.members[0].rebalance_timeout_ms == 10000
-    assert replay.describe("conn").protocol_type == "connect"
+    assert describe_replayed(replay, "conn").protocol_type == "connect"
 
 
 def test_classic_state_equality_does_not_depend_on_decoding():
@@ -306,7 +307,7 @@ def test_consumer_group_stable_with_epochs_members_and_topic_names():
     state = replay.consumer["cg"]
     assert (state.has_metadata, state.epoch, state.assignment_epoch) == (True, 5, 5)
     assert state.targets["m1"] == [(TOPIC_ID, 0), (TOPIC_ID, 3)]
-    desc = replay.describe("cg", topic_names={TOPIC_B64: "orders"})
+    desc = describe_replayed(replay, "cg", topic_names={TOPIC_B64: "orders"})
     assert (desc.type, desc.state, desc.protocol_type, desc.assignor) == ("consumer", "Stable", "consumer", "uniform")
     assert (desc.group_epoch, desc.assignment_epoch, desc.leader) == (5, 5, None)
     assert [m.member_id for m in desc.members] == ["m0", "m1"]
@@ -318,45 +319,45 @@ def test_consumer_group_stable_with_epochs_members_and_topic_names():
     assert (m1.rebalance_timeout_ms, m1.session_timeout_ms, m1.pending_revocation) == (300000, None, [])
     assert desc.converged and [o.offset for o in desc.offsets] == [9]
     # Without a name for the topic id, the id (Kafka's base64url form) stands in.
-    assert replay.describe("cg").members[1].assignment[0] == TopicPartition(TOPIC_B64, 0)
+    assert describe_replayed(replay, "cg").members[1].assignment[0] == TopicPartition(TOPIC_B64, 0)
 
 
 def test_consumer_group_assigning_when_the_group_epoch_is_ahead():
     replay = cg_log().add(record(3, {"groupId": "cg"}, 0, {"epoch": 6, "metadataHash": 0})).replay()
-    assert replay.describe("cg").state == "Assigning"
+    assert describe_replayed(replay, "cg").state == "Assigning"
     replay = cg_log().add(record(6, {"groupId": "cg"}, 0, {"assignmentEpoch": 6, "assignmentTimestamp": 0}),
                           record(3, {"groupId": "cg"}, 0, {"epoch": 6, "metadataHash": 0})).replay()
-    assert replay.describe("cg").state == "Reconciling"  # target moved on, members still at epoch 5
+    assert describe_replayed(replay, "cg").state == "Reconciling"  # target moved on, members still at epoch 5
 
 
 def test_consumer_group_reconciling_members():
     behind = cg_log().add(current("m0", 4, [1, 2])).replay()
-    assert behind.describe("cg").state == "Reconciling"
+    assert describe_replayed(behind, "cg").state == "Reconciling"
     revoking = cg_log().add(current("m0", 5, [1], state=1, revoking=[2])).replay()
-    desc = revoking.describe("cg", topic_names={TOPIC_B64: "orders"})
+    desc = describe_replayed(revoking, "cg", topic_names={TOPIC_B64: "orders"})
     m0 = desc.members[0]
     assert desc.state == "Reconciling" and m0.member_state == "UNREVOKED_PARTITIONS"
     assert m0.pending_revocation == [TopicPartition("orders", 2)] and not desc.converged
     unreleased = cg_log().add(current("m0", 5, [1, 2], state=2)).replay()
-    assert unreleased.describe("cg").members[0].member_state == "UNRELEASED_PARTITIONS"
+    assert describe_replayed(unreleased, "cg").members[0].member_state == "UNRELEASED_PARTITIONS"
 
 
 def test_member_tombstones_and_group_deletion():
     log = cg_log().add(record(8, member_key("m0")))
     replay = log.replay()
-    m0 = replay.describe("cg").members[0]
+    m0 = describe_replayed(replay, "cg").members[0]
     # A current-assignment tombstone leaves the member at epoch -1, owning nothing (Kafka keeps it).
     assert (m0.member_id, m0.member_epoch, m0.previous_member_epoch, m0.assignment) == ("m0", -1, -1, [])
-    assert replay.describe("cg").state == "Reconciling"
+    assert describe_replayed(replay, "cg").state == "Reconciling"
     log.add(record(7, member_key("m0")), record(5, member_key("m0")))
     replay = log.replay()
-    assert [m.member_id for m in replay.describe("cg").members] == ["m1"]
+    assert [m.member_id for m in describe_replayed(replay, "cg").members] == ["m1"]
     assert "m0" not in replay.consumer["cg"].targets and "m0" not in replay.consumer["cg"].current
     log.add(record(8, member_key("m1")), record(7, member_key("m1")), record(5, member_key("m1")))
     log.add(record(6, {"groupId": "cg"}))
     replay = log.replay()
     assert replay.consumer["cg"].assignment_epoch == -1
-    assert replay.describe("cg").state == "Empty"
+    assert describe_replayed(replay, "cg").state == "Empty"
     replay = log.add(record(16, {"groupId": "cg", "regularExpression": "x.*"}), record(4, {"groupId": "cg"}),
                      record(3, {"groupId": "cg"})).replay()
     assert "cg" not in replay.consumer and replay.group_ids() == []
@@ -376,7 +377,7 @@ def test_orphan_member_records_make_a_group_without_metadata():
         "classicMemberMetadata": None}), current("m", 3, [0], group="orphan")).replay()
     state = replay.consumer["orphan"]
     assert state == ConsumerGroupState(False, 0, 0, state.members, {}, state.current, {}, None)
-    desc = replay.describe("orphan")
+    desc = describe_replayed(replay, "orphan")
     assert (desc.type, desc.group_epoch, desc.assignment_epoch, desc.assignor) == ("consumer", 0, 0, "range")
     assert desc.state == "Reconciling"  # member epoch 3, target epoch 0
     m = desc.members[0]
@@ -387,7 +388,7 @@ def test_member_known_only_from_its_current_assignment():
     replay = Log().add(record(3, {"groupId": "cg"}, 0, {"epoch": 2, "metadataHash": 0}),
                        record(6, {"groupId": "cg"}, 0, {"assignmentEpoch": 2, "assignmentTimestamp": 0}),
                        current("x", 2, [0])).replay()
-    desc = replay.describe("cg")
+    desc = describe_replayed(replay, "cg")
     assert [m.member_id for m in desc.members] == ["x"] and desc.state == "Stable"
     assert (desc.members[0].client_id, desc.members[0].host, desc.assignor) == ("", "", "uniform")
 
@@ -401,7 +402,7 @@ def test_classic_protocol_member_inside_a_consumer_group_and_assignor_vote():
                        record(5, member_key("b"), 0, dict(meta, classicMemberMetadata=None, serverAssignor="range")),
                        record(5, member_key("c"), 0, dict(meta, classicMemberMetadata=None, serverAssignor="uniform")),
                        record(5, member_key("z"), 0, meta)).replay()
-    desc = replay.describe("cg")
+    desc = describe_replayed(replay, "cg")
     assert desc.assignor == "range"
     z = desc.members[-1]
     assert (z.protocol, z.session_timeout_ms, z.rebalance_timeout_ms) == ("classic", 45000, 5000)
@@ -413,7 +414,7 @@ def test_regex_records():
     log = Log().add(*consumer_group_records("cg", 3, CG_MEMBERS, "orders-eu", TOPIC_ID, TS, regex=regex))
     replay = log.replay()
     assert replay.consumer["cg"].regexes == {regex: {"topics": ["orders-eu"], "version": 7, "timestamp": TS}}
-    assert {m.subscribed_regex for m in replay.describe("cg").members} == {regex}
+    assert {m.subscribed_regex for m in describe_replayed(replay, "cg").members} == {regex}
     replay = log.add(record(16, {"groupId": "cg", "regularExpression": regex})).replay()
     assert replay.consumer["cg"].regexes == {}
 
@@ -430,10 +431,10 @@ def test_one_group_per_id_like_the_broker():
     log = Log().add(classic_group("g", 3, MEMBERS, ["orders"], TS)).add(group_tombstone("g", TS))
     log.add(*consumer_group_records("g", 4, CG_MEMBERS, "orders", TOPIC_ID, TS))
     replay = log.replay()
-    assert "g" not in replay.classic and replay.describe("g").type == "consumer"
+    assert "g" not in replay.classic and describe_replayed(replay, "g").type == "consumer"
     # Downgrade: a GroupMetadataValue replaces the consumer group.
     replay = log.add(classic_group("g", 5, MEMBERS, ["orders"], TS)).replay()
-    assert "g" not in replay.consumer and replay.describe("g").type == "classic"
+    assert "g" not in replay.consumer and describe_replayed(replay, "g").type == "classic"
 
 
 # -- what is skipped -------------------------------------------------------------------------------
@@ -503,7 +504,7 @@ def full_replay(records: list[DecodedRecord]) -> Replay:
 def test_every_split_point_gives_the_same_state(dumps, name):
     records = dumps[name]
     full = full_replay(records)
-    expected = full.describe_all(topic_names={TOPIC_B64: "orders"})
+    expected = describe_all_replayed(full, topic_names={TOPIC_B64: "orders"})
     for n in range(len(records) + 1):
         replay = Replay()
         replay.apply_all(records[:n])
@@ -513,21 +514,21 @@ def test_every_split_point_gives_the_same_state(dumps, name):
         else:
             replay.apply_all(records[n:])
         assert replay.offsets == full.offsets and replay.pending == full.pending, n
-        assert replay.describe_all(topic_names={TOPIC_B64: "orders"}) == expected, n
+        assert describe_all_replayed(replay, topic_names={TOPIC_B64: "orders"}) == expected, n
         assert replay == full, n
 
 
 def test_split_points_over_the_mixed_dump(dumps):
     records = dumps["mixed"]
     full = full_replay(records)
-    expected = full.describe_all()
+    expected = describe_all_replayed(full)
     assert len(expected) > 100 and full.consumer and full.classic
     for n in [*range(0, len(records), 97), len(records) - 1]:
         replay = Replay()
         replay.apply_all(records[:n])
         replay.apply_all(records[n:])
         assert replay.offsets == full.offsets and replay.pending == full.pending
-        assert replay.describe_all() == expected, n
+        assert describe_all_replayed(replay) == expected, n
 
 
 def test_absorb_joins_replays_of_partitions_with_their_own_groups(dumps):
@@ -539,7 +540,7 @@ def test_absorb_joins_replays_of_partitions_with_their_own_groups(dumps):
     joined.absorb(full_replay(second))
     both = full_replay(first + second)
     assert joined == both
-    assert joined.describe_all() == both.describe_all()
+    assert describe_all_replayed(joined) == describe_all_replayed(both)
     assert (joined.first_timestamp, joined.last_timestamp) == (TS, TS - 60)
 
 
@@ -551,7 +552,7 @@ def test_one_record_at_a_time_equals_apply_all(dumps, name):
         one.apply(rec)
     full = full_replay(records)
     assert one == full
-    assert one.describe_all() == full.describe_all()
+    assert describe_all_replayed(one) == describe_all_replayed(full)
     assert one.records == len(records)
 
 
@@ -559,7 +560,7 @@ def test_sample_dump_groups(dumps):
     replay = full_replay(dumps["sample"])
     assert replay.group_ids() == ["billing-etl", "orders-app", "payments-app"]  # old-job was deleted
     assert committed(replay, "billing-etl") == {("invoices", 0): 500}  # 450 was aborted
-    assert replay.describe("payments-app").state == "Stable"
+    assert describe_replayed(replay, "payments-app").state == "Stable"
 
 
 # -- real broker segments --------------------------------------------------------------------------
@@ -580,7 +581,7 @@ def test_every_real_segment_replays(real_segments):
         replay = replay_paths(segment)
         assert replay.unknown_types == {} and replay.skipped_types == {} and replay.undecodable_values == 0
         assert replay.pending == {}  # no transactions in real data
-        for desc in replay.describe_all():
+        for desc in describe_all_replayed(replay):
             assert desc.type == "classic"
         total += replay.records
     assert total == 1473
@@ -591,7 +592,7 @@ def test_real_segment_facts(vectors_dir):
 
     # phthai98__kafka-demo/kafka/data/kafka/__consumer_offsets-5/00000000000000000000.log (Kafka 3.1.0)
     replay = replay_paths(base / "phthai98__kafka-demo/kafka/data/kafka/__consumer_offsets-5")
-    desc = replay.describe("validation-group-id")
+    desc = describe_replayed(replay, "validation-group-id")
     assert (replay.records, desc.state, desc.group_epoch, desc.assignor) == (750, "Stable", 6, "range")
     [member] = desc.members
     assert member.member_id == "validation-consumer-048e465a-ea49-486f-9690-8096e272036d"
@@ -602,7 +603,7 @@ def test_real_segment_facts(vectors_dir):
 
     # DEVMasterBros__Mermes/kafka/logs/__consumer_offsets-37/00000000000000000000.log (Kafka 1.0.0, value v1)
     replay = replay_paths(base / "DEVMasterBros__Mermes/kafka/logs/__consumer_offsets-37")
-    desc = replay.describe("test-group-2")
+    desc = describe_replayed(replay, "test-group-2")
     assert (desc.state, desc.group_epoch, desc.members) == ("Empty", 86, [])
     assert fields_of(replay.offsets["test-group-2"][("baro3", 0)]) == entry_fields(
         30, -1, "", 1533396653158, 1533483053158, None, 193, -1)
@@ -615,18 +616,19 @@ def test_real_segment_facts(vectors_dir):
     replay = replay_paths(base / "RaviAzzuraPutra__LATIHAN-MICROSERVICE-NEW/kafka/data/__consumer_offsets-0")
     raw = replay.classic["stock-service-group"].members[0]
     assert raw["decodedSubscription"] is None and raw["clientId"] == "main@b87095bf3dc0 (github.com/segmentio/kafka-go)"
-    desc = replay.describe("stock-service-group")
+    desc = describe_replayed(replay, "stock-service-group")
     assert (desc.state, desc.group_epoch, [o.offset for o in desc.offsets]) == ("Stable", 4, [2])
     assert desc.members[0].assignment == [TopicPartition("order_created", p) for p in (0, 1, 2)]
 
     # mscaldas2012__kafka-connect-spooldir/kafka-data/__consumer_offsets-37/...: a Connect group.
-    desc = replay_paths(base / "mscaldas2012__kafka-connect-spooldir/kafka-data/__consumer_offsets-37").describe(
+    desc = describe_replayed(
+        replay_paths(base / "mscaldas2012__kafka-connect-spooldir/kafka-data/__consumer_offsets-37"),
         "compose-connect-group")
     assert (desc.protocol_type, desc.assignor, desc.group_epoch, desc.state) == ("connect", "default", 73, "Stable")
     assert [(m.client_id, m.assignment) for m in desc.members] == [("connect-1", [])]
 
     # adheepshetty__Resume-Tracking-System/.../__consumer_offsets-12: two segments, replayed in order.
     replay = replay_paths(base / "adheepshetty__Resume-Tracking-System/kafka/data/kafka/__consumer_offsets-12")
-    desc = replay.describe("my-group")
+    desc = describe_replayed(replay, "my-group")
     assert (desc.state, desc.group_epoch, [(o.topic, o.offset) for o in desc.offsets]) == ("Empty", 33,
                                                                                             [("test", 13931)])

@@ -1,0 +1,352 @@
+"""Every `GroupDescription` is built here, whoever holds the group.
+
+Three sources describe a group: the replayed state of `__consumer_offsets` records (a dump, or the
+local coordinator's offsets and KIP-848 groups), a live classic group (the in-process coordinator's
+rebalance in flight), and a broker's answers (DescribeGroups, ConsumerGroupDescribe). They all meet
+in the same few builders, so a group shows the same way from a dump, from DIR and from a cluster,
+and a rule such as "what a member holds" or "how a classic member's bytes read" exists once.
+
+Nothing here changes state: the replay (`groupctl.log.replay`) folds records, this module reads.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from groupctl.errors import DecodeError
+from groupctl.model import CommittedOffset, GroupDescription, Member, TopicPartition
+from groupctl.protocol.consumer_protocol import PROTOCOL_TYPE, decode_assignment, decode_subscription
+from groupctl.protocol.primitives import uuid_to_kafka
+
+if TYPE_CHECKING:
+    from groupctl.kafka.groups import ClassicGroupInfo, ConsumerGroupInfo
+    from groupctl.log.replay import ClassicGroupState, ConsumerGroupState, Replay
+
+__all__ = [
+    "assigned_partitions",
+    "classic_description",
+    "classic_member",
+    "classic_member_from_bytes",
+    "classic_member_view",
+    "committed_offsets",
+    "current_held",
+    "decode_member_bytes",
+    "describe_all_replayed",
+    "describe_replayed",
+    "from_consumer_group_describe",
+    "from_describe_groups",
+    "held_partitions",
+    "member_holds",
+]
+
+P = TypeVar("P", bound=Hashable)
+
+# -- what a member holds ---------------------------------------------------------------------------
+
+
+def held_partitions(assigned: Iterable[P], pending_revocation: Iterable[P] = ()) -> list[P]:
+    """The partitions a member holds: those assigned to it and those it has yet to revoke.
+
+    A KIP-848 member keeps consuming a partition pending revocation until it acknowledges the
+    revocation, so removing it frees both kinds; a classic member holds its decoded assignment
+    (nothing is ever pending). Each partition once, in first-seen order; any partition form works
+    (TopicPartition, (topic id, partition) ...), so every caller applies the same rule.
+    """
+    return list(dict.fromkeys([*assigned, *pending_revocation]))
+
+
+def member_holds(member: Member) -> list[TopicPartition]:
+    """`held_partitions` of a described member, sorted: what removing it takes from the group."""
+    return sorted(held_partitions(member.assignment, member.pending_revocation))
+
+
+def _record_pairs(topic_partitions: Iterable[dict] | None) -> list[tuple[Any, int]]:
+    return [(tps.get("topicId"), p) for tps in topic_partitions or () for p in tps.get("partitions") or ()]
+
+
+def current_held(current: dict | None) -> list[tuple[Any, int]]:
+    """`held_partitions` of a ConsumerGroupCurrentMemberAssignment value (type 8) as (topic id, partition)."""
+    if not current:
+        return []
+    return held_partitions(_record_pairs(current.get("assignedPartitions")),
+                           _record_pairs(current.get("partitionsPendingRevocation")))
+
+
+# -- classic members: the consumer-protocol bytes ---------------------------------------------------
+
+
+def _decode_or_none(decode: Callable[[bytes], tuple[int, dict[str, Any]]], raw: bytes | None) -> dict | None:
+    if raw is None:
+        return None
+    try:
+        return decode(raw)[1]
+    except DecodeError:
+        return None
+
+
+def decode_member_bytes(
+    subscription: bytes | None, assignment: bytes | None, consumer: bool
+) -> tuple[dict | None, dict | None]:
+    """A classic member's subscription and assignment decoded as the consumer protocol.
+
+    None for either when the group does not use the consumer protocol (`consumer` False) or the
+    bytes do not decode: Kafka's tools then leave them undecoded too.
+    """
+    if not consumer:
+        return None, None
+    return _decode_or_none(decode_subscription, subscription), _decode_or_none(decode_assignment, assignment)
+
+
+def classic_member_view(member: dict, consumer: bool) -> dict:
+    """A copy of a GroupMetadataValue member dict plus `decodedSubscription` and `decodedAssignment`
+    (never mutate the record: replays compare records by value)."""
+    out = dict(member)
+    out["decodedSubscription"], out["decodedAssignment"] = decode_member_bytes(
+        member.get("subscription"), member.get("assignment"), consumer
+    )
+    return out
+
+
+def assigned_partitions(decoded_assignment: dict | None) -> list[TopicPartition]:
+    """The partitions of a decoded ConsumerProtocolAssignment, in its order (empty when None)."""
+    if not decoded_assignment:
+        return []
+    return [TopicPartition(tp["topic"], p) for tp in decoded_assignment.get("assignedPartitions") or ()
+            for p in tp["partitions"]]
+
+
+def classic_member(
+    member_id: str,
+    instance_id: str | None,
+    client_id: str,
+    host: str,
+    subscription: dict | None,
+    assignment: list[TopicPartition],
+    *,
+    rebalance_timeout_ms: int | None = None,
+    session_timeout_ms: int | None = None,
+) -> Member:
+    """A classic-protocol member from its decoded subscription (None: undecoded) and its partitions.
+
+    A rebalance timeout of -1 (GroupMetadataValue v0 has none) is the session timeout, as Kafka loads it.
+    """
+    subscription = subscription or {}
+    return Member(
+        member_id=member_id,
+        instance_id=instance_id,
+        client_id=client_id,
+        host=host,
+        protocol="classic",
+        assignment=assignment,
+        subscribed_topics=list(subscription.get("topics") or ()),
+        rack=subscription.get("rackId"),
+        rebalance_timeout_ms=session_timeout_ms if rebalance_timeout_ms == -1 else rebalance_timeout_ms,
+        session_timeout_ms=session_timeout_ms,
+    )
+
+
+def classic_member_from_bytes(
+    member_id: str,
+    instance_id: str | None,
+    client_id: str,
+    host: str,
+    subscription: bytes | None,
+    assignment: bytes | None,
+    *,
+    consumer: bool,
+    rebalance_timeout_ms: int | None,
+    session_timeout_ms: int | None,
+) -> Member:
+    """A classic member as its group holds it (the bytes it joined with, the assignment it was given)."""
+    decoded_subscription, decoded_assignment = decode_member_bytes(subscription, assignment, consumer)
+    return classic_member(
+        member_id, instance_id, client_id, host, decoded_subscription,
+        sorted(assigned_partitions(decoded_assignment)),
+        rebalance_timeout_ms=rebalance_timeout_ms, session_timeout_ms=session_timeout_ms,
+    )
+
+
+def _stored_classic_member(m: dict) -> Member:
+    """A member of a GroupMetadataValue, from its `classic_member_view`."""
+    return classic_member(
+        m["memberId"], m.get("groupInstanceId"), m.get("clientId", ""), m.get("clientHost", ""),
+        m.get("decodedSubscription"), sorted(assigned_partitions(m.get("decodedAssignment"))),
+        rebalance_timeout_ms=m.get("rebalanceTimeout", -1), session_timeout_ms=m.get("sessionTimeout"),
+    )
+
+
+def classic_description(
+    group_id: str,
+    state: str,
+    *,
+    protocol_type: str,
+    protocol: str | None,
+    generation: int,
+    leader: str | None,
+    state_timestamp: int | None,
+    members: Iterable[Member],
+    coordinator: str | None = None,
+    offsets: list[CommittedOffset] | None = None,
+) -> GroupDescription:
+    """A classic group, stored or live, with its members sorted by member id."""
+    return GroupDescription(
+        group_id, "classic", state, protocol_type=protocol_type, assignor=protocol, group_epoch=generation,
+        coordinator=coordinator, leader=leader, state_timestamp=state_timestamp,
+        members=sorted(members, key=lambda m: m.member_id), offsets=offsets if offsets is not None else [],
+    )
+
+
+# -- from replayed state ---------------------------------------------------------------------------
+
+
+def committed_offsets(replay: Replay, group_id: str) -> list[CommittedOffset]:
+    """The group's committed offsets in the replayed state, by topic and partition."""
+    committed = replay.offsets.get(group_id) or {}
+    return [
+        CommittedOffset(topic, partition, e.offset, e.metadata, None if e.leader_epoch == -1 else e.leader_epoch,
+                        e.commit_timestamp, e.expire_timestamp)
+        for (topic, partition), e in sorted(committed.items(), key=lambda kv: kv[0])
+    ]
+
+
+def describe_replayed(
+    replay: Replay, group_id: str, *, topic_names: Mapping[str, str] | None = None, coordinator: str | None = None
+) -> GroupDescription:
+    """The group as `group describe` would show it from the replayed state; KeyError when it does not exist.
+
+    `topic_names` maps topic ids (base64url) to names: KIP-848 records name topics by id only.
+    """
+    if not replay.exists(group_id):
+        raise KeyError(group_id)
+    offsets = committed_offsets(replay, group_id)
+    state = replay.consumer.get(group_id)
+    if state is not None:
+        return _replayed_consumer(group_id, state, offsets, topic_names or {}, coordinator)
+    classic = replay.classic.get(group_id)
+    if classic is None:
+        # A simple group: the empty classic group without protocol type the broker creates.
+        return GroupDescription(group_id, "classic", "Empty", protocol_type="", group_epoch=0,
+                                coordinator=coordinator, offsets=offsets)
+    return _replayed_classic(group_id, classic, offsets, coordinator)
+
+
+def describe_all_replayed(
+    replay: Replay, *, topic_names: Mapping[str, str] | None = None, coordinator: str | None = None
+) -> list[GroupDescription]:
+    """`describe_replayed` of every group, in `replay.group_ids()` order."""
+    return [describe_replayed(replay, g, topic_names=topic_names, coordinator=coordinator)
+            for g in replay.group_ids()]
+
+
+def _replayed_classic(
+    group_id: str, classic: ClassicGroupState, offsets: list[CommittedOffset], coordinator: str | None
+) -> GroupDescription:
+    """A stored classic group loads as Kafka loads it: Stable with members, else Empty."""
+    return classic_description(
+        group_id, "Stable" if classic.members else "Empty", protocol_type=classic.protocol_type,
+        protocol=classic.protocol, generation=classic.generation, leader=classic.leader,
+        state_timestamp=None if classic.current_state_timestamp == -1 else classic.current_state_timestamp,
+        members=[_stored_classic_member(m) for m in classic.members], coordinator=coordinator, offsets=offsets,
+    )
+
+
+def _replayed_consumer(group_id: str, state: ConsumerGroupState, offsets: list[CommittedOffset],
+                       names: Mapping[str, str], coordinator: str | None) -> GroupDescription:
+    # Imported here: the wire client describes groups too, and needs none of the record machinery.
+    from groupctl.log.replay import MEMBER_STATES, STABLE_MEMBER
+
+    cache: dict[uuid.UUID, str] = {}
+
+    def topic(topic_id: uuid.UUID) -> str:
+        name = cache.get(topic_id)
+        if name is None:
+            text = uuid_to_kafka(topic_id)
+            name = cache[topic_id] = names.get(text, text)
+        return name
+
+    def partitions(tps: list[dict]) -> list[TopicPartition]:
+        return sorted(TopicPartition(topic(t["topicId"]), p) for t in tps for p in t["partitions"])
+
+    members = []
+    for mid in state.member_ids():
+        meta = state.members.get(mid) or {}
+        cur = state.current.get(mid)
+        classic = meta.get("classicMemberMetadata")
+        target = state.targets.get(mid, [])
+        members.append(Member(
+            member_id=mid,
+            instance_id=meta.get("instanceId"),
+            client_id=meta.get("clientId", ""),
+            host=meta.get("clientHost", ""),
+            protocol="classic" if classic is not None else "consumer",
+            # A member without a type-8 record has Kafka's builder defaults: epoch 0, STABLE.
+            member_epoch=cur["memberEpoch"] if cur is not None else 0,
+            previous_member_epoch=cur["previousMemberEpoch"] if cur is not None else -1,
+            member_state=MEMBER_STATES.get(cur["state"] if cur is not None else STABLE_MEMBER, "UNKNOWN"),
+            assignment=partitions(cur["assignedPartitions"]) if cur is not None else [],
+            target_assignment=sorted(TopicPartition(topic(t), p) for t, p in target),
+            pending_revocation=partitions(cur["partitionsPendingRevocation"]) if cur is not None else [],
+            subscribed_topics=sorted(meta.get("subscribedTopicNames") or ()),
+            subscribed_regex=meta.get("subscribedTopicRegex"),
+            rack=meta.get("rackId"),
+            server_assignor=meta.get("serverAssignor"),
+            rebalance_timeout_ms=meta.get("rebalanceTimeoutMs"),
+            session_timeout_ms=classic.get("sessionTimeoutMs") if classic is not None else None,
+        ))
+    return GroupDescription(
+        group_id, "consumer", state.state(), protocol_type=PROTOCOL_TYPE, assignor=state.preferred_assignor(),
+        group_epoch=state.epoch, assignment_epoch=state.assignment_epoch, coordinator=coordinator,
+        members=members, offsets=offsets,
+    )
+
+
+# -- from a broker's answers -----------------------------------------------------------------------
+
+
+def from_describe_groups(info: ClassicGroupInfo) -> GroupDescription:
+    """DescribeGroups' answer for one group; it carries no generation, leader or timeouts."""
+    return GroupDescription(
+        group_id=info.group_id,
+        type="classic",
+        state=info.state,
+        protocol_type=info.protocol_type,
+        assignor=info.protocol or None,
+        coordinator=str(info.coordinator) if info.coordinator else None,
+        members=[
+            classic_member(m.member_id, m.group_instance_id, m.client_id, m.client_host, m.subscription,
+                           list(m.assignment or []))
+            for m in info.members
+        ],
+    )
+
+
+def from_consumer_group_describe(info: ConsumerGroupInfo) -> GroupDescription:
+    """ConsumerGroupDescribe's answer for one group (no previous epochs, member states or pending revocations)."""
+    return GroupDescription(
+        group_id=info.group_id,
+        type="consumer",
+        state=info.state,
+        protocol_type=PROTOCOL_TYPE,
+        assignor=info.assignor_name or None,
+        group_epoch=info.group_epoch,
+        assignment_epoch=info.assignment_epoch,
+        coordinator=str(info.coordinator) if info.coordinator else None,
+        members=[
+            Member(
+                member_id=m.member_id,
+                instance_id=m.instance_id,
+                client_id=m.client_id,
+                host=m.client_host,
+                protocol=m.protocol,
+                member_epoch=m.member_epoch,
+                assignment=list(m.assignment),
+                target_assignment=list(m.target_assignment),
+                subscribed_topics=list(m.subscribed_topic_names),
+                subscribed_regex=m.subscribed_topic_regex,
+                rack=m.rack_id,
+            )
+            for m in info.members
+        ],
+    )
