@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from groupctl.backends.local import read_json, write_json_atomically
-from groupctl.coordinator.classic import STABLE as GROUP_STABLE
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.offsets import CommitPartition
+from groupctl.coordinator.runtime import classic_heartbeat_key, rebalance_key, session_key
 from groupctl.coordinator.state import assignment_map
 from groupctl.errors import KAFKA_ERROR_NAMES, GroupctlError
 from groupctl.log.replay import STABLE_MEMBER
-from groupctl.model import TopicPartition, format_assignment
+from groupctl.model import GroupState, TopicPartition, format_assignment
 from groupctl.simulation.clients import (
     STABLE,
     UNJOINED,
@@ -55,7 +55,7 @@ _ANOMALY = re.compile(r"(\d+) ms (\S+): (.*)", re.DOTALL)
 
 
 @dataclass(frozen=True, slots=True)
-class MemberSpec:
+class MemberLaunch:
     """What `local member join` was asked for."""
 
     name: str
@@ -238,7 +238,7 @@ class LocalMembers(VirtualTimeDriver):
 
     # -- commands ---------------------------------------------------------------------------------
 
-    def join(self, spec: MemberSpec) -> RunResult:
+    def join(self, spec: MemberLaunch) -> RunResult:
         """A new member, started, and the world run until its group has settled."""
         if spec.name in self._members:
             old = self._members[spec.name]
@@ -431,7 +431,7 @@ class LocalMembers(VirtualTimeDriver):
             return True
         classic = self.coord.classic.groups.get(group)
         if classic is not None:
-            if classic.state != GROUP_STABLE or classic.pending_join:
+            if classic.state != GroupState.STABLE or classic.pending_join:
                 return False
             for c in running:
                 member = classic.members.get(c.member_id)
@@ -524,8 +524,8 @@ class LocalMembers(VirtualTimeDriver):
         timers = self.coord.timers
         self._marks = marks
         self._deadlines = {
-            (gid, mid): (timers.deadline(("heartbeat" if mark.type == "classic" else "session", gid, mid)),
-                         timers.deadline(("rebalance", gid, mid)))
+            (gid, mid): (timers.deadline((classic_heartbeat_key if mark.type == "classic" else session_key)(gid, mid)),
+                         timers.deadline(rebalance_key(gid, mid)))
             for gid, mark in marks.items() for mid in mark.members
         }
 
