@@ -21,8 +21,7 @@ from groupctl.coordinator.offsets import CommitPartition
 from groupctl.coordinator.runtime import classic_heartbeat_key, rebalance_key, session_key
 from groupctl.coordinator.state import assignment_map
 from groupctl.errors import KAFKA_ERROR_NAMES, GroupctlError
-from groupctl.log.replay import STABLE_MEMBER
-from groupctl.model import GroupState, TopicPartition, format_assignment
+from groupctl.model import GroupState, MemberState, TopicPartition, format_assignment
 from groupctl.simulation.clients import (
     STABLE,
     UNJOINED,
@@ -444,7 +443,7 @@ class LocalMembers(VirtualTimeDriver):
             return False
         for c in running:
             current = state.current.get(c.member_id)
-            if not isinstance(c, ConsumerClient) or current is None or current["state"] != STABLE_MEMBER \
+            if not isinstance(c, ConsumerClient) or current is None or current["state"] != MemberState.STABLE \
                     or current["memberEpoch"] != state.assignment_epoch or c.epoch != current["memberEpoch"]:
                 return False
             if c.owned_ids != assignment_map(current["assignedPartitions"]):
@@ -490,7 +489,7 @@ class LocalMembers(VirtualTimeDriver):
         for gid, mark in marks.items():
             old = self._marks.get(gid)
             if old is None:
-                old = _Mark(mark.type, "Empty", 0, {})
+                old = _Mark(mark.type, GroupState.EMPTY, 0, {})
             gone = old.members.keys() - mark.members.keys()
             came = mark.members.keys() - old.members.keys()
             returned = {mark.members[m]: m for m in came if mark.members[m] is not None}

@@ -237,7 +237,7 @@ class RollingBounce(VirtualTimeDriver):
                     return False
             return True
         state = self.coord.state.consumer.get(GROUP_ID)
-        if state is None or state.state() != "Stable" or len(state.member_ids()) != len(running):
+        if state is None or state.state() != GroupState.STABLE or len(state.member_ids()) != len(running):
             return False
         for c in running:
             current = state.current.get(c.member_id)
