@@ -166,11 +166,7 @@ class Coordinator:
 
     def fire_due(self) -> int:
         """Run every timer due now (each completes its own result); returns how many fired."""
-        fired = 0
-        while (due := self.timers.pop_due(self.clock.now_ms())) is not None:
-            due[1]()
-            fired += 1
-        return fired
+        return self.runtime.fire_due()
 
     # -- groups -----------------------------------------------------------------------------------------
 
@@ -192,12 +188,13 @@ class Coordinator:
     def heartbeat(self, request: HeartbeatRequest) -> HeartbeatResponse:
         """ConsumerGroupHeartbeat (KIP-848); a consumer group it creates replaces an Empty classic one."""
         gid = request.group_id
-        other = None if gid in self.state.consumer else self._other_group(gid)
+        rt = self.runtime
+        other = None if gid in rt.state.consumer else self._other_group(gid)
         result = consumer_heartbeat(self.consumer, request, other)
         if other is not None and result.response.error_code == 0 and result.records:
             self.classic.groups.pop(gid, None)
             result.records.insert(0, group_tombstone(gid))
-        self.runtime.complete(result)
+        rt.complete(result)
         return result.response
 
     def join_group(self, request: JoinGroupRequest, respond: JoinCallback) -> None:

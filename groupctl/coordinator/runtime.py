@@ -161,5 +161,13 @@ class Runtime:
                 reply()
 
     def schedule(self, key: Hashable, deadline_ms: int, action: Action) -> None:
-        """A timer whose action returns a result, completed when it fires."""
-        self.timers.schedule(key, deadline_ms, lambda: self.complete(action()))
+        """A timer whose action returns a result; `fire_due` completes it."""
+        self.timers.schedule(key, deadline_ms, action)
+
+    def fire_due(self) -> int:
+        """Run every timer due now, completing each one's result; returns how many fired."""
+        fired = 0
+        while (due := self.timers.pop_due(self.clock.now_ms())) is not None:
+            self.complete(due[1]())
+            fired += 1
+        return fired
