@@ -7,10 +7,46 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from enum import IntEnum, StrEnum
+from typing import NamedTuple
 
-# Kafka's state names (GroupState), as printed by its tools.
-CLASSIC_STATES = ("Empty", "PreparingRebalance", "CompletingRebalance", "Stable", "Dead")
-CONSUMER_STATES = ("Empty", "Assigning", "Reconciling", "Stable", "Dead")
+
+class GroupState(StrEnum):
+    """Kafka's group state names, as its tools print them; a StrEnum so JSON and string compares keep working."""
+
+    EMPTY = "Empty"
+    PREPARING_REBALANCE = "PreparingRebalance"  # classic
+    COMPLETING_REBALANCE = "CompletingRebalance"  # classic
+    ASSIGNING = "Assigning"  # consumer (KIP-848)
+    RECONCILING = "Reconciling"  # consumer (KIP-848)
+    STABLE = "Stable"
+    DEAD = "Dead"
+
+
+class MemberState(IntEnum):
+    """A KIP-848 member's reconciliation state, by the id ConsumerGroupCurrentMemberAssignmentValue stores."""
+
+    STABLE = 0
+    UNREVOKED_PARTITIONS = 1
+    UNRELEASED_PARTITIONS = 2
+    UNKNOWN = 127
+
+
+class MemberIdentity(NamedTuple):
+    """A member named for removal (LeaveGroup v3+, admin removal): by member id and/or instance id.
+
+    A NamedTuple so the (member id, instance id, reason) triples callers built before still unpack alike.
+    """
+
+    member_id: str
+    instance_id: str | None = None
+    reason: str | None = None
+
+
+# Kafka's state names per group type, in the order its tools list them.
+_G = GroupState
+CLASSIC_STATES = tuple(s.value for s in (_G.EMPTY, _G.PREPARING_REBALANCE, _G.COMPLETING_REBALANCE, _G.STABLE, _G.DEAD))
+CONSUMER_STATES = tuple(s.value for s in (_G.EMPTY, _G.ASSIGNING, _G.RECONCILING, _G.STABLE, _G.DEAD))
 
 
 @dataclass(frozen=True, slots=True, order=True)

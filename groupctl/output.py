@@ -146,8 +146,12 @@ def write_yaml(kind: str, items: list[Any], *, out: TextIO | None = None) -> Non
     """The envelope as YAML; yaml is imported only here because it costs start-up time."""
     import yaml
 
+    class Dumper(yaml.SafeDumper):
+        """Safe YAML that writes str subclasses (the model's StrEnum states) as the strings they are."""
+
+    Dumper.add_multi_representer(str, Dumper.represent_str)
     out = out or sys.stdout
-    yaml.safe_dump(envelope(kind, items), out, sort_keys=False, allow_unicode=True)
+    yaml.dump(envelope(kind, items), out, Dumper=Dumper, sort_keys=False, allow_unicode=True)
 
 
 def render(

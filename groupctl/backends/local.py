@@ -23,11 +23,13 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from groupctl.backends.local_classic import restore_classic, snapshot_classic
 from groupctl.coordinator.clock import Clock, ManualClock, WallClock
 from groupctl.coordinator.configs import GroupConfigs
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.log import SegmentLog
+from groupctl.coordinator.runtime import TIMER_KINDS
 from groupctl.coordinator.topics import Topic, TopicImage
 from groupctl.errors import KAFKA_ERROR_NAMES, GroupctlError, GroupNotFound, KafkaError
 from groupctl.log.writer import SegmentWriter
@@ -36,6 +38,7 @@ from groupctl.model import (
     ConfigEntry,
     GroupDescription,
     GroupListing,
+    MemberIdentity,
     RemovalResult,
     TopicPartition,
     attach_log_ends,
@@ -52,7 +55,7 @@ CLASSIC_FILE = "classic-groups.json"
 #: Timers that outlive an invocation: sessions, revocation and rebalance deadlines. Kafka restarts
 #: them on failover; a local DIR is the same coordinator carrying on between invocations, so a
 #: member that stopped heartbeating still expires and a rebalance still times out.
-_PERSISTED_TIMERS = ("session", "heartbeat", "rebalance", "join", "sync")
+_PERSISTED_TIMERS = TIMER_KINDS
 LOCK_FILE = ".lock"
 #: Written by `groupctl serve` while it holds DIR, so that other commands can say where it is.
 SERVING_FILE = "serving.json"
@@ -205,7 +208,7 @@ class LocalBackend:
         classic = read_json(self.directory / CLASSIC_FILE)
         if classic is not None:
             if classic.get("logEndOffset") == self.writer.next_offset:
-                self.coordinator.classic.restore(classic["groups"])
+                restore_classic(self.coordinator.classic, classic["groups"])
             else:
                 self.notices.append(
                     f"{self.directory / CLASSIC_FILE} is older than the log: classic groups were reloaded from their "
@@ -259,7 +262,7 @@ class LocalBackend:
         )
         write_json_atomically(self.directory / TIMERS_FILE, {"timers": kept})
         write_json_atomically(self.directory / CLASSIC_FILE, {
-            "logEndOffset": self.writer.next_offset, "groups": self.coordinator.classic.snapshot(),
+            "logEndOffset": self.writer.next_offset, "groups": snapshot_classic(self.coordinator.classic),
         })
 
     def close(self) -> None:
@@ -303,7 +306,7 @@ class LocalBackend:
     ) -> list[RemovalResult]:
         if not self.coordinator.group_exists(group_id):
             raise GroupNotFound(group_id, self.location)
-        identities = [(member_id, instance_id, reason) for member_id, instance_id in members]
+        identities = [MemberIdentity(member_id, instance_id, reason) for member_id, instance_id in members]
         try:
             results = self.coordinator.leave_group(group_id, identities)
         except KafkaError as exc:

@@ -16,13 +16,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from groupctl.backends.local import read_json, write_json_atomically
-from groupctl.coordinator.classic import STABLE as GROUP_STABLE
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.offsets import CommitPartition
+from groupctl.coordinator.runtime import classic_heartbeat_key, rebalance_key, session_key
 from groupctl.coordinator.state import assignment_map
 from groupctl.errors import KAFKA_ERROR_NAMES, GroupctlError
-from groupctl.log.replay import STABLE_MEMBER
-from groupctl.model import TopicPartition, format_assignment
+from groupctl.model import GroupState, MemberState, TopicPartition, format_assignment
 from groupctl.simulation.clients import (
     STABLE,
     UNJOINED,
@@ -55,7 +54,7 @@ _ANOMALY = re.compile(r"(\d+) ms (\S+): (.*)", re.DOTALL)
 
 
 @dataclass(frozen=True, slots=True)
-class MemberSpec:
+class MemberLaunch:
     """What `local member join` was asked for."""
 
     name: str
@@ -238,7 +237,7 @@ class LocalMembers(VirtualTimeDriver):
 
     # -- commands ---------------------------------------------------------------------------------
 
-    def join(self, spec: MemberSpec) -> RunResult:
+    def join(self, spec: MemberLaunch) -> RunResult:
         """A new member, started, and the world run until its group has settled."""
         if spec.name in self._members:
             old = self._members[spec.name]
@@ -431,7 +430,7 @@ class LocalMembers(VirtualTimeDriver):
             return True
         classic = self.coord.classic.groups.get(group)
         if classic is not None:
-            if classic.state != GROUP_STABLE or classic.pending_join:
+            if classic.state != GroupState.STABLE or classic.pending_join:
                 return False
             for c in running:
                 member = classic.members.get(c.member_id)
@@ -444,7 +443,7 @@ class LocalMembers(VirtualTimeDriver):
             return False
         for c in running:
             current = state.current.get(c.member_id)
-            if not isinstance(c, ConsumerClient) or current is None or current["state"] != STABLE_MEMBER \
+            if not isinstance(c, ConsumerClient) or current is None or current["state"] != MemberState.STABLE \
                     or current["memberEpoch"] != state.assignment_epoch or c.epoch != current["memberEpoch"]:
                 return False
             if c.owned_ids != assignment_map(current["assignedPartitions"]):
@@ -490,7 +489,7 @@ class LocalMembers(VirtualTimeDriver):
         for gid, mark in marks.items():
             old = self._marks.get(gid)
             if old is None:
-                old = _Mark(mark.type, "Empty", 0, {})
+                old = _Mark(mark.type, GroupState.EMPTY, 0, {})
             gone = old.members.keys() - mark.members.keys()
             came = mark.members.keys() - old.members.keys()
             returned = {mark.members[m]: m for m in came if mark.members[m] is not None}
@@ -524,8 +523,8 @@ class LocalMembers(VirtualTimeDriver):
         timers = self.coord.timers
         self._marks = marks
         self._deadlines = {
-            (gid, mid): (timers.deadline(("heartbeat" if mark.type == "classic" else "session", gid, mid)),
-                         timers.deadline(("rebalance", gid, mid)))
+            (gid, mid): (timers.deadline((classic_heartbeat_key if mark.type == "classic" else session_key)(gid, mid)),
+                         timers.deadline(rebalance_key(gid, mid)))
             for gid, mark in marks.items() for mid in mark.members
         }
 

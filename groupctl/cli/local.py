@@ -345,7 +345,7 @@ def member_join(
 
     Example: groupctl local member join pod-0 --group orders-app --instance-id pod-0 --topics orders --local ./lab
     """
-    from groupctl.backends.local_members import DEFAULT_SESSION_TIMEOUT_MS, MemberSpec
+    from groupctl.backends.local_members import DEFAULT_SESSION_TIMEOUT_MS, MemberLaunch
 
     if not INSTANCE_ID.fullmatch(name):
         raise UsageError(f"member name '{name}' must be 1 to 249 ASCII letters, digits, '.', '_' or '-' "
@@ -368,7 +368,7 @@ def member_join(
         if assignor is Assignor.uniform:
             raise UsageError("--assignor uniform is a KIP-848 server-side assignor; classic members assign in the "
                              "leader with the Java client's default, range (use --protocol consumer)")
-    spec = MemberSpec(
+    spec = MemberLaunch(
         name, group, protocol.value, tuple(names), regex, instance_id,
         session_timeout if session_timeout is not None else DEFAULT_SESSION_TIMEOUT_MS,
         assignor.value if assignor is not None and protocol is Protocol.consumer else None,

@@ -52,10 +52,10 @@ class Timers:
 
     def __init__(self) -> None:
         self._heap: list[tuple[int, int, Hashable]] = []
-        self._live: dict[Hashable, tuple[int, int, Callable[[], None]]] = {}
+        self._live: dict[Hashable, tuple[int, int, Callable[[], object]]] = {}
         self._seq = itertools.count()
 
-    def schedule(self, key: Hashable, deadline_ms: int, action: Callable[[], None]) -> None:
+    def schedule(self, key: Hashable, deadline_ms: int, action: Callable[[], object]) -> None:
         seq = next(self._seq)
         self._live[key] = (deadline_ms, seq, action)
         heapq.heappush(self._heap, (deadline_ms, seq, key))
@@ -97,7 +97,7 @@ class Timers:
             heapq.heappop(heap)
         return None
 
-    def pop_due(self, now_ms: int) -> tuple[Hashable, Callable[[], None]] | None:
+    def pop_due(self, now_ms: int) -> tuple[Hashable, Callable[[], object]] | None:
         """Remove and return the earliest timer due at `now_ms` (ties: scheduling order)."""
         deadline = self.next_deadline()
         if deadline is None or deadline > now_ms:

@@ -1,21 +1,19 @@
-"""The in-process group coordinator: one `__consumer_offsets` partition's worth of groups.
+"""The router: one `__consumer_offsets` partition's worth of groups behind Kafka's request API.
 
-It owns the infrastructure the protocol handlers share: the record log and the state replayed from
-it, the clock and its timers, topic metadata, group configs and seeded ids. `Coordinator(log=...)`
-over an existing log is a failover: the state is replayed, and session timers restart as Kafka's
-`onLoaded` restarts them.
+Each request is validated, handed to its protocol's handler, and the `Result` the handler returns is
+completed by the runtime: its records appended once, then the parked requests it finished answered.
+The router owns what crosses protocols: which protocol a LeaveGroup goes to, a new classic group's
+first record, dropping an empty classic group a consumer group replaces, DeleteGroups' tombstones.
+`Coordinator(log=...)` over an existing log is a failover: the state is replayed, and session timers
+restart as Kafka's `onLoaded` restarts them.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
-from groupctl.coordinator import records as rec
 from groupctl.coordinator.classic import (
-    DEAD,
-    EMPTY,
-    ClassicGroup,
     ClassicGroups,
     DescribedGroup,
     JoinCallback,
@@ -23,30 +21,35 @@ from groupctl.coordinator.classic import (
     SyncCallback,
     SyncGroupRequest,
 )
+from groupctl.coordinator.classic import join as classic_join
+from groupctl.coordinator.classic import members as classic_members
+from groupctl.coordinator.classic.records import empty_group_record, group_tombstone
 from groupctl.coordinator.clock import Clock, ManualClock, Timers
 from groupctl.coordinator.configs import ConfigValue, GroupConfigs
 from groupctl.coordinator.consumer import ConsumerGroups, HeartbeatRequest, HeartbeatResponse, LeaveResult
+from groupctl.coordinator.consumer import records as rec
+from groupctl.coordinator.consumer.heartbeat import heartbeat as consumer_heartbeat
 from groupctl.coordinator.ids import IdGenerator
-from groupctl.coordinator.log import MemoryLog, Record, RecordLog
-from groupctl.coordinator.offsets import CommitPartition, FetchedOffset, Offsets
-from groupctl.coordinator.reconcile import UNREVOKED_PARTITIONS
+from groupctl.coordinator.log import Record, RecordLog
+from groupctl.coordinator.offsets import CommitPartition, FetchedOffset, Offsets, offset_tombstone
+from groupctl.coordinator.runtime import (
+    CLASSIC_DEFAULTS,
+    DEFAULT_ASSIGNORS,
+    Result,
+    Runtime,
+    classic_heartbeat_key,
+    classic_join_key,
+    classic_sync_key,
+)
 from groupctl.coordinator.state import CoordinatorState
 from groupctl.coordinator.topics import Topic, TopicImage
 from groupctl.errors import KafkaError
-from groupctl.model import GroupDescription, GroupListing
+from groupctl.model import GroupDescription, GroupListing, GroupState, MemberIdentity, MemberState
 from groupctl.protocol.primitives import uuid_to_kafka
-from groupctl.protocol.records import encode_key
+
+__all__ = ["CLASSIC_DEFAULTS", "DEFAULT_ASSIGNORS", "ConsumerGroupDescribed", "Coordinator"]
 
 ConsumerGroupDescribed = tuple[str, KafkaError | None, GroupDescription | None]
-#: `group.consumer.assignors` default; the first is the default assignor.
-DEFAULT_ASSIGNORS = ("uniform", "range")
-#: The broker settings of classic groups, with Kafka's defaults.
-CLASSIC_DEFAULTS: dict[str, int] = {
-    "group.min.session.timeout.ms": 6000,
-    "group.max.session.timeout.ms": 1800000,
-    "group.initial.rebalance.delay.ms": 3000,
-    "group.max.size": 2**31 - 1,
-}
 
 
 class Coordinator:
@@ -62,90 +65,88 @@ class Coordinator:
         max_group_size: int | None = None,
         classic_settings: Mapping[str, int] | None = None,
     ) -> None:
-        self.clock = clock if clock is not None else ManualClock()
-        self.ids = ids if ids is not None else IdGenerator()
-        self.topics = topics if topics is not None else TopicImage()
-        self.configs = configs if configs is not None else GroupConfigs()
-        self.log = log if log is not None else MemoryLog()
-        self.assignor_names = list(assignors)
-        self.max_group_size = (
-            max_group_size if max_group_size is not None else int(self.configs.broker["group.consumer.max.size"])
+        self.runtime = Runtime(
+            clock=clock, ids=ids, topics=topics, configs=configs, log=log, assignors=assignors,
+            max_group_size=max_group_size, classic_settings=classic_settings,
         )
-        self.state = CoordinatorState()
-        self.timers = Timers()
-        self.metadata_refresh: set[str] = set()
-        self.records_written = 0
-        self._tasks: dict[str, Callable[[], None]] = {}
-        unknown = set(classic_settings or {}) - set(CLASSIC_DEFAULTS)
-        if unknown:
-            raise ValueError(f"unknown classic group settings: {', '.join(sorted(unknown))}")
-        self.classic_settings = {**CLASSIC_DEFAULTS, **(classic_settings or {})}
-        self.consumer = ConsumerGroups(self)
-        self.classic = ClassicGroups(self)
-        self.offsets = Offsets(self)
+        self.classic = ClassicGroups(self.runtime)
+        self.consumer = ConsumerGroups(self.runtime, self.group_exists)
+        self.offsets = Offsets(self.runtime, self.classic)
         self._load()
 
+    # -- the runtime's parts, as callers name them -----------------------------------------------------
+
+    @property
+    def clock(self) -> Clock:
+        return self.runtime.clock
+
+    @property
+    def ids(self) -> IdGenerator:
+        return self.runtime.ids
+
+    @property
+    def topics(self) -> TopicImage:
+        return self.runtime.topics
+
+    @property
+    def configs(self) -> GroupConfigs:
+        return self.runtime.configs
+
+    @property
+    def log(self) -> RecordLog:
+        return self.runtime.log
+
+    @property
+    def state(self) -> CoordinatorState:
+        return self.runtime.state
+
+    @property
+    def timers(self) -> Timers:
+        return self.runtime.timers
+
+    @property
+    def records_written(self) -> int:
+        return self.runtime.records_written
+
+    @property
+    def metadata_refresh(self) -> set[str]:
+        return self.runtime.metadata_refresh
+
+    @property
+    def assignor_names(self) -> list[str]:
+        return self.runtime.assignor_names
+
+    @property
+    def max_group_size(self) -> int:
+        return self.runtime.max_group_size
+
+    @property
+    def classic_settings(self) -> dict[str, int]:
+        return self.runtime.classic_settings
+
     def _load(self) -> None:
-        for record in self.log.read():
-            self.state.apply(record)
-        for group_id, classic in self.state.classic.items():
+        rt = self.runtime
+        rt.load()
+        for group_id, classic in rt.state.classic.items():
             self.classic.load(group_id, classic)
-        for group_id, group in self.state.consumer.items():
-            self.metadata_refresh.add(group_id)
+        for group_id, group in rt.state.consumer.items():
+            rt.metadata_refresh.add(group_id)
             for member_id in group.member_ids():
-                self.schedule_session_timeout(group_id, member_id)
+                self.consumer.schedule_session_timeout(group_id, member_id)
                 current = group.current.get(member_id)
-                if current is not None and current["state"] == UNREVOKED_PARTITIONS:
+                if current is not None and current["state"] == MemberState.UNREVOKED_PARTITIONS:
                     rebalance = (group.members.get(member_id) or {}).get("rebalanceTimeoutMs", -1)
-                    self.schedule_rebalance_timeout(group_id, member_id, current["memberEpoch"], rebalance)
+                    self.consumer.schedule_rebalance_timeout(group_id, member_id, current["memberEpoch"], rebalance)
 
     def rebuild(self) -> Coordinator:
         """A new coordinator loaded from this one's log (failover), sharing clock, ids, topics, configs."""
+        rt = self.runtime
         return Coordinator(
-            clock=self.clock, ids=self.ids, topics=self.topics, configs=self.configs, log=self.log,
-            assignors=self.assignor_names, max_group_size=self.max_group_size,
-            classic_settings=self.classic_settings,
+            clock=rt.clock, ids=rt.ids, topics=rt.topics, configs=rt.configs, log=rt.log,
+            assignors=rt.assignor_names, max_group_size=rt.max_group_size, classic_settings=rt.classic_settings,
         )
 
-    # -- records, tasks, time ---------------------------------------------------------------------
-
-    def append(self, records: Sequence[Record]) -> None:
-        """Write records to the log and apply them as read back: the only way state changes."""
-        if not records:
-            return
-        for decoded in self.log.append(records, self.clock.now_ms()):
-            self.state.apply(decoded)
-        self.records_written += len(records)
-
-    def schedule_task(self, key: str, action: Callable[[], None]) -> None:
-        """Kafka's background executor, run at the end of the current request (deterministic)."""
-        self._tasks.setdefault(key, action)
-
-    def run_tasks(self) -> None:
-        while self._tasks:
-            key = next(iter(self._tasks))
-            self._tasks.pop(key)()
-
-    def schedule_session_timeout(self, group_id: str, member_id: str) -> None:
-        deadline = self.clock.now_ms() + self.configs.session_timeout_ms(group_id)
-        self.timers.schedule(("session", group_id, member_id), deadline,
-                             lambda: self.consumer.fence(group_id, member_id))
-
-    def schedule_rebalance_timeout(self, group_id: str, member_id: str, epoch: int, timeout_ms: int) -> None:
-        def expire() -> None:
-            group = self.state.consumer.get(group_id)
-            current = group.current.get(member_id) if group is not None else None
-            if current is not None and current["memberEpoch"] == epoch:
-                self.consumer.fence(group_id, member_id)
-
-        self.timers.schedule(("rebalance", group_id, member_id), self.clock.now_ms() + max(timeout_ms, 0), expire)
-
-    def cancel_rebalance_timeout(self, group_id: str, member_id: str) -> None:
-        self.timers.cancel(("rebalance", group_id, member_id))
-
-    def cancel_member_timers(self, group_id: str, member_id: str) -> None:
-        self.timers.cancel(("session", group_id, member_id))
-        self.timers.cancel(("rebalance", group_id, member_id))
+    # -- time -------------------------------------------------------------------------------------------
 
     def advance(self, ms: int) -> None:
         """Move a manual clock forward by `ms`, firing every timer that falls due, in deadline order."""
@@ -164,45 +165,51 @@ class Coordinator:
         clock.set(now_ms)
 
     def fire_due(self) -> int:
-        """Run every timer due now; returns how many fired."""
-        fired = 0
-        while (due := self.timers.pop_due(self.clock.now_ms())) is not None:
-            due[1]()
-            self.run_tasks()
-            fired += 1
-        return fired
+        """Run every timer due now (each completes its own result); returns how many fired."""
+        return self.runtime.fire_due()
 
-    # -- groups -----------------------------------------------------------------------------------
+    # -- groups -----------------------------------------------------------------------------------------
 
     def group_exists(self, group_id: str) -> bool:
-        return group_id in self.classic.groups or group_id in self.state.group_ids()
+        return self.classic.exists(group_id)
 
     def classic_group_is_empty(self, group_id: str) -> bool:
+        """Whether a consumer group could take this id over: no live classic group, or an Empty one."""
         group = self.classic.groups.get(group_id)
-        return group is None or group.state == EMPTY
+        return group is None or group.state == GroupState.EMPTY
 
-    def drop_empty_classic_group(self, group_id: str) -> Record:
-        """The tombstone that removes an empty classic (or simple) group a consumer group replaces."""
-        self.classic.groups.pop(group_id, None)
-        return encode_key(2, {"group": group_id}), None
-
-    def validate_classic_commit(self, group_id: str, member_id: str, generation: int,
-                                instance_id: str | None = None) -> None:
-        """A commit to a classic group, or to a simple one (an Empty classic group without members)."""
-        group = self.classic.groups.get(group_id) or ClassicGroup(group_id)
-        self.classic.validate_offset_commit(group, member_id, instance_id, generation)
+    def _other_group(self, group_id: str) -> GroupState | None:
+        """The state of a non-consumer group by this id: a live classic one, or a simple one (Empty)."""
+        classic = self.classic.groups.get(group_id)
+        if classic is not None:
+            return classic.state
+        return GroupState.EMPTY if group_id in self.state.group_ids() else None
 
     def heartbeat(self, request: HeartbeatRequest) -> HeartbeatResponse:
-        """ConsumerGroupHeartbeat (KIP-848)."""
-        return self.consumer.heartbeat(request)
+        """ConsumerGroupHeartbeat (KIP-848); a consumer group it creates replaces an Empty classic one."""
+        gid = request.group_id
+        rt = self.runtime
+        other = None if gid in rt.state.consumer else self._other_group(gid)
+        result = consumer_heartbeat(self.consumer, request, other)
+        if other is not None and result.response.error_code == 0 and result.records:
+            self.classic.groups.pop(gid, None)
+            result.records.insert(0, group_tombstone(gid))
+        rt.complete(result)
+        return result.response
 
     def join_group(self, request: JoinGroupRequest, respond: JoinCallback) -> None:
-        """JoinGroup; `respond` gets the answer now, or when the rebalance completes."""
-        self.classic.join(request, respond)
+        """JoinGroup; `respond` gets the answer once the request's records are written, or when the
+        rebalance completes. A group this request creates gets its first (empty) record."""
+        new = not self.group_exists(request.group_id)
+        result = classic_join.join(self.classic, request, respond)
+        group = self.classic.groups.get(request.group_id)
+        if new and group is not None and not result.records:
+            result.records.append(empty_group_record(group))
+        self.runtime.complete(result)
 
     def sync_group(self, request: SyncGroupRequest, respond: SyncCallback) -> None:
         """SyncGroup; `respond` gets the assignment now, or when the leader sends it."""
-        self.classic.sync(request, respond)
+        self.runtime.complete(classic_members.sync(self.classic, request, respond))
 
     def describe_groups(self, group_ids: Iterable[str], version: int = 5) -> list[DescribedGroup]:
         """DescribeGroups (classic groups)."""
@@ -211,37 +218,48 @@ class Coordinator:
     def classic_heartbeat(self, group_id: str, generation_id: int, member_id: str,
                           instance_id: str | None = None) -> int:
         """Heartbeat (classic protocol): the error code."""
-        return self.classic.heartbeat(group_id, generation_id, member_id, instance_id)
+        result = classic_members.heartbeat(self.classic, group_id, generation_id, member_id, instance_id)
+        self.runtime.complete(result)
+        return result.response
 
-    def leave_group(self, group_id: str, identities: Iterable[tuple[str, str | None, str | None]]) -> list[LeaveResult]:
-        """LeaveGroup (v3+ batch, also the admin path): members by id and/or instance id, with a reason."""
-        identities = list(identities)
+    def leave_group(self, group_id: str, identities: Iterable[MemberIdentity | tuple]) -> list[LeaveResult]:
+        """LeaveGroup (v3+ batch, also the admin path): members by id and/or instance id, with a reason.
+
+        A consumer group takes it as an admin removal; a classic group as its members leaving.
+        """
+        named = [MemberIdentity(*i) for i in identities]
         if group_id in self.state.consumer:
-            return self.consumer.admin_leave(group_id, identities)
+            consumer = self.consumer.admin_leave(group_id, named)
+            self.runtime.complete(consumer)
+            return consumer.response
         if group_id not in self.classic.groups:
             raise KafkaError("UNKNOWN_MEMBER_ID", f"Group {group_id} not found.")
         group = self.classic.groups[group_id]
         held = {m.member_id: m for m in group.members.values()}
         static = dict(group.static)
+        result = classic_members.leave(self.classic, group_id, named)
         out = []
-        for (member_id, instance_id, code), (_, _, _reason) in zip(self.classic.leave(group_id, identities),
-                                                                  identities, strict=True):
-            result = LeaveResult(member_id, instance_id, code)
+        for member_id, instance_id, code in result.response:
+            left = LeaveResult(member_id, instance_id, code)
             if code == 0:
                 removed = member_id or static.get(instance_id or "", "")
-                result.removed_member_id = removed or None
+                left.removed_member_id = removed or None
                 member = held.get(removed)
                 if member is not None:
-                    result.classic_assignment = member.assignment
-            out.append(result)
+                    left.classic_assignment = member.assignment
+            out.append(left)
+        self.runtime.complete(result)
         return out
 
     def commit_offsets(self, group_id: str, member_id: str, epoch: int, partitions: list[CommitPartition],
                        **options: int) -> list[CommitPartition]:
         try:
-            return self.offsets.commit(group_id, member_id, epoch, partitions, **options)
-        finally:
-            self.run_tasks()
+            result = self.offsets.commit(group_id, member_id, epoch, partitions, **options)
+        except KafkaError:
+            self.runtime.run_tasks()
+            raise
+        self.runtime.complete(result)
+        return result.response
 
     def fetch_offsets(self, group_id: str, topics: list[tuple[str, list[int]]] | None = None,
                       **options: object) -> list[FetchedOffset]:
@@ -263,7 +281,7 @@ class Coordinator:
                 listing = GroupListing(group_id, "classic", classic.state, classic.protocol_type or "",
                                        len(classic.members))
             else:
-                listing = GroupListing(group_id, "classic", EMPTY, "", 0)
+                listing = GroupListing(group_id, "classic", GroupState.EMPTY, "", 0)
             if want_states is not None and listing.state.lower() not in want_states:
                 continue
             if want_types is not None and listing.type not in want_types:
@@ -318,7 +336,7 @@ class Coordinator:
             records += self._offset_tombstones(group_id)
             records += self._group_tombstones(group_id)
             results.append((group_id, None))
-        self.append(records)
+        self.runtime.complete(Result(results, records))
         return results
 
     def _validate_delete(self, group_id: str) -> None:
@@ -327,54 +345,55 @@ class Coordinator:
             raise KafkaError("GROUP_ID_NOT_FOUND", f"Group {group_id} not found.")
         consumer = self.state.consumer.get(group_id)
         if consumer is not None:
-            if consumer.state() != EMPTY:
+            if consumer.state() != GroupState.EMPTY:
                 raise KafkaError("NON_EMPTY_GROUP", "The group is not empty.")
             return
         classic = self.classic.groups.get(group_id)
-        if classic is None or classic.state == EMPTY:
+        if classic is None or classic.state == GroupState.EMPTY:
             return
-        if classic.state == DEAD:
+        if classic.state == GroupState.DEAD:
             raise KafkaError("GROUP_ID_NOT_FOUND", f"Group {group_id} is in dead state.")
         raise KafkaError("NON_EMPTY_GROUP", "The group is not empty.")
 
     def _offset_tombstones(self, group_id: str) -> list[Record]:
         """`deleteAllOffsets`: committed offsets, then pending transactional ones not also committed."""
         committed = self.state.offsets.get(group_id, {})
-        out: list[Record] = [_offset_tombstone(group_id, topic, partition) for topic, partition in sorted(committed)]
+        out: list[Record] = [offset_tombstone(group_id, topic, partition) for topic, partition in sorted(committed)]
         pending = sorted({
             (topic, partition)
             for entries in self.state.pending.values()
             for (gid, topic, partition) in entries
             if gid == group_id and (topic, partition) not in committed
         })
-        out += [_offset_tombstone(group_id, topic, partition) for topic, partition in pending]
+        out += [offset_tombstone(group_id, topic, partition) for topic, partition in pending]
         return out
 
     def _group_tombstones(self, group_id: str) -> list[Record]:
         """The group's tombstones as `createGroupTombstoneRecordsAndCancelTimers` writes them."""
         consumer = self.state.consumer.get(group_id)
+        timers = self.timers
         if consumer is None:
             classic = self.classic.groups.pop(group_id, None)
             if classic is not None:
-                self.timers.cancel(("join", group_id))
-                self.timers.cancel(("sync", group_id))
+                timers.cancel(classic_join_key(group_id))
+                timers.cancel(classic_sync_key(group_id))
                 for member_id in (*classic.members, *classic.pending_join):
-                    self.timers.cancel(("heartbeat", group_id, member_id))
-            return [(encode_key(2, {"group": group_id}), None)]
+                    timers.cancel(classic_heartbeat_key(group_id, member_id))
+            return [group_tombstone(group_id)]
         members = consumer.member_ids()
         for member_id in members:
-            self.cancel_member_timers(group_id, member_id)
+            self.consumer.cancel_member_timers(group_id, member_id)
         self.metadata_refresh.discard(group_id)
         out = [rec.current_assignment_tombstone(group_id, m) for m in members]
         out += [rec.target_member_tombstone(group_id, m) for m in members]
-        out.append(_group_record_tombstone(6, group_id))
+        out.append(rec.group_tombstone(6, group_id))
         out += [rec.member_tombstone(group_id, m) for m in members]
         out += [rec.regex_tombstone(group_id, regex) for regex in sorted(consumer.regexes)]
-        out.append(_group_record_tombstone(4, group_id))
-        out.append(_group_record_tombstone(3, group_id))
+        out.append(rec.group_tombstone(4, group_id))
+        out.append(rec.group_tombstone(3, group_id))
         return out
 
-    # -- topics and configs -----------------------------------------------------------------------
+    # -- topics and configs -----------------------------------------------------------------------------
 
     def create_topic(self, name: str, partitions: int, topic_id: uuid.UUID | None = None) -> Topic:
         topic = self.topics.create(name, partitions, topic_id if topic_id is not None else self.ids.uuid())
@@ -404,12 +423,3 @@ class Coordinator:
             self.configs.plan(group_id, set_values, delete)
         else:
             self.configs.alter(group_id, set_values, delete)
-
-
-def _offset_tombstone(group_id: str, topic: str, partition: int) -> Record:
-    return encode_key(1, {"group": group_id, "topic": topic, "partition": partition}), None
-
-
-def _group_record_tombstone(record_type: int, group_id: str) -> Record:
-    """A tombstone for a consumer group's per-group record (3 epoch, 4 partition metadata, 6 target epoch)."""
-    return encode_key(record_type, {"groupId": group_id}), None

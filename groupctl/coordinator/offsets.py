@@ -1,17 +1,19 @@
 """OffsetCommit and OffsetFetch with the consumer group's member-epoch checks (Kafka 4.x
-`OffsetMetadataManager` and `ConsumerGroup.validateOffsetCommit/validateOffsetFetch`)."""
+`OffsetMetadataManager` and `ConsumerGroup.validateOffsetCommit/validateOffsetFetch`).
+
+Offsets change only by replay: a commit returns its OffsetCommit records for the router to append."""
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from groupctl.coordinator import records as rec
+from groupctl.coordinator.classic import ClassicGroups
 from groupctl.coordinator.consumer import member_assignment
+from groupctl.coordinator.log import Record
+from groupctl.coordinator.runtime import Result, Runtime
 from groupctl.errors import KafkaError
-
-if TYPE_CHECKING:
-    from groupctl.coordinator.coordinator import Coordinator
+from groupctl.protocol.records import encode_key, encode_value
 
 #: `offset.metadata.max.bytes` default.
 MAX_METADATA_BYTES = 4096
@@ -47,11 +49,14 @@ def _stale(received: int, expected: int) -> KafkaError:
 
 
 class Offsets:
-    def __init__(self, coordinator: Coordinator) -> None:
-        self.c = coordinator
+    """OffsetCommit/OffsetFetch over the runtime; classic groups validate commits through `classic`."""
+
+    def __init__(self, runtime: Runtime, classic: ClassicGroups) -> None:
+        self.rt = runtime
+        self.classic = classic
 
     def _validate_consumer(self, group_id: str, member_id: str | None, epoch: int, version: int, commit: bool) -> None:
-        group = self.c.state.consumer[group_id]
+        group = self.rt.state.consumer[group_id]
         if commit:
             if epoch < 0 and not group.member_ids():
                 return
@@ -78,42 +83,41 @@ class Offsets:
     def commit(
         self, group_id: str, member_id: str, epoch: int, partitions: list[CommitPartition], *, version: int = 9,
         retention_ms: int = -1, instance_id: str | None = None,
-    ) -> list[CommitPartition]:
+    ) -> Result[list[CommitPartition]]:
         """Commit offsets; errors for the whole request are raised, per-partition ones set on the items."""
-        c = self.c
-        if group_id in c.state.consumer:
+        rt = self.rt
+        if group_id in rt.state.consumer:
             self._validate_consumer(group_id, member_id, epoch, version, commit=True)
-        elif c.group_exists(group_id):
-            c.validate_classic_commit(group_id, member_id, epoch, instance_id)
+        elif self.classic.exists(group_id):
+            self.classic.validate_offset_commit(group_id, member_id, instance_id, epoch)
         elif epoch >= 0:
             if version >= GROUP_ID_NOT_FOUND_VERSION:
                 raise KafkaError("GROUP_ID_NOT_FOUND", f"Group {group_id} not found.")
             raise KafkaError("ILLEGAL_GENERATION")
-        now = c.clock.now_ms()
+        now = rt.now_ms()
         records = []
         for p in partitions:
             if len(p.metadata.encode("utf-8")) > MAX_METADATA_BYTES:
                 p.error_code = KafkaError("OFFSET_METADATA_TOO_LARGE").code
                 continue
-            topic = c.topics.get(p.topic)
-            records.append(rec.offset_commit(
+            topic = rt.topics.get(p.topic)
+            records.append(offset_commit(
                 group_id, p.topic, p.partition, offset=p.offset, leader_epoch=p.leader_epoch, metadata=p.metadata,
                 commit_timestamp=now, expire_timestamp=now + retention_ms if retention_ms >= 0 else None,
                 topic_id=topic.topic_id if topic is not None else None,
             ))
-        c.append(records)
-        return partitions
+        return Result(partitions, records)
 
     def fetch(
         self, group_id: str, topics: list[tuple[str, list[int]]] | None = None, *, member_id: str | None = None,
         epoch: int = -1, require_stable: bool = False,
     ) -> list[FetchedOffset]:
         """Committed offsets of the named partitions (None: all the group has)."""
-        c = self.c
-        if group_id in c.state.consumer:
+        state = self.rt.state
+        if group_id in state.consumer:
             self._validate_consumer(group_id, member_id, epoch, 9, commit=False)
-        committed = c.state.offsets.get(group_id, {})
-        pending = {key[1:] for entries in c.state.pending.values() for key in entries if key[0] == group_id}
+        committed = state.offsets.get(group_id, {})
+        pending = {key[1:] for entries in state.pending.values() for key in entries if key[0] == group_id}
         wanted = sorted(committed) if topics is None else [(t, p) for t, ps in topics for p in ps]
         out = []
         for topic, partition in wanted:
@@ -124,3 +128,31 @@ class Offsets:
                 item.offset, item.leader_epoch, item.metadata = entry.offset, entry.leader_epoch, entry.metadata
             out.append(item)
         return out
+
+
+def offset_commit(
+    group_id: str,
+    topic: str,
+    partition: int,
+    *,
+    offset: int,
+    leader_epoch: int,
+    metadata: str,
+    commit_timestamp: int,
+    expire_timestamp: int | None = None,
+    topic_id: uuid.UUID | None = None,
+) -> Record:
+    """OffsetCommitValue: v1 when the commit carries an expire timestamp, else v4 (Kafka 4.1+)."""
+    key = encode_key(1, {"group": group_id, "topic": topic, "partition": partition})
+    value: dict = {"offset": offset, "leaderEpoch": leader_epoch, "metadata": metadata,
+                   "commitTimestamp": commit_timestamp}
+    if expire_timestamp is not None:
+        value["expireTimestamp"] = expire_timestamp
+        return key, encode_value(1, 1, value)
+    if topic_id is not None:
+        value["topicId"] = topic_id
+    return key, encode_value(1, 4, value)
+
+
+def offset_tombstone(group_id: str, topic: str, partition: int) -> Record:
+    return encode_key(1, {"group": group_id, "topic": topic, "partition": partition}), None

@@ -20,6 +20,7 @@ from typing import TypeVar
 from groupctl.coordinator.classic import JoinGroupRequest, JoinGroupResponse, SyncGroupRequest, SyncGroupResponse
 from groupctl.coordinator.consumer import HeartbeatRequest
 from groupctl.errors import KAFKA_ERROR_CODES, KafkaError
+from groupctl.model import MemberIdentity
 from groupctl.server.dispatch import Body, RequestContext, handles
 
 INVALID_GROUP_ID = KAFKA_ERROR_CODES["INVALID_GROUP_ID"]
@@ -167,9 +168,9 @@ async def leave_group(ctx: RequestContext, body: Body) -> Body:
     version = ctx.api_version
     group_id = body["groupId"]
     if version < BATCH_LEAVE_VERSION:
-        identities = [(body["memberId"], None, None)]
+        identities = [MemberIdentity(body["memberId"])]
     else:
-        identities = [(m["memberId"], m.get("groupInstanceId"), m.get("reason")) for m in body["members"]]
+        identities = [MemberIdentity(m["memberId"], m.get("groupInstanceId"), m.get("reason")) for m in body["members"]]
     if group_id == "":
         return {"errorCode": INVALID_GROUP_ID, "members": []}
     try:
@@ -181,7 +182,8 @@ async def leave_group(ctx: RequestContext, body: Body) -> Body:
         if exc.code != UNKNOWN_MEMBER_ID:
             return {"errorCode": exc.code, "members": []}
         # A missing group: Kafka's service answers every member UNKNOWN_MEMBER_ID, the request NONE.
-        members = [{"memberId": m, "groupInstanceId": i, "errorCode": UNKNOWN_MEMBER_ID} for m, i, _ in identities]
+        members = [{"memberId": i.member_id, "groupInstanceId": i.instance_id, "errorCode": UNKNOWN_MEMBER_ID}
+                   for i in identities]
     if version < BATCH_LEAVE_VERSION:
         # `LeaveGroupResponse` for v0-2: the first member error becomes the response's error.
         return {"errorCode": next((m["errorCode"] for m in members if m["errorCode"]), 0)}

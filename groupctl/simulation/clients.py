@@ -30,6 +30,7 @@ from groupctl.coordinator.consumer import LEAVE_EPOCH, STATIC_LEAVE_EPOCH, Heart
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.errors import KAFKA_ERROR_CODES, KAFKA_ERROR_NAMES, DecodeError, KafkaError
+from groupctl.model import MemberIdentity
 from groupctl.protocol.consumer_protocol import (
     PROTOCOL_TYPE,
     decode_assignment,
@@ -218,7 +219,7 @@ class ClassicClient(SimulatedClient):
         """`KafkaConsumer.close()`: a dynamic member that is in the group leaves; a static one says nothing."""
         if self.running and self.instance_id is None and self.member_id and self.state != UNJOINED:
             try:
-                leaving = [(self.member_id, None, "the consumer is being closed")]
+                leaving = [MemberIdentity(self.member_id, None, "the consumer is being closed")]
                 results = self.coord.leave_group(self.group_id, leaving)
             except KafkaError as exc:  # the Java client logs a failed leave, and closes all the same
                 self._anomaly(f"LeaveGroup answered {exc}")

@@ -12,14 +12,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field, replace
 
-from groupctl.coordinator.classic import STABLE as GROUP_STABLE
 from groupctl.coordinator.clock import ManualClock
 from groupctl.coordinator.configs import GroupConfigs
 from groupctl.coordinator.coordinator import CLASSIC_DEFAULTS, Coordinator
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.state import assignment_map
 from groupctl.errors import KafkaError
-from groupctl.model import TopicPartition
+from groupctl.model import GroupState, TopicPartition
 from groupctl.simulation.clients import (
     HEARTBEAT_INTERVAL_MS,
     MAX_POLL_INTERVAL_MS,
@@ -225,7 +224,7 @@ class RollingBounce(VirtualTimeDriver):
         running = [c for c in self.clients if c.running]
         if self.settings.protocol == "classic":
             group = self.coord.classic.groups.get(GROUP_ID)
-            if group is None or group.state != GROUP_STABLE or group.pending_join:
+            if group is None or group.state != GroupState.STABLE or group.pending_join:
                 return False
             if len(group.members) != len(running):
                 return False
@@ -238,7 +237,7 @@ class RollingBounce(VirtualTimeDriver):
                     return False
             return True
         state = self.coord.state.consumer.get(GROUP_ID)
-        if state is None or state.state() != "Stable" or len(state.member_ids()) != len(running):
+        if state is None or state.state() != GroupState.STABLE or len(state.member_ids()) != len(running):
             return False
         for c in running:
             current = state.current.get(c.member_id)

@@ -127,7 +127,7 @@ def test_a_classic_rebalance_in_progress_carries_on_in_the_next_invocation(tmp_p
         b.coordinator.advance(3_000)  # the initial rebalance delay, restored from timers.json
         assert b.coordinator.classic.groups["c"].state == "CompletingRebalance"
     # A process that appended records and died before saving its snapshot: the snapshot is stale.
-    from groupctl.coordinator.records import offset_commit
+    from groupctl.coordinator.offsets import offset_commit
     from groupctl.log.writer import SegmentWriter, SimpleRecord
 
     with SegmentWriter(tmp_path / LOG_DIR) as writer:

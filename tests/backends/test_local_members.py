@@ -9,7 +9,7 @@ import pytest
 
 from groupctl.backends import local_members
 from groupctl.backends.local import LocalBackend
-from groupctl.backends.local_members import MEMBERS_FILE, LocalMembers, MemberSpec
+from groupctl.backends.local_members import MEMBERS_FILE, LocalMembers, MemberLaunch
 from groupctl.coordinator.classic import JoinGroupResponse, SyncGroupResponse
 from groupctl.coordinator.clock import ManualClock
 from groupctl.coordinator.coordinator import Coordinator
@@ -38,7 +38,7 @@ def _world(directory: Path, *, create: bool = False):
 
 
 def _join(m: LocalMembers, name: str, group: str, protocol: str = "classic", static: bool = True, **kw):
-    spec = MemberSpec(name, group, protocol, ("orders",), instance_id=name if static else None, **kw)
+    spec = MemberLaunch(name, group, protocol, ("orders",), instance_id=name if static else None, **kw)
     result = m.join(spec)
     assert result.settled and result.member.status == "running", result
     return result
@@ -149,7 +149,7 @@ def test_new_partitions_and_topics_reach_every_kind_of_member(lab: Path) -> None
     with _world(lab) as m:
         _join(m, "c0", "classic-app")
         _join(m, "k0", "kip-app", "consumer")
-        m.join(MemberSpec("r0", "regex-app", "classic", regex=r"events\..*"))
+        m.join(MemberLaunch("r0", "regex-app", "classic", regex=r"events\..*"))
         m.backend.create_topic("events.a", 2)
         m.backend.add_partitions("orders", 8)
         m.tick(20_000)
@@ -163,13 +163,13 @@ def test_errors_name_the_member_and_the_fix(lab: Path) -> None:
         _join(m, "c0", "classic-app")
         _join(m, "k0", "kip-app", "consumer")
         with pytest.raises(GroupctlError, match="already used"):
-            m.join(MemberSpec("c0", "other", topics=("orders",)))
+            m.join(MemberLaunch("c0", "other", topics=("orders",)))
         with pytest.raises(GroupctlError, match=r"no simulated member 'x'.*members: c0, k0"):
             m.leave("x")
         with pytest.raises(GroupctlError, match=r"is a consumer \(KIP-848\) group"):
-            m.join(MemberSpec("c1", "kip-app", "classic", ("orders",)))
+            m.join(MemberLaunch("c1", "kip-app", "classic", ("orders",)))
         with pytest.raises(GroupctlError, match="is a classic group with members"):
-            m.join(MemberSpec("k1", "classic-app", "consumer", ("orders",)))
+            m.join(MemberLaunch("k1", "classic-app", "consumer", ("orders",)))
         m.crash("c0")
         with pytest.raises(GroupctlError, match="is crashed, so it cannot heartbeat"):
             m.heartbeat("c0")
@@ -189,7 +189,7 @@ def test_errors_name_the_member_and_the_fix(lab: Path) -> None:
 def test_a_group_that_does_not_settle_in_time_says_so(lab: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(local_members, "SETTLE_LIMIT_MS", 1_000)  # below the initial rebalance delay
     with _world(lab) as m:
-        result = m.join(MemberSpec("c0", "g", topics=("orders",)))
+        result = m.join(MemberLaunch("c0", "g", topics=("orders",)))
         assert not result.settled and result.virtual_ms == 1_000
     monkeypatch.setattr(local_members, "SETTLE_LIMIT_MS", 600_000)
     with _world(lab) as m:

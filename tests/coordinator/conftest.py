@@ -16,12 +16,12 @@ import pytest
 
 from groupctl.coordinator.consumer import HeartbeatRequest, HeartbeatResponse
 from groupctl.coordinator.coordinator import Coordinator
-from groupctl.coordinator.reconcile import STABLE, UNRELEASED_PARTITIONS, UNREVOKED_PARTITIONS
 from groupctl.coordinator.state import assignment_map
+from groupctl.model import MemberState
 
 GROUP = "g"
-STATE_NAMES = {STABLE: "STABLE", UNREVOKED_PARTITIONS: "UNREVOKED_PARTITIONS",
-               UNRELEASED_PARTITIONS: "UNRELEASED_PARTITIONS"}
+STATE_NAMES = {MemberState.STABLE: "STABLE", MemberState.UNREVOKED_PARTITIONS: "UNREVOKED_PARTITIONS",
+               MemberState.UNRELEASED_PARTITIONS: "UNRELEASED_PARTITIONS"}
 #: Errors after which a KIP-848 consumer abandons its partitions and rejoins with epoch 0.
 REJOIN_ERRORS = ("FENCED_MEMBER_EPOCH", "UNKNOWN_MEMBER_ID")
 
@@ -66,7 +66,7 @@ def member_view(coord: Coordinator, member_id: str, group_id: str = GROUP) -> Me
     target = group.targets_map(member_id)
     state = STATE_NAMES.get(cur["state"], str(cur["state"]))
     pending: list[str] = []
-    if cur["state"] == UNRELEASED_PARTITIONS:
+    if cur["state"] == MemberState.UNRELEASED_PARTITIONS:
         pending = sorted(set(names(coord, target)) - set(names(coord, assigned)))
     return MemberView(cur["memberEpoch"], state, tuple(names(coord, assigned)),
                       tuple(names(coord, assignment_map(cur["partitionsPendingRevocation"]))), tuple(pending))

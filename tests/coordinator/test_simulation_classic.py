@@ -869,7 +869,7 @@ class Scenario:
         old = self.coord
         group = old.classic.groups.get(GROUP)
         persisted = old.state.classic.get(GROUP)
-        lost = [f"{g['groupId']} {g['state']} gen {g['generation']}" for g in old.classic.snapshot()]
+        lost = [f"{g.group_id} {g.state} gen {g.generation}" for g in old.classic.groups.values()]
         self.coord = old.rebuild()
         self.incarnation += 1
         self.stats["failovers"] += 1

@@ -1,7 +1,8 @@
-"""The records the coordinator writes, built as Kafka's `GroupCoordinatorRecordHelpers` builds them.
+"""The KIP-848 records, built as Kafka's `GroupCoordinatorRecordHelpers` builds them, and the
+reconciler's view of a type-8 value.
 
 Each builder returns `(key bytes, value bytes or None)`; the value versions are the ones Kafka 4.1+
-writes (KIP-848 types at version 0, OffsetCommitValue v4 unless an expire timestamp needs v1).
+writes (KIP-848 types at version 0).
 """
 
 from __future__ import annotations
@@ -9,9 +10,12 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable, Mapping
 
+from groupctl.coordinator.consumer.reconcile import MemberAssignment
+from groupctl.coordinator.log import Record
+from groupctl.coordinator.state import assignment_map
+from groupctl.model import MemberState
 from groupctl.protocol.records import encode_key, encode_value
 
-Record = tuple[bytes, bytes | None]
 #: `ConsumerGroupMemberMetadataValue` field names, as the decoder gives them.
 MEMBER_FIELDS = (
     "instanceId", "rackId", "clientId", "clientHost", "subscribedTopicNames", "subscribedTopicRegex",
@@ -40,7 +44,6 @@ def group_epoch(group_id: str, epoch: int, metadata_hash: int) -> Record:
     return _group_key(3, group_id), encode_value(3, 0, {"epoch": epoch, "metadataHash": metadata_hash})
 
 
-
 def member_metadata(group_id: str, member_id: str, member: Mapping) -> Record:
     data = {name: member.get(name) for name in MEMBER_FIELDS}
     if data["rebalanceTimeoutMs"] is None:
@@ -54,7 +57,6 @@ def member_tombstone(group_id: str, member_id: str) -> Record:
 
 def target_epoch(group_id: str, epoch: int, timestamp: int = 0) -> Record:
     return _group_key(6, group_id), encode_value(6, 0, {"assignmentEpoch": epoch, "assignmentTimestamp": timestamp})
-
 
 
 def target_member(group_id: str, member_id: str, assignment: Mapping[uuid.UUID, Iterable[int]]) -> Record:
@@ -98,25 +100,24 @@ def regex_tombstone(group_id: str, pattern: str) -> Record:
     return encode_key(16, {"groupId": group_id, "regularExpression": pattern}), None
 
 
-def offset_commit(
-    group_id: str,
-    topic: str,
-    partition: int,
-    *,
-    offset: int,
-    leader_epoch: int,
-    metadata: str,
-    commit_timestamp: int,
-    expire_timestamp: int | None = None,
-    topic_id: uuid.UUID | None = None,
-) -> Record:
-    """OffsetCommitValue: v1 when the commit carries an expire timestamp, else v4 (Kafka 4.1+)."""
-    key = encode_key(1, {"group": group_id, "topic": topic, "partition": partition})
-    value: dict = {"offset": offset, "leaderEpoch": leader_epoch, "metadata": metadata,
-                   "commitTimestamp": commit_timestamp}
-    if expire_timestamp is not None:
-        value["expireTimestamp"] = expire_timestamp
-        return key, encode_value(1, 1, value)
-    if topic_id is not None:
-        value["topicId"] = topic_id
-    return key, encode_value(1, 4, value)
+def group_tombstone(record_type: int, group_id: str) -> Record:
+    """A tombstone for a per-group record (3 epoch, 4 partition metadata, 6 target epoch)."""
+    return _group_key(record_type, group_id), None
+
+
+def member_assignment(current: dict | None) -> MemberAssignment:
+    """A type-8 value (None: the builder's defaults) as the reconciler's input."""
+    if current is None:
+        return MemberAssignment(MemberState.STABLE, 0, -1, {}, {})
+    return MemberAssignment(
+        current["state"], current["memberEpoch"], current["previousMemberEpoch"],
+        assignment_map(current["assignedPartitions"]), assignment_map(current["partitionsPendingRevocation"]),
+    )
+
+
+def current_record(group_id: str, member_id: str, ma: MemberAssignment) -> Record:
+    """The type-8 record of a member's reconciled state."""
+    return current_assignment(
+        group_id, member_id, member_epoch=ma.member_epoch, previous_member_epoch=ma.previous_member_epoch,
+        state=ma.state, assigned=ma.assigned, pending_revocation=ma.pending_revocation,
+    )

@@ -1,139 +1,23 @@
-"""KIP-848 server-side assignors, `uniform` and `range`, as pure functions of the members and the topics.
-
-They follow Kafka 4.x's `group-coordinator/.../coordinator/group/assignor/` classes (UniformAssignor with its
-homogeneous and heterogeneous builders, RangeAssignor), rack awareness left out. Kafka walks its HashMaps in
-hash order in several places (which member gets an extra slot, which duplicate claim wins, the member index
-that breaks ties), so its output for one input is not reproducible outside the JVM. Here every such choice
-is made on a sorted order instead, so the same input gives the same output whatever the insertion order of
-the mappings:
-
-* members are taken in Java `String.compareTo` order of member id (range: static members first, by
-  instance id, exactly as Kafka's RangeAssignor sorts them);
-* topics in `uuid.UUID` order, which is Kafka's `Uuid.compareTo` (unsigned most then least significant bits);
-* partitions in ascending order.
-
-A topic id that a member subscribes to but `topics` does not know is skipped (Kafka resolves subscriptions
-against the metadata image, so its assignors never see one). A current assignment may name anything: topics
-that are gone or no longer subscribed, partitions past the end, a partition claimed by two members (the
-first member in member order keeps it); none of that is an error.
-"""
+"""Kafka's `UniformAssignor`: its homogeneous builder (every member subscribes alike) and its
+heterogeneous one, with sticky claims and balanced counts."""
 
 from __future__ import annotations
 
 import heapq
 import uuid
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from types import MappingProxyType
+from collections.abc import Mapping
 from typing import ClassVar
 
-Assignment = dict[uuid.UUID, frozenset[int]]
-
-_NO_ASSIGNMENT: Mapping[uuid.UUID, frozenset[int]] = MappingProxyType({})
-
-
-class AssignorError(Exception):
-    """The input cannot be assigned at all (e.g. a negative partition count)."""
-
-
-@dataclass(frozen=True, slots=True)
-class MemberSpec:
-    """What an assignor knows of one member: its subscription and its current target assignment."""
-
-    instance_id: str | None
-    rack_id: str | None
-    subscribed_topic_ids: frozenset[uuid.UUID]
-    assigned: Mapping[uuid.UUID, frozenset[int]] = field(default_factory=lambda: _NO_ASSIGNMENT)
-
-
-def _java_key(text: str) -> bytes:
-    """Java compares strings by UTF-16 code unit; big-endian UTF-16 bytes compare the same way."""
-    return text.encode("utf-16-be", "surrogatepass")
-
-
-def _java_sorted(strings: Iterable[str]) -> list[str]:
-    """Sort like Java's `String.compareTo`; plain sorting agrees with it for ASCII, the common case."""
-    items = list(strings)
-    if all(map(str.isascii, items)):
-        items.sort()
-    else:
-        items.sort(key=_java_key)
-    return items
-
-
-def _check_topics(topics: Mapping[uuid.UUID, int]) -> None:
-    for topic_id, count in topics.items():
-        if count < 0:
-            raise AssignorError(f"topic {topic_id} has a negative partition count ({count})")
-
-
-def _effective_subscriptions(
-    members: Mapping[str, MemberSpec], topics: Mapping[uuid.UUID, int]
-) -> dict[str, frozenset[uuid.UUID]]:
-    """Each member's subscription less unknown topics. Done once per distinct subscription (members usually
-    share a few), with frozenset operations: they reuse the sets' stored hashes, where a lookup by topic id
-    would run `uuid.UUID.__hash__`, which is Python code, once per subscribed topic."""
-    known = frozenset(topics)
-    cache: dict[frozenset[uuid.UUID], frozenset[uuid.UUID]] = {}
-    result: dict[str, frozenset[uuid.UUID]] = {}
-    for member_id, spec in members.items():
-        subscribed = spec.subscribed_topic_ids
-        if type(subscribed) is not frozenset:
-            subscribed = frozenset(subscribed)
-        effective = cache.get(subscribed)
-        if effective is None:
-            effective = cache[subscribed] = subscribed if subscribed <= known else subscribed & known
-        result[member_id] = effective
-    return result
-
-
-def _claim(
-    assigned: Mapping[uuid.UUID, frozenset[int]],
-    subscribed: frozenset[uuid.UUID],
-    topics: Mapping[uuid.UUID, int],
-    claimed: dict[uuid.UUID, set[int]],
-) -> tuple[dict[uuid.UUID, frozenset[int]], int]:
-    """The part of a current assignment a member may keep: subscribed, existing, in range, and not already
-    kept by an earlier member. Records what it keeps in `claimed` (topic id -> partitions)."""
-    kept: dict[uuid.UUID, frozenset[int]] = {}
-    total = 0
-    for topic_id, parts in assigned.items():
-        if not parts or topic_id not in subscribed:
-            continue
-        if type(parts) is not frozenset:
-            parts = frozenset(parts)
-        count = topics[topic_id]
-        if min(parts) < 0 or max(parts) >= count:
-            parts = frozenset(p for p in parts if 0 <= p < count)
-            if not parts:
-                continue
-        taken = claimed.get(topic_id)
-        if taken is None:
-            claimed[topic_id] = set(parts)
-        elif taken.isdisjoint(parts):
-            taken.update(parts)
-        else:
-            parts = parts - taken
-            if not parts:
-                continue
-            taken.update(parts)
-        kept[topic_id] = parts
-        total += len(parts)
-    return kept, total
-
-
-def _free_partitions(count: int, taken: set[int] | None, given_up: list[int] | None = None) -> range | list[int]:
-    """The partitions of a topic that nobody keeps, ascending. A `range` when none is kept: slicing it
-    later costs nothing per partition."""
-    if not taken:
-        return range(count)
-    if given_up:
-        if len(taken) == count:
-            return sorted(given_up)
-        return sorted(set(range(count)).difference(taken).union(given_up))
-    if len(taken) == count:
-        return []
-    return sorted(set(range(count)).difference(taken))
+from groupctl.coordinator.assignors.common import (
+    Assignment,
+    AssignorError,
+    MemberSpec,
+    check_topics,
+    claim,
+    effective_subscriptions,
+    free_partitions,
+    java_sorted,
+)
 
 
 class UniformAssignor:
@@ -153,11 +37,11 @@ class UniformAssignor:
     name: ClassVar[str] = "uniform"
 
     def assign(self, members: Mapping[str, MemberSpec], topics: Mapping[uuid.UUID, int]) -> dict[str, Assignment]:
-        _check_topics(topics)
+        check_topics(topics)
         if not members:
             return {}
-        order = _java_sorted(members)
-        effective = _effective_subscriptions(members, topics)
+        order = java_sorted(members)
+        effective = effective_subscriptions(members, topics)
         classes: dict[frozenset[uuid.UUID], list[str]] = {}
         for member_id in order:
             classes.setdefault(effective[member_id], []).append(member_id)
@@ -243,7 +127,7 @@ def _uniform_homogeneous(
     result: dict[str, Assignment] = {}
     counts: list[int] = []
     for member_id in order:
-        kept, count = _claim(members[member_id].assigned, subscribed, topics, claimed)
+        kept, count = claim(members[member_id].assigned, subscribed, topics, claimed)
         result[member_id] = kept
         counts.append(count)
 
@@ -290,7 +174,7 @@ def _uniform_homogeneous(
     pool = [
         (topic_id, free)
         for topic_id in topic_ids
-        if (free := _free_partitions(topics[topic_id], claimed.get(topic_id), given_up.get(topic_id)))
+        if (free := free_partitions(topics[topic_id], claimed.get(topic_id), given_up.get(topic_id)))
     ]
     _deal_runs(order, caps, counts, result, pool)
     return result
@@ -362,7 +246,7 @@ class _Heterogeneous:
                 self.class_members.append([])
             self.class_of.append(c)
             self.class_members[c].append(i)
-            kept, count = _claim(members[member_id].assigned, subscribed, topics, self.claimed)
+            kept, count = claim(members[member_id].assigned, subscribed, topics, self.claimed)
             for topic_id in kept:
                 held = self.holders.get(topic_id)
                 if held is None:
@@ -559,96 +443,8 @@ def _uniform_heterogeneous(
     state = _Heterogeneous(order, members, effective, topics)
     ordered = state.sorted_topics()
     for topic_id in ordered:
-        free = _free_partitions(topics[topic_id], state.claimed.get(topic_id))
+        free = free_partitions(topics[topic_id], state.claimed.get(topic_id))
         if free:
             state.deal(topic_id, free)
     state.balance(ordered)
     return state.result(order)
-
-
-class RangeAssignor:
-    """Contiguous partition ranges per topic; co-partitions topics with equal partition counts and subscribers.
-
-    Not sticky, as in Kafka 4.x: the current assignment is not read at all. The result depends only on the
-    member order (static members first by instance id, then dynamic members by member id), so a static member
-    that rejoins under a new member id gets its old ranges back. Among a topic's N subscribers in that order,
-    member i gets P // N partitions, the first P % N one more.
-    """
-
-    name: ClassVar[str] = "range"
-
-    def assign(self, members: Mapping[str, MemberSpec], topics: Mapping[uuid.UUID, int]) -> dict[str, Assignment]:
-        _check_topics(topics)
-        if not members:
-            return {}
-        order = _range_order(members)
-        effective = _effective_subscriptions(members, topics)
-        result: dict[str, Assignment] = {member_id: {} for member_id in order}
-
-        classes: dict[frozenset[uuid.UUID], list[str]] = {}
-        for member_id in order:
-            classes.setdefault(effective[member_id], []).append(member_id)
-        class_lists = list(classes.values())
-        classes_of_topic: dict[uuid.UUID, list[int]] = {}
-        for c, subscribed in enumerate(classes):
-            for topic_id in subscribed:
-                classes_of_topic.setdefault(topic_id, []).append(c)
-
-        rank = {member_id: i for i, member_id in enumerate(order)} if len(class_lists) > 1 else {}
-        subscriber_lists: dict[tuple[int, ...], list[str]] = {}
-        ranges: dict[tuple[int, int], list[frozenset[int]]] = {}
-        for topic_id, class_ids in classes_of_topic.items():
-            count = topics[topic_id]
-            if not count:
-                continue
-            key = tuple(class_ids)
-            subscribers = subscriber_lists.get(key)
-            if subscribers is None:
-                if len(key) == 1:
-                    subscribers = class_lists[key[0]]
-                else:
-                    subscribers = sorted((m for c in key for m in class_lists[c]), key=rank.__getitem__)
-                subscriber_lists[key] = subscribers
-            shape = (count, len(subscribers))
-            runs = ranges.get(shape)
-            if runs is None:
-                runs = ranges[shape] = _range_runs(count, len(subscribers))
-            for member_id, run in zip(subscribers, runs, strict=False):  # members past P get nothing
-                result[member_id][topic_id] = run
-        return result
-
-
-def _range_order(members: Mapping[str, MemberSpec]) -> list[str]:
-    """Kafka's RangeAssignor order: static members by instance id (member id breaks a tie Kafka leaves to
-    hash order), then dynamic members by member id; both in Java string order."""
-    static: list[tuple[str, str]] = []
-    dynamic: list[str] = []
-    for member_id, spec in members.items():
-        if spec.instance_id is None:
-            dynamic.append(member_id)
-        else:
-            static.append((spec.instance_id, member_id))
-    if all(i.isascii() and m.isascii() for i, m in static):
-        static.sort()
-    else:
-        static.sort(key=lambda pair: (_java_key(pair[0]), _java_key(pair[1])))
-    return [member_id for _, member_id in static] + _java_sorted(dynamic)
-
-
-def _range_runs(count: int, subscribers: int) -> list[frozenset[int]]:
-    """The non-empty ranges of a topic with `count` partitions over `subscribers` members, in member order.
-    Topics of the same shape share them: frozensets are immutable."""
-    quota, extra = divmod(count, subscribers)
-    runs = []
-    start = 0
-    for i in range(min(count, subscribers)):
-        end = start + quota + (i < extra)
-        runs.append(frozenset(range(start, end)))
-        start = end
-    return runs
-
-
-ASSIGNORS: dict[str, UniformAssignor | RangeAssignor] = {
-    UniformAssignor.name: UniformAssignor(),
-    RangeAssignor.name: RangeAssignor(),
-}

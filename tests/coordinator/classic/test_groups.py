@@ -1,5 +1,5 @@
-"""Classic groups: JoinGroup/SyncGroup/Heartbeat/LeaveGroup with KIP-345 static membership and
-KIP-394 member ids, the records Kafka writes for them, and replay equal to the live group."""
+"""Classic groups through the router: JoinGroup/SyncGroup/Heartbeat/LeaveGroup with KIP-345 static
+membership and KIP-394 member ids, the records Kafka writes for them, and replay equal to the live group."""
 
 from __future__ import annotations
 

@@ -7,18 +7,13 @@ Pure: a member's assignment state and the group's facts in, the next state out.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from groupctl.coordinator.assignors import Assignment
 from groupctl.errors import KafkaError
+from groupctl.model import MemberState
 
-# `MemberState` ids as stored in ConsumerGroupCurrentMemberAssignmentValue.State.
-STABLE = 0
-UNREVOKED_PARTITIONS = 1
-UNRELEASED_PARTITIONS = 2
-UNKNOWN = 127
-
-Assignment = Mapping[uuid.UUID, frozenset[int]]
 Owned = Iterable[tuple[uuid.UUID, Iterable[int]]] | None
 
 
@@ -26,7 +21,7 @@ Owned = Iterable[tuple[uuid.UUID, Iterable[int]]] | None
 class MemberAssignment:
     """The reconciliation half of a member: what its type-8 record holds."""
 
-    state: int
+    state: MemberState
     member_epoch: int
     previous_member_epoch: int
     assigned: Assignment
@@ -42,7 +37,7 @@ class MemberAssignment:
         return MemberAssignment(**fields)  # type: ignore[arg-type]
 
     def is_reconciled_to(self, target_epoch: int) -> bool:
-        return self.state == STABLE and self.member_epoch == target_epoch
+        return self.state == MemberState.STABLE and self.member_epoch == target_epoch
 
 
 def _owns_any(owned: Owned, partitions: Assignment) -> bool:
@@ -72,15 +67,15 @@ def reconcile(
     topic ids the member subscribes to now (a topic it left is treated as not targeted).
     """
     state = member.state
-    if state == STABLE:
+    if state == MemberState.STABLE:
         if member.member_epoch != target_epoch:
             return _next(member, member.member_epoch, target_epoch, target, owner_epoch, owned, subscribed)
         return member
-    if state == UNREVOKED_PARTITIONS:
+    if state == MemberState.UNREVOKED_PARTITIONS:
         if _owns_any(owned, member.pending_revocation):
             return member
         return _next(member, member.member_epoch, target_epoch, target, owner_epoch, owned, subscribed)
-    if state == UNRELEASED_PARTITIONS:
+    if state == MemberState.UNRELEASED_PARTITIONS:
         return _next(member, member.member_epoch, target_epoch, target, owner_epoch, owned, subscribed)
     if owned is None or any(True for _, parts in owned for _ in parts):
         raise KafkaError(
@@ -124,9 +119,9 @@ def _next(
         if grant:
             pending[topic_id] = grant
     if revoking and _owns_any(owned, revoking):
-        return member.with_epoch(member_epoch, state=UNREVOKED_PARTITIONS, assigned=assigned,
+        return member.with_epoch(member_epoch, state=MemberState.UNREVOKED_PARTITIONS, assigned=assigned,
                                  pending_revocation=revoking)
     for topic_id, parts in pending.items():
         assigned[topic_id] = assigned.get(topic_id, empty) | parts
-    return member.with_epoch(target_epoch, state=UNRELEASED_PARTITIONS if unreleased else STABLE,
-                             assigned=assigned, pending_revocation={})
+    state = MemberState.UNRELEASED_PARTITIONS if unreleased else MemberState.STABLE
+    return member.with_epoch(target_epoch, state=state, assigned=assigned, pending_revocation={})

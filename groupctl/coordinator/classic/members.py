@@ -1,0 +1,136 @@
+"""SyncGroup, Heartbeat and LeaveGroup for classic groups: a generation's members settling, staying,
+and leaving (`classicGroupSync`, `classicGroupHeartbeat`, `classicGroupLeave`)."""
+
+from __future__ import annotations
+
+from groupctl.coordinator.classic.group import ClassicGroup
+from groupctl.coordinator.classic.groups import ClassicGroups
+from groupctl.coordinator.classic.messages import (
+    NONE,
+    JoinGroupResponse,
+    SyncCallback,
+    SyncGroupRequest,
+    SyncGroupResponse,
+)
+from groupctl.coordinator.classic.records import group_record
+from groupctl.coordinator.runtime import Result, classic_heartbeat_key, classic_sync_key
+from groupctl.errors import KAFKA_ERROR_CODES, KafkaError
+from groupctl.model import GroupState, MemberIdentity
+
+_CODE = KAFKA_ERROR_CODES
+EMPTY, STABLE = GroupState.EMPTY, GroupState.STABLE
+PREPARING, COMPLETING = GroupState.PREPARING_REBALANCE, GroupState.COMPLETING_REBALANCE
+#: Per member of a LeaveGroup: (member id, instance id, error code), as the request named it.
+LeaveOutcome = tuple[str, str | None, int]
+
+
+def sync(classic: ClassicGroups, req: SyncGroupRequest, respond: SyncCallback) -> Result[None]:
+    """SyncGroup: the assignment now (Stable), when the leader sends it, or an error."""
+    out: Result[None] = Result()
+    try:
+        _sync(classic, req, respond, out)
+    except KafkaError as exc:
+        out = Result()
+        out.reply(respond, SyncGroupResponse(error_code=exc.code))
+    return out
+
+
+def _sync(classic: ClassicGroups, req: SyncGroupRequest, respond: SyncCallback, out: Result) -> None:
+    group = classic.group(req.group_id)
+    group.validate_member(req.member_id, req.group_instance_id)
+    if req.generation_id != group.generation:
+        raise KafkaError("ILLEGAL_GENERATION")
+    if _inconsistent(req.protocol_type, group.protocol_type) or _inconsistent(req.protocol_name, group.protocol_name):
+        raise KafkaError("INCONSISTENT_GROUP_PROTOCOL")
+    if group.state == EMPTY:
+        raise KafkaError("UNKNOWN_MEMBER_ID")
+    if group.state == PREPARING:
+        raise KafkaError("REBALANCE_IN_PROGRESS")
+    member = group.members[req.member_id]
+    if group.state == STABLE:
+        _sync_received(classic, group, req.member_id)
+        out.reply(respond, SyncGroupResponse(NONE, group.protocol_type, group.protocol_name, member.assignment))
+        return
+    member.awaiting_sync = respond
+    _sync_received(classic, group, req.member_id)
+    if group.leader != req.member_id:
+        return
+    assignment = dict(req.assignments)
+    for m in group.members.values():
+        assignment.setdefault(m.member_id, b"")
+    for m in group.members.values():
+        m.assignment = assignment[m.member_id]
+    classic.transition(group, STABLE)
+    out.records.append(group_record(group, assignment))
+    for m in group.members.values():
+        if m.awaiting_sync is not None:
+            callback, m.awaiting_sync = m.awaiting_sync, None
+            out.reply(callback, SyncGroupResponse(NONE, group.protocol_type, group.protocol_name, m.assignment))
+            classic.reschedule_heartbeat(group, m)
+
+
+def _sync_received(classic: ClassicGroups, group: ClassicGroup, member_id: str) -> None:
+    group.pending_sync.discard(member_id)
+    if not group.pending_sync:
+        classic.rt.timers.cancel(classic_sync_key(group.group_id))
+
+
+def heartbeat(classic: ClassicGroups, group_id: str, generation_id: int, member_id: str,
+              instance_id: str | None = None) -> Result[int]:
+    """Heartbeat: the error code Kafka answers with (0 when all is well); it writes nothing."""
+    try:
+        group = classic.group(group_id)
+        group.validate_member(member_id, instance_id)
+        if generation_id != group.generation:
+            raise KafkaError("ILLEGAL_GENERATION")
+    except KafkaError as exc:
+        return Result(exc.code)
+    if group.state == EMPTY:
+        return Result(_CODE["UNKNOWN_MEMBER_ID"])
+    classic.reschedule_heartbeat(group, group.members[member_id])
+    return Result(_CODE["REBALANCE_IN_PROGRESS"] if group.state == PREPARING else NONE)
+
+
+def leave(classic: ClassicGroups, group_id: str, identities: list[MemberIdentity]) -> Result[list[LeaveOutcome]]:
+    """LeaveGroup: per member named, (member id, instance id, error code); one rebalance for them all."""
+    group = classic.group(group_id)
+    out: Result[list[LeaveOutcome]] = Result([])
+    left = False
+    for member_id, instance_id, _reason in identities:
+        if member_id == "":
+            target = group.static.get(instance_id) if instance_id is not None else None
+            if target is None:
+                out.response.append((member_id, instance_id, _CODE["UNKNOWN_MEMBER_ID"]))
+                continue
+            _leave_member(classic, group, target, out)
+        elif member_id in group.pending_join:
+            group.pending_join.discard(member_id)
+            classic.rt.timers.cancel(classic_heartbeat_key(group_id, member_id))
+        else:
+            try:
+                group.validate_member(member_id, instance_id)
+            except KafkaError as exc:
+                out.response.append((member_id, instance_id, exc.code))
+                continue
+            _leave_member(classic, group, member_id, out)
+        out.response.append((member_id, instance_id, NONE))
+        left = True
+    if left:
+        if group.state in (STABLE, COMPLETING):
+            classic.maybe_prepare_or_complete(group, out)
+        elif group.state == PREPARING:
+            classic.maybe_complete_join(group, out)
+    return out
+
+
+def _leave_member(classic: ClassicGroups, group: ClassicGroup, member_id: str, out: Result) -> None:
+    member = group.members[member_id]
+    classic.rt.timers.cancel(classic_heartbeat_key(group.group_id, member_id))
+    if member.awaiting_join is not None:
+        callback, member.awaiting_join = member.awaiting_join, None
+        out.reply(callback, JoinGroupResponse(error_code=_CODE["UNKNOWN_MEMBER_ID"], member_id=""))
+    group.remove(member_id)
+
+
+def _inconsistent(requested: str | None, current: str | None) -> bool:
+    return requested is not None and current is not None and requested != current

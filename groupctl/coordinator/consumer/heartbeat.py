@@ -1,0 +1,270 @@
+"""ConsumerGroupHeartbeat (KIP-848), in the three steps of Kafka's `consumerGroupHeartbeat`:
+
+1. create or update the member (epoch and static-membership checks, the new member record);
+2. update the target assignment (a new group epoch when the subscriptions or their metadata changed,
+   then the pure `build_target`);
+3. reconcile the member towards its target (`reconcile`), then arm its timers and answer.
+
+The records are returned, all or nothing, for the router to append (Kafka's coordinator runtime);
+the replayed state changes only when they are applied.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from groupctl.coordinator.assignors import Assignment
+from groupctl.coordinator.consumer import records as rec
+from groupctl.coordinator.consumer.membership import ConsumerGroups, remove_member_records
+from groupctl.coordinator.consumer.messages import (
+    JOIN_EPOCH,
+    LEAVE_EPOCH,
+    STATIC_LEAVE_EPOCH,
+    HeartbeatRequest,
+    HeartbeatResponse,
+)
+from groupctl.coordinator.consumer.reconcile import MemberAssignment, reconcile
+from groupctl.coordinator.consumer.regexes import maybe_update_regexes
+from groupctl.coordinator.consumer.subscriptions import subscribed_ids, subscribed_names, topics_hash
+from groupctl.coordinator.consumer.target import build_target
+from groupctl.coordinator.consumer.validation import check_member_epoch, validate_request
+from groupctl.coordinator.log import Record
+from groupctl.coordinator.runtime import Result
+from groupctl.coordinator.state import GroupIndex
+from groupctl.errors import KafkaError
+from groupctl.model import GroupState, MemberState
+
+if TYPE_CHECKING:
+    from groupctl.log.replay import ConsumerGroupState
+
+_NO_REGEXES: dict[str, dict] = {}
+
+
+def _default_member() -> dict:
+    """A member as `ConsumerGroupMember.Builder(memberId)` starts it."""
+    return {
+        "instanceId": None, "rackId": None, "clientId": "", "clientHost": "", "subscribedTopicNames": [],
+        "subscribedTopicRegex": None, "rebalanceTimeoutMs": -1, "serverAssignor": None,
+        "classicMemberMetadata": None,
+    }
+
+
+@dataclass(slots=True)
+class _Member:
+    """Step 1's outcome: who the member is now, what it was, and the records so far."""
+
+    member_id: str
+    old: dict
+    ma: MemberAssignment
+    replaced: str | None
+    records: list[Record]
+
+
+def heartbeat(groups: ConsumerGroups, req: HeartbeatRequest,
+              other: GroupState | None = None) -> Result[HeartbeatResponse]:
+    """One heartbeat; `other` is the state of a group of another protocol holding this id (None: none).
+
+    An Empty one is replaced when this heartbeat creates the consumer group: the router writes its
+    tombstone first. Errors are answered, with nothing to append.
+    """
+    try:
+        validate_request(req, groups.rt.assignor_names)
+        if req.member_epoch in (LEAVE_EPOCH, STATIC_LEAVE_EPOCH):
+            return groups.leave(req)
+        return _heartbeat(groups, req, other)
+    except KafkaError as exc:
+        return Result(HeartbeatResponse(error_code=exc.code, error_message=exc.message))
+
+
+def _heartbeat(groups: ConsumerGroups, req: HeartbeatRequest, other: GroupState | None) -> Result[HeartbeatResponse]:
+    rt = groups.rt
+    gid = req.group_id
+    group = rt.state.consumer.get(gid)
+    if group is None:
+        if req.member_epoch != JOIN_EPOCH:
+            groups.group(gid)
+        if other is not None and other != GroupState.EMPTY:
+            raise KafkaError("GROUP_ID_NOT_FOUND", f"Group {gid} is not a consumer group.")
+    idx = rt.state.indexes.get(gid) or GroupIndex()
+
+    # 1. create or update the member
+    member = _create_or_update_member(groups, req, group, idx)
+    member_id, old, ma, records = member.member_id, member.old, member.ma, member.records
+    updated = _updated_member(old, req)
+
+    # 2. update the target assignment
+    epoch = group.epoch if group is not None else 0
+    bump = epoch == 0
+    if updated != old:
+        records.append(rec.member_metadata(gid, member_id, updated))
+        if set(updated["subscribedTopicNames"]) != set(old["subscribedTopicNames"]):
+            bump = True
+    bump |= maybe_update_regexes(rt, gid, group, idx, old, updated, records)
+    new_epoch = epoch
+    if bump or gid in rt.metadata_refresh or group is None:
+        regexes = group.regexes if group is not None else _NO_REGEXES
+        new_hash = topics_hash(rt.topics, subscribed_names(regexes, idx, old, updated))
+        if group is None or new_hash != group.metadata_hash:
+            bump = True
+        if bump:
+            new_epoch = epoch + 1
+            records.append(rec.group_epoch(gid, new_epoch, new_hash))
+        rt.metadata_refresh.discard(gid)
+    target_epoch, target = _target(groups, gid, group, idx, new_epoch, member, updated, req.instance_id)
+
+    # 3. reconcile
+    new_ma = ma
+    if not ma.is_reconciled_to(target_epoch):
+        owners = idx.owners
+
+        def owner_epoch(topic_id: uuid.UUID, partition: int) -> int:
+            holder = owners.get((topic_id, partition))
+            return -1 if holder is None else holder[1]
+
+        regexes = group.regexes if group is not None else _NO_REGEXES
+        new_ma = reconcile(
+            ma, target_epoch=target_epoch, target=target, owner_epoch=owner_epoch,
+            owned=req.topic_partitions, subscribed=subscribed_ids(rt.topics, regexes, updated),
+        )
+        if new_ma != ma:
+            records.append(rec.current_record(gid, member_id, new_ma))
+    if new_ma != ma:
+        if new_ma.state == MemberState.UNREVOKED_PARTITIONS:
+            groups.schedule_rebalance_timeout(gid, member_id, new_ma.member_epoch, updated["rebalanceTimeoutMs"])
+        else:
+            groups.cancel_rebalance_timeout(gid, member_id)
+    groups.schedule_session_timeout(gid, member_id)
+    return Result(_response(groups, req, member_id, ma, new_ma), records)
+
+
+def _create_or_update_member(
+    groups: ConsumerGroups, req: HeartbeatRequest, group: ConsumerGroupState | None, idx: GroupIndex
+) -> _Member:
+    """The member this heartbeat is from, checked (size, epoch, static ownership); a static member
+    rejoining under a new member id takes its predecessor's place here."""
+    rt = groups.rt
+    gid = req.group_id
+    members = group.members if group is not None else {}
+    currents = group.current if group is not None else {}
+    member_id = req.member_id
+    if len(members.keys() | currents.keys()) >= rt.max_group_size and (member_id == "" or member_id not in members):
+        raise KafkaError(
+            "GROUP_MAX_SIZE_REACHED",
+            f"The consumer group has reached its maximum capacity of {rt.max_group_size} members.",
+        )
+    if member_id == "":
+        member_id = rt.ids.member_id()
+    create = req.member_epoch == JOIN_EPOCH
+    iid = req.instance_id
+    if iid is None:
+        old = members.get(member_id)
+        if old is None and member_id not in currents and not create:
+            raise KafkaError("UNKNOWN_MEMBER_ID", f"Member {member_id} is not a member of group {gid}.")
+        return _checked(req, member_id, dict(old) if old is not None else _default_member(), currents)
+    existing = idx.static.get(iid)
+    if create and existing is None:
+        old = dict(members[member_id]) if member_id in members else _default_member()
+        return _checked(req, member_id, old, currents)
+    if create:
+        previous = rec.member_assignment(currents.get(existing))
+        if previous.member_epoch != STATIC_LEAVE_EPOCH:
+            raise KafkaError(
+                "UNRELEASED_INSTANCE_ID",
+                f"Static member {member_id} with instance id {iid} cannot join the group because the "
+                f"instance id is owned by {existing} member.",
+            )
+        old = dict(members[existing])
+        ma = MemberAssignment(previous.state, 0, 0, previous.assigned, previous.pending_revocation)
+        records = remove_member_records(gid, existing)
+        records.append(rec.member_metadata(gid, member_id, old))
+        records.append(rec.target_member(gid, member_id, group.targets_map(existing)))  # type: ignore[union-attr]
+        records.append(rec.current_record(gid, member_id, ma))
+        return _Member(member_id, old, ma, existing, records)
+    if existing is None:
+        raise KafkaError("UNKNOWN_MEMBER_ID", f"Instance id {iid} is unknown.")
+    if existing != member_id:
+        raise KafkaError(
+            "FENCED_INSTANCE_ID",
+            f"Static member {member_id} with instance id {iid} was fenced by member {existing}.",
+        )
+    return _checked(req, member_id, dict(members[member_id]), currents)
+
+
+def _checked(req: HeartbeatRequest, member_id: str, old: dict, currents: dict) -> _Member:
+    ma = rec.member_assignment(currents.get(member_id))
+    check_member_epoch(ma, req.member_epoch, req.topic_partitions)
+    return _Member(member_id, old, ma, None, [])
+
+
+def _updated_member(old: dict, req: HeartbeatRequest) -> dict:
+    """The member record after this heartbeat: what the request sent replaces, None keeps."""
+    updated = dict(old)
+    if req.instance_id is not None:
+        updated["instanceId"] = req.instance_id
+    if req.rack_id is not None:
+        updated["rackId"] = req.rack_id
+    if req.rebalance_timeout_ms != -1:
+        updated["rebalanceTimeoutMs"] = req.rebalance_timeout_ms
+    if req.server_assignor is not None:
+        updated["serverAssignor"] = req.server_assignor
+    if req.subscribed_topic_names is not None:
+        updated["subscribedTopicNames"] = sorted(set(req.subscribed_topic_names))
+    if req.subscribed_topic_regex is not None:
+        updated["subscribedTopicRegex"] = req.subscribed_topic_regex
+    updated["clientId"] = req.client_id
+    updated["clientHost"] = req.client_host
+    updated["classicMemberMetadata"] = None
+    return updated
+
+
+def _target(
+    groups: ConsumerGroups, gid: str, group: ConsumerGroupState | None, idx: GroupIndex, new_epoch: int,
+    member: _Member, updated: dict, instance_id: str | None,
+) -> tuple[int, Assignment]:
+    """The target epoch and this member's target: a new target when the group epoch moved past it."""
+    assignment_epoch = group.assignment_epoch if group is not None else 0
+    member_id = member.member_id
+    if new_epoch <= assignment_epoch:
+        target = group.targets_map(member_id) if group is not None else {}
+        if not target and member_id not in (group.targets if group is not None else {}) and instance_id is not None:
+            static = idx.static.get(instance_id)
+            if static is not None and group is not None:
+                target = group.targets_map(static)
+        return assignment_epoch, target
+    rt = groups.rt
+    members: dict[str, dict] = dict(group.members) if group is not None else {}
+    old_targets: dict[str, Assignment] = {m: group.targets_map(m) for m in group.targets} if group is not None else {}
+    if member.replaced is not None:
+        members.pop(member.replaced, None)
+        old_targets[member_id] = old_targets.pop(member.replaced, {})
+    members[member_id] = updated
+    regexes = group.regexes if group is not None else _NO_REGEXES
+    subscriptions = {mid: subscribed_ids(rt.topics, regexes, meta) for mid, meta in members.items()}
+    partitions: dict[uuid.UUID, int] = {}
+    for ids in subscriptions.values():
+        for topic_id in ids:
+            if topic_id not in partitions:
+                partitions[topic_id] = rt.topics.by_id(topic_id).partitions  # type: ignore[union-attr]
+    records, targets = build_target(
+        gid, new_epoch, members=members, subscriptions=subscriptions, old_targets=old_targets,
+        partitions=partitions, default_assignor=rt.assignor_names[0],
+    )
+    member.records += records
+    return new_epoch, targets[member_id]
+
+
+def _response(groups: ConsumerGroups, req: HeartbeatRequest, member_id: str, ma: MemberAssignment,
+              new_ma: MemberAssignment) -> HeartbeatResponse:
+    full = req.member_epoch == JOIN_EPOCH or (
+        req.rebalance_timeout_ms != -1 and req.subscribed_topic_names is not None
+        and req.topic_partitions is not None
+    )
+    response = HeartbeatResponse(
+        member_id=member_id, member_epoch=new_ma.member_epoch,
+        heartbeat_interval_ms=groups.rt.configs.heartbeat_interval_ms(req.group_id),
+    )
+    if full or new_ma.assigned != ma.assigned:
+        response.assignment = {t: sorted(ps) for t, ps in new_ma.assigned.items()}
+    return response
