@@ -189,12 +189,6 @@ def test_a_consumer_group_names_topics_by_id_unless_told_their_names() -> None:
     assert describe_all_replayed(replay, topic_names={uuid_to_kafka(TOPIC_ID): "orders"}) == [named]
 
 
-def test_the_replay_methods_kept_for_the_coordinator_say_what_describe_says() -> None:
-    replay = replayed(stored_classic_group([stored_member("m-1")]), offset_commit("shop", "orders", 0, 9, BASE_TS))
-    assert replay.describe("shop", coordinator="x") == describe_replayed(replay, "shop", coordinator="x")
-    assert replay.committed("shop") == committed_offsets(replay, "shop") != []
-
-
 # -- ConsumerGroupDescribe -------------------------------------------------------------------------
 
 

@@ -31,6 +31,7 @@ from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.log import SegmentLog
 from groupctl.coordinator.runtime import TIMER_KINDS
 from groupctl.coordinator.topics import Topic, TopicImage
+from groupctl.describe import assigned_partitions, committed_offsets, decode_member_bytes
 from groupctl.errors import KAFKA_ERROR_NAMES, GroupctlError, GroupNotFound, KafkaError
 from groupctl.log.writer import SegmentWriter
 from groupctl.model import (
@@ -44,7 +45,6 @@ from groupctl.model import (
     attach_log_ends,
     described_partitions,
 )
-from groupctl.protocol.consumer_protocol import decode_assignment
 
 LOG_DIR = "__consumer_offsets-0"
 TOPICS_FILE = "topics.json"
@@ -316,11 +316,7 @@ class LocalBackend:
         for r in results:
             partitions = [TopicPartition(names.get(t, str(t)), p) for t, p in r.partitions]
             if r.classic_assignment:
-                try:
-                    assigned = decode_assignment(r.classic_assignment)[1]["assignedPartitions"]
-                    partitions = [TopicPartition(tp["topic"], p) for tp in assigned for p in tp["partitions"]]
-                except GroupctlError:
-                    partitions = []
+                partitions = assigned_partitions(decode_member_bytes(None, r.classic_assignment, True)[1])
             outcome = "removed" if r.error_code == 0 else KAFKA_ERROR_NAMES.get(r.error_code, str(r.error_code))
             out.append(RemovalResult(group_id, r.instance_id, r.removed_member_id or r.member_id or None, outcome,
                                      r.error_message, sorted(partitions)))
@@ -346,7 +342,7 @@ class LocalBackend:
         return self.topics.names()
 
     def committed_offsets(self, group_id: str) -> list[CommittedOffset]:
-        return self.coordinator.state.committed(group_id)
+        return committed_offsets(self.coordinator.state, group_id)
 
     # -- local only: the topics `groupctl local topics` makes --------------------------------------
 

@@ -43,6 +43,7 @@ from groupctl.coordinator.runtime import (
 )
 from groupctl.coordinator.state import CoordinatorState
 from groupctl.coordinator.topics import Topic, TopicImage
+from groupctl.describe import committed_offsets, describe_replayed
 from groupctl.errors import KafkaError
 from groupctl.model import GroupDescription, GroupListing, GroupState, MemberIdentity, MemberState
 from groupctl.protocol.primitives import uuid_to_kafka
@@ -298,10 +299,10 @@ class Coordinator:
         classic = self.classic.groups.get(group_id)
         if classic is not None:
             described = self.classic.describe(classic)
-            described.offsets = self.state.committed(group_id)
+            described.offsets = committed_offsets(self.state, group_id)
             return described
         try:
-            return self.state.describe(group_id, topic_names=self.topic_names())
+            return describe_replayed(self.state, group_id, topic_names=self.topic_names())
         except KeyError:
             raise KafkaError("GROUP_ID_NOT_FOUND", f"Group {group_id} not found.") from None
 

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from groupctl.describe import current_held
 from groupctl.log.replay import Replay
 
 TopicPartitionKey = tuple[uuid.UUID, int]
@@ -39,17 +40,6 @@ def assignment_map(topic_partitions: Iterable[dict]) -> dict[uuid.UUID, frozense
         if tps["partitions"]:
             out[tps["topicId"]] = out.get(tps["topicId"], frozenset()) | frozenset(tps["partitions"])
     return out
-
-
-def _pairs(current: dict | None) -> Iterable[TopicPartitionKey]:
-    if current is None:
-        return ()
-    return [
-        (tps["topicId"], p)
-        for key in ("assignedPartitions", "partitionsPendingRevocation")
-        for tps in current[key]
-        for p in tps["partitions"]
-    ]
 
 
 class CoordinatorState(Replay):
@@ -145,7 +135,7 @@ class CoordinatorState(Replay):
         if new is not None:
             epoch = new["memberEpoch"]
             owners = idx.owners
-            for tp in _pairs(new):
+            for tp in current_held(new):
                 holder = owners.get(tp)
                 if holder is not None and holder[0] != member:
                     raise OwnershipError(
@@ -156,7 +146,7 @@ class CoordinatorState(Replay):
     @staticmethod
     def _release(idx: GroupIndex, member_id: str, current: dict) -> None:
         owners = idx.owners
-        for tp in _pairs(current):
+        for tp in current_held(current):
             holder = owners.get(tp)
             if holder is not None and holder[0] == member_id:
                 del owners[tp]

@@ -22,12 +22,11 @@ only folds: reading the state as model objects (`GroupDescription`) is `groupctl
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from groupctl.log.decode import DecodedRecord
-from groupctl.model import CommittedOffset, GroupDescription
 from groupctl.protocol.consumer_protocol import PROTOCOL_TYPE
 
 __all__ = [
@@ -481,18 +480,3 @@ class Replay:
         ids.update(g for g, committed in self.offsets.items() if committed)
         return sorted(ids)
 
-    # -- kept for the coordinator and the local backend until they call groupctl.describe -----------
-
-    def describe(
-        self, group_id: str, *, topic_names: Mapping[str, str] | None = None, coordinator: str | None = None
-    ) -> GroupDescription:
-        """`groupctl.describe.describe_replayed` of this state (KeyError when the group does not exist)."""
-        from groupctl.describe import describe_replayed
-
-        return describe_replayed(self, group_id, topic_names=topic_names, coordinator=coordinator)
-
-    def committed(self, group_id: str) -> list[CommittedOffset]:
-        """`groupctl.describe.committed_offsets` of this state."""
-        from groupctl.describe import committed_offsets
-
-        return committed_offsets(self, group_id)

@@ -13,6 +13,7 @@ from groupctl.coordinator.consumer.subscriptions import topics_hash
 from groupctl.coordinator.log import Record
 from groupctl.coordinator.runtime import Result, Runtime, rebalance_key, session_key
 from groupctl.coordinator.state import GroupIndex
+from groupctl.describe import current_held
 from groupctl.errors import KafkaError
 from groupctl.model import MemberIdentity
 
@@ -139,10 +140,7 @@ class ConsumerGroups:
                     raise KafkaError("UNKNOWN_MEMBER_ID", f"Member {target} is not a member of group {group_id}.")
                 removed.append(target)
                 result.removed_member_id = target
-                cur = rec.member_assignment(group.current.get(target))
-                result.partitions = sorted(
-                    (t, p) for t, ps in {**cur.assigned, **cur.pending_revocation}.items() for p in ps
-                )
+                result.partitions = sorted(current_held(group.current.get(target)))
             except KafkaError as exc:
                 result.error_code, result.error_message = exc.code, exc.message
             results.append(result)

@@ -206,6 +206,18 @@ def test_admin_leave_by_instance_id_is_one_batch_with_per_member_results(coord: 
     assert coord.rebuild().state == coord.state
 
 
+def test_admin_leave_reports_every_partition_held_when_a_topic_is_partly_pending_revocation(
+        coord: Coordinator) -> None:
+    a = coord.heartbeat(join("g", "a", instance_id="pod-a"))
+    coord.heartbeat(join("g", "b"))
+    coord.heartbeat(HeartbeatRequest("g", "a", a.member_epoch, topic_partitions=owned(a)))
+    current = coord.state.consumer["g"].current["a"]
+    assert current["state"] == 1 and current["assignedPartitions"] and current["partitionsPendingRevocation"]
+    (result,) = coord.leave_group("g", [("", "pod-a", None)])
+    foo = coord.topics.get("foo").topic_id
+    assert result.partitions == [(foo, p) for p in range(6)]  # 3 still assigned and 3 pending, same topic
+
+
 def test_admin_leave_on_missing_group(coord: Coordinator) -> None:
     from groupctl.errors import KafkaError
 
