@@ -168,7 +168,8 @@ class Scenario:
 
     def fire_timers(self, t: int) -> None:
         """Move the coordinator to `t`: the timers due by then fire (subclasses log what they did)."""
-        if t > self.now:
+        deadline = self.coord.timers.next_deadline()
+        if t > self.now or (deadline is not None and deadline <= t):
             self.coord.advance_to(t)
 
     def next_instant(self) -> int | None:
