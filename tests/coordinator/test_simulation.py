@@ -52,6 +52,7 @@ replays identically whatever PYTHONHASHSEED (checked in a subprocess).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import uuid
 from collections import Counter
@@ -69,8 +70,6 @@ from tests.simulation.runner import CurrentCoordinator, log_end
 
 GROUP = "g"
 SCENARIOS = int(os.environ.get("GROUPCTL_SIM_SCENARIOS", "500"))
-#: Added to the seed for the stream the clients draw their member ids from (apart from the coordinator's).
-CLIENT_IDS_SEED = 1 << 32
 SESSION_MS = 45_000
 HEARTBEAT_MS = 5_000
 TOPIC_POOL = ("foo", "bar", "baz", "qux")
@@ -114,8 +113,9 @@ class Scenario(runner.Scenario):
         super().__init__(seed, steps=steps)
         self.kit = kit
         # Client-generated member ids come from their own stream: the coordinator's IdGenerator(seed) draws
-        # from random.Random(seed) too, and the same stream would make v0 ids collide with v1 ones.
-        self.client_ids = IdGenerator(CLIENT_IDS_SEED + seed)
+        # from random.Random(seed) too, and the same stream would make v0 ids collide with v1 ones. (Not
+        # seed + a constant: random.Random(2) and random.Random(2 + 2**32) draw the same numbers.)
+        self.client_ids = IdGenerator(int.from_bytes(hashlib.sha256(f"client member ids {seed}".encode()).digest()[:8]))
         self.clock = ManualClock()
         self.coord = Coordinator(clock=self.clock, ids=IdGenerator(seed))
         self.link = CurrentCoordinator(self)
