@@ -386,7 +386,7 @@ class Scenario(runner.Scenario):
             self.note(f"{proc.client.name} subscribes to {proc.client.topics}")
 
     def do_rebuild(self) -> None:
-        self.coord = self.coord.rebuild()
+        self.fail_over()
         self.note("coordinator rebuilt from its log (failover)")
 
     # -- one heartbeat ---------------------------------------------------------------------------------------

@@ -203,6 +203,13 @@ class Scenario:
         if until > self.now:
             self.coord.advance_to(until)
 
+    def fail_over(self) -> Coordinator:
+        """The coordinator fails over: a new one loads the log and the clients go on with it (they reach it through
+        `CurrentCoordinator`). Returns the old one."""
+        old = self.coord
+        self.coord = old.rebuild()
+        return old
+
     # -- replay -----------------------------------------------------------------------------------------------
 
     def rebuilt(self) -> Coordinator:
