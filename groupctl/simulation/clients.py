@@ -425,54 +425,76 @@ FATAL_ERRORS = ("UNRELEASED_INSTANCE_ID", "FENCED_INSTANCE_ID", "GROUP_MAX_SIZE_
 
 
 class ConsumerClient(SimulatedClient):
-    """A KIP-848 consumer (`group.protocol=consumer`, ConsumerGroupHeartbeat v1).
+    """A KIP-848 consumer (`group.protocol=consumer`, ConsumerGroupHeartbeat v1, or v0 on request).
 
-    It generates its member id at start (KIP-1082) and joins with epoch 0; afterwards it heartbeats at
-    the interval the broker returns, and at once after it reconciled a new assignment (revoked what is
-    gone, taken what is new) to report what it owns. Like the Java client it sends the full request
-    when joining and after an error, and otherwise only what changed. After FENCED_MEMBER_EPOCH or
-    UNKNOWN_MEMBER_ID it drops its partitions and rejoins with epoch 0. Closing revokes everything and
-    leaves with epoch -2 when static (the coordinator keeps its assignment for the session timeout),
-    -1 when dynamic. A pattern subscription (`regex`) is sent as SubscribedTopicRegex and resolved by
-    the broker (RE2/J); `assignor` is `group.remote.assignor`, sent as ServerAssignor.
+    It generates its member id at start (KIP-1082; a v0 client joins with an empty one and takes the
+    id the coordinator gives) and joins with epoch 0; afterwards it heartbeats at the interval the
+    broker returns, and at once after it reconciled a new assignment (revoked what is gone, taken what
+    is new) to report what it owns. Like the Java client it sends the full request when joining and
+    after an error or a lost response, and otherwise only what changed (a new subscription, new owned
+    partitions). After FENCED_MEMBER_EPOCH or UNKNOWN_MEMBER_ID it drops its partitions and rejoins with
+    epoch 0, keeping its member id. Closing revokes everything and leaves with epoch -2 when static (the
+    coordinator keeps its assignment for the session timeout), -1 when dynamic. A pattern subscription
+    (`regex`) is sent as SubscribedTopicRegex beside the (empty) name list and resolved by the broker
+    (RE2/J); `assignor` is `group.remote.assignor`, sent as ServerAssignor.
+
+    With `auto_ack` off the rebalance listener is slow: a new assignment waits in `pending_assignment`
+    until `finish_reconciliation()`, and meanwhile the member reports what it still owns.
     """
 
     protocol = "consumer"
 
     def __init__(self, coord: Coordinator, name: str, group_id: str, topics: list[str], *,
                  instance_id: str | None, ids: IdGenerator, observe: Observer, anomalies: list[str],
-                 regex: str | None = None, assignor: str | None = None, client_id: str | None = None) -> None:
+                 regex: str | None = None, assignor: str | None = None, client_id: str | None = None,
+                 version: int = 1, rebalance_timeout_ms: int = MAX_POLL_INTERVAL_MS) -> None:
         super().__init__(coord, name, group_id, topics, instance_id=instance_id, observe=observe,
                          anomalies=anomalies, regex=regex)
         self.assignor = assignor
         self.client_id = client_id
         self.ids = ids
+        self.version = version
+        self.rebalance_timeout_ms = rebalance_timeout_ms
         self.epoch = 0
         self.owned_ids: dict[uuid.UUID, frozenset[int]] = {}
         self.sent_owned: dict[uuid.UUID, frozenset[int]] | None = None
+        self.sent_topics: list[str] | None = None
+        self.sent_regex: str | None = None
         self.full = True
         self.next_heartbeat = 0
+        self.auto_ack = True
+        self.pending_assignment: dict[uuid.UUID, frozenset[int]] | None = None
 
     def start(self) -> None:
         self.incarnation += 1
         self.running = True
-        self.member_id = self.ids.member_id()
+        self.member_id = self.ids.member_id() if self.version >= 1 else ""
         self.epoch = 0
-        self.full = True
-        self.sent_owned = None
+        self._resend_all()
+        self.pending_assignment = None
         self.next_heartbeat = self.now
 
     def stop(self) -> None:
         """`KafkaConsumer.close()`: onPartitionsRevoked, then the leave heartbeat."""
+        self.leave()
+
+    def leave(self, epoch: int | None = None) -> HeartbeatResponse | None:
+        """Close: revoke everything and, if a member, send the leave heartbeat; its answer (None: nothing sent).
+
+        `epoch` is the leave epoch: by default -2 for a static member (a temporary leave) and -1 for a dynamic
+        one; -1 makes a static member leave for good."""
         self._take({})
+        r = None
         if self.running and self.epoch > 0:
-            epoch = STATIC_LEAVE_EPOCH if self.instance_id is not None else LEAVE_EPOCH
+            if epoch is None:
+                epoch = STATIC_LEAVE_EPOCH if self.instance_id is not None else LEAVE_EPOCH
             r = self.coord.heartbeat(HeartbeatRequest(self.group_id, self.member_id, epoch,
-                                                      instance_id=self.instance_id))
+                                                      instance_id=self.instance_id, version=self.version))
             if r.error_code:
                 self._anomaly(f"leave heartbeat (epoch {epoch}) answered {r.error}: {r.error_message}")
         self.running = False
         self.incarnation += 1
+        return r
 
     def next_due(self) -> int | None:
         return self.next_heartbeat if self.running else None
@@ -497,33 +519,45 @@ class ConsumerClient(SimulatedClient):
     def _owned_list(self) -> list[tuple[uuid.UUID, list[int]]]:
         return [(t, sorted(ps)) for t, ps in sorted(self.owned_ids.items(), key=lambda kv: kv[0].bytes) if ps]
 
-    def _request(self) -> HeartbeatRequest:
-        names = list(self.topics) if self.regex is None else None
+    def _resend_all(self) -> None:
+        """What the client sent is forgotten (a join, an error, a lost answer): the next request is full."""
+        self.full = True
+        self.sent_owned = self.sent_topics = self.sent_regex = None
+
+    def _names(self) -> list[str]:
+        """SubscribedTopicNames: the topics, or an empty list beside a pattern (a full request carries both)."""
+        return [] if self.regex is not None else list(self.topics)
+
+    def request(self) -> HeartbeatRequest:
+        """The next ConsumerGroupHeartbeat: everything when joining or `full`, otherwise only what changed."""
         identity: dict[str, Any] = {} if self.client_id is None else {"client_id": self.client_id}
         if self.epoch == 0:
             return HeartbeatRequest(
                 self.group_id, self.member_id, 0, instance_id=self.instance_id,
-                rebalance_timeout_ms=MAX_POLL_INTERVAL_MS, subscribed_topic_names=names,
-                subscribed_topic_regex=self.regex, server_assignor=self.assignor, topic_partitions=[], **identity,
+                rebalance_timeout_ms=self.rebalance_timeout_ms, subscribed_topic_names=self._names(),
+                subscribed_topic_regex=self.regex, server_assignor=self.assignor, topic_partitions=[],
+                version=self.version, **identity,
             )
+        full, names = self.full, self._names()
         return HeartbeatRequest(
             self.group_id, self.member_id, self.epoch, instance_id=self.instance_id,
-            rebalance_timeout_ms=MAX_POLL_INTERVAL_MS if self.full else -1,
-            subscribed_topic_names=names if self.full else None,
-            subscribed_topic_regex=self.regex if self.full else None,
-            server_assignor=self.assignor if self.full else None,
-            topic_partitions=self._owned_list() if self.full or self.owned_ids != self.sent_owned else None,
-            **identity,
+            rebalance_timeout_ms=self.rebalance_timeout_ms if full else -1,
+            subscribed_topic_names=names if full or names != self.sent_topics else None,
+            subscribed_topic_regex=self.regex if self.regex is not None and (full or self.regex != self.sent_regex)
+            else None,
+            server_assignor=self.assignor if full else None,
+            topic_partitions=self._owned_list() if full or self.owned_ids != self.sent_owned else None,
+            version=self.version, **identity,
         )
 
     def _heartbeat(self) -> None:
-        req = self._request()
-        self._on_heartbeat(req, self.coord.heartbeat(req))
+        req = self.request()
+        self.handle(req, self.coord.heartbeat(req))
 
     def heartbeat_now(self) -> HeartbeatResult:
-        req = self._request()
+        req = self.request()
         r = self.coord.heartbeat(req)
-        self._on_heartbeat(req, r)
+        self.handle(req, r)
         assignment = None
         if r.assignment is not None and not r.error_code:
             names = {t.topic_id: t.name for t in self.coord.topics}
@@ -532,14 +566,22 @@ class ConsumerClient(SimulatedClient):
         return HeartbeatResult(r.error if r.error_code else "NONE", r.error_message, r.member_id or req.member_id,
                                epoch, assignment, r.heartbeat_interval_ms or None)
 
-    def _on_heartbeat(self, req: HeartbeatRequest, r: HeartbeatResponse) -> None:
+    def response_lost(self) -> None:
+        """The coordinator handled a heartbeat whose answer never arrived: send everything again next time."""
+        self._resend_all()
+
+    def handle(self, req: HeartbeatRequest, r: HeartbeatResponse) -> None:
+        """Act on the answer to `req`: rejoin, fail, retry, or take the epoch and reconcile the assignment."""
         if r.error_code:
-            self.full, self.sent_owned = True, None
+            self._resend_all()
             if r.error in REJOIN_ERRORS:
                 self._take({})  # onPartitionsLost
+                self.pending_assignment = None
                 self.epoch = 0
                 self.next_heartbeat = self.now
             elif r.error in FATAL_ERRORS:
+                self.pending_assignment = None
+                self.owned_ids = {}
                 self._fail(f"heartbeat answered {r.error}: {r.error_message}")
             else:
                 self._anomaly(f"heartbeat answered {r.error}: {r.error_message}; retrying")
@@ -548,14 +590,33 @@ class ConsumerClient(SimulatedClient):
         self.full = False
         if req.topic_partitions is not None:
             self.sent_owned = {t: frozenset(ps) for t, ps in req.topic_partitions if ps}
+        if req.subscribed_topic_names is not None:
+            self.sent_topics = list(req.subscribed_topic_names)
+        if req.subscribed_topic_regex is not None:
+            self.sent_regex = req.subscribed_topic_regex
         self.member_id = r.member_id or self.member_id
         self.epoch = r.member_epoch
         self.next_heartbeat = self.now + r.heartbeat_interval_ms
         if r.assignment is not None:
             new = {t: frozenset(ps) for t, ps in r.assignment.items() if ps}
-            if new != self.owned_ids:
+            if new == self.owned_ids:
+                self.pending_assignment = None
+            elif not self.auto_ack:
+                self.pending_assignment = new  # the slow listener reconciles it later
+            else:
+                self.pending_assignment = None
                 self._take(new)
                 self.next_heartbeat = self.now  # acknowledge the reconciliation at once
+
+    def finish_reconciliation(self) -> bool:
+        """The slow rebalance listener is done: revoke and assign what the last assignment said.
+        True if anything moved."""
+        if self.pending_assignment is None:
+            return False
+        self._take(self.pending_assignment)
+        self.pending_assignment = None
+        self.next_heartbeat = self.now
+        return True
 
     def _take(self, assignment: dict[uuid.UUID, frozenset[int]]) -> None:
         self.owned_ids = assignment
@@ -630,6 +691,8 @@ def restore_client(coord: Coordinator, data: dict[str, Any], *, observe: Observe
         consumer.owned_ids = _from_topic_ids(data["ownedIds"])
         consumer.sent_owned = None if data["sentOwned"] is None else _from_topic_ids(data["sentOwned"])
         consumer.full = bool(data["full"])
+        if not consumer.full:  # the subscription went out with the last full request
+            consumer.sent_topics, consumer.sent_regex = consumer._names(), consumer.regex
         consumer.next_heartbeat = int(data["nextHeartbeatMs"])
         client = consumer
     else:

@@ -2,15 +2,21 @@
 clients against the coordinator, with the protocol's safety rules checked after every step and
 convergence checked once the inputs stop.
 
+The clients are the library's simulated KIP-848 consumers (`groupctl.simulation.clients.ConsumerClient`);
+the harness adds what a process around one does: when it heartbeats, responses lost on the way, a slow
+rebalance listener, and a supervisor restarting a process that died of a fatal error. The scenario
+runner (seeds, time, failover, convergence, failure reports) is `tests/simulation/runner.py`.
+
 Each scenario (`Scenario(seed).run()`) draws its events from `random.Random(seed)`: members join
 (some static, some v0 clients whose member id the coordinator generates, some subscribing by regex,
 some asking for the range or uniform assignor by name), leave (-1), bounce statically (-2, then a new
 incarnation with a new member id and the same instance id rejoins, mostly within the session
 timeout), crash (stop heartbeating: the session timeout removes them; a crashed static member may be
-restarted, and gets UNRELEASED_INSTANCE_ID until then), heartbeat late, reconcile slowly (past the
-rebalance timeout at times), lose heartbeat responses (one or two in a row), change subscriptions
-(names, or from one regex to another); topics gain partitions and new topics appear; time passes;
-and the coordinator is rebuilt from its log mid-scenario while the clients carry on.
+restarted, and gets UNRELEASED_INSTANCE_ID until then, a fatal error its supervisor answers by starting
+it again), heartbeat late, reconcile slowly (past the rebalance timeout at times), lose heartbeat
+responses (one or two in a row), change subscriptions (names, or from one regex to another); topics gain
+partitions and new topics appear; time passes; and the coordinator is rebuilt from its log mid-scenario
+while the clients carry on.
 
 After every step (every heartbeat, timer firing and event):
 
@@ -46,31 +52,24 @@ replays identically whatever PYTHONHASHSEED (checked in a subprocess).
 
 from __future__ import annotations
 
+import hashlib
 import os
-import random
-import subprocess
-import sys
-import time
-import traceback
 import uuid
 from collections import Counter
-from pathlib import Path
 from types import SimpleNamespace
 
-import pytest
-
 from groupctl.coordinator.clock import ManualClock
+from groupctl.coordinator.consumer import LEAVE_EPOCH, STATIC_LEAVE_EPOCH
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
-from groupctl.coordinator.state import CoordinatorState, assignment_map
-from groupctl.protocol.primitives import uuid_to_kafka
+from groupctl.coordinator.state import assignment_map
 from groupctl.regex import compile_topic_regex
+from groupctl.simulation.clients import REJOIN_ERRORS, ConsumerClient
+from tests.simulation import runner
+from tests.simulation.runner import CurrentCoordinator, log_end
 
 GROUP = "g"
 SCENARIOS = int(os.environ.get("GROUPCTL_SIM_SCENARIOS", "500"))
-CHUNK = 25
-SEED_ENV = "GROUPCTL_SIM_SEED"
-RERUN = "{seed_env}={seed} python3 -m pytest tests/coordinator/test_simulation.py -k single_seed"
 SESSION_MS = 45_000
 HEARTBEAT_MS = 5_000
 TOPIC_POOL = ("foo", "bar", "baz", "qux")
@@ -88,14 +87,10 @@ ACTIONS = (
 )
 
 
-class ScenarioFailure(AssertionError):
-    pass
-
-
 class Proc:
-    """A live client process: the protocol client plus when it next acts."""
+    """A live client process: the simulated consumer plus when it next acts."""
 
-    def __init__(self, client, next_at: int, slowness: int = 0) -> None:
+    def __init__(self, client: ConsumerClient, next_at: int, slowness: int = 0) -> None:
         self.client = client
         self.next_at = next_at
         self.slowness = slowness  # ms a slow rebalance listener takes; 0: reconciles at once
@@ -107,68 +102,43 @@ class Proc:
         return f"{self.client.name}"
 
 
-class Scenario:
+class Scenario(runner.Scenario):
+    ACTIONS = ACTIONS
+    RERUN = "{seed_env}={seed} python3 -m pytest tests/coordinator/test_simulation.py -k single_seed"
+    CONVERGE_WITHIN_MS = CONVERGE_WITHIN_MS
+    IDLE_MS = HEARTBEAT_MS
+    STEADY_MS = 2 * HEARTBEAT_MS + 200
+
     def __init__(self, seed: int, kit: SimpleNamespace, *, steps: int | None = None) -> None:
-        self.seed = seed
+        super().__init__(seed, steps=steps)
         self.kit = kit
-        self.rng = random.Random(seed)
         # Client-generated member ids come from their own stream: the coordinator's IdGenerator(seed) draws
-        # from random.Random(seed) too, and the same stream would make v0 ids collide with v1 ones.
-        self.id_rng = random.Random(f"client member ids {seed}")
-        self.steps = steps if steps is not None else self.rng.randint(40, 120)
+        # from random.Random(seed) too, and the same stream would make v0 ids collide with v1 ones. (Not
+        # seed + a constant: random.Random(2) and random.Random(2 + 2**32) draw the same numbers.)
+        self.client_ids = IdGenerator(int.from_bytes(hashlib.sha256(f"client member ids {seed}".encode()).digest()[:8]))
         self.clock = ManualClock()
         self.coord = Coordinator(clock=self.clock, ids=IdGenerator(seed))
+        self.link = CurrentCoordinator(self)
+        self.anomalies: list[str] = []  # what the clients report; `check_error` judges every error itself
         self.procs: list[Proc] = []
-        self.events: list[str] = []
-        self.step_no = 0
         self.names = 0
         self.instances = 0
+        self.restarts_until = 0
+        self.checked: tuple[int, int, int] | None = None  # (events, log end, coordinator) at the last check
         # What the invariants remember between steps.
         self.group_epoch = 0
         self.assignment_epoch = 0
         self.member_epochs: dict[str, int] = {}
         self.static_left: dict[str, dict] = {}  # instance id -> what its -2 member had when it left
-        self.replayed = CoordinatorState()
-        self.replayed_size = 0
         self.main_subscription = sorted(self.rng.sample(["foo", "bar"], self.rng.choice([1, 2])))
 
-    # -- running ---------------------------------------------------------------------------------------------
-
-    def run(self) -> None:
-        try:
-            self.coord.create_topic("foo", self.rng.randint(1, 8))
-            if self.rng.random() < 0.5:
-                self.coord.create_topic("bar", self.rng.randint(1, 6))
-            self.note(f"topics {self.topics_text()}; main subscription {self.main_subscription}")
-            for _ in range(self.rng.randint(1, 4)):
-                self.do_join()
-            self.check()
-            for _ in range(self.steps):
-                self.step_no += 1
-                action = self.rng.choices([a for a, _ in ACTIONS], [w for _, w in ACTIONS])[0]
-                getattr(self, f"do_{action}")()
-                self.check()
-            self.converge()
-        except ScenarioFailure:
-            raise
-        except Exception as exc:  # an exception from the coordinator (e.g. OwnershipError) is a failure too
-            self.fail(f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}")
-
-    def fail(self, what: str) -> None:
-        raise ScenarioFailure(
-            f"seed {self.seed}: {what}\nrerun: {self.rerun_command()}\n"
-            f"event log ({len(self.events)} events):\n" + "\n".join(self.events)
-        )
-
-    def rerun_command(self) -> str:
-        return RERUN.format(seed_env=SEED_ENV, seed=self.seed)
-
-    def expect(self, condition: object, what: str) -> None:
-        if not condition:
-            self.fail(what)
-
-    def note(self, text: str) -> None:
-        self.events.append(f"[{self.step_no:03d} t={self.clock.now_ms():>7}] {text}")
+    def setup(self) -> None:
+        self.coord.create_topic("foo", self.rng.randint(1, 8))
+        if self.rng.random() < 0.5:
+            self.coord.create_topic("bar", self.rng.randint(1, 6))
+        self.note(f"topics {self.topics_text()}; main subscription {self.main_subscription}")
+        for _ in range(self.rng.randint(1, 4)):
+            self.do_join()
 
     # -- formatting ------------------------------------------------------------------------------------------
 
@@ -188,25 +158,36 @@ class Scenario:
 
     # -- time ------------------------------------------------------------------------------------------------
 
-    def advance_to(self, t: int) -> None:
-        """Move time to `t`, firing the coordinator's timers (each firing is a step of its own)."""
+    def fire_timers(self, t: int) -> None:
+        """The coordinator's timers due by `t` fire (a step of its own: the invariants are checked after it)."""
         coord = self.coord
-        while True:
-            deadline = coord.timers.next_deadline()
-            if deadline is None or deadline > t:
-                break
-            group = coord.state.consumer.get(GROUP)
-            before = {m: (c["memberEpoch"], c["state"]) for m, c in group.current.items()} if group else {}
-            epoch = self.group_state_epoch()
-            coord.advance_to(max(deadline, self.clock.now_ms()))
-            after = self.member_set()
-            if set(before) != after or epoch != self.group_state_epoch():
-                gone = ", ".join(f"{self.short(m)} (was {self.kit.STATE_NAMES.get(before[m][1])} at epoch "
-                                 f"{before[m][0]})" for m in sorted(set(before) - after))
-                self.note(f"timer: removed {gone or 'nothing'}; group epoch {self.group_state_epoch()}")
-            self.check()
-        if t > self.clock.now_ms():
-            coord.advance_to(t)
+        deadline = coord.timers.next_deadline()
+        if deadline is None or deadline > t:
+            super().fire_timers(t)
+            return
+        group = coord.state.consumer.get(GROUP)
+        before = {m: (c["memberEpoch"], c["state"]) for m, c in group.current.items()} if group else {}
+        epoch = self.group_state_epoch()
+        coord.advance_to(t)
+        after = self.member_set()
+        if set(before) != after or epoch != self.group_state_epoch():
+            gone = ", ".join(f"{self.short(m)} (was {self.kit.STATE_NAMES.get(before[m][1])} at epoch "
+                             f"{before[m][0]})" for m in sorted(set(before) - after))
+            self.note(f"timer: removed {gone or 'nothing'}; group epoch {self.group_state_epoch()}")
+        self.check()
+
+    def next_client_action(self) -> int | None:
+        proc = self.next_proc()
+        return None if proc is None else self.due(proc)
+
+    def clients_act(self, t: int) -> None:
+        """Every client due by `t` heartbeats, each a step of its own (the runner checks after the last)."""
+        first = True
+        while (proc := self.next_proc()) is not None and self.due(proc) <= t:
+            if not first:
+                self.check()
+            self.heartbeat(proc)
+            first = False
 
     def member_set(self) -> set[str]:
         group = self.coord.state.consumer.get(GROUP)
@@ -216,48 +197,42 @@ class Scenario:
         group = self.coord.state.consumer.get(GROUP)
         return group.epoch if group is not None else 0
 
+    @staticmethod
+    def due(proc: Proc) -> int:
+        return min(proc.next_at, proc.ack_at) if proc.ack_at is not None else proc.next_at
+
     def next_proc(self) -> Proc | None:
         if not self.procs:
             return None
-        return min(self.procs, key=lambda p: (min(p.next_at, p.ack_at if p.ack_at is not None else p.next_at),
-                                              p.client.name))
+        return min(self.procs, key=lambda p: (self.due(p), p.client.name))
 
     # -- actions ---------------------------------------------------------------------------------------------
 
     def do_tick(self) -> None:
+        """The next client heartbeats (timers due before it fire first)."""
         proc = self.next_proc()
         if proc is None:
-            self.advance_to(self.clock.now_ms() + HEARTBEAT_MS)
+            self.advance_to(self.now + HEARTBEAT_MS)
             return
-        due = min(proc.next_at, proc.ack_at) if proc.ack_at is not None else proc.next_at
-        self.advance_to(max(due, self.clock.now_ms()))
-        if proc in self.procs:
-            self.heartbeat(proc)
+        self.advance_to(max(self.due(proc), self.now))
 
     def do_advance(self) -> None:
         """Time passes; every client heartbeats when it is due."""
-        until = self.clock.now_ms() + self.rng.randint(1_000, 20_000)
+        until = self.now + self.rng.randint(1_000, 20_000)
         self.note(f"time passes until t={until}")
-        while (proc := self.next_proc()) is not None:
-            due = min(proc.next_at, proc.ack_at) if proc.ack_at is not None else proc.next_at
-            if due > until:
-                break
-            self.advance_to(max(due, self.clock.now_ms()))
-            self.heartbeat(proc)
-            self.check()
         self.advance_to(until)
 
-    def new_member_id(self) -> str:
-        return uuid_to_kafka(uuid.UUID(int=self.id_rng.getrandbits(128), version=4))
-
     def make_client(self, *, instance_id: str | None, subscription: list[str], version: int,
-                    assignor: str | None = None, regex: str | None = None):
+                    assignor: str | None = None, regex: str | None = None) -> ConsumerClient:
+        """A started client process (v1: with the member id it generated; v0: the coordinator gives one)."""
         self.names += 1
-        return self.kit.SimClient(
-            f"c{self.names}", subscription, member_id=self.new_member_id() if version >= 1 else "",
-            instance_id=instance_id, version=version, server_assignor=assignor, regex=regex,
+        client = ConsumerClient(
+            self.link, f"c{self.names}", GROUP, subscription, instance_id=instance_id, ids=self.client_ids,
+            observe=lambda *_: None, anomalies=self.anomalies, regex=regex, assignor=assignor, version=version,
             rebalance_timeout_ms=self.rng.choice([10_000, 30_000, 60_000]),
         )
+        client.start()
+        return client
 
     def do_join(self) -> None:
         if len(self.procs) >= MAX_CLIENTS:
@@ -280,7 +255,7 @@ class Scenario:
         version = 1 if regex is not None or self.rng.random() < 0.8 else 0
         client = self.make_client(instance_id=instance_id, subscription=subscription, version=version,
                                   assignor=assignor, regex=regex)
-        self.procs.append(Proc(client, self.clock.now_ms() + self.rng.randint(0, 1_000)))
+        self.procs.append(Proc(client, self.now + self.rng.randint(0, 1_000)))
         self.note(f"{client.name} starts (v{client.version}, {self.short(client.member_id)}, instance "
                   f"{instance_id}, subscribes {subscription if regex is None else 'regex ' + regex}, assignor "
                   f"{assignor}, rebalance timeout {client.rebalance_timeout_ms})")
@@ -294,7 +269,8 @@ class Scenario:
             return
         proc = self.rng.choice(procs)
         client = proc.client
-        r = client.leave(self.coord)
+        r = client.leave(LEAVE_EPOCH)
+        self.expect(r is not None, f"{client.name} sent no leave")
         self.note(f"{client.name} {self.short(client.member_id)} leaves (-1) -> {r.error}")
         self.expect(r.error_code == 0 or r.error == "UNKNOWN_MEMBER_ID", f"leave failed: {r}")
         self.procs.remove(proc)
@@ -307,8 +283,9 @@ class Scenario:
         client = proc.client
         group = self.coord.state.consumer.get(GROUP)
         before = group.current.get(client.member_id) if group is not None else None
-        epoch, offset = self.group_state_epoch(), self.coord.log.next_offset
-        r = client.leave(self.coord, static=True)
+        epoch, offset = self.group_state_epoch(), log_end(self.coord)
+        r = client.leave(STATIC_LEAVE_EPOCH)
+        self.expect(r is not None, f"{client.name} sent no leave")
         self.note(f"{client.name} {self.short(client.member_id)} leaves temporarily (-2) -> {r.error}")
         self.expect(r.error_code == 0 or r.error == "UNKNOWN_MEMBER_ID", f"static leave failed: {r}")
         self.procs.remove(proc)
@@ -317,8 +294,8 @@ class Scenario:
             # it was revoking is released); no rebalance.
             group = self.coord.state.consumer[GROUP]
             after = group.current.get(client.member_id)
-            self.expect(group.epoch == epoch and self.coord.log.next_offset == offset + 1,
-                        f"static leave wrote {self.coord.log.next_offset - offset} records, group epoch {epoch} -> "
+            self.expect(group.epoch == epoch and log_end(self.coord) == offset + 1,
+                        f"static leave wrote {log_end(self.coord) - offset} records, group epoch {epoch} -> "
                         f"{group.epoch}")
             self.expect(after is not None and after["memberEpoch"] == -2 and not after["partitionsPendingRevocation"]
                         and after["assignedPartitions"] == before["assignedPartitions"],
@@ -339,10 +316,10 @@ class Scenario:
         self.restart(client, delay)
 
     def restart(self, client, delay: int) -> None:
-        new = self.make_client(instance_id=client.instance_id, subscription=client.subscribed,
-                               version=client.version, assignor=client.server_assignor, regex=client.regex)
+        new = self.make_client(instance_id=client.instance_id, subscription=client.topics,
+                               version=client.version, assignor=client.assignor, regex=client.regex)
         new.rebalance_timeout_ms = client.rebalance_timeout_ms
-        self.procs.append(Proc(new, self.clock.now_ms() + delay))
+        self.procs.append(Proc(new, self.now + delay))
         self.note(f"{new.name} ({self.short(new.member_id)}) will restart instance {client.instance_id} "
                   f"in {delay} ms")
 
@@ -352,6 +329,7 @@ class Scenario:
         proc = self.rng.choice(self.procs)
         client = proc.client
         self.procs.remove(proc)
+        client.crash()
         self.note(f"{client.name} {self.short(client.member_id)} crashes")
         if client.instance_id is not None and self.rng.random() < 0.6:
             self.restart(client, self.rng.randint(0, 90_000))
@@ -404,18 +382,18 @@ class Scenario:
             proc.client.regex = self.rng.choice(REGEXES)
             self.note(f"{proc.client.name} subscribes to regex {proc.client.regex}")
         else:
-            proc.client.subscribed = sorted(self.rng.sample(TOPIC_POOL, self.rng.randint(1, 3)))
-            self.note(f"{proc.client.name} subscribes to {proc.client.subscribed}")
+            proc.client.topics = sorted(self.rng.sample(TOPIC_POOL, self.rng.randint(1, 3)))
+            self.note(f"{proc.client.name} subscribes to {proc.client.topics}")
 
     def do_rebuild(self) -> None:
-        self.coord = self.coord.rebuild()
+        self.fail_over()
         self.note("coordinator rebuilt from its log (failover)")
 
     # -- one heartbeat ---------------------------------------------------------------------------------------
 
-    def heartbeat(self, proc: Proc, *, may_lose: bool = True) -> None:
+    def heartbeat(self, proc: Proc) -> None:
         coord, client = self.coord, proc.client
-        now = self.clock.now_ms()
+        now = self.now
         if proc.ack_at is not None and now >= proc.ack_at:
             client.finish_reconciliation()
             proc.ack_at = None
@@ -427,7 +405,7 @@ class Scenario:
         existing_meta = group.members.get(existing) if group is not None and existing is not None else None
         pre_group_epoch = group.epoch if group is not None else 0
         refresh_pending = GROUP in coord.metadata_refresh
-        lose = proc.lose_next > 0 and may_lose
+        lose = proc.lose_next > 0 and not self.inputs_stopped
         proc.lose_next = max(proc.lose_next - 1, 0)
 
         req = client.request()
@@ -448,22 +426,25 @@ class Scenario:
                 (req.subscribed_topic_regex or None) == (existing_meta["subscribedTopicRegex"] or None)
             self.check_static_rejoin(client, r, existing, existing_cur, pre_group_epoch, same, refresh_pending)
 
-        owned_before = client.owned
+        owned_before = client.owned_ids
         if lose:
-            client.full = True
+            client.response_lost()
         else:
             client.handle(req, r)
+        if not client.running:  # a fatal error (UNRELEASED_INSTANCE_ID): the supervisor starts the process again
+            client.start()
+            self.note(f"  {client.name} died of {r.error}; started again as {self.short(client.member_id)}")
         if client.pending_assignment is None:
             proc.ack_at = None
         elif proc.ack_at is None:
             proc.ack_at = now + proc.slowness
         interval = r.heartbeat_interval_ms or HEARTBEAT_MS
         proc.errors = proc.errors + 1 if r.error_code and not lose else 0
-        if proc.errors == 1 and r.error in self.kit.REJOIN_ERRORS:
+        if proc.errors == 1 and r.error in REJOIN_ERRORS:
             proc.next_at = now + self.rng.randint(1, 500)  # rejoin at once
         elif proc.errors:
             proc.next_at = now + interval + self.rng.randint(0, 100)  # again: back off
-        elif client.owned != owned_before:
+        elif client.owned_ids != owned_before:
             proc.next_at = now + self.rng.randint(1, 200)  # acknowledge the new assignment at once
         else:
             proc.next_at = now + interval + self.rng.randint(0, 100)
@@ -505,7 +486,7 @@ class Scenario:
         if unchanged:
             # The rejoin itself does not bump (its response carries the old epoch at most). Its heartbeat may run
             # a due regex refresh afterwards (Kafka's background executor), and that may bump.
-            regex_refresh = any(v["timestamp"] == self.clock.now_ms() for v in group.regexes.values())
+            regex_refresh = any(v["timestamp"] == self.now for v in group.regexes.values())
             self.expect(r.member_epoch <= pre_epoch and (group.epoch == pre_epoch or regex_refresh),
                         f"static rejoin bumped the group epoch {pre_epoch} -> {group.epoch} (member epoch "
                         f"{r.member_epoch})")
@@ -522,6 +503,12 @@ class Scenario:
     # -- invariants ------------------------------------------------------------------------------------------
 
     def check(self) -> None:
+        # Everything checked here changes only with the log, the coordinator, or a client's heartbeat or event
+        # (each noted): with none of those since the last check, it holds still and is not checked twice.
+        mark = (len(self.events), log_end(self.coord), id(self.coord))
+        if mark == self.checked:
+            return
+        self.checked = mark
         coord = self.coord
         group = coord.state.consumer.get(GROUP)
         self.check_replay()
@@ -583,7 +570,7 @@ class Scenario:
             cur = group.current.get(client.member_id)
             if cur is None:
                 continue
-            mine = {(t, p) for t, ps in client.owned.items() for p in ps}
+            mine = {(t, p) for t, ps in client.owned_ids.items() for p in ps}
             for tp in mine:
                 self.expect(tp not in seen, f"clients {seen.get(tp)} and {client.name} both own {tp}")
                 seen[tp] = client.name
@@ -596,63 +583,39 @@ class Scenario:
         self.expect(topic is not None and 0 <= tp[1] < topic.partitions, f"{where}: partition {tp} does not exist")
 
     def check_replay(self) -> None:
-        """replay(log) == live state, indexes included. The log is replayed from scratch whenever it grew; when
-        it did not, the last replay of that same log stands in for a new one (replay is a function of the log)."""
+        """replay(log) == live state, indexes included (the runner replays the log again whenever it grew)."""
         coord = self.coord
-        size = coord.log.next_offset
-        if size != self.replayed_size:
-            self.replayed = coord.rebuild().state
-            self.replayed_size = size
-        self.expect(self.replayed == coord.state, "replay(log) != live state")
-        self.expect(self.replayed.indexes.get(GROUP) == coord.state.indexes.get(GROUP),
+        replayed = self.rebuilt().state
+        self.expect(replayed == coord.state, "replay(log) != live state")
+        self.expect(replayed.indexes.get(GROUP) == coord.state.indexes.get(GROUP),
                     "indexes rebuilt from the log differ from the live ones")
 
     # -- convergence -----------------------------------------------------------------------------------------
 
-    def converge(self) -> None:
-        self.step_no += 1
+    def stop_inputs(self) -> None:
+        """Faults stop: no lost answers, listeners reconcile at once, late heartbeats come on their interval."""
         self.note("inputs stop: live clients heartbeat on their interval from now on")
         for proc in self.procs:
             proc.client.auto_ack = True
             proc.slowness = 0
             proc.lose_next = 0
             if proc.client.epoch > 0:  # a late heartbeat is an input too: from now on every interval
-                proc.next_at = min(proc.next_at, self.clock.now_ms() + HEARTBEAT_MS)
+                proc.next_at = min(proc.next_at, self.now + HEARTBEAT_MS)
             if proc.client.finish_reconciliation() or proc.ack_at is not None:
                 proc.ack_at = None
-                proc.next_at = min(proc.next_at, self.clock.now_ms() + 1)
-        deadline = self.clock.now_ms() + CONVERGE_WITHIN_MS
-        restarts = max((p.next_at for p in self.procs if p.client.epoch == 0), default=0)
-        while not (self.clock.now_ms() >= restarts and self.converged()):
-            proc = self.next_proc()
-            if proc is None:
-                self.advance_to(self.clock.now_ms() + HEARTBEAT_MS)
-            else:
-                self.advance_to(max(proc.next_at, self.clock.now_ms()))
-                self.heartbeat(proc, may_lose=False)
-            self.check()
-            if self.clock.now_ms() > deadline:
-                self.fail(f"not converged {CONVERGE_WITHIN_MS} ms after the inputs stopped: {self.why_not()}")
+                proc.next_at = min(proc.next_at, self.now + 1)
+        self.restarts_until = max((p.next_at for p in self.procs if p.client.epoch == 0), default=0)
+
+    def pending(self) -> bool:
+        """The pending restarts happen before the group can settle."""
+        return self.now < self.restarts_until
+
+    def describe(self) -> str:
+        return f"group: {self.describe_group()}"
+
+    def after_convergence(self) -> None:
         self.note(f"converged: {self.describe_group()}")
         self.check_replay()
-        # Steady state: two more heartbeat intervals change nothing and write nothing.
-        written = self.coord.records_written
-        until = self.clock.now_ms() + 2 * HEARTBEAT_MS + 200
-        while (proc := self.next_proc()) is not None and proc.next_at <= until:
-            self.advance_to(proc.next_at)
-            self.heartbeat(proc, may_lose=False)
-            self.check()
-        self.advance_to(until)
-        self.expect(self.converged(), f"converged, then not: {self.why_not()}")
-        self.expect(self.coord.records_written == written,
-                    f"steady heartbeats wrote {self.coord.records_written - written} records")
-
-    def why_not(self) -> str:
-        reasons = self.convergence_problems()
-        return "; ".join(reasons) + f"\ngroup: {self.describe_group()}"
-
-    def converged(self) -> bool:
-        return not self.convergence_problems()
 
     def convergence_problems(self) -> list[str]:
         coord = self.coord
@@ -670,7 +633,7 @@ class Scenario:
         subscribed: dict[uuid.UUID, int] = {}
         existing = coord.topics.names()
         for client in live.values():
-            names = set(client.subscribed)
+            names = set(client.topics)
             if client.regex is not None:
                 matched = compile_topic_regex(client.regex).select(existing)
                 names.update(matched)
@@ -692,12 +655,12 @@ class Scenario:
             if cur["memberEpoch"] != group.epoch:
                 problems.append(f"{self.short(mid)} at epoch {cur['memberEpoch']}, group at {group.epoch}")
             client = live.get(mid)
-            if client is not None and (client.owned != mine or client.epoch != cur["memberEpoch"]):
-                problems.append(f"client {client.name} has {self.fmt(client.owned)} at {client.epoch}")
+            if client is not None and (client.owned_ids != mine or client.epoch != cur["memberEpoch"]):
+                problems.append(f"client {client.name} has {self.fmt(client.owned_ids)} at {client.epoch}")
             meta = group.members.get(mid) or {}
-            if client is not None and (client.subscribed != meta.get("subscribedTopicNames")
+            if client is not None and (client.topics != meta.get("subscribedTopicNames")
                                        or (client.regex or None) != (meta.get("subscribedTopicRegex") or None)):
-                problems.append(f"client {client.name}'s subscription {client.subscribed} {client.regex} not sent")
+                problems.append(f"client {client.name}'s subscription {client.topics} {client.regex} not sent")
             sub_names = set(meta.get("subscribedTopicNames") or ())
             if meta.get("subscribedTopicRegex") in group.regexes:
                 sub_names.update(group.regexes[meta["subscribedTopicRegex"]]["topics"])
@@ -736,50 +699,18 @@ def _pairs_map(pairs) -> dict[uuid.UUID, list[int]]:
     return out
 
 
-def run_seeds(kit: SimpleNamespace, seeds: range) -> None:
-    failures: list[tuple[int, str]] = []
-    for seed in seeds:
-        try:
-            Scenario(seed, kit).run()
-        except ScenarioFailure as exc:
-            failures.append((seed, str(exc)))
-    if failures:
-        others = ", ".join(str(s) for s, _ in failures[1:])
-        pytest.fail(failures[0][1] + (f"\n\nalso failing in this chunk: seeds {others}" if others else ""),
-                    pytrace=False)
-
-
-@pytest.mark.parametrize("first", range(0, SCENARIOS, CHUNK), ids=lambda s: f"seeds{s}-{s + CHUNK - 1}")
+@runner.chunks(SCENARIOS)
 def test_random_scenarios(kit: SimpleNamespace, first: int) -> None:
-    run_seeds(kit, range(first, min(first + CHUNK, SCENARIOS)))
+    runner.run_seeds(lambda seed: Scenario(seed, kit), range(first, min(first + runner.CHUNK, SCENARIOS)))
 
 
 def test_a_seed_replays_identically_in_another_process() -> None:
     """The rerun command must reproduce a failure: a scenario may not depend on hash randomization (set
-    iteration order) in the coordinator or here. Two processes with different PYTHONHASHSEEDs, same log."""
-    logs = []
-    for hash_seed in ("1", "2"):
-        env = dict(os.environ, PYTHONHASHSEED=hash_seed, **{SEED_ENV: "6"})
-        done = subprocess.run(
-            [sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", "-p", "no:randomly", __file__,
-             "-k", "single_seed"],
-            cwd=Path(__file__).resolve().parents[2], env=env, capture_output=True, text=True, timeout=120,
-        )
-        assert done.returncode == 0, done.stdout + done.stderr
-        logs.append([line for line in done.stdout.splitlines() if line.startswith("[")])
-    assert logs[0] and logs[0] == logs[1]
+    iteration order) in the coordinator, the clients or here."""
+    runner.check_replays_identically(__file__, 6)
 
 
 def test_single_seed(kit: SimpleNamespace) -> None:
     """Rerun one scenario: `GROUPCTL_SIM_SEED=123 python3 -m pytest tests/coordinator/test_simulation.py -k
     single_seed` (add `-s` to see its event log)."""
-    if SEED_ENV not in os.environ:
-        pytest.skip(f"set {SEED_ENV} to rerun one scenario")
-    seed = int(os.environ[SEED_ENV])
-    scenario = Scenario(seed, kit)
-    started = time.perf_counter()
-    try:
-        scenario.run()
-    finally:
-        print(f"seed {seed}: {len(scenario.events)} events, {time.perf_counter() - started:.2f}s")
-        print("\n".join(scenario.events))
+    runner.run_single_seed(lambda seed: Scenario(seed, kit))

@@ -67,19 +67,10 @@ on their own at the end of the file (strict xfail) and listed in KNOWN_BUGS.
 from __future__ import annotations
 
 import os
-import random
 import re
-import subprocess
-import sys
-import time
-import traceback
-import warnings
 from collections import Counter
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from groupctl.coordinator.classic import (
     COMPLETING_REBALANCE,
@@ -93,7 +84,7 @@ from groupctl.coordinator.classic import STABLE as GROUP_STABLE
 from groupctl.coordinator.clock import ManualClock
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
-from groupctl.coordinator.state import CoordinatorState, assignment_map
+from groupctl.coordinator.state import assignment_map
 from groupctl.errors import KAFKA_ERROR_CODES, KAFKA_ERROR_NAMES
 from groupctl.protocol.consumer_protocol import decode_subscription
 from groupctl.simulation.clients import (
@@ -103,13 +94,12 @@ from groupctl.simulation.clients import (
     assignment_partitions,
 )
 from groupctl.simulation.clients import STABLE as CLIENT_STABLE
+from tests.simulation import runner
+from tests.simulation.runner import CurrentCoordinator, classic_session_deadline, timers_due
 
 GROUP = "cg"  # the classic group
 KGROUP = "kg"  # the KIP-848 group beside it
 SCENARIOS = int(os.environ.get("GROUPCTL_SIM_CLASSIC_SCENARIOS", "500"))
-CHUNK = 25
-SEED_ENV = "GROUPCTL_SIM_SEED"
-RERUN = "{seed_env}={seed} python3 -m pytest tests/coordinator/test_simulation_classic.py -k single_seed -s"
 TOPIC_POOL = ("foo", "bar", "baz")
 MAX_PARTITIONS = 10
 MAX_CLASSIC = 6
@@ -126,8 +116,6 @@ KIP848_SHARE = 0.3
 CONVERGE_WITHIN_MS = 240_000
 #: A single instant may wake further clients (an answer queued during another's request); passes are bounded.
 MAX_PASSES = 64
-#: Instants that may go by without the clock moving before the simulation calls it a livelock.
-MAX_INSTANTS_AT_ONCE = 200
 #: (action, weight) for the random phase.
 ACTIONS = (
     ("tick", 45), ("advance", 5), ("join", 7), ("leave", 2), ("bounce", 6), ("long_bounce", 2), ("restart", 2),
@@ -142,10 +130,6 @@ NOT_COORDINATOR = CODE["NOT_COORDINATOR"]
 
 def _error(code: int) -> str:
     return KAFKA_ERROR_NAMES.get(code, str(code))
-
-
-class ScenarioFailure(AssertionError):
-    pass
 
 
 class Proc:
@@ -180,21 +164,15 @@ class Proc:
         return self.client.running and self.paused_until is None and self.start_at is None and not self.dead
 
 
-class Link:
+class Link(CurrentCoordinator):
     """The coordinator as one client process sees it: requests go to the scenario's current coordinator
-    (so a failover redirects every client), with the JoinGroup version the process speaks."""
+    (so a failover redirects every client), with the JoinGroup version the process speaks, and are logged
+    and checked by the scenario on their way."""
 
     def __init__(self, sim: Scenario, proc: Proc) -> None:
+        super().__init__(sim)
         self.sim = sim
         self.proc = proc
-
-    @property
-    def clock(self):
-        return self.sim.coord.clock
-
-    @property
-    def topics(self):
-        return self.sim.coord.topics
 
     def join_group(self, req: JoinGroupRequest, respond: Callable[[JoinGroupResponse], None]) -> None:
         if not self.proc.dead:
@@ -233,11 +211,15 @@ def persisted_projection(state) -> tuple:
                    for m in state.raw_members))
 
 
-class Scenario:
+class Scenario(runner.Scenario):
+    ACTIONS = ACTIONS
+    RERUN = "{seed_env}={seed} python3 -m pytest tests/coordinator/test_simulation_classic.py -k single_seed -s"
+    CONVERGE_WITHIN_MS = CONVERGE_WITHIN_MS
+    IDLE_MS = HEARTBEAT_INTERVAL_MS
+    STEADY_MS = 2 * 5_000 + 200
+
     def __init__(self, seed: int, *, steps: int | None = None) -> None:
-        self.seed = seed
-        self.rng = random.Random(seed)
-        self.steps = steps if steps is not None else self.rng.randint(40, 120)
+        super().__init__(seed, steps=steps)
         self.clock = ManualClock()
         delay = self.rng.choice([0, 3_000, 3_000])
         self.coord = Coordinator(clock=self.clock, ids=IdGenerator(seed),
@@ -246,8 +228,6 @@ class Scenario:
         self.kip848 = self.rng.random() < KIP848_SHARE
         self.procs: list[Proc] = []
         self.all_procs: list[Proc] = []  # every process there ever was (for their anomalies)
-        self.events: list[str] = []
-        self.step_no = 0
         self.pods = 0
         self.instances = 0
         self.ghosts = 0
@@ -257,7 +237,6 @@ class Scenario:
         self.labels: dict[str, str] = {}
         self.zombie_instances: set[str] = set()
         self.crashed_instances: set[str] = set()
-        self.stats: Counter[str] = Counter()
         self.main_topics = sorted(self.rng.sample(["foo", "bar"], self.rng.choice([1, 1, 2])))
         # What the invariants remember between steps.
         self.live_gen = 0
@@ -268,50 +247,19 @@ class Scenario:
         # and the leader's last static takeover since (time, JoinGroup version, partition counts then).
         self.assign_meta: dict[str, int] = {}
         self.takeover: tuple[int, int, dict[str, int]] | None = None
-        self.replayed = CoordinatorState()
-        self.replayed_classic = None
-        self.replayed_size = -1
-        self.instants_at_now = 0
-        self.last_instant = -1
+        self.replayed_classic: tuple[Coordinator, tuple | None] | None = None  # (rebuilt, its group's projection)
 
-    # -- running ---------------------------------------------------------------------------------------------
-
-    def run(self) -> None:
-        try:
-            self.coord.create_topic("foo", self.rng.randint(1, 8))
-            if "bar" in self.main_topics or self.rng.random() < 0.3:
-                self.coord.create_topic("bar", self.rng.randint(1, 6))
-            self.note(f"topics {self.topics_text()}; main subscription {self.main_topics}; initial rebalance delay "
-                      f"{self.coord.classic.initial_delay_ms} ms; KIP-848 group {'yes' if self.kip848 else 'no'}")
-            for _ in range(self.rng.randint(1, 4)):
-                self.join_classic()
-            if self.kip848:
-                for _ in range(self.rng.randint(1, 3)):
-                    self.join_consumer()
-            self.check()
-            for _ in range(self.steps):
-                self.step_no += 1
-                action = self.rng.choices([a for a, _ in ACTIONS], [w for _, w in ACTIONS])[0]
-                getattr(self, f"do_{action}")()
-                self.check()
-            self.converge()
-        except ScenarioFailure:
-            raise
-        except Exception as exc:  # an exception from the coordinator or a client is a failure too
-            self.fail(f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}")
-
-    def fail(self, what: str) -> None:
-        raise ScenarioFailure(
-            f"seed {self.seed}: {what}\nrerun: {RERUN.format(seed_env=SEED_ENV, seed=self.seed)}\n"
-            f"event log ({len(self.events)} events):\n" + "\n".join(self.events)
-        )
-
-    def expect(self, condition: object, what: str | Callable[[], str]) -> None:
-        if not condition:
-            self.fail(what() if callable(what) else what)
-
-    def note(self, text: str) -> None:
-        self.events.append(f"[{self.step_no:03d} t={self.clock.now_ms():>7}] {text}")
+    def setup(self) -> None:
+        self.coord.create_topic("foo", self.rng.randint(1, 8))
+        if "bar" in self.main_topics or self.rng.random() < 0.3:
+            self.coord.create_topic("bar", self.rng.randint(1, 6))
+        self.note(f"topics {self.topics_text()}; main subscription {self.main_topics}; initial rebalance delay "
+                  f"{self.coord.classic.initial_delay_ms} ms; KIP-848 group {'yes' if self.kip848 else 'no'}")
+        for _ in range(self.rng.randint(1, 4)):
+            self.join_classic()
+        if self.kip848:
+            for _ in range(self.rng.randint(1, 3)):
+                self.join_consumer()
 
     # -- formatting ------------------------------------------------------------------------------------------
 
@@ -441,9 +389,8 @@ class Scenario:
 
     # -- time ------------------------------------------------------------------------------------------------
 
-    def next_due(self) -> int | None:
-        due = [d] if (d := self.coord.timers.next_deadline()) is not None else []
-        due.extend(deadline for deadline, _ in self.orphans())
+    def next_client_action(self) -> int | None:
+        due = [deadline for deadline, _ in self.orphans()]
         for p in self.procs:
             if p.start_at is not None:
                 due.append(p.start_at)
@@ -453,29 +400,8 @@ class Scenario:
                 due.append(d)
         return min(due) if due else None
 
-    def step(self) -> bool:
-        """The next instant at which anything is due; False when nothing is."""
-        t = self.next_due()
-        if t is None:
-            return False
-        self.instant(max(t, self.clock.now_ms()))
-        return True
-
-    def advance_to(self, until: int) -> None:
-        while (t := self.next_due()) is not None and t <= until:
-            self.instant(max(t, self.clock.now_ms()))
-        if until > self.clock.now_ms():
-            self.coord.advance_to(until)
-
-    def instant(self, t: int) -> None:
-        """Time moves to `t`: due timers fire, frozen processes wake, pending starts happen, clients act."""
-        if t == self.last_instant:
-            self.instants_at_now += 1
-            self.expect(self.instants_at_now < MAX_INSTANTS_AT_ONCE,
-                        f"{MAX_INSTANTS_AT_ONCE} instants without the clock moving: a livelock")
-        else:
-            self.last_instant, self.instants_at_now = t, 0
-        self.fire_timers(t)
+    def clients_act(self, t: int) -> None:
+        """Orphaned SyncGroups time out, frozen processes wake, pending starts happen, clients act."""
         for deadline, answer in self.orphans():
             if deadline <= t:
                 self.stats["orphaned SyncGroups timed out"] += 1
@@ -489,21 +415,18 @@ class Scenario:
                 p.client.start()
                 self.note(f"{p.name} starts again (instance {p.instance_id})")
         self.tick_all()
-        self.check()
 
     def fire_timers(self, t: int) -> None:
         coord = self.coord
-        due = sorted((coord.timers.deadline(k), str(k)) for k in coord.timers.live_keys()
-                     if (coord.timers.deadline(k) or 0) <= t)
+        due = timers_due(coord, t)
         if not due:
-            if t > self.clock.now_ms():
-                coord.advance_to(t)
+            super().fire_timers(t)
             return
         before = (self.describe_classic(), self.describe_consumer())
         coord.advance_to(t)
         after = (self.describe_classic(), self.describe_consumer())
         if before != after:
-            keys = ", ".join(k for _, k in due)
+            keys = ", ".join(due)
             changed = [a for b, a in zip(before, after, strict=True) if a != b]
             self.note(f"timers {keys}: {'; '.join(changed)}")
 
@@ -957,13 +880,8 @@ class Scenario:
         """replay(log) == live state; a Stable or Empty classic group is what its last record says, and what a
         coordinator rebuilt from the log loads. The log is replayed again whenever it grew."""
         coord = self.coord
-        size = coord.log.next_offset
-        if size != self.replayed_size:
-            rebuilt = coord.rebuild()
-            self.replayed, self.replayed_size = rebuilt.state, size
-            loaded = rebuilt.classic.groups.get(GROUP)
-            self.replayed_classic = None if loaded is None else (loaded.state, live_projection(loaded))
-        self.expect(self.replayed == coord.state, "replay(log) != live state")
+        rebuilt = self.rebuilt()
+        self.expect(rebuilt.state == coord.state, "replay(log) != live state")
         group = coord.classic.groups.get(GROUP)
         if group is None or group.state not in (GROUP_STABLE, EMPTY):
             return
@@ -973,9 +891,12 @@ class Scenario:
         self.expect(live == stored, lambda: f"{group.state} group differs from its last record:\n  live   {live}\n"
                                             f"  record {stored}")
         expected_state = GROUP_STABLE if group.members else EMPTY
-        self.expect(self.replayed_classic == (expected_state, live),
-                    lambda: f"a coordinator rebuilt from the log loads {self.replayed_classic}, live is "
-                            f"{(group.state, live)}")
+        if self.replayed_classic is None or self.replayed_classic[0] is not rebuilt:
+            loaded = rebuilt.classic.groups.get(GROUP)
+            self.replayed_classic = (rebuilt, None if loaded is None else (loaded.state, live_projection(loaded)))
+        replayed = self.replayed_classic[1]
+        self.expect(replayed == (expected_state, live),
+                    lambda: f"a coordinator rebuilt from the log loads {replayed}, live is {(group.state, live)}")
 
     def check_classic(self) -> None:
         coord = self.coord
@@ -1009,7 +930,7 @@ class Scenario:
         # has a session timer running (the coordinator's timer key, as `_reschedule_heartbeat` names it).
         for member in group.members.values():
             waiting = member.awaiting_join is not None or member.awaiting_sync is not None
-            self.expect(waiting or coord.timers.deadline(("heartbeat", GROUP, member.member_id)) is not None,
+            self.expect(waiting or classic_session_deadline(coord, GROUP, member.member_id) is not None,
                         f"member {self.label(member.member_id)} ({member.instance_id}) has no session timer and awaits "
                         f"nothing: it can never expire; {self.describe_classic()}")
         # The coordinator's assignments: existing partitions, disjoint while Stable.
@@ -1096,41 +1017,30 @@ class Scenario:
 
     # -- convergence -----------------------------------------------------------------------------------------
 
-    def converge(self) -> None:
-        self.step_no += 1
+    def pending(self) -> bool:
+        """Pending restarts and wake-ups happen before the groups can settle."""
+        return any(p.start_at is not None or p.paused_until is not None for p in self.procs)
+
+    def stop_inputs(self) -> None:
         self.note("inputs stop: pending restarts and wake-ups happen, live clients carry on")
-        started = self.clock.now_ms()
-        deadline = started + CONVERGE_WITHIN_MS
-        while True:
-            pending = any(p.start_at is not None or p.paused_until is not None for p in self.procs)
-            if not pending and self.converged():
-                break
-            if not self.step():
-                self.advance_to(self.clock.now_ms() + HEARTBEAT_INTERVAL_MS)
-            if self.clock.now_ms() > deadline:
-                self.fail(f"not converged {CONVERGE_WITHIN_MS} ms after the inputs stopped: "
-                          f"{'; '.join(self.classic_problems() + self.consumer_problems())}\n"
-                          f"classic: {self.describe_classic()}\nKIP-848: {self.describe_consumer()}")
-        self.stats["max convergence ms"] = max(self.stats["max convergence ms"], self.clock.now_ms() - started)
+
+    def describe(self) -> str:
+        return f"classic: {self.describe_classic()}\nKIP-848: {self.describe_consumer()}"
+
+    def after_convergence(self) -> None:
         topics = {t for p in self.classic_procs() for t in p.client.topics}
         if self.takeover is not None and any(self.metadata().get(t, 0) != self.assign_meta.get(t, 0) for t in topics):
             self.stats["partitions added during a static leader's restart, unnoticed (as in Kafka)"] += 1
         self.note(f"converged: {self.describe_classic()}; {self.describe_consumer()}")
-        # Steady state: a few heartbeat intervals change nothing and write nothing.
-        written = self.coord.records_written
-        group = self.coord.classic.groups.get(GROUP)
-        generation = group.generation if group is not None else None
-        self.advance_to(self.clock.now_ms() + 2 * 5_000 + 200)
-        self.expect(self.converged(), lambda: "converged, then not: "
-                                              + "; ".join(self.classic_problems() + self.consumer_problems()))
-        group = self.coord.classic.groups.get(GROUP)
-        self.expect((group.generation if group is not None else None) == generation,
-                    "the generation moved in the steady state")
-        self.expect(self.coord.records_written == written,
-                    f"steady heartbeats wrote {self.coord.records_written - written} records")
 
-    def converged(self) -> bool:
-        return not self.classic_problems() and not self.consumer_problems()
+    def steady_marks(self) -> object:
+        """The classic generation may not move in the steady state."""
+        group = self.coord.classic.groups.get(GROUP)
+        return {"classic generation": group.generation if group is not None else None}
+
+    def convergence_problems(self) -> list[str]:
+        return self.classic_problems() + self.consumer_problems()
+
 
     def classic_problems(self) -> list[str]:
         group = self.coord.classic.groups.get(GROUP)
@@ -1161,7 +1071,7 @@ class Scenario:
                                 f"{self.fmt(assignment_partitions(member.assignment))}")
             # Not settled while a session runs out before the next heartbeat: a member that took long to send its
             # SyncGroup gets no new session from it in a Stable group (as in Kafka's GroupMetadataManager).
-            deadline = self.coord.timers.deadline(("heartbeat", GROUP, client.member_id))
+            deadline = classic_session_deadline(self.coord, GROUP, client.member_id)
             if deadline is not None and deadline <= client.next_heartbeat:
                 problems.append(f"{p.name}'s session ends at t={deadline}, before its next heartbeat at "
                                 f"t={client.next_heartbeat}")
@@ -1252,70 +1162,24 @@ def known_bug(message: str) -> str | None:
     return next((name for name, pattern in KNOWN_BUGS.items() if pattern.search(first)), None)
 
 
-def run_seeds(seeds: range) -> Counter[str]:
-    failures: list[tuple[int, str]] = []
-    known: dict[str, list[int]] = {}
-    stats: Counter[str] = Counter()
-    for seed in seeds:
-        scenario = Scenario(seed)
-        try:
-            scenario.run()
-        except ScenarioFailure as exc:
-            bug = known_bug(str(exc))
-            if bug is None:
-                failures.append((seed, str(exc)))
-            else:
-                known.setdefault(bug, []).append(seed)
-        stats.update({k: v for k, v in scenario.stats.items() if k != "max convergence ms"})
-        stats["max convergence ms"] = max(stats["max convergence ms"], scenario.stats["max convergence ms"])
-    if failures:
-        others = ", ".join(str(s) for s, _ in failures[1:])
-        pytest.fail(failures[0][1] + (f"\n\nalso failing in this chunk: seeds {others}" if others else ""),
-                    pytrace=False)
-    if known:
-        warnings.warn("seeds stopped by known bugs: " + "; ".join(f"{bug}: {seeds}" for bug, seeds in known.items()),
-                      stacklevel=2)
-    return stats
-
-
-@pytest.mark.parametrize("first", range(0, SCENARIOS, CHUNK), ids=lambda s: f"seeds{s}-{s + CHUNK - 1}")
+@runner.chunks(SCENARIOS)
 def test_random_classic_scenarios(first: int) -> None:
-    stats = run_seeds(range(first, min(first + CHUNK, SCENARIOS)))
-    if SCENARIOS - first >= CHUNK:
+    stats = runner.run_seeds(Scenario, range(first, min(first + runner.CHUNK, SCENARIOS)), known_bug)
+    if SCENARIOS - first >= runner.CHUNK:
         missing = [k for k in MUST_EXERCISE if not stats[k]]
-        assert not missing, f"seeds {first}..{first + CHUNK - 1} never exercised: {missing}; stats {dict(stats)}"
+        assert not missing, f"seeds {first}..{first + runner.CHUNK - 1} never exercised: {missing}; stats {dict(stats)}"
 
 
 def test_a_seed_replays_identically_in_another_process() -> None:
     """The rerun command must reproduce a failure: no dependence on hash randomization (set iteration order)
-    in the coordinator, the clients or here. Two processes with different PYTHONHASHSEEDs, same event log."""
-    logs = []
-    for hash_seed in ("1", "2"):
-        env = dict(os.environ, PYTHONHASHSEED=hash_seed, **{SEED_ENV: "7"})
-        done = subprocess.run(
-            [sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", "-p", "no:randomly", __file__,
-             "-k", "single_seed"],
-            cwd=Path(__file__).resolve().parents[2], env=env, capture_output=True, text=True, timeout=120,
-        )
-        assert done.returncode == 0, done.stdout + done.stderr
-        logs.append([line for line in done.stdout.splitlines() if line.startswith("[")])
-    assert logs[0] and logs[0] == logs[1]
+    in the coordinator, the clients or here."""
+    runner.check_replays_identically(__file__, 7)
 
 
 def test_single_seed() -> None:
     """Rerun one scenario: `GROUPCTL_SIM_SEED=123 python3 -m pytest tests/coordinator/test_simulation_classic.py
     -k single_seed -s` (`-s` shows its event log)."""
-    if SEED_ENV not in os.environ:
-        pytest.skip(f"set {SEED_ENV} to rerun one scenario")
-    seed = int(os.environ[SEED_ENV])
-    scenario = Scenario(seed)
-    started = time.perf_counter()
-    try:
-        scenario.run()
-    finally:
-        print(f"seed {seed}: {len(scenario.events)} events, {time.perf_counter() - started:.2f}s, "
-              f"stats {dict(sorted(scenario.stats.items()))}")
-        print("\n".join(scenario.events))
+    runner.run_single_seed(Scenario)
 
 
 # -- the bugs this simulation found, each on its own -----------------------------------------------------------

@@ -1,0 +1,103 @@
+"""The simulated KIP-848 consumer beyond the defaults the local backend uses: what the KIP-848 simulation needs
+(v0 member ids, lost answers, subscription changes, a slow rebalance listener, the leave epoch, fatal errors)."""
+
+from __future__ import annotations
+
+from groupctl.coordinator.clock import ManualClock
+from groupctl.coordinator.consumer import LEAVE_EPOCH
+from groupctl.coordinator.coordinator import Coordinator
+from groupctl.coordinator.ids import IdGenerator
+from groupctl.simulation.clients import ConsumerClient
+
+
+def setup(**kw) -> tuple[Coordinator, ConsumerClient]:
+    coord = Coordinator(clock=ManualClock(), ids=IdGenerator(1))
+    coord.create_topic("foo", 4)
+    coord.create_topic("bar", 2)
+    return coord, client(coord, "a", **kw)
+
+
+def client(coord: Coordinator, name: str, **kw) -> ConsumerClient:
+    kw.setdefault("instance_id", None)
+    c = ConsumerClient(coord, name, "g", kw.pop("topics", ["foo"]), ids=IdGenerator(sum(name.encode())),
+                       observe=lambda *_: None, anomalies=[], **kw)
+    c.start()
+    return c
+
+
+def owned(coord: Coordinator, c: ConsumerClient) -> dict[str, list[int]]:
+    names = {t.topic_id: t.name for t in coord.topics}
+    return {names[t]: sorted(ps) for t, ps in c.owned_ids.items()}
+
+
+def test_a_v0_client_joins_without_a_member_id_and_takes_the_coordinators() -> None:
+    coord, c = setup(version=0)
+    assert c.member_id == "" and c.request().version == 0
+    c.tick()
+    assert c.member_id and c.member_id in coord.state.consumer["g"].member_ids() and c.epoch == 1
+    again = c.request()
+    assert again.member_id == c.member_id and again.version == 0
+
+
+def test_after_a_lost_answer_the_next_request_is_full() -> None:
+    coord, c = setup(rebalance_timeout_ms=20_000)
+    c.tick()
+    c.tick()  # acknowledges the assignment
+    steady = c.request()
+    assert (steady.rebalance_timeout_ms, steady.subscribed_topic_names, steady.topic_partitions) == (-1, None, None)
+    req = c.request()
+    coord.heartbeat(req)
+    c.response_lost()
+    full = c.request()
+    assert full.rebalance_timeout_ms == 20_000 and full.subscribed_topic_names == ["foo"]
+    assert full.topic_partitions is not None and owned(coord, c) == {"foo": [0, 1, 2, 3]}
+
+
+def test_a_new_subscription_goes_out_once_in_the_next_heartbeat() -> None:
+    coord, c = setup()
+    c.tick()
+    c.tick()
+    c.topics = ["bar", "foo"]
+    changed = c.request()
+    assert changed.subscribed_topic_names == ["bar", "foo"] and changed.rebalance_timeout_ms == -1
+    c.handle(changed, coord.heartbeat(changed))
+    assert c.request().subscribed_topic_names is None
+    assert coord.state.consumer["g"].members[c.member_id]["subscribedTopicNames"] == ["bar", "foo"]
+
+
+def test_a_slow_listener_keeps_reporting_what_it_owns_until_it_reconciles() -> None:
+    coord, a = setup()
+    a.tick()
+    a.tick()
+    a.auto_ack = False
+    b = client(coord, "b")
+    b.tick()
+    coord.advance(100)
+    a.next_heartbeat = coord.clock.now_ms()
+    a.tick()  # told to give up two partitions
+    assert a.pending_assignment is not None and owned(coord, a) == {"foo": [0, 1, 2, 3]}
+    assert a.request().topic_partitions is None  # nothing moved yet: nothing to report
+    assert a.finish_reconciliation() and a.pending_assignment is None
+    assert len(owned(coord, a)["foo"]) == 2 and a.request().topic_partitions is not None
+    assert not a.finish_reconciliation()
+
+
+def test_a_static_member_leaves_for_good_with_epoch_minus_one() -> None:
+    coord, a = setup(instance_id="pod-a")
+    a.tick()
+    r = a.leave(LEAVE_EPOCH)
+    assert r is not None and r.error_code == 0 and not a.running
+    assert a.member_id not in coord.state.consumer["g"].member_ids()
+    b = client(coord, "b", instance_id="pod-b")
+    b.tick()
+    assert b.leave() is not None  # by default a static member's leave is temporary (-2)
+    assert coord.state.consumer["g"].current[b.member_id]["memberEpoch"] == -2
+
+
+def test_unreleased_instance_id_is_fatal() -> None:
+    coord, a = setup(instance_id="pod-a")
+    a.tick()
+    a.crash()  # its member stays until its session times out
+    again = client(coord, "a2", instance_id="pod-a")
+    again.tick()
+    assert not again.running and again.owned_ids == {} and "UNRELEASED_INSTANCE_ID" in again.anomalies[-1]
