@@ -789,11 +789,10 @@ class Scenario(runner.Scenario):
     def do_rebuild(self) -> None:
         """Coordinator failover: the new coordinator loads the group from its last record; the old one answers
         what it had parked with NOT_COORDINATOR as it unloads (`onUnloaded`)."""
-        old = self.coord
-        group = old.classic.groups.get(GROUP)
-        persisted = old.state.classic.get(GROUP)
-        lost = [f"{g.group_id} {g.state} gen {g.generation}" for g in old.classic.groups.values()]
-        self.coord = old.rebuild()
+        group = self.coord.classic.groups.get(GROUP)
+        persisted = self.coord.state.classic.get(GROUP)
+        lost = [f"{g.group_id} {g.state} gen {g.generation}" for g in self.coord.classic.groups.values()]
+        self.fail_over()
         self.incarnation += 1
         self.stats["failovers"] += 1
         for _proc, api, req, answer, _sent in list(self.parked.values()):

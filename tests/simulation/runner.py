@@ -32,6 +32,7 @@ from typing import Any, ClassVar
 import pytest
 
 from groupctl.coordinator.coordinator import Coordinator
+from groupctl.coordinator.runtime import classic_heartbeat_key
 
 #: The environment variable that selects the seed `run_single_seed` reruns.
 SEED_ENV = "GROUPCTL_SIM_SEED"
@@ -45,12 +46,12 @@ class ScenarioFailure(AssertionError):
     pass
 
 
-# -- the coordinator's timer keys: the one place that knows their shape ---------------------------------------
+# -- the coordinator's timers, as the harnesses read them ---------------------------------------------------
 
 
 def classic_session_deadline(coord: Coordinator, group_id: str, member_id: str) -> int | None:
     """When a classic member's session ends (None: no session timer runs for it)."""
-    return coord.timers.deadline(("heartbeat", group_id, member_id))
+    return coord.timers.deadline(classic_heartbeat_key(group_id, member_id))
 
 
 def timers_due(coord: Coordinator, t: int) -> list[str]:
