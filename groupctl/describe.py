@@ -16,7 +16,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from groupctl.errors import DecodeError
-from groupctl.model import CommittedOffset, GroupDescription, Member, TopicPartition
+from groupctl.model import CommittedOffset, GroupDescription, GroupState, Member, MemberState, TopicPartition
 from groupctl.protocol.consumer_protocol import PROTOCOL_TYPE, decode_assignment, decode_subscription
 from groupctl.protocol.primitives import uuid_to_kafka
 
@@ -227,7 +227,7 @@ def describe_replayed(
     classic = replay.classic.get(group_id)
     if classic is None:
         # A simple group: the empty classic group without protocol type the broker creates.
-        return GroupDescription(group_id, "classic", "Empty", protocol_type="", group_epoch=0,
+        return GroupDescription(group_id, "classic", GroupState.EMPTY, protocol_type="", group_epoch=0,
                                 coordinator=coordinator, offsets=offsets)
     return _replayed_classic(group_id, classic, offsets, coordinator)
 
@@ -245,7 +245,7 @@ def _replayed_classic(
 ) -> GroupDescription:
     """A stored classic group loads as Kafka loads it: Stable with members, else Empty."""
     return classic_description(
-        group_id, "Stable" if classic.members else "Empty", protocol_type=classic.protocol_type,
+        group_id, GroupState.STABLE if classic.members else GroupState.EMPTY, protocol_type=classic.protocol_type,
         protocol=classic.protocol, generation=classic.generation, leader=classic.leader,
         state_timestamp=None if classic.current_state_timestamp == -1 else classic.current_state_timestamp,
         members=[_stored_classic_member(m) for m in classic.members], coordinator=coordinator, offsets=offsets,
@@ -254,9 +254,6 @@ def _replayed_classic(
 
 def _replayed_consumer(group_id: str, state: ConsumerGroupState, offsets: list[CommittedOffset],
                        names: Mapping[str, str], coordinator: str | None) -> GroupDescription:
-    # Imported here: the wire client describes groups too, and needs none of the record machinery.
-    from groupctl.log.replay import MEMBER_STATES, STABLE_MEMBER
-
     cache: dict[uuid.UUID, str] = {}
 
     def topic(topic_id: uuid.UUID) -> str:
@@ -284,7 +281,7 @@ def _replayed_consumer(group_id: str, state: ConsumerGroupState, offsets: list[C
             # A member without a type-8 record has Kafka's builder defaults: epoch 0, STABLE.
             member_epoch=cur["memberEpoch"] if cur is not None else 0,
             previous_member_epoch=cur["previousMemberEpoch"] if cur is not None else -1,
-            member_state=MEMBER_STATES.get(cur["state"] if cur is not None else STABLE_MEMBER, "UNKNOWN"),
+            member_state=MemberState.name_of(cur["state"] if cur is not None else MemberState.STABLE),
             assignment=partitions(cur["assignedPartitions"]) if cur is not None else [],
             target_assignment=sorted(TopicPartition(topic(t), p) for t, p in target),
             pending_revocation=partitions(cur["partitionsPendingRevocation"]) if cur is not None else [],

@@ -31,6 +31,14 @@ class MemberState(IntEnum):
     UNRELEASED_PARTITIONS = 2
     UNKNOWN = 127
 
+    @classmethod
+    def name_of(cls, value: int) -> str:
+        """The state's name for a stored id; UNKNOWN for an id this version does not know (a newer broker's)."""
+        try:
+            return cls(value).name
+        except ValueError:
+            return cls.UNKNOWN.name
+
 
 class MemberIdentity(NamedTuple):
     """A member named for removal (LeaveGroup v3+, admin removal): by member id and/or instance id.

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from groupctl.describe import member_holds
 from groupctl.errors import GroupctlError, GroupNotFound
-from groupctl.model import ConfigEntry, GroupDescription, RemovalResult
+from groupctl.model import ConfigEntry, GroupDescription, MemberIdentity, RemovalResult
 
 if TYPE_CHECKING:
     from groupctl.backends.base import Backend
@@ -35,14 +35,12 @@ __all__ = [
 #: The plan's outcome for a member that is in the group now.
 WOULD_REMOVE = "would-remove"
 
-#: A member to remove: (member id, or "" when named by instance id; group.instance.id or None).
-Target = tuple[str, str | None]
 
 
 # -- removing members ------------------------------------------------------------------------------
 
 
-def plan_removal(desc: GroupDescription, targets: list[Target]) -> list[RemovalResult]:
+def plan_removal(desc: GroupDescription, targets: list[MemberIdentity]) -> list[RemovalResult]:
     """What removing `targets` would do, from a describe: who is removed, holding which partitions.
 
     A member that is not in the group now gets UNKNOWN_MEMBER_ID, as the broker would answer; so
@@ -52,7 +50,7 @@ def plan_removal(desc: GroupDescription, targets: list[Target]) -> list[RemovalR
     by_instance = {m.instance_id: m for m in desc.members if m.instance_id is not None}
     by_member = {m.member_id: m for m in desc.members}
     plan = []
-    for member_id, instance_id in targets:
+    for member_id, instance_id, _reason in targets:
         member = by_instance.get(instance_id) if instance_id is not None else by_member.get(member_id)
         if member is None:
             named = f"instance id {instance_id}" if instance_id is not None else f"member {member_id}"
@@ -132,14 +130,13 @@ class Removal:
 def remove_members(
     backend: Backend,
     group: str,
-    targets: list[Target],
-    reason: str | None,
+    targets: list[MemberIdentity],
     *,
     verify_after: float = 0.0,
     before_wait: Callable[[float], None] | None = None,
 ) -> Removal:
     """Remove `targets` in one LeaveGroup, then `verify_rejoin` after `verify_after` seconds (0: no check)."""
-    results = backend.remove_members(group, targets, reason)
+    results = backend.remove_members(group, targets)
     return Removal(results, verify_rejoin(backend, group, results, verify_after, before_wait=before_wait))
 
 

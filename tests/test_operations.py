@@ -15,7 +15,7 @@ import pytest
 from groupctl import operations
 from groupctl.backends.local import LocalBackend
 from groupctl.errors import GroupctlError, GroupNotFound
-from groupctl.model import ConfigEntry, GroupDescription, Member, RemovalResult, TopicPartition
+from groupctl.model import ConfigEntry, GroupDescription, Member, MemberIdentity, RemovalResult, TopicPartition
 from groupctl.operations import (
     WOULD_REMOVE,
     RejoinCheck,
@@ -58,12 +58,11 @@ class FakeBackend:
             raise answer
         return [answer]
 
-    def remove_members(self, group_id: str, members: Iterable[tuple[str, str | None]],
-                       reason: str | None = None) -> list[RemovalResult]:
+    def remove_members(self, group_id: str, members: Iterable[MemberIdentity]) -> list[RemovalResult]:
         targets = list(members)
-        self.calls.append(("remove", group_id, targets, reason))
+        self.calls.append(("remove", group_id, targets))
         return [RemovalResult(group_id, i, m or f"id-{i}", "removed" if i != "gone" else "UNKNOWN_MEMBER_ID")
-                for m, i in targets]
+                for m, i, _ in targets]
 
     def get_config(self, group_id: str, names: Iterable[str] | None = None) -> list[ConfigEntry]:
         return [ConfigEntry(n, v, DEFAULTS[n], src) for n, (v, src) in self.configs.items()]
@@ -96,7 +95,7 @@ def test_the_plan_names_who_goes_with_everything_they_hold() -> None:
         static("m-1", "pod-1", assignment=[B0, A0], pending_revocation=[A1]),
         static("m-2", "pod-2"),
     )
-    plan = plan_removal(desc, [("", "pod-1"), ("", "pod-2")])
+    plan = plan_removal(desc, [MemberIdentity("", "pod-1"), MemberIdentity("", "pod-2")])
     assert [(r.instance_id, r.member_id, r.outcome, r.partitions) for r in plan] == [
         ("pod-1", "m-1", WOULD_REMOVE, [A0, A1, B0]),
         ("pod-2", "m-2", WOULD_REMOVE, []),
@@ -105,7 +104,8 @@ def test_the_plan_names_who_goes_with_everything_they_hold() -> None:
 
 def test_the_plan_refuses_the_absent_and_consumer_protocol_members_named_by_id() -> None:
     desc = consumer_group(static("m-1", None), static("m-2", None, "classic", assignment=[A0]))
-    plan = plan_removal(desc, [("", "pod-9"), ("m-9", None), ("m-1", None), ("m-2", None)])
+    plan = plan_removal(desc, [MemberIdentity("", "pod-9"), MemberIdentity("m-9"), MemberIdentity("m-1"),
+                               MemberIdentity("m-2")])
     assert [(r.instance_id, r.member_id, r.outcome) for r in plan] == [
         ("pod-9", None, "UNKNOWN_MEMBER_ID"),
         (None, "m-9", "UNKNOWN_MEMBER_ID"),
@@ -120,7 +120,7 @@ def test_the_plan_refuses_the_absent_and_consumer_protocol_members_named_by_id()
 
 def test_a_classic_group_member_may_be_named_by_member_id() -> None:
     desc = GroupDescription("g", "classic", "Stable", members=[static("m-1", None, "classic", assignment=[B0])])
-    (result,) = plan_removal(desc, [("m-1", None)])
+    (result,) = plan_removal(desc, [MemberIdentity("m-1")])
     assert (result.outcome, result.partitions) == (WOULD_REMOVE, [B0])
 
 
@@ -131,9 +131,9 @@ def test_removed_instances_that_come_back_are_found_after_the_wait(slept: list[f
     back = consumer_group(static("m-new", "pod-1"), static("m-3", "pod-3"))
     backend = FakeBackend(back)
     announced: list[float] = []
-    removal = remove_members(backend, "g", [("", "pod-1"), ("", "pod-2"), ("", "gone")], "scale down",
-                             verify_after=6.0, before_wait=announced.append)
-    assert backend.calls[0] == ("remove", "g", [("", "pod-1"), ("", "pod-2"), ("", "gone")], "scale down")
+    targets = [MemberIdentity("", i, "scale down") for i in ("pod-1", "pod-2", "gone")]
+    removal = remove_members(backend, "g", targets, verify_after=6.0, before_wait=announced.append)
+    assert backend.calls[0] == ("remove", "g", targets)
     assert backend.calls[1:] == [("describe", "g")]
     assert announced == slept == [6.0]
     assert removal.rejoin.back == {"pod-1": "m-new"}
@@ -143,7 +143,7 @@ def test_removed_instances_that_come_back_are_found_after_the_wait(slept: list[f
 
 def test_no_wait_means_no_check(slept: list[float]) -> None:
     backend = FakeBackend()
-    removal = remove_members(backend, "g", [("", "pod-1")], None)
+    removal = remove_members(backend, "g", [MemberIdentity("", "pod-1")])
     assert [c[0] for c in backend.calls] == ["remove"] and slept == []
     assert removal.rejoin.back == {} and removal.rejoin.rejoined(removal.results[0]) is None
 

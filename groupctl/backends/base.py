@@ -9,7 +9,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Protocol
 
-from groupctl.model import CommittedOffset, ConfigEntry, GroupDescription, GroupListing, RemovalResult, TopicPartition
+from groupctl.model import (
+    CommittedOffset,
+    ConfigEntry,
+    GroupDescription,
+    GroupListing,
+    MemberIdentity,
+    RemovalResult,
+    TopicPartition,
+)
 
 
 class Backend(Protocol):
@@ -26,10 +34,8 @@ class Backend(Protocol):
         """Each named group; GroupNotFound for one that does not exist."""
         ...
 
-    def remove_members(
-        self, group_id: str, members: Iterable[tuple[str, str | None]], reason: str | None = None
-    ) -> list[RemovalResult]:
-        """One LeaveGroup naming every (member id or "", instance id) given; one result each."""
+    def remove_members(self, group_id: str, members: Iterable[MemberIdentity]) -> list[RemovalResult]:
+        """One LeaveGroup naming every member given (member id or "", instance id, reason); one result each."""
         ...
 
     def get_config(self, group_id: str, names: Iterable[str] | None = None) -> list[ConfigEntry]: ...

@@ -39,6 +39,7 @@ from groupctl.model import (
     ConfigEntry,
     GroupDescription,
     GroupListing,
+    MemberIdentity,
     RemovalResult,
     TopicPartition,
     attach_log_ends,
@@ -187,9 +188,7 @@ class KafkaBackend:
             listed = ", ".join(f"{tp.topic}-{tp.partition} ({name})" for tp, name in sorted(errors.items()))
             self.notices.append(f"no log end offset, so no lag, for {listed} (group '{desc.group_id}')")
 
-    def remove_members(
-        self, group_id: str, members: Iterable[tuple[str, str | None]], reason: str | None = None
-    ) -> list[RemovalResult]:
+    def remove_members(self, group_id: str, members: Iterable[MemberIdentity]) -> list[RemovalResult]:
         """One LeaveGroup (v3-v5) naming every member given; the partitions each removed member held
         come from a describe just before."""
         targets = list(members)
@@ -197,7 +196,7 @@ class KafkaBackend:
         before = self._describe([group_id], deadline)[group_id]
         by_instance = {m.instance_id: m for m in before.members if m.instance_id is not None}
         by_member = {m.member_id: m for m in before.members}
-        result = leave_group(self.cluster, group_id, targets, deadline, reason)
+        result = leave_group(self.cluster, group_id, targets, deadline)
         if result.error_code and not result.members:
             if result.error_code == GROUP_ID_NOT_FOUND:
                 raise GroupNotFound(group_id, self.location)
@@ -205,7 +204,7 @@ class KafkaBackend:
         answered_instance = {m.group_instance_id: m for m in result.members if m.group_instance_id is not None}
         answered_member = {m.member_id: m for m in result.members if m.group_instance_id is None}
         out = []
-        for member_id, instance_id in targets:
+        for member_id, instance_id, _reason in targets:
             answer: MemberRemoval | None = (
                 answered_instance.get(instance_id) if instance_id is not None else answered_member.get(member_id)
             )

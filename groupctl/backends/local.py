@@ -301,12 +301,10 @@ class LocalBackend:
             out.append(described)
         return out
 
-    def remove_members(
-        self, group_id: str, members: Iterable[tuple[str, str | None]], reason: str | None = None
-    ) -> list[RemovalResult]:
+    def remove_members(self, group_id: str, members: Iterable[MemberIdentity]) -> list[RemovalResult]:
         if not self.coordinator.group_exists(group_id):
             raise GroupNotFound(group_id, self.location)
-        identities = [MemberIdentity(member_id, instance_id, reason) for member_id, instance_id in members]
+        identities = list(members)
         try:
             results = self.coordinator.leave_group(group_id, identities)
         except KafkaError as exc:

@@ -20,7 +20,15 @@ from groupctl.cli.group_views import View, render_groups
 from groupctl.cli.names import group_ids_callback, name_callback
 from groupctl.cli.options import OutputOption, output_format
 from groupctl.errors import GroupctlError, GroupNotFound, PartialFailure, UsageError
-from groupctl.model import CLASSIC_STATES, CONSUMER_STATES, GroupDescription, RemovalResult, format_assignment
+from groupctl.model import (
+    CLASSIC_STATES,
+    CONSUMER_STATES,
+    GroupDescription,
+    GroupState,
+    MemberIdentity,
+    RemovalResult,
+    format_assignment,
+)
 from groupctl.operations import WOULD_REMOVE, ConfigChange, RejoinCheck, Removal
 from groupctl.output import Column, OutputFormat, render, to_item, write_table
 
@@ -41,7 +49,8 @@ app.add_typer(config_app, name="config")
 
 GROUP_TYPES = ("classic", "consumer", "share", "streams")
 GROUP_STATES = tuple(dict.fromkeys(CLASSIC_STATES + CONSUMER_STATES))
-REBALANCING = ("PreparingRebalance", "CompletingRebalance", "Assigning", "Reconciling")
+REBALANCING = (GroupState.PREPARING_REBALANCE, GroupState.COMPLETING_REBALANCE, GroupState.ASSIGNING,
+               GroupState.RECONCILING)
 DEFAULT_REASON = "groupctl remove-members"
 # Kafka's rule for group.instance.id (JoinGroupRequest.validateGroupInstanceId).
 INSTANCE_ID = re.compile(r"[A-Za-z0-9._-]{1,249}")
@@ -120,7 +129,7 @@ def _one_view(members: bool, offsets: bool, state: bool) -> View:
 def _state_notes(descs: list[GroupDescription]) -> None:
     """What kafka-consumer-groups.sh says beside an offsets or members view, as notes on stderr."""
     for d in descs:
-        if d.state == "Empty":
+        if d.state == GroupState.EMPTY:
             typer.echo(f"groupctl: note: group '{d.group_id}' has no active members", err=True)
         elif d.state in REBALANCING:
             typer.echo(f"groupctl: note: group '{d.group_id}' is rebalancing ({d.state})", err=True)
@@ -309,8 +318,9 @@ def remove_members(
             raise UsageError("--from-file - reads the ids from standard input, which leaves nothing to confirm "
                              "on: pass --yes (or --dry-run)")
         wanted += _read_instance_ids(from_file)
-    targets: list[tuple[str, str | None]] = [("", i) for i in dict.fromkeys(wanted)]
-    targets += [(m, None) for m in dict.fromkeys(m for m in member_ids or () if m)]
+    reason = reason or DEFAULT_REASON
+    targets = [MemberIdentity("", i, reason) for i in dict.fromkeys(wanted)]
+    targets += [MemberIdentity(m, None, reason) for m in dict.fromkeys(m for m in member_ids or () if m)]
     if not targets:
         raise UsageError("name the members to remove: --instance-id, --from-file or --member-id")
     if not (yes or dry_run) and not sys.stdin.isatty():
@@ -319,7 +329,6 @@ def remove_members(
     chosen = cluster.choose()
     wait = chosen.rejoin_wait_s if verify_after is None else verify_after
     fmt = output_format(output)
-    reason = reason or DEFAULT_REASON
     removal: Removal | None = None
     with open_cluster(chosen) as backend:
         (desc,) = backend.describe_groups([group])
@@ -327,7 +336,7 @@ def remove_members(
         location = backend.location
         if yes and not dry_run:
             _show_plan(plan, group, location)
-            removal = _remove(backend, group, targets, reason, wait)
+            removal = _remove(backend, group, targets, wait)
     if dry_run:
         render("MemberRemoval", _removal_rows(plan), REMOVAL_COLUMNS, fmt, items=_removal_items(plan, True))
         typer.echo(f"groupctl: note: dry run: nothing was removed from group '{group}'", err=True)
@@ -338,7 +347,7 @@ def remove_members(
         if count and not _confirm(f"Remove {count} member(s) from group '{group}' on {location}?"):
             raise GroupctlError(f"not confirmed: nothing was removed from group '{group}'")
         with open_cluster(chosen) as backend:
-            removal = _remove(backend, group, targets, reason, wait)
+            removal = _remove(backend, group, targets, wait)
     results = removal.results
     items = _removal_items(results, False)
     for item, r in zip(items, results, strict=True):
@@ -364,9 +373,9 @@ def _announce_wait(wait: float) -> None:
                    err=True)
 
 
-def _remove(backend: Backend, group: str, targets: list[tuple[str, str | None]], reason: str, wait: float) -> Removal:
+def _remove(backend: Backend, group: str, targets: list[MemberIdentity], wait: float) -> Removal:
     """The removal with its rejoin check; a check that could not be made is a warning, not a failure."""
-    removal = operations.remove_members(backend, group, targets, reason, verify_after=wait, before_wait=_announce_wait)
+    removal = operations.remove_members(backend, group, targets, verify_after=wait, before_wait=_announce_wait)
     _warn_unverified(removal.rejoin, group)
     return removal
 

@@ -18,7 +18,7 @@ from groupctl.kafka.connection import BrokerConnection
 from groupctl.kafka.coordinator import INITIAL_BACKOFF_S, MAX_BACKOFF_S, RETRIABLE, on_coordinators
 from groupctl.kafka.deadline import Deadline
 from groupctl.kafka.errors import UnsupportedApi, WireClientError, broker_error, error_name
-from groupctl.model import GroupListing, TopicPartition
+from groupctl.model import GroupListing, GroupState, MemberIdentity, TopicPartition
 from groupctl.protocol import consumer_protocol
 from groupctl.protocol.primitives import uuid_to_kafka
 
@@ -187,7 +187,7 @@ class ClassicGroupInfo:
 
     @property
     def exists(self) -> bool:
-        return self.error_code == 0 and not (self.state == "Dead" and not self.members)
+        return self.error_code == 0 and not (self.state == GroupState.DEAD and not self.members)
 
 
 def describe_groups_request(
@@ -409,14 +409,12 @@ def truncate_reason(reason: str | None) -> str:
     return (reason or DEFAULT_LEAVE_REASON)[:MAX_REASON_LENGTH]
 
 
-def leave_group_request(
-    version: int, group_id: str, members: Sequence[tuple[str, str | None]], reason: str | None = None
-) -> dict[str, Any]:
-    """v3+ batch: one identity per `(member id or "", group instance id)`; v5 carries the reason."""
+def leave_group_request(version: int, group_id: str, members: Sequence[MemberIdentity]) -> dict[str, Any]:
+    """v3+ batch: one identity per member (member id or "", group instance id); v5 carries each reason."""
     if version < 3:
         raise ValueError(f"LeaveGroup v{version} cannot name members by instance id")
     identities: list[dict[str, Any]] = []
-    for member_id, instance_id in members:
+    for member_id, instance_id, reason in members:
         identity: dict[str, Any] = {"memberId": member_id, "groupInstanceId": instance_id}
         if version >= 5:
             identity["reason"] = truncate_reason(reason)
@@ -439,9 +437,8 @@ def parse_leave_group(
 def leave_group(
     cluster: Cluster,
     group_id: str,
-    members: Sequence[tuple[str, str | None]],
+    members: Sequence[MemberIdentity],
     deadline: Deadline,
-    reason: str | None = None,
 ) -> LeaveGroupResult:
     """Remove members from a classic group in one LeaveGroup v3-v5 on its coordinator."""
 
@@ -454,7 +451,7 @@ def leave_group(
                 f"{conn.where}: this broker's LeaveGroup is {found}; removing members by group.instance.id "
                 "needs Kafka 2.3+ (LeaveGroup v3)"
             ) from exc
-        body = conn.request(LEAVE_GROUP, version, leave_group_request(version, group_id, members, reason), dl)
+        body = conn.request(LEAVE_GROUP, version, leave_group_request(version, group_id, members), dl)
         broker = Broker(conn.node_id if conn.node_id is not None else -1, conn.host, conn.port)
         return {group_id: parse_leave_group(body, group_id, version, broker)}
 

@@ -27,11 +27,11 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from groupctl.log.decode import DecodedRecord
+from groupctl.model import GroupState, MemberState
 from groupctl.protocol.consumer_protocol import PROTOCOL_TYPE
 
 __all__ = [
     "DEFAULT_ASSIGNOR",
-    "MEMBER_STATES",
     "SKIPPED_TYPES",
     "ClassicGroupState",
     "ConsumerGroupState",
@@ -43,8 +43,6 @@ NO_PRODUCER_ID = -1
 #: The epoch a member gets when its current assignment is tombstoned (ConsumerGroupHeartbeatRequest).
 LEAVE_GROUP_MEMBER_EPOCH = -1
 #: `modern/MemberState.java`; other values print as UNKNOWN.
-MEMBER_STATES = {0: "STABLE", 1: "UNREVOKED_PARTITIONS", 2: "UNRELEASED_PARTITIONS", 127: "UNKNOWN"}
-STABLE_MEMBER = 0
 #: The first of `group.consumer.assignors` (default `uniform, range`): used when no member names one.
 DEFAULT_ASSIGNOR = "uniform"
 #: Share (9-15) and streams (17-24) records: known to the decoder, not modelled here yet.
@@ -170,17 +168,17 @@ class ConsumerGroupState:
         """Kafka's `ConsumerGroup.maybeUpdateGroupState`, evaluated on the current records."""
         ids = self.members.keys() | self.current.keys()
         if not ids:
-            return "Empty"
+            return GroupState.EMPTY
         if self.epoch > self.assignment_epoch:
-            return "Assigning"
+            return GroupState.ASSIGNING
         target = self.assignment_epoch
         for mid in ids:
             cur = self.current.get(mid)
             # A member without a type-8 record has Kafka's builder defaults: epoch 0, STABLE.
-            epoch, state = (cur["memberEpoch"], cur["state"]) if cur is not None else (0, STABLE_MEMBER)
-            if state != STABLE_MEMBER or epoch != target:
-                return "Reconciling"
-        return "Stable"
+            epoch, state = (cur["memberEpoch"], cur["state"]) if cur is not None else (0, MemberState.STABLE)
+            if state != MemberState.STABLE or epoch != target:
+                return GroupState.RECONCILING
+        return GroupState.STABLE
 
     def preferred_assignor(self) -> str:
         """The server assignor most members ask for (ties: the first by name), else Kafka's default."""
@@ -455,7 +453,7 @@ class Replay:
         state.current[member] = {
             "memberEpoch": LEAVE_GROUP_MEMBER_EPOCH,
             "previousMemberEpoch": LEAVE_GROUP_MEMBER_EPOCH,
-            "state": STABLE_MEMBER if previous is None else previous["state"],
+            "state": MemberState.STABLE if previous is None else previous["state"],
             "assignedPartitions": [],
             "partitionsPendingRevocation": [],
         }

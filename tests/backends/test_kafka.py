@@ -23,7 +23,7 @@ from groupctl.backends.kafka_configs import config_entries
 from groupctl.errors import GroupctlError
 from groupctl.kafka.config import ClientConfig
 from groupctl.kafka.groups import LeaveGroupUnsupported
-from groupctl.model import ConfigEntry, TopicPartition
+from groupctl.model import ConfigEntry, MemberIdentity, TopicPartition
 from groupctl.protocol.consumer_protocol import encode_assignment, encode_subscription
 from tests.fake_broker import DEFAULT_VERSIONS, NO_REPLY, FakeBroker
 
@@ -154,7 +154,7 @@ def test_leave_group_before_v3_is_refused_in_words(fake_cluster: Any) -> None:
     broker.on(15, lambda r, s: {"groups": [classic_group(g) for g in r.body["groups"]]})
     start = time.monotonic()
     with backend(broker) as kafka, pytest.raises(LeaveGroupUnsupported) as failure:
-        kafka.remove_members("shop", [("", "pod-0")])
+        kafka.remove_members("shop", [MemberIdentity("", "pod-0")])
     assert time.monotonic() - start < 5
     assert str(failure.value) == (f"{broker.address} (node 0): this broker's LeaveGroup is v2; removing members by "
                                   "group.instance.id needs Kafka 2.3+ (LeaveGroup v3)")
@@ -169,7 +169,8 @@ def test_removal_results_per_member(fake_cluster: Any) -> None:
         {"memberId": "", "groupInstanceId": "pod-9", "errorCode": UNKNOWN_MEMBER_ID},
     ]})  # and not a word about pod-7
     with backend(broker) as kafka:
-        results = kafka.remove_members("shop", [("", "pod-0"), ("", "pod-9"), ("", "pod-7")], "scale down")
+        results = kafka.remove_members("shop", [MemberIdentity("", i, "scale down")
+                                                 for i in ("pod-0", "pod-9", "pod-7")])
     assert [(r.instance_id, r.member_id, r.outcome, r.partitions) for r in results] == [
         ("pod-0", "m-pod-0", "removed", [TopicPartition("orders", 0)]),
         ("pod-9", None, "UNKNOWN_MEMBER_ID", []),

@@ -17,7 +17,7 @@ import pytest
 from groupctl.backends.local import LOCK_FILE, LOG_DIR, SERVING_FILE, LocalBackend, _alive
 from groupctl.coordinator.consumer import HeartbeatRequest
 from groupctl.errors import GroupctlError, GroupNotFound
-from groupctl.model import TopicPartition
+from groupctl.model import MemberIdentity, TopicPartition
 from tests.server.waits import wait_until
 
 
@@ -84,7 +84,7 @@ def test_remove_members_results(tmp_path: Path) -> None:
         for m in "abc":
             join(b, m, f"pod-{m}")
     with LocalBackend(tmp_path) as b:
-        results = b.remove_members("g", [("", "pod-a"), ("", "pod-x")], "scale down")
+        results = b.remove_members("g", [MemberIdentity("", i, "scale down") for i in ("pod-a", "pod-x")])
     assert [(r.instance_id, r.outcome, r.member_id) for r in results] == [
         ("pod-a", "removed", "a"), ("pod-x", "UNKNOWN_MEMBER_ID", None)
     ]

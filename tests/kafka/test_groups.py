@@ -28,7 +28,7 @@ from groupctl.kafka.groups import (
     parse_leave_group,
     parse_list_groups,
 )
-from groupctl.model import GroupListing, TopicPartition
+from groupctl.model import GroupListing, MemberIdentity, TopicPartition
 from groupctl.protocol.messages import framing
 
 HOST = "127.0.0.1"
@@ -397,7 +397,7 @@ def test_consumer_group_describe_needs_api_69(fake_cluster: Any, config_for: Any
 
 # --- LeaveGroup -----------------------------------------------------------------------------------
 
-MEMBERS = [("", "i-1"), ("m-2", None)]
+MEMBERS = [MemberIdentity("", "i-1", "scale down"), MemberIdentity("m-2", None, "scale down")]
 
 
 @pytest.mark.parametrize("version", [3, 4, 5])
@@ -414,7 +414,7 @@ def test_leave_group_bytes_equal_kafka_python(fake_cluster: Any, config_for: Any
         },
     )
     with Cluster(config_for(broker)) as cluster:
-        result = leave_group(cluster, "orders", MEMBERS, cluster.deadline(5), reason="scale down")
+        result = leave_group(cluster, "orders", MEMBERS, cluster.deadline(5))
     assert (result.error_code, result.version) == (0, version)
     assert [(m.member_id, m.group_instance_id, m.error_name) for m in result.members] == [
         ("m-1", "i-1", "NONE"),
@@ -428,7 +428,7 @@ def test_leave_group_bytes_equal_kafka_python(fake_cluster: Any, config_for: Any
         request.correlation_id,
         "groupctl",
         group_id="orders",
-        members=[identity(member_id=m, group_instance_id=i, reason="scale down") for m, i in MEMBERS],
+        members=[identity(member_id=m, group_instance_id=i, reason="scale down") for m, i, _ in MEMBERS],
     )
 
 
@@ -453,18 +453,18 @@ def test_leave_group_response_encoded_by_kafka_python(kp: Any, version: int) -> 
 
 
 def test_leave_group_reason_default_and_truncation() -> None:
-    body = leave_group_request(5, "g", [("", "i")])
+    body = leave_group_request(5, "g", [MemberIdentity("", "i")])
     assert body["members"][0]["reason"] == DEFAULT_LEAVE_REASON == "member was removed by an admin"
-    assert len(leave_group_request(5, "g", [("", "i")], "x" * 300)["members"][0]["reason"]) == 255
-    assert "reason" not in leave_group_request(4, "g", [("", "i")], "why")["members"][0]
+    assert len(leave_group_request(5, "g", [MemberIdentity("", "i", "x" * 300)])["members"][0]["reason"]) == 255
+    assert "reason" not in leave_group_request(4, "g", [MemberIdentity("", "i", "why")])["members"][0]
     with pytest.raises(ValueError):
-        leave_group_request(2, "g", [("", "i")])
+        leave_group_request(2, "g", [MemberIdentity("", "i")])
 
 
 def test_leave_group_on_an_old_broker(fake_cluster: Any, config_for: Any) -> None:
     (broker,) = fake_cluster(api_versions={**BASE_VERSIONS, 13: (0, 2)})
     with Cluster(config_for(broker)) as cluster, pytest.raises(LeaveGroupUnsupported) as err:
-        leave_group(cluster, "orders", [("", "i-1")], cluster.deadline(5))
+        leave_group(cluster, "orders", [MemberIdentity("", "i-1")], cluster.deadline(5))
     assert str(err.value) == (
         f"{HOST}:{broker.port} (node 0): this broker's LeaveGroup is v2; removing members by group.instance.id "
         "needs Kafka 2.3+ (LeaveGroup v3)"
@@ -477,6 +477,6 @@ def test_leave_group_retries_coordinator_errors_and_keeps_others(fake_cluster: A
     codes = [16, 14, 69]
     broker.on(13, lambda r, s: {"errorCode": codes.pop(0), "members": []})
     with Cluster(config_for(broker)) as cluster:
-        result = leave_group(cluster, "gone", [("", "i-1")], cluster.deadline(5))
+        result = leave_group(cluster, "gone", [MemberIdentity("", "i-1")], cluster.deadline(5))
     assert result.error_name == "GROUP_ID_NOT_FOUND" and result.members == []
     assert len(broker.requests_for(13)) == 3 and len(broker.requests_for(10)) == 2
