@@ -31,7 +31,7 @@ from groupctl.coordinator.ids import IdGenerator
 from groupctl.simulation.clients import ConsumerClient
 
 SESSION_TIMEOUT_MS = 45_000
-REBALANCE_TIMEOUT_MS = 30_000
+REBALANCE_TIMEOUT_MS = 30_000  # sent in full requests; no study waits for it (the two that do set their own)
 
 
 def new_coordinator(partitions: int, seed: int = 848) -> Coordinator:
@@ -50,7 +50,7 @@ def consumer(coord: Coordinator, name: str, topics: tuple[str, ...] = ("foo",), 
     """A started KIP-848 client; a v1 one joins with its name as member id (KIP-1082: the client chooses it),
     a v0 one with none (the coordinator's). The steps below send its heartbeats one by one (`send`)."""
     client = ConsumerClient(
-        coord, name, "g", list(topics), instance_id=instance_id, ids=IdGenerator(0),
+        coord, name, "g", list(topics), instance_id=instance_id, ids=IdGenerator(0),  # never drawn from
         member_id=name if version >= 1 else None, observe=lambda *_: None, anomalies=[], regex=regex,
         version=version, rebalance_timeout_ms=rebalance_timeout_ms,
     )
