@@ -439,7 +439,9 @@ class ConsumerClient(SimulatedClient):
     (RE2/J); `assignor` is `group.remote.assignor`, sent as ServerAssignor.
 
     With `auto_ack` off the rebalance listener is slow: a new assignment waits in `pending_assignment`
-    until `finish_reconciliation()`, and meanwhile the member reports what it still owns.
+    until `finish_reconciliation()`, and meanwhile the member reports what it still owns. `member_id`
+    fixes a v1 client's member id for every start instead of drawing a new one from `ids`, for scenarios
+    that name their members (the uniform assignor breaks ties by member id).
     """
 
     protocol = "consumer"
@@ -447,9 +449,13 @@ class ConsumerClient(SimulatedClient):
     def __init__(self, coord: Coordinator, name: str, group_id: str, topics: list[str], *,
                  instance_id: str | None, ids: IdGenerator, observe: Observer, anomalies: list[str],
                  regex: str | None = None, assignor: str | None = None, client_id: str | None = None,
-                 version: int = 1, rebalance_timeout_ms: int = MAX_POLL_INTERVAL_MS) -> None:
+                 version: int = 1, rebalance_timeout_ms: int = MAX_POLL_INTERVAL_MS,
+                 member_id: str | None = None) -> None:
         super().__init__(coord, name, group_id, topics, instance_id=instance_id, observe=observe,
                          anomalies=anomalies, regex=regex)
+        if member_id is not None and (version < 1 or not member_id):
+            raise ValueError("only a v1 client chooses its member id, and it is never empty")
+        self.fixed_member_id = member_id
         self.assignor = assignor
         self.client_id = client_id
         self.ids = ids
@@ -468,11 +474,17 @@ class ConsumerClient(SimulatedClient):
     def start(self) -> None:
         self.incarnation += 1
         self.running = True
-        self.member_id = self.ids.member_id() if self.version >= 1 else ""
+        if self.version < 1:
+            self.member_id = ""
+        else:
+            self.member_id = self.fixed_member_id or self.ids.member_id()
         self.epoch = 0
         self._resend_all()
         self.pending_assignment = None
         self.next_heartbeat = self.now
+
+    def __repr__(self) -> str:
+        return f"ConsumerClient({self.name} {self.member_id or '-'} epoch={self.epoch} instance={self.instance_id})"
 
     def stop(self) -> None:
         """`KafkaConsumer.close()`: onPartitionsRevoked, then the leave heartbeat."""

@@ -25,11 +25,13 @@ from types import SimpleNamespace
 import pytest
 
 from groupctl.coordinator.clock import ManualClock
-from groupctl.coordinator.consumer import HeartbeatRequest
+from groupctl.coordinator.consumer import STATIC_LEAVE_EPOCH, HeartbeatRequest, HeartbeatResponse
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
+from groupctl.simulation.clients import ConsumerClient
 
 SESSION_TIMEOUT_MS = 45_000
+REBALANCE_TIMEOUT_MS = 30_000  # sent in full requests; no study waits for it (the two that do set their own)
 
 
 def new_coordinator(partitions: int, seed: int = 848) -> Coordinator:
@@ -42,9 +44,35 @@ def foo(*partitions: int) -> list[str]:
     return [f"foo-{p}" for p in partitions]
 
 
-def heartbeat(coord: Coordinator, client, **kw):
+def consumer(coord: Coordinator, name: str, topics: tuple[str, ...] = ("foo",), *, version: int = 1,
+             instance_id: str | None = None, rebalance_timeout_ms: int = REBALANCE_TIMEOUT_MS,
+             regex: str | None = None) -> ConsumerClient:
+    """A started KIP-848 client; a v1 one joins with its name as member id (KIP-1082: the client chooses it),
+    a v0 one with none (the coordinator's). The steps below send its heartbeats one by one (`send`)."""
+    client = ConsumerClient(
+        coord, name, "g", list(topics), instance_id=instance_id, ids=IdGenerator(0),  # never drawn from
+        member_id=name if version >= 1 else None, observe=lambda *_: None, anomalies=[], regex=regex,
+        version=version, rebalance_timeout_ms=rebalance_timeout_ms,
+    )
+    client.start()
+    return client
+
+
+def send(client: ConsumerClient, *, lose_response: bool = False) -> HeartbeatResponse:
+    """One heartbeat; with `lose_response` the coordinator handles it but the answer never arrives."""
+    assert client.running, client
+    request = client.request()
+    response = client.coord.heartbeat(request)
+    if lose_response:
+        client.response_lost()
+    else:
+        client.handle(request, response)
+    return response
+
+
+def heartbeat(client: ConsumerClient, **kw) -> HeartbeatResponse:
     """One heartbeat that must succeed."""
-    response = client.heartbeat(coord, **kw)
+    response = send(client, **kw)
     assert response.error_code == 0, (client, response)
     return response
 
@@ -53,7 +81,7 @@ def settle(coord: Coordinator, clients: list, rounds: int = 10) -> None:
     """Every client heartbeats (acknowledging what it is told) until the group is Stable."""
     for _ in range(rounds):
         for client in clients:
-            heartbeat(coord, client)
+            heartbeat(client)
         if coord.describe("g").state == "Stable":
             return
     raise AssertionError(f"not Stable after {rounds} rounds: {coord.describe('g')}")
@@ -67,55 +95,54 @@ def pad_epochs(coord: Coordinator, clients: list, until: int) -> None:
     """
     toggler = clients[0]
     while coord.state.consumer["g"].epoch < until:
-        toggler.subscribed = ["foo"] if "pad" in toggler.subscribed else ["foo", "pad"]
+        toggler.topics = ["foo"] if "pad" in toggler.topics else ["foo", "pad"]
         settle(coord, clients)
     assert coord.state.consumer["g"].epoch == until
 
 
-@pytest.fixture
-def clients(kit: SimpleNamespace):
-    """`clients("A", "B")` -> v1 clients with those member ids, subscribed to foo."""
-    return lambda *ids, **kw: [kit.SimClient(m, ["foo"], member_id=m, **kw) for m in ids]
+def named_clients(coord: Coordinator, *ids: str) -> list[ConsumerClient]:
+    """`named_clients(coord, "A", "B")` -> v1 clients with those member ids, subscribed to foo."""
+    return [consumer(coord, m) for m in ids]
 
 
 # -- Basic ----------------------------------------------------------------------------------------------------
 
 
-def test_basic(kit: SimpleNamespace, clients) -> None:
+def test_basic(kit: SimpleNamespace) -> None:
     coord = new_coordinator(3)
     E = kit.expect
     # The empty group (epoch 0) does not exist until a member joins.
     assert "g" not in coord.state.consumer
 
-    a, b, c = clients("A", "B", "C")
+    a, b, c = named_clients(coord, "A", "B", "C")
     # A joins: epoch 1, target epoch 1 with every partition; A has nothing to revoke and moves to epoch 1 in
     # its join heartbeat, getting all three partitions.
-    r = heartbeat(coord, a)
+    r = heartbeat(a)
     assert (r.member_epoch, kit.names(coord, r.assignment)) == (1, foo(0, 1, 2))
     kit.assert_group(coord, epoch=1, target_epoch=1, target={"A": foo(0, 1, 2)}, members={"A": E(1, foo(0, 1, 2))})
 
     # B joins: epoch 2, the target splits the partitions; B moves to epoch 2 but cannot get foo-2 until A
     # revokes it.
-    r = heartbeat(coord, b)
+    r = heartbeat(b)
     assert (r.member_epoch, r.assignment) == (2, {})
     kit.assert_group(coord, epoch=2, target_epoch=2, target={"A": foo(0, 1), "B": foo(2)},
                      members={"A": E(1, foo(0, 1, 2)), "B": E(2, pending=foo(2))})
     assert coord.describe("g").state == "Reconciling"
 
     # A heartbeats: it is told to revoke foo-2 (its assignment without foo-2, same epoch).
-    r = heartbeat(coord, a)
+    r = heartbeat(a)
     assert (r.member_epoch, kit.names(coord, r.assignment)) == (1, foo(0, 1))
     kit.assert_group(coord, epoch=2, target_epoch=2, target={"A": foo(0, 1), "B": foo(2)},
                      members={"A": E(1, foo(0, 1), revoking=foo(2)), "B": E(2, pending=foo(2))})
 
     # A heartbeats again, acknowledging the revocation: epoch 2, foo-2 released.
-    r = heartbeat(coord, a)
+    r = heartbeat(a)
     assert r.member_epoch == 2
     kit.assert_group(coord, epoch=2, target_epoch=2, target={"A": foo(0, 1), "B": foo(2)},
                      members={"A": E(2, foo(0, 1)), "B": E(2, pending=foo(2))})
 
     # B heartbeats and gets foo-2.
-    r = heartbeat(coord, b)
+    r = heartbeat(b)
     assert (r.member_epoch, kit.names(coord, r.assignment)) == (2, foo(2))
     kit.assert_group(coord, epoch=2, target_epoch=2, target={"A": foo(0, 1), "B": foo(2)},
                      members={"A": E(2, foo(0, 1)), "B": E(2, foo(2))})
@@ -123,29 +150,29 @@ def test_basic(kit: SimpleNamespace, clients) -> None:
 
     # C joins: epoch 3, target A [foo-0], B [foo-2], C [foo-1]; C moves to epoch 3 in its join heartbeat but
     # cannot get foo-1 yet.
-    r = heartbeat(coord, c)
+    r = heartbeat(c)
     assert (r.member_epoch, r.assignment) == (3, {})
     target3 = {"A": foo(0), "B": foo(2), "C": foo(1)}
     kit.assert_group(coord, epoch=3, target_epoch=3, target=target3,
                      members={"A": E(2, foo(0, 1)), "B": E(2, foo(2)), "C": E(3, pending=foo(1))})
 
     # B heartbeats: nothing to revoke, epoch 3.
-    r = heartbeat(coord, b)
+    r = heartbeat(b)
     assert r.member_epoch == 3
     kit.assert_group(coord, epoch=3, target_epoch=3, target=target3,
                      members={"A": E(2, foo(0, 1)), "B": E(3, foo(2)), "C": E(3, pending=foo(1))})
 
     # A heartbeats: revoke foo-1. A heartbeats again: epoch 3, foo-1 released.
-    r = heartbeat(coord, a)
+    r = heartbeat(a)
     assert (r.member_epoch, kit.names(coord, r.assignment)) == (2, foo(0))
     kit.assert_group(coord, epoch=3, target_epoch=3, target=target3,
                      members={"A": E(2, foo(0), revoking=foo(1)), "B": E(3, foo(2)), "C": E(3, pending=foo(1))})
-    heartbeat(coord, a)
+    heartbeat(a)
     kit.assert_group(coord, epoch=3, target_epoch=3, target=target3,
                      members={"A": E(3, foo(0)), "B": E(3, foo(2)), "C": E(3, pending=foo(1))})
 
     # C heartbeats and gets foo-1. (The KIP's last picture shows "B - partitions=[foo-1]": a typo for foo-2.)
-    r = heartbeat(coord, c)
+    r = heartbeat(c)
     assert (r.member_epoch, kit.names(coord, r.assignment)) == (3, foo(1))
     kit.assert_group(coord, epoch=3, target_epoch=3, target=target3,
                      members={"A": E(3, foo(0)), "B": E(3, foo(2)), "C": E(3, foo(1))})
@@ -160,20 +187,20 @@ def test_basic_with_coordinator_generated_member_ids(kit: SimpleNamespace, seed:
     tie-breaks follow random ids): the exact partitions may differ from the KIP's picture, its invariants
     may not. Balance, stickiness (only what must move moves), pending until released, epochs 1-2-3."""
     coord = new_coordinator(3, seed)
-    a, b, c = (kit.SimClient(n, ["foo"], version=0) for n in "ABC")
-    heartbeat(coord, a)
-    assert (a.epoch, kit.names(coord, a.owned)) == (1, foo(0, 1, 2))
+    a, b, c = (consumer(coord, n, version=0) for n in "ABC")
+    heartbeat(a)
+    assert (a.epoch, kit.names(coord, a.owned_ids)) == (1, foo(0, 1, 2))
 
-    heartbeat(coord, b)
+    heartbeat(b)
     group = coord.state.consumer["g"]
     assert (group.epoch, group.assignment_epoch) == (2, 2)
     ta, tb = kit.targets(coord)[a.member_id], kit.targets(coord)[b.member_id]
     assert sorted([len(ta), len(tb)]) == [1, 2] and set(ta) <= set(foo(0, 1, 2)) and not set(ta) & set(tb)
     assert kit.member_view(coord, b.member_id).pending == tuple(tb)
     settle(coord, [a, b])
-    assert (kit.names(coord, a.owned), kit.names(coord, b.owned)) == (ta, tb)
+    assert (kit.names(coord, a.owned_ids), kit.names(coord, b.owned_ids)) == (ta, tb)
 
-    heartbeat(coord, c)
+    heartbeat(c)
     group = coord.state.consumer["g"]
     assert (group.epoch, group.assignment_epoch) == (3, 3)
     t3 = kit.targets(coord)
@@ -183,19 +210,19 @@ def test_basic_with_coordinator_generated_member_ids(kit: SimpleNamespace, seed:
                                                                                                    set(t3[a.member_id]))
     assert kit.member_view(coord, c.member_id).pending == tuple(t3[c.member_id])
     settle(coord, [a, b, c])
-    assert {cl.member_id: kit.names(coord, cl.owned) for cl in (a, b, c)} == t3
+    assert {cl.member_id: kit.names(coord, cl.owned_ids) for cl in (a, b, c)} == t3
     assert all(kit.member_view(coord, cl.member_id).epoch == 3 for cl in (a, b, c))
 
 
 # -- Incremental Revocation & Assignment ----------------------------------------------------------------------
 
 
-def incremental_start(kit: SimpleNamespace, clients) -> tuple[Coordinator, list]:
+def incremental_start(kit: SimpleNamespace) -> tuple[Coordinator, list]:
     """The KIP's starting point: A and B at epoch 21, three partitions each of six."""
     coord = new_coordinator(6)
-    a, b = clients("A", "B")
-    heartbeat(coord, a)
-    heartbeat(coord, b)
+    a, b = named_clients(coord, "A", "B")
+    heartbeat(a)
+    heartbeat(b)
     settle(coord, [a, b])
     pad_epochs(coord, [a, b], 21)
     E = kit.expect
@@ -204,21 +231,21 @@ def incremental_start(kit: SimpleNamespace, clients) -> tuple[Coordinator, list]
     return coord, [a, b]
 
 
-def incremental_revocation(kit: SimpleNamespace, clients) -> tuple[Coordinator, list]:
-    coord, (a, b) = incremental_start(kit, clients)
-    (c,) = clients("C")
+def incremental_revocation(kit: SimpleNamespace) -> tuple[Coordinator, list]:
+    coord, (a, b) = incremental_start(kit)
+    (c,) = named_clients(coord, "C")
     E = kit.expect
     target22 = {"A": foo(0, 1), "B": foo(3, 4), "C": foo(2, 5)}
 
     # C joins: epoch 22, target computed; C moves to epoch 22 with nothing yet (foo-2 and foo-5 not revoked).
-    heartbeat(coord, c)
+    heartbeat(c)
     kit.assert_group(coord, epoch=22, target_epoch=22, target=target22,
                      members={"A": E(21, foo(0, 1, 2)), "B": E(21, foo(3, 4, 5)), "C": E(22, pending=foo(2, 5))})
 
     # A heartbeats: revoke foo-2. B heartbeats: revoke foo-5. C heartbeats: no change.
-    assert kit.names(coord, heartbeat(coord, a).assignment) == foo(0, 1)
-    assert kit.names(coord, heartbeat(coord, b).assignment) == foo(3, 4)
-    r = heartbeat(coord, c)
+    assert kit.names(coord, heartbeat(a).assignment) == foo(0, 1)
+    assert kit.names(coord, heartbeat(b).assignment) == foo(3, 4)
+    r = heartbeat(c)
     assert (r.member_epoch, r.assignment) == (22, None)
     kit.assert_group(coord, epoch=22, target_epoch=22, target=target22,
                      members={"A": E(21, foo(0, 1), revoking=foo(2)), "B": E(21, foo(3, 4), revoking=foo(5)),
@@ -226,47 +253,47 @@ def incremental_revocation(kit: SimpleNamespace, clients) -> tuple[Coordinator, 
 
     # A acknowledges: epoch 22, foo-2 released. (The KIP's picture already shows C holding foo-2 here; C only
     # gets it on its next heartbeat, as the KIP's text says.)
-    assert heartbeat(coord, a).member_epoch == 22
+    assert heartbeat(a).member_epoch == 22
     kit.assert_group(coord, epoch=22, target_epoch=22, target=target22,
                      members={"A": E(22, foo(0, 1)), "B": E(21, foo(3, 4), revoking=foo(5)),
                               "C": E(22, pending=foo(2, 5))})
 
     # C heartbeats: it gets foo-2, which is free now, and still waits for foo-5.
-    assert kit.names(coord, heartbeat(coord, c).assignment) == foo(2)
+    assert kit.names(coord, heartbeat(c).assignment) == foo(2)
     kit.assert_group(coord, epoch=22, target_epoch=22, target=target22,
                      members={"A": E(22, foo(0, 1)), "B": E(21, foo(3, 4), revoking=foo(5)),
                               "C": E(22, foo(2), pending=foo(5))})
 
     # B acknowledges: epoch 22, foo-5 released.
-    assert heartbeat(coord, b).member_epoch == 22
+    assert heartbeat(b).member_epoch == 22
     kit.assert_group(coord, epoch=22, target_epoch=22, target=target22,
                      members={"A": E(22, foo(0, 1)), "B": E(22, foo(3, 4)), "C": E(22, foo(2), pending=foo(5))})
 
     # C heartbeats: it gets foo-2 and foo-5.
-    assert kit.names(coord, heartbeat(coord, c).assignment) == foo(2, 5)
+    assert kit.names(coord, heartbeat(c).assignment) == foo(2, 5)
     kit.assert_group(coord, epoch=22, target_epoch=22, target=target22,
                      members={"A": E(22, foo(0, 1)), "B": E(22, foo(3, 4)), "C": E(22, foo(2, 5))})
     assert coord.describe("g").state == "Stable"
     return coord, [a, b, c]
 
 
-def test_incremental_revocation_and_assignment(kit: SimpleNamespace, clients) -> None:
-    coord, _ = incremental_revocation(kit, clients)
+def test_incremental_revocation_and_assignment(kit: SimpleNamespace) -> None:
+    coord, _ = incremental_revocation(kit)
     assert coord.rebuild().state == coord.state
 
 
 # -- Member Failure -------------------------------------------------------------------------------------------
 
 
-def test_member_failure(kit: SimpleNamespace, clients) -> None:
+def test_member_failure(kit: SimpleNamespace) -> None:
     # The KIP's starting point is where the previous study ends: A, B, C at epoch 22.
-    coord, (a, b, c) = incremental_revocation(kit, clients)
+    coord, (a, b, c) = incremental_revocation(kit)
     E = kit.expect
     start = coord.clock.now_ms()
     # A fails to heartbeat; B and C keep heartbeating.
     coord.advance(SESSION_TIMEOUT_MS - 5_000)
-    heartbeat(coord, b)
-    heartbeat(coord, c)
+    heartbeat(b)
+    heartbeat(c)
     coord.advance_to(start + SESSION_TIMEOUT_MS - 1)
     assert "A" in coord.state.consumer["g"].members
     # The session timeout expires: A is removed (its target with it) and the group epoch bumped.
@@ -278,12 +305,12 @@ def test_member_failure(kit: SimpleNamespace, clients) -> None:
     # B heartbeats: the new target is computed (A's partitions shared out, nothing else moves) and B, which
     # has nothing to revoke, moves to epoch 23 with foo-0 added.
     target23 = {"B": foo(0, 3, 4), "C": foo(1, 2, 5)}
-    r = heartbeat(coord, b)
+    r = heartbeat(b)
     assert (r.member_epoch, kit.names(coord, r.assignment)) == (23, foo(0, 3, 4))
     kit.assert_group(coord, epoch=23, target_epoch=23, target=target23,
                      members={"B": E(23, foo(0, 3, 4)), "C": E(22, foo(2, 5))})
     # C heartbeats and moves to epoch 23 with foo-1 added.
-    r = heartbeat(coord, c)
+    r = heartbeat(c)
     assert (r.member_epoch, kit.names(coord, r.assignment)) == (23, foo(1, 2, 5))
     kit.assert_group(coord, epoch=23, target_epoch=23, target=target23,
                      members={"B": E(23, foo(0, 3, 4)), "C": E(23, foo(1, 2, 5))})
@@ -291,19 +318,19 @@ def test_member_failure(kit: SimpleNamespace, clients) -> None:
     assert coord.rebuild().state == coord.state
 
     # A, not knowing it was removed, heartbeats again: UNKNOWN_MEMBER_ID; it abandons foo-0 and foo-1.
-    r = a.heartbeat(coord)
-    assert r.error == "UNKNOWN_MEMBER_ID" and a.owned == {} and a.epoch == 0
+    r = send(a)
+    assert r.error == "UNKNOWN_MEMBER_ID" and a.owned_ids == {} and a.epoch == 0
 
 
 # -- Partition Added ------------------------------------------------------------------------------------------
 
 
-def test_partition_added(kit: SimpleNamespace, clients) -> None:
+def test_partition_added(kit: SimpleNamespace) -> None:
     coord = new_coordinator(1)
     E = kit.expect
-    a, b = clients("A", "B")
-    heartbeat(coord, a)
-    heartbeat(coord, b)
+    a, b = named_clients(coord, "A", "B")
+    heartbeat(a)
+    heartbeat(b)
     settle(coord, [a, b])
     pad_epochs(coord, [a, b], 22)
     kit.assert_group(coord, epoch=22, target_epoch=22, target={"A": foo(0), "B": []},
@@ -316,12 +343,12 @@ def test_partition_added(kit: SimpleNamespace, clients) -> None:
 
     # A heartbeats: epoch 23, target A [foo-0], B [foo-1]; A keeps foo-0 and moves to epoch 23.
     target23 = {"A": foo(0), "B": foo(1)}
-    r = heartbeat(coord, a)
+    r = heartbeat(a)
     assert (r.member_epoch, r.assignment) == (23, None)
     kit.assert_group(coord, epoch=23, target_epoch=23, target=target23,
                      members={"A": E(23, foo(0)), "B": E(22)})
     # B heartbeats and gets foo-1. (The KIP says "B and C heartbeat": it means A and B.)
-    r = heartbeat(coord, b)
+    r = heartbeat(b)
     assert (r.member_epoch, kit.names(coord, r.assignment)) == (23, foo(1))
     kit.assert_group(coord, epoch=23, target_epoch=23, target=target23,
                      members={"A": E(23, foo(0)), "B": E(23, foo(1))})
@@ -335,10 +362,10 @@ def test_partition_added(kit: SimpleNamespace, clients) -> None:
 def static_group(kit: SimpleNamespace, partitions: int = 6):
     """A static member A (instance `app-0`) and a dynamic member B, Stable, 3 partitions each."""
     coord = new_coordinator(partitions)
-    a = kit.SimClient("A", ["foo"], member_id="A", instance_id="app-0")
-    b = kit.SimClient("B", ["foo"], member_id="B")
-    heartbeat(coord, a)
-    heartbeat(coord, b)
+    a = consumer(coord, "A", instance_id="app-0")
+    b = consumer(coord, "B")
+    heartbeat(a)
+    heartbeat(b)
     settle(coord, [a, b])
     return coord, a, b
 
@@ -354,20 +381,20 @@ def test_static_member_bounce_gets_its_partitions_back_without_epoch_bump(kit: S
 
     # A leaves temporarily (epoch -2): it stays in the group with its partitions; nothing is rebalanced.
     coord.advance(1_000)
-    r = a.leave(coord, static=True)
+    r = a.leave(STATIC_LEAVE_EPOCH)
     assert (r.error_code, r.member_id, r.member_epoch) == (0, "A", -2)
     kit.assert_group(coord, epoch=epoch, target_epoch=epoch, target={"A": foo(0, 1, 2), "B": foo(3, 4, 5)},
                      members={"A": E(-2, foo(0, 1, 2)), "B": E(epoch, foo(3, 4, 5))})
     coord.advance(20_000)
-    assert heartbeat(coord, b).assignment is None
+    assert heartbeat(b).assignment is None
     start = len(list(coord.log.read()))
 
     # Its new incarnation (a new member id, the same instance id) joins with epoch 0 within the session
     # timeout (A last heartbeat at 0): it replaces A, gets A's partitions back at the group's epoch, and the
     # group epoch stays.
     coord.advance_to(SESSION_TIMEOUT_MS - 2_000)
-    a2 = kit.SimClient("A2", ["foo"], member_id="A2", instance_id="app-0")
-    r = heartbeat(coord, a2)
+    a2 = consumer(coord, "A2", instance_id="app-0")
+    r = heartbeat(a2)
     assert (r.member_id, r.member_epoch, kit.names(coord, r.assignment)) == ("A2", epoch, foo(0, 1, 2))
     kit.assert_group(coord, epoch=epoch, target_epoch=epoch, target={"A2": foo(0, 1, 2), "B": foo(3, 4, 5)},
                      members={"A2": E(epoch, foo(0, 1, 2)), "B": E(epoch, foo(3, 4, 5))})
@@ -385,24 +412,27 @@ def test_static_member_bounce_gets_its_partitions_back_without_epoch_bump(kit: S
 
     # A's old session timer fires harmlessly; A2's own session keeps it in the group.
     coord.advance(10_000)
-    heartbeat(coord, a2)
-    heartbeat(coord, b)
+    heartbeat(a2)
+    heartbeat(b)
     assert coord.state.consumer["g"].epoch == epoch and set(coord.state.consumer["g"].members) == {"A2", "B"}
 
 
 def test_unreleased_instance_id_while_the_old_member_is_still_there(kit: SimpleNamespace) -> None:
     coord, a, _b = static_group(kit)
     written = coord.records_written
-    a2 = kit.SimClient("A2", ["foo"], member_id="A2", instance_id="app-0")
-    r = a2.heartbeat(coord)
+    a2 = consumer(coord, "A2", instance_id="app-0")
+    r = send(a2)
     assert (r.error, r.error_message) == (
         "UNRELEASED_INSTANCE_ID",
         "Static member A2 with instance id app-0 cannot join the group because the instance id is owned by A member.",
     )
     assert coord.records_written == written
+    # The error is fatal to the consumer (as in the Java client): its supervisor starts it again later.
+    assert not a2.running and a2.owned_ids == {}
     # Once A has left temporarily, A2 may take over.
-    a.leave(coord, static=True)
-    assert heartbeat(coord, a2).member_epoch == coord.state.consumer["g"].epoch
+    a.leave(STATIC_LEAVE_EPOCH)
+    a2.start()
+    assert heartbeat(a2).member_epoch == coord.state.consumer["g"].epoch
 
 
 def test_static_member_that_does_not_come_back_is_evicted_at_its_session_timeout(kit: SimpleNamespace) -> None:
@@ -411,21 +441,21 @@ def test_static_member_that_does_not_come_back_is_evicted_at_its_session_timeout
     epoch = coord.state.consumer["g"].epoch
     last_heartbeat = coord.clock.now_ms()
     coord.advance(1_000)
-    a.leave(coord, static=True)
+    a.leave(STATIC_LEAVE_EPOCH)
     # The -2 leave does not restart the session timer: it expires one session after A's last heartbeat.
     coord.advance(20_000)
-    heartbeat(coord, b)
+    heartbeat(b)
     coord.advance_to(last_heartbeat + SESSION_TIMEOUT_MS - 1)
     assert kit.member_view(coord, "A").epoch == -2
     coord.advance(1)
     kit.assert_group(coord, epoch=epoch + 1, target_epoch=epoch, target={"B": foo(3, 4, 5)},
                      members={"B": E(epoch, foo(3, 4, 5))})
     assert coord.state.indexes["g"].static == {}
-    r = heartbeat(coord, b)
+    r = heartbeat(b)
     assert (r.member_epoch, kit.names(coord, r.assignment)) == (epoch + 1, foo(0, 1, 2, 3, 4, 5))
     # The instance id is free: a new incarnation joins as a new member (a rebalance, no partitions kept).
-    a2 = kit.SimClient("A2", ["foo"], member_id="A2", instance_id="app-0")
-    r = heartbeat(coord, a2)
+    a2 = consumer(coord, "A2", instance_id="app-0")
+    r = heartbeat(a2)
     assert r.member_epoch == epoch + 2 and r.assignment == {}
 
 
@@ -435,46 +465,46 @@ def test_static_member_that_does_not_come_back_is_evicted_at_its_session_timeout
 def test_rebalance_timeout_fences_a_member_that_does_not_revoke(kit: SimpleNamespace) -> None:
     coord = new_coordinator(4)
     E = kit.expect
-    a = kit.SimClient("A", ["foo"], member_id="A", rebalance_timeout_ms=10_000)
-    b = kit.SimClient("B", ["foo"], member_id="B")
-    heartbeat(coord, a)
+    a = consumer(coord, "A", rebalance_timeout_ms=10_000)
+    b = consumer(coord, "B")
+    heartbeat(a)
     a.auto_ack = False  # A's rebalance listener never finishes
-    heartbeat(coord, b)
+    heartbeat(b)
     kit.assert_group(coord, epoch=2, target_epoch=2, target={"A": foo(0, 1), "B": foo(2, 3)},
                      members={"A": E(1, foo(0, 1, 2, 3)), "B": E(2, pending=foo(2, 3))})
     coord.advance(1_000)
     start = coord.clock.now_ms()
-    heartbeat(coord, a)  # told to revoke foo-2 and foo-3: the rebalance timer starts
-    assert a.pending_assignment is not None and kit.names(coord, a.owned) == foo(0, 1, 2, 3)
+    heartbeat(a)  # told to revoke foo-2 and foo-3: the rebalance timer starts
+    assert a.pending_assignment is not None and kit.names(coord, a.owned_ids) == foo(0, 1, 2, 3)
     kit.assert_group(coord, epoch=2, target_epoch=2, target={"A": foo(0, 1), "B": foo(2, 3)},
                      members={"A": E(1, foo(0, 1), revoking=foo(2, 3)), "B": E(2, pending=foo(2, 3))})
     # A keeps heartbeating (its session is fine) but keeps reporting foo-2 and foo-3.
     for _ in range(3):
         coord.advance(3_000)
-        heartbeat(coord, a)
-        heartbeat(coord, b)
+        heartbeat(a)
+        heartbeat(b)
     coord.advance_to(start + 10_000 - 1)
     assert "A" in coord.state.consumer["g"].members
     coord.advance(1)
     kit.assert_group(coord, epoch=3, target_epoch=2, target={"B": foo(2, 3)}, members={"B": E(2, pending=foo(2, 3))})
-    r = heartbeat(coord, b)
+    r = heartbeat(b)
     assert (r.member_epoch, kit.names(coord, r.assignment)) == (3, foo(0, 1, 2, 3))
-    r = a.heartbeat(coord)
-    assert r.error == "UNKNOWN_MEMBER_ID" and a.owned == {}
+    r = send(a)
+    assert r.error == "UNKNOWN_MEMBER_ID" and a.owned_ids == {}
 
 
 def test_revocation_within_the_rebalance_timeout_cancels_it(kit: SimpleNamespace) -> None:
     coord = new_coordinator(4)
-    a = kit.SimClient("A", ["foo"], member_id="A", rebalance_timeout_ms=10_000)
-    b = kit.SimClient("B", ["foo"], member_id="B")
-    heartbeat(coord, a)
-    heartbeat(coord, b)
+    a = consumer(coord, "A", rebalance_timeout_ms=10_000)
+    b = consumer(coord, "B")
+    heartbeat(a)
+    heartbeat(b)
     a.auto_ack = False
-    heartbeat(coord, a)
+    heartbeat(a)
     coord.advance(9_000)
     a.finish_reconciliation()
-    assert heartbeat(coord, a).member_epoch == 2
-    heartbeat(coord, b)
+    assert heartbeat(a).member_epoch == 2
+    heartbeat(b)
     coord.advance(5_000)
     assert set(coord.state.consumer["g"].members) == {"A", "B"}
     assert coord.describe("g").state == "Stable"
@@ -483,26 +513,26 @@ def test_revocation_within_the_rebalance_timeout_cancels_it(kit: SimpleNamespace
 def test_lost_response_previous_epoch_with_owned_subset_is_accepted(kit: SimpleNamespace) -> None:
     coord = new_coordinator(2)
     E = kit.expect
-    a = kit.SimClient("A", ["foo"], member_id="A")
-    heartbeat(coord, a)
+    a = consumer(coord, "A")
+    heartbeat(a)
     assert a.epoch == 1
     # foo-2 appears; A's heartbeat moves it to epoch 2 with foo-2 added, but the response is lost.
     coord.add_partitions("foo", 3)
-    heartbeat(coord, a, lose_response=True)
+    heartbeat(a, lose_response=True)
     kit.assert_group(coord, epoch=2, target_epoch=2, target={"A": foo(0, 1, 2)}, members={"A": E(2, foo(0, 1, 2))})
-    assert (a.epoch, kit.names(coord, a.owned)) == (1, foo(0, 1))
+    assert (a.epoch, kit.names(coord, a.owned_ids)) == (1, foo(0, 1))
     # A retries with its previous epoch and what it owns (a subset of its assignment): accepted, and since the
     # retry is a full request the response carries the whole assignment.
-    r = heartbeat(coord, a)
+    r = heartbeat(a)
     assert (r.member_epoch, kit.names(coord, r.assignment)) == (2, foo(0, 1, 2))
     kit.assert_group(coord, epoch=2, target_epoch=2, target={"A": foo(0, 1, 2)}, members={"A": E(2, foo(0, 1, 2))})
 
 
-def test_lost_response_with_more_partitions_than_assigned_is_fenced(kit: SimpleNamespace, clients) -> None:
+def test_lost_response_with_more_partitions_than_assigned_is_fenced(kit: SimpleNamespace) -> None:
     coord = new_coordinator(2)
-    a, b = clients("A", "B")
-    heartbeat(coord, a)
-    heartbeat(coord, b)
+    a, b = named_clients(coord, "A", "B")
+    heartbeat(a)
+    heartbeat(b)
     settle(coord, [a, b])
     pad_epochs(coord, [a, b], 3)
     topic = coord.topics.get("foo").topic_id
@@ -546,25 +576,25 @@ def test_fenced_member_that_keeps_its_member_id_gets_back_in(kit: SimpleNamespac
     expires; KAFKA-19233 (apache/kafka#21305) accepts epoch 0 at once. Either way it is back within one session
     timeout of its last successful heartbeat, with every partition."""
     coord = new_coordinator(2)
-    a = kit.SimClient("A", ["foo"], member_id="A")
-    heartbeat(coord, a)
+    a = consumer(coord, "A")
+    heartbeat(a)
     coord.add_partitions("foo", 3)
-    heartbeat(coord, a, lose_response=True)  # epoch 1 -> 2, response lost
+    heartbeat(a, lose_response=True)  # epoch 1 -> 2, response lost
     coord.add_partitions("foo", 4)
-    heartbeat(coord, a, lose_response=True)  # previous epoch accepted, 2 -> 3, response lost again
+    heartbeat(a, lose_response=True)  # previous epoch accepted, 2 -> 3, response lost again
     last_success = coord.clock.now_ms()
     assert (a.epoch, kit.member_view(coord, "A").epoch) == (1, 3)
     coord.advance(5_000)
-    r = a.heartbeat(coord)
-    assert r.error == "FENCED_MEMBER_EPOCH" and (a.epoch, a.owned) == (0, {})
+    r = send(a)
+    assert r.error == "FENCED_MEMBER_EPOCH" and (a.epoch, a.owned_ids) == (0, {})
     while True:
         coord.advance(5_000)
-        r = a.heartbeat(coord)
+        r = send(a)
         if r.error_code == 0:
             break
         assert r.error == "FENCED_MEMBER_EPOCH" and coord.clock.now_ms() < last_success + SESSION_TIMEOUT_MS
     assert coord.clock.now_ms() <= last_success + SESSION_TIMEOUT_MS + 5_000
-    assert kit.names(coord, a.owned) == foo(0, 1, 2, 3)
+    assert kit.names(coord, a.owned_ids) == foo(0, 1, 2, 3)
     settle(coord, [a])
 
 
@@ -579,20 +609,20 @@ def test_changing_regex_tombstones_the_old_one_and_resolves_the_new_one(kit: Sim
     coord = Coordinator(clock=ManualClock(), ids=IdGenerator(1))
     coord.create_topic("foo", 2)
     coord.create_topic("bar", 2)
-    a = kit.SimClient("A", [], member_id="A", regex="foo")
-    heartbeat(coord, a)
+    a = consumer(coord, "A", (), regex="foo")
+    heartbeat(a)
     settle(coord, [a])
     group = coord.state.consumer["g"]
-    assert sorted(group.regexes) == ["foo"] and kit.names(coord, a.owned) == ["foo-0", "foo-1"]
+    assert sorted(group.regexes) == ["foo"] and kit.names(coord, a.owned_ids) == ["foo-0", "foo-1"]
 
     coord.advance(5_000)
     a.regex = "bar"
-    heartbeat(coord, a)
+    heartbeat(a)
     for _ in range(6):  # 30 s of heartbeats
         coord.advance(5_000)
-        heartbeat(coord, a)
+        heartbeat(a)
     group = coord.state.consumer["g"]
     assert "foo" not in group.regexes  # Kafka writes a type-16 tombstone for it
     assert group.regexes.get("bar", {}).get("topics") == ["bar"]
-    assert kit.names(coord, a.owned) == ["bar-0", "bar-1"]
+    assert kit.names(coord, a.owned_ids) == ["bar-0", "bar-1"]
     assert coord.describe("g").state == "Stable"

@@ -1,7 +1,10 @@
-"""The simulated KIP-848 consumer beyond the defaults the local backend uses: what the KIP-848 simulation needs
-(v0 member ids, lost answers, subscription changes, a slow rebalance listener, the leave epoch, fatal errors)."""
+"""The simulated KIP-848 consumer beyond the defaults the local backend uses: what the KIP-848 simulation and
+the case studies need (v0 member ids, a fixed v1 member id, lost answers, subscription changes, a slow
+rebalance listener, the leave epoch, fatal errors)."""
 
 from __future__ import annotations
+
+import pytest
 
 from groupctl.coordinator.clock import ManualClock
 from groupctl.coordinator.consumer import LEAVE_EPOCH
@@ -37,6 +40,36 @@ def test_a_v0_client_joins_without_a_member_id_and_takes_the_coordinators() -> N
     assert c.member_id and c.member_id in coord.state.consumer["g"].member_ids() and c.epoch == 1
     again = c.request()
     assert again.member_id == c.member_id and again.version == 0
+
+
+def test_a_fixed_member_id_is_the_one_every_incarnation_joins_with() -> None:
+    coord, c = setup(member_id="A")
+    assert c.member_id == "A" and c.request().member_id == "A"
+    c.tick()
+    assert coord.state.consumer["g"].member_ids() == ["A"] and c.epoch == 1
+    c.leave()
+    assert coord.state.consumer["g"].member_ids() == []
+    c.start()  # a generated id would differ from the last one; this one does not
+    assert (c.member_id, c.epoch) == ("A", 0)
+    coord.advance(100)
+    c.tick()
+    assert c.epoch == 3 and coord.state.consumer["g"].member_ids() == ["A"]  # the leave bumped it to 2
+
+
+def test_a_generated_member_id_is_new_at_every_start() -> None:
+    _, c = setup()
+    first = c.member_id
+    c.crash()
+    c.start()
+    assert first and c.member_id and c.member_id != first
+
+
+@pytest.mark.parametrize("kw", [{"member_id": "A", "version": 0}, {"member_id": ""}])
+def test_only_a_v1_client_chooses_a_member_id_and_never_an_empty_one(kw: dict) -> None:
+    coord = Coordinator(clock=ManualClock(), ids=IdGenerator(1))
+    with pytest.raises(ValueError, match="v1 client"):
+        ConsumerClient(coord, "a", "g", ["foo"], instance_id=None, ids=IdGenerator(1), observe=lambda *_: None,
+                       anomalies=[], **kw)
 
 
 def test_after_a_lost_answer_the_next_request_is_full() -> None:
