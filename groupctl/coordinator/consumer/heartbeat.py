@@ -149,7 +149,8 @@ def _create_or_update_member(
     members = group.members if group is not None else {}
     currents = group.current if group is not None else {}
     member_id = req.member_id
-    if len(members.keys() | currents.keys()) >= rt.max_group_size and (member_id == "" or member_id not in members):
+    # Only a member new to the group can exceed the limit; counting (a union of two key sets) is left to it.
+    if (member_id == "" or member_id not in members) and len(members.keys() | currents.keys()) >= rt.max_group_size:
         raise KafkaError(
             "GROUP_MAX_SIZE_REACHED",
             f"The consumer group has reached its maximum capacity of {rt.max_group_size} members.",
