@@ -11,7 +11,8 @@ restart as Kafka's `onLoaded` restarts them.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
+from typing import Any
 
 from groupctl.coordinator.classic import (
     ClassicGroups,
@@ -54,22 +55,10 @@ ConsumerGroupDescribed = tuple[str, KafkaError | None, GroupDescription | None]
 
 
 class Coordinator:
-    def __init__(
-        self,
-        *,
-        clock: Clock | None = None,
-        ids: IdGenerator | None = None,
-        topics: TopicImage | None = None,
-        configs: GroupConfigs | None = None,
-        log: RecordLog | None = None,
-        assignors: Sequence[str] = DEFAULT_ASSIGNORS,
-        max_group_size: int | None = None,
-        classic_settings: Mapping[str, int] | None = None,
-    ) -> None:
-        self.runtime = Runtime(
-            clock=clock, ids=ids, topics=topics, configs=configs, log=log, assignors=assignors,
-            max_group_size=max_group_size, classic_settings=classic_settings,
-        )
+    def __init__(self, **settings: Any) -> None:
+        """`settings` are `Runtime`'s keywords (clock, ids, topics, configs, log, assignors, max_group_size,
+        classic_settings): the router adds nothing to them, so they are declared once, there."""
+        self.runtime = Runtime(**settings)
         self.classic = ClassicGroups(self.runtime)
         self.consumer = ConsumerGroups(self.runtime, self.group_exists)
         self.offsets = Offsets(self.runtime, self.classic)
