@@ -237,7 +237,8 @@ def _targets(
             if now_ms is None:
                 raise ValueError("a --by-duration plan needs now_ms")
             stamp = now_ms - int(mode.value)  # type: ignore[arg-type]
-        return dict(backend.offsets_for_time(wanted, stamp))
+        # Before 1970 is before every record; ListOffsets reserves negative timestamps for -1 (latest) and -2 ...
+        return dict(backend.offsets_for_time(wanted, max(stamp, 0)))
     out: dict[TopicPartition, int | str] = {}
     for tp in wanted:
         if kind == "earliest":
