@@ -1,9 +1,10 @@
 """`group offsets reset` as library calls over any `Backend`: parse the mode, plan, clamp, commit.
 
-Kafka's rules, from `kafka-consumer-groups.sh --reset-offsets`: only a group with no active
-members (Empty or Dead, or one the coordinator does not know, whose offsets are then created) is
-reset; a new offset outside [log start, log end] is clamped into it; a time after the last record
-resets to the log end; --to-current keeps the committed offset (the log end where there is none).
+Kafka's rules, from `kafka-consumer-groups.sh --reset-offsets` (its GroupOffsetsResetter): only a
+group with no active members (Empty or Dead, or one the coordinator does not know, whose offsets
+are then created) is reset; an offset asked by --to-offset, --shift-by or a plan file outside
+[log start, log end] is clamped into it; a time after the last record resets to the log end;
+--to-current keeps the committed offset as it is (the log end where there is none).
 The plan is computed once and is exactly what gets committed, one OffsetCommit per group.
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from groupctl.errors import GroupctlError, GroupNotFound, UsageError
@@ -38,6 +39,10 @@ RESET = "reset"
 #: Per-partition reasons groupctl gives where no offset could be planned.
 NO_CURRENT_OFFSET = "NO_CURRENT_OFFSET"
 NO_SOURCE_OFFSET = "NO_SOURCE_OFFSET"
+#: The modes whose asked offset may fall outside the log: Kafka's tool clamps --to-offset, --shift-by and
+#: --from-file (checkOffsetsRange); --to-group is clamped alike. --to-current keeps the committed offset
+#: as it is, and the other modes ask the log itself.
+CLAMPED = ("offset", "shift", "file", "group")
 #: Kafka's rule (ConsumerGroupCommand): only groups in these states may be reset.
 RESETTABLE = (GroupState.EMPTY, GroupState.DEAD)
 
@@ -98,20 +103,22 @@ def parse_selector(text: str) -> TopicSelector:
 
 
 def parse_datetime(text: str) -> int:
-    """--to-datetime as Kafka's tool takes it, `YYYY-MM-DDTHH:mm:SS.sss` with an optional zone (Z,
-    +hh:mm, -hhmm); without a zone the local time zone applies, as in Kafka. Returns epoch ms."""
+    """--to-datetime as Kafka's tool takes it (`Utils.getDateTime`): `YYYY-MM-DDTHH:mm:SS.sss` with an
+    optional zone (Z, +hh, +hhmm, +hh:mm); without one the time is UTC, as Kafka appends `Z`. Seconds
+    and milliseconds may be left out here (Kafka requires them). Returns epoch ms."""
     value = text.strip()
     if "T" not in value:
-        raise UsageError(f"--to-datetime '{text}' is not YYYY-MM-DDTHH:mm:SS.sss (an optional zone: Z, +hh:mm)")
+        raise UsageError(f"--to-datetime '{text}' does not contain a 'T': write YYYY-MM-DDTHH:mm:SS.sss with an "
+                         "optional zone (Z, +hh:mm), e.g. 2026-01-31T08:00:00.000Z")
     if value.endswith(("z", "Z")):
         value = value[:-1] + "+00:00"
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
-        raise UsageError(f"--to-datetime '{text}' is not YYYY-MM-DDTHH:mm:SS.sss (an optional zone: Z, +hh:mm); "
-                         "e.g. 2026-01-31T08:00:00.000Z") from None
+        raise UsageError(f"--to-datetime '{text}' is not YYYY-MM-DDTHH:mm:SS.sss with an optional zone (Z, "
+                         "+hh:mm); e.g. 2026-01-31T08:00:00.000Z") from None
     if moment.tzinfo is None:
-        moment = moment.astimezone()
+        moment = moment.replace(tzinfo=UTC)
     return int(moment.timestamp() * 1000)
 
 
@@ -215,7 +222,9 @@ def plan_reset(
         else:
             wanted = named
         if not wanted:
-            plan.refusal = (f"group '{group}' has no committed offsets on {backend.location}, so --all-topics "
+            plan.refusal = (f"no reset plan for group '{group}' in the plan file (--from-file); add its lines, or "
+                            "do not name the group" if from_file is not None else
+                            f"group '{group}' has no committed offsets on {backend.location}, so --all-topics "
                             "selects nothing; name the partitions with --topic")
             continue
         plan.rows = _rows(backend, group, mode, wanted, committed, source, from_file, now_ms)
@@ -284,8 +293,10 @@ def _rows(
         elif isinstance(target, str) or target is None:
             reason = target or "NO_OFFSET"
             row.outcome, row.note = reason, _REASONS.get(reason, "no offset found for it")
-        else:
+        elif mode.kind in CLAMPED:
             row.new_offset, row.note = _clamp(target, start, end)
+        else:
+            row.new_offset = target
         rows.append(row)
     return rows
 

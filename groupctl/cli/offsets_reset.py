@@ -100,7 +100,7 @@ def reset_offsets(
     to_datetime: str = typer.Option(
         None, "--to-datetime", metavar="ISO8601",
         help="To the first record at or after this time: YYYY-MM-DDTHH:mm:SS.sss, optional zone (Z, +hh:mm); "
-        "without one, local time, as Kafka's tool. A time after the last record gives the log end.",
+        "without one, UTC, as in Kafka's tool. A time after the last record gives the log end.",
     ),
     by_duration: str = typer.Option(
         None, "--by-duration", metavar="PnDTnHnMnS",

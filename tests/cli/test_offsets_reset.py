@@ -94,7 +94,7 @@ def reset(cli, target, *args: str):
 def test_dry_run_plans_earliest_latest_and_current_and_changes_nothing(cli, target):
     before = _committed(cli, target, "billing")
     for mode, expected in (("--to-earliest", [0, 200, 300]), ("--to-latest", [RECORDS, 200, 300]),
-                           ("--to-current", [3, 200, 300])):
+                           ("--to-current", [3, 200, 250])):
         r = reset(cli, target, "billing", mode, "--topic", "orders", "--dry-run")
         assert r.code == 0, r.err
         items = _items(r)
@@ -268,7 +268,7 @@ def test_a_bad_plan_file_is_a_usage_error(cli, target, tmp_path):
     (("billing", "--to-earliest", "--to-latest", "--topic", "orders"), "(given: --to-earliest, --to-latest)"),
     (("billing", "--to-earliest"), "name the partitions"),
     (("billing", "--to-earliest", "--topic", "orders", "--all-topics"), "name the partitions"),
-    (("billing", "--to-datetime", "yesterday", "--topic", "orders"), "is not YYYY-MM-DDTHH:mm:SS.sss"),
+    (("billing", "--to-datetime", "yesterday", "--topic", "orders"), "YYYY-MM-DDTHH:mm:SS.sss"),
     (("billing", "--by-duration", "30m", "--topic", "orders"), "is not an ISO-8601 duration"),
     (("billing", "--to-offset", "-1", "--topic", "orders"), "is negative"),
     (("billing", "--to-earliest", "--topic", "orders:x"), "partitions are whole numbers"),
