@@ -189,10 +189,11 @@ def _finish(plans: list[reset.GroupPlan], dry_run: bool, export: bool, output: O
             several: bool) -> None:
     """Render the rows, report refusals, and exit as the contract says."""
     rows = [r for p in plans for r in p.rows]
+    fmt = output_format(output)
     if export:
         sys.stdout.write(export_csv(rows, several))
-    else:
-        render("OffsetReset", [_row(r) for r in rows], RESET_COLUMNS, output_format(output),
+    elif rows or fmt in (OutputFormat.json, OutputFormat.yaml):  # no bare header when every group was refused
+        render("OffsetReset", [_row(r) for r in rows], RESET_COLUMNS, fmt,
                items=[_item(r, dry_run) for r in rows])
     for p in plans:
         if p.refusal is not None:

@@ -196,6 +196,8 @@ def test_a_group_with_active_members_is_refused_naming_them(cli, target, group, 
     assert f"group '{group}' has active members (Stable)" in r.err and "stop its consumers first" in r.err
     assert all(m in r.err for m in members), r.err
     assert _committed(cli, target, group) == before
+    r = cli("group", "offsets", "reset", group, "--to-earliest", "--all-topics", "--dry-run", *target)
+    assert r.code == 1 and r.out == ""  # no bare table header for a plan without rows
 
 
 def test_one_refused_group_among_others_is_a_partial_failure(cli, target):
