@@ -55,8 +55,9 @@ _DURATION = re.compile(
 
 @dataclass(frozen=True, slots=True)
 class ResetMode:
-    """Where to move: `kind` is earliest, latest, current, offset, shift, time, group or file;
-    `value` the offset, shift, timestamp (ms) or other group's id."""
+    """Where to move: `kind` is earliest, latest, current, offset, shift, time, duration, group or
+    file; `value` the offset, the shift, the timestamp (ms), the duration back from now (ms) or the
+    other group's id."""
 
     kind: str
     value: int | str | None = None
@@ -231,39 +232,45 @@ def plan_reset(
     return plans
 
 
+@dataclass(slots=True)
+class _Known:
+    """What one group's plan is computed from, looked up once."""
+
+    committed: dict[TopicPartition, int]
+    source: dict[TopicPartition, int]  # the other group's offsets (--to-group)
+    planned: Mapping[TopicPartition, int]  # the plan file's offsets for this group (--from-file)
+    starts: dict[TopicPartition, int]
+    ends: dict[TopicPartition, int]
+
+
 def _targets(
-    backend: Backend, group: str, mode: ResetMode, wanted: list[TopicPartition], committed: dict[TopicPartition, int],
-    source: dict[TopicPartition, int], ends: dict[TopicPartition, int],
-    from_file: Mapping[str, Mapping[TopicPartition, int]] | None, now_ms: int | None,
-    starts: dict[TopicPartition, int],
+    backend: Backend, mode: ResetMode, wanted: list[TopicPartition], known: _Known, now_ms: int | None
 ) -> dict[TopicPartition, int | str]:
     """The offset asked for each partition, or the reason there is none."""
     kind = mode.kind
     if kind in ("time", "duration"):
-        if kind == "time":
-            stamp = int(mode.value)  # type: ignore[arg-type]
-        else:
-            if now_ms is None:
-                raise ValueError("a --by-duration plan needs now_ms")
-            stamp = now_ms - int(mode.value)  # type: ignore[arg-type]
-        # Before 1970 is before every record; ListOffsets reserves negative timestamps for -1 (latest) and -2 ...
+        if kind == "duration" and now_ms is None:
+            raise ValueError("a --by-duration plan needs now_ms")
+        stamp = int(mode.value) if kind == "time" else (now_ms or 0) - int(mode.value)  # type: ignore[arg-type]
+        # Before 1970 is before every record; ListOffsets reserves negative timestamps (-1 latest, -2 earliest ...).
         return dict(backend.offsets_for_time(wanted, max(stamp, 0)))
     out: dict[TopicPartition, int | str] = {}
     for tp in wanted:
         if kind == "earliest":
-            out[tp] = starts.get(tp, 0)
+            out[tp] = known.starts.get(tp, 0)
         elif kind == "latest":
-            out[tp] = ends.get(tp, 0)
+            out[tp] = known.ends.get(tp, 0)
         elif kind == "current":
-            out[tp] = committed.get(tp, ends.get(tp, 0))
+            out[tp] = known.committed.get(tp, known.ends.get(tp, 0))
         elif kind == "offset":
             out[tp] = int(mode.value)  # type: ignore[arg-type]
         elif kind == "shift":
-            out[tp] = committed[tp] + int(mode.value) if tp in committed else NO_CURRENT_OFFSET  # type: ignore
+            current = known.committed.get(tp)
+            out[tp] = NO_CURRENT_OFFSET if current is None else current + int(mode.value)  # type: ignore[arg-type]
         elif kind == "group":
-            out[tp] = source.get(tp, NO_SOURCE_OFFSET)
+            out[tp] = known.source.get(tp, NO_SOURCE_OFFSET)
         elif kind == "file":
-            out[tp] = (from_file or {})[group][tp]
+            out[tp] = known.planned[tp]
         else:
             raise ValueError(f"unknown reset mode {kind}")
     return out
@@ -280,12 +287,12 @@ def _rows(
     source: dict[TopicPartition, int], from_file: Mapping[str, Mapping[TopicPartition, int]] | None,
     now_ms: int | None,
 ) -> list[OffsetReset]:
-    starts = backend.start_offsets(wanted)
-    ends = backend.end_offsets(wanted)
-    asked = _targets(backend, group, mode, wanted, committed, source, ends, from_file, now_ms, starts)
+    known = _Known(committed, source, (from_file or {}).get(group, {}), backend.start_offsets(wanted),
+                   backend.end_offsets(wanted))
+    asked = _targets(backend, mode, wanted, known, now_ms)
     rows = []
     for tp in wanted:
-        start, end = starts.get(tp), ends.get(tp)
+        start, end = known.starts.get(tp), known.ends.get(tp)
         target = asked.get(tp)
         row = OffsetReset(group, tp.topic, tp.partition, committed.get(tp), None, start, end, WOULD_RESET)
         if end is None:
