@@ -144,19 +144,20 @@ def _refusal(desc_state: str, members: list[str], group: str) -> str:
             "of a group with no active members (Empty or Dead): stop its consumers first")
 
 
-def _partitions(backend: Backend, selectors: list[TopicSelector]) -> list[TopicPartition]:
+def _partitions(backend: Backend, selectors: list[TopicSelector], fix: str = "") -> list[TopicPartition]:
+    """The partitions selected, each checked to exist; `fix` says where to correct a wrong one (--topic when empty)."""
     counts = backend.partition_counts(list(dict.fromkeys(s.topic for s in selectors)))
     out: list[TopicPartition] = []
     for s in selectors:
         count = counts.get(s.topic)
         if count is None:
-            raise GroupctlError(f"topic '{s.topic}' does not exist on {backend.location}; check --topic "
-                                "(`groupctl local topics list` or the cluster's topic list)")
+            hint = fix or "check --topic (`groupctl local topics list` or the cluster's topic list)"
+            raise GroupctlError(f"topic '{s.topic}' does not exist on {backend.location}; {hint}")
         wanted = s.partitions if s.partitions is not None else tuple(range(count))
         bad = [p for p in wanted if p >= count]
         if bad:
             raise GroupctlError(f"topic '{s.topic}' has {count} partition(s) (0-{count - 1}) on {backend.location}, "
-                                f"not {', '.join(map(str, bad))}; fix --topic {s.topic}:P[,P...]")
+                                f"not {', '.join(map(str, bad))}; {fix or f'fix --topic {s.topic}:P[,P...]'}")
         out.extend(TopicPartition(s.topic, p) for p in wanted)
     return sorted(set(out))
 
@@ -209,6 +210,10 @@ def plan_reset(
             raise GroupctlError(f"group '{other}' has no committed offsets on {backend.location} to copy "
                                 "(--to-group); check the group id with `groupctl group list`")
     named = _partitions(backend, selectors) if selectors else []
+    if from_file is not None:  # as Kafka's tool, a plan naming a partition the cluster lacks changes nothing
+        in_file = sorted({tp for offsets in from_file.values() for tp in offsets})
+        _partitions(backend, [TopicSelector(tp.topic, (tp.partition,)) for tp in in_file],
+                    "fix the plan file (--from-file); nothing was reset")
     plans = []
     for group in groups:
         state, refusal, committed = _state(backend, group)

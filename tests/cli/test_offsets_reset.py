@@ -260,6 +260,11 @@ def test_a_bad_plan_file_is_a_usage_error(cli, target, tmp_path):
     assert r.code == 2 and "line 1: partition 'zero' is not a whole number" in r.err
     r = reset(cli, target, "billing", "--from-file", str(tmp_path / "missing.csv"), "--yes")
     assert r.code == 2 and "does not exist" in r.err
+    unknown = tmp_path / "unknown.csv"
+    unknown.write_text("orders,0,6\norders,5,1\n")
+    r = reset(cli, target, "billing", "--from-file", str(unknown), "--yes")
+    assert r.code == 1 and "topic 'orders' has 3 partition(s) (0-2)" in r.err and "not 5" in r.err
+    assert _committed(cli, target, "billing")[("orders", 0)] == 3
 
 
 # -- the command line ------------------------------------------------------------------------------------------
