@@ -324,3 +324,8 @@ def test_the_admin_client_reads_the_reset_offsets_and_its_own_reset_agrees(cli, 
     request = ConsumerGroupTopicPartitions("billing", [LibrdkafkaPartition("orders", 0, 2)])
     admin.alter_consumer_group_offsets([request], request_timeout=10)["billing"].result(10)
     assert _committed(cli, served.args, "billing")[("orders", 0)] == 2
+
+
+def test_every_output_format(checks, template):
+    checks.every_format(("group", "offsets", "reset", "billing", "--to-latest", "--all-topics", "--dry-run", "--local",
+                         str(template)), "OffsetReset", ["GROUP", "NEW-OFFSET", "LAG-AFTER", "NOTE"], [])
