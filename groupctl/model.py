@@ -240,3 +240,39 @@ def attach_log_ends(desc: GroupDescription, ends: dict[TopicPartition, int]) -> 
         offset.log_end_offset = ends.get(tp)
     assigned = sorted({tp for m in desc.members for tp in m.assignment} - committed)
     desc.uncommitted = [UncommittedPartition(tp.topic, tp.partition, ends.get(tp)) for tp in assigned]
+
+
+@dataclass(slots=True)
+class OffsetReset:
+    """One partition of `group offsets reset`: where the group is, where it goes, and what happened.
+
+    `outcome` is "would-reset" in a plan, "reset" once committed, or the Kafka error name (or a
+    groupctl reason such as NO_CURRENT_OFFSET) for a partition that was not changed. `note` says
+    when the new offset was clamped into [log start, log end], as Kafka's tool clamps it.
+    """
+
+    group_id: str
+    topic: str
+    partition: int
+    current_offset: int | None
+    new_offset: int | None
+    log_start: int | None
+    log_end: int | None
+    outcome: str
+    note: str | None = None
+
+    @property
+    def lag_before(self) -> int | None:
+        if self.current_offset is None or self.log_end is None:
+            return None
+        return max(self.log_end - self.current_offset, 0)
+
+    @property
+    def lag_after(self) -> int | None:
+        if self.new_offset is None or self.log_end is None:
+            return None
+        return max(self.log_end - self.new_offset, 0)
+
+    @property
+    def failed(self) -> bool:
+        return self.outcome not in ("would-reset", "reset")

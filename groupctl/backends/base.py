@@ -51,3 +51,23 @@ class Backend(Protocol):
     def end_offsets(self, partitions: Iterable[TopicPartition]) -> dict[TopicPartition, int]: ...
 
     def close(self) -> None: ...
+
+    # -- offsets reset (issue 18) ------------------------------------------------------------------
+
+    def partition_counts(self, topics: Iterable[str]) -> dict[str, int]:
+        """How many partitions each named topic has; a topic the cluster lacks is left out."""
+        ...
+
+    def start_offsets(self, partitions: Iterable[TopicPartition]) -> dict[TopicPartition, int]:
+        """Log start offsets (ListOffsets, earliest); a partition the cluster lacks is left out."""
+        ...
+
+    def offsets_for_time(self, partitions: Iterable[TopicPartition], timestamp_ms: int) -> dict[TopicPartition, int]:
+        """The first offset whose record timestamp is at least `timestamp_ms` (ListOffsets by timestamp);
+        the log end when every record is older, as Kafka's tool resets for a time after the last record."""
+        ...
+
+    def alter_offsets(self, group_id: str, offsets: Mapping[TopicPartition, int]) -> dict[TopicPartition, str | None]:
+        """Commit `offsets` for the group in one OffsetCommit as the admin API does (generation -1, no
+        member id); the Kafka error name per partition, None where it was committed."""
+        ...

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Final
 
+from groupctl.backends import kafka_offsets
 from groupctl.backends.kafka_admin import AdminSession
 from groupctl.backends.kafka_configs import config_entries
 from groupctl.describe import from_consumer_group_describe, from_describe_groups, member_holds
@@ -265,3 +266,36 @@ class KafkaBackend:
         self._reach(deadline)
         self.admin.alter_group_configs(group_id, set_values, list(delete), validate_only=validate_only,
                                        deadline=deadline)
+
+    # --- offsets reset: log starts, offsets by time, the admin commit (kafka_offsets) --------------
+
+    def partition_counts(self, topics: Iterable[str]) -> dict[str, int]:
+        deadline = self._deadline()
+        self._reach(deadline)
+        return kafka_offsets.partition_counts(self.admin, topics, deadline)
+
+    def start_offsets(self, partitions: Iterable[TopicPartition]) -> dict[TopicPartition, int]:
+        from confluent_kafka.admin import OffsetSpec
+
+        deadline = self._deadline()
+        self._reach(deadline)
+        return kafka_offsets.list_offsets(self.admin, partitions, OffsetSpec.earliest, deadline)[0]
+
+    def offsets_for_time(self, partitions: Iterable[TopicPartition], timestamp_ms: int) -> dict[TopicPartition, int]:
+        """ListOffsets by timestamp; where the broker finds no record that recent (-1), the log end."""
+        from confluent_kafka.admin import OffsetSpec
+
+        wanted = list(partitions)
+        deadline = self._deadline()
+        self._reach(deadline)
+        found = kafka_offsets.list_offsets(self.admin, wanted, lambda: OffsetSpec.for_timestamp(timestamp_ms),
+                                           deadline)[0]
+        after = [tp for tp, offset in found.items() if offset < 0]
+        if after:
+            found.update(self.admin.end_offsets(after, deadline)[0])
+        return found
+
+    def alter_offsets(self, group_id: str, offsets: Mapping[TopicPartition, int]) -> dict[TopicPartition, str | None]:
+        deadline = self._deadline()
+        self._reach(deadline)
+        return kafka_offsets.alter_offsets(self.admin, group_id, offsets, deadline)

@@ -368,3 +368,73 @@ class LocalBackend:
             ends = self.end_offsets_by_topic.get(tp.topic, [])
             out[tp] = ends[tp.partition] if tp.partition < len(ends) else 0
         return out
+
+    # -- offsets reset: log starts, offsets by time, the admin commit ------------------------------
+
+    def partition_counts(self, topics: Iterable[str]) -> dict[str, int]:
+        return {name: topic.partitions for name in topics if (topic := self.topics.get(name)) is not None}
+
+    def start_offsets(self, partitions: Iterable[TopicPartition]) -> dict[TopicPartition, int]:
+        """Where serve's log of the partition under DIR/data starts; a partition without one holds no
+        records, so it starts at its log end, as `groupctl serve` answers ListOffsets (earliest) for it
+        (said in `notices`, since a local DIR's offsets are otherwise only numbers)."""
+        from groupctl.backends.local_offsets import log_start
+
+        out: dict[TopicPartition, int] = {}
+        empty: list[str] = []
+        for tp, end in self.end_offsets(partitions).items():
+            start = log_start(self.directory / DATA_DIR, tp)
+            if start is None and end > 0:
+                empty.append(f"{tp.topic}-{tp.partition}")
+            out[tp] = min(start, end) if start is not None else end
+        if empty:
+            shown = ", ".join(empty[:3]) + (f" and {len(empty) - 3} more" if len(empty) > 3 else "")
+            self.notices.append(
+                f"{shown}: no records in {self.directory / DATA_DIR} (only a log end offset in {TOPICS_FILE}), so the "
+                "log starts at its end, as `groupctl serve` answers for it"
+            )
+        return out
+
+    def offsets_for_time(self, partitions: Iterable[TopicPartition], timestamp_ms: int) -> dict[TopicPartition, int]:
+        """From serve's partition logs; a partition with no log has no timestamps, so it answers its
+        log end, as Kafka does for a time after the last record (said once in `notices`)."""
+        from groupctl.backends.local_offsets import offset_for_time
+
+        data = self.directory / DATA_DIR
+        out: dict[TopicPartition, int] = {}
+        without: list[str] = []
+        for tp, end in self.end_offsets(partitions).items():
+            found = offset_for_time(data, tp, timestamp_ms)
+            if found is None and not (data / f"{tp.topic}-{tp.partition}").is_dir() and end > 0:
+                without.append(f"{tp.topic}-{tp.partition}")
+            out[tp] = min(found, end) if found is not None else end
+        if without:
+            shown = ", ".join(without[:3]) + (f" and {len(without) - 3} more" if len(without) > 3 else "")
+            self.notices.append(
+                f"{shown}: no records in {data} (only a log end offset in {TOPICS_FILE}), so no timestamps: the "
+                "log end was taken, as Kafka answers for a time after the last record"
+            )
+        return out
+
+    def alter_offsets(self, group_id: str, offsets: Mapping[TopicPartition, int]) -> dict[TopicPartition, str | None]:
+        """One OffsetCommit as the admin client sends it: generation -1, no member id."""
+        from groupctl.coordinator.offsets import CommitPartition
+
+        out: dict[TopicPartition, str | None] = {}
+        valid = []
+        for tp, offset in offsets.items():
+            topic = self.topics.get(tp.topic)
+            if topic is None or not 0 <= tp.partition < topic.partitions:
+                out[tp] = "UNKNOWN_TOPIC_OR_PARTITION"
+            else:
+                valid.append(CommitPartition(tp.topic, tp.partition, offset))
+        if not valid:
+            return out
+        try:
+            done = self.coordinator.commit_offsets(group_id, "", -1, valid)
+        except KafkaError as exc:
+            out.update({TopicPartition(p.topic, p.partition): exc.name for p in valid})
+            return out
+        for p in done:
+            out[TopicPartition(p.topic, p.partition)] = KAFKA_ERROR_NAMES.get(p.error_code) if p.error_code else None
+        return out

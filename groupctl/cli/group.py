@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from groupctl import operations
+from groupctl.cli import group_offsets
 from groupctl.cli.cluster import REJOIN_WAIT_S, ClusterOptions, open_cluster, with_cluster_options
 from groupctl.cli.durations import duration_option
 from groupctl.cli.group_views import View, render_groups
@@ -46,6 +47,7 @@ config_app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 app.add_typer(config_app, name="config")
+app.add_typer(group_offsets.app, name="offsets")
 
 GROUP_TYPES = ("classic", "consumer", "share", "streams")
 GROUP_STATES = tuple(dict.fromkeys(CLASSIC_STATES + CONSUMER_STATES))
@@ -504,3 +506,6 @@ def config_unset(
     with open_cluster(cluster.choose()) as backend:
         changes = operations.change_config(backend, group, {}, names, dry_run)
     _render_change(changes, output, dry_run, group)
+
+
+from groupctl.cli import offsets_reset  # noqa: E402, F401 - registers `group offsets reset`

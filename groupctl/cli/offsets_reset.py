@@ -1,0 +1,214 @@
+"""`groupctl group offsets reset`: move a group's committed offsets, as kafka-consumer-groups.sh
+--reset-offsets does, with groupctl's contract: a plan first, confirmation, --dry-run, a result per
+partition, exit 3 when any partition or group failed.
+
+Parsing, confirming and rendering only; the plan and the commit are `groupctl.offsets_reset`.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from groupctl import offsets_reset as reset
+from groupctl.cli import group_offsets
+from groupctl.cli.cluster import ClusterOptions, open_cluster, with_cluster_options
+from groupctl.cli.names import group_ids_callback
+from groupctl.cli.options import OutputOption, output_format
+from groupctl.errors import GroupctlError, PartialFailure, UsageError
+from groupctl.model import OffsetReset
+from groupctl.offsets_csv import export_csv, read_plan
+from groupctl.output import Column, OutputFormat, render, to_item, write_table
+
+RESET_COLUMNS = [
+    Column("group", "GROUP"),
+    Column("topic", "TOPIC"),
+    Column("partition", "PARTITION"),
+    Column("currentOffset", "CURRENT-OFFSET"),
+    Column("newOffset", "NEW-OFFSET"),
+    Column("logStart", "LOG-START"),
+    Column("logEnd", "LOG-END"),
+    Column("lagBefore", "LAG-BEFORE"),
+    Column("lagAfter", "LAG-AFTER"),
+    Column("result", "RESULT"),
+    Column("note", "NOTE"),
+]
+
+
+def _mode(
+    earliest: bool, latest: bool, current: bool, offset: int | None, shift: int | None, when: str | None,
+    duration: str | None, other: str | None, plan_file: Path | None,
+) -> reset.ResetMode:
+    given = [
+        (earliest, "--to-earliest", lambda: reset.ResetMode("earliest")),
+        (latest, "--to-latest", lambda: reset.ResetMode("latest")),
+        (current, "--to-current", lambda: reset.ResetMode("current")),
+        (offset is not None, "--to-offset", lambda: reset.ResetMode("offset", offset)),
+        (shift is not None, "--shift-by", lambda: reset.ResetMode("shift", shift)),
+        (when is not None, "--to-datetime", lambda: reset.ResetMode("time", reset.parse_datetime(when or ""))),
+        (duration is not None, "--by-duration",
+         lambda: reset.ResetMode("duration", reset.parse_duration_ms(duration or ""))),
+        (other is not None, "--to-group", lambda: reset.ResetMode("group", other)),
+        (plan_file is not None, "--from-file", lambda: reset.ResetMode("file")),
+    ]
+    chosen = [(name, make) for on, name, make in given if on]
+    if len(chosen) != 1:
+        names = ", ".join(name for _, name, _ in given)
+        said = f" (given: {', '.join(n for n, _ in chosen)})" if chosen else ""
+        raise UsageError(f"give exactly one of {names}{said}")
+    if offset is not None and offset < 0:
+        raise UsageError(f"--to-offset {offset} is negative; offsets start at 0")
+    return chosen[0][1]()
+
+
+def _row(r: OffsetReset) -> dict[str, Any]:
+    return {"group": r.group_id, "topic": r.topic, "partition": r.partition, "currentOffset": r.current_offset,
+            "newOffset": r.new_offset, "logStart": r.log_start, "logEnd": r.log_end, "lagBefore": r.lag_before,
+            "lagAfter": r.lag_after, "result": r.outcome, "note": r.note}
+
+
+def _item(r: OffsetReset, dry_run: bool) -> dict[str, Any]:
+    item = to_item(r)
+    item.update(lagBefore=r.lag_before, lagAfter=r.lag_after, failed=r.failed, dryRun=dry_run)
+    return item
+
+
+def _confirm(question: str) -> bool:
+    """Ask on the terminal (prompt on stderr, so stdout stays data); only y or yes agrees."""
+    typer.echo(f"{question} [y/N] ", err=True, nl=False)
+    return sys.stdin.readline().strip().lower() in ("y", "yes")
+
+
+@group_offsets.app.command("reset")
+@with_cluster_options
+def reset_offsets(
+    groups: list[str] = typer.Argument(..., metavar="GROUP", help="The groups whose offsets to reset.",
+                                       callback=group_ids_callback),
+    to_earliest: bool = typer.Option(False, "--to-earliest", help="To the log start offset."),
+    to_latest: bool = typer.Option(False, "--to-latest", help="To the log end offset."),
+    to_current: bool = typer.Option(
+        False, "--to-current", help="To the committed offset (the log end where there is none)."
+    ),
+    to_offset: int = typer.Option(None, "--to-offset", metavar="N", help="To offset N (clamped into the log)."),
+    shift_by: int = typer.Option(
+        None, "--shift-by", metavar="N", help="Move the committed offset by N (negative: back), clamped."
+    ),
+    to_datetime: str = typer.Option(
+        None, "--to-datetime", metavar="ISO8601",
+        help="To the first record at or after this time: YYYY-MM-DDTHH:mm:SS.sss, optional zone (Z, +hh:mm); "
+        "without one, UTC, as in Kafka's tool. A time after the last record gives the log end.",
+    ),
+    by_duration: str = typer.Option(
+        None, "--by-duration", metavar="PnDTnHnMnS",
+        help="To the first record at or after now minus this ISO-8601 duration (PT30M, P1DT12H).",
+    ),
+    to_group: str = typer.Option(
+        None, "--to-group", metavar="OTHER", help="To the offsets group OTHER has committed (with --all-topics: "
+        "every partition OTHER has).", callback=group_ids_callback,
+    ),
+    from_file: Path = typer.Option(
+        None, "--from-file", metavar="PLAN.csv",
+        help="To the offsets in a CSV as --export (or kafka-consumer-groups.sh --export) writes: "
+        "topic,partition,offset, or group,topic,partition,offset.",
+    ),
+    topics: list[str] = typer.Option(
+        None, "--topic", metavar="TOPIC[:P[,P...]]", help="The partitions to reset (repeatable); all of the "
+        "topic's without :P.",
+    ),
+    all_topics: bool = typer.Option(
+        False, "--all-topics", help="Every partition the group has committed offsets for."
+    ),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show the plan, and change nothing."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
+    export: bool = typer.Option(
+        False, "--export", help="Write the new offsets as kafka-consumer-groups.sh --export does (CSV, no header) "
+        "instead of the table; feed it back with --from-file.",
+    ),
+    cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
+    output: OutputFormat = OutputOption,
+) -> None:
+    """Reset the committed offsets of groups with no active members (Empty or Dead, or unknown to the coordinator).
+
+    The plan shows, per partition, the committed offset, the new one, the log start and end, and
+    the lag before and after; a new offset before the log start or after the log end is clamped to it, as
+    Kafka's tool does, and the row says so. A group with active members is refused, naming them.
+    Each group's new offsets are committed in one OffsetCommit, as the admin API does. Exit 3 when
+    any group or partition failed while others were reset.
+    """
+    group_ids = list(dict.fromkeys(groups))
+    mode = _mode(to_earliest, to_latest, to_current, to_offset, shift_by, to_datetime, by_duration, to_group,
+                 from_file)
+    if from_file is not None and (topics or all_topics):
+        raise UsageError("--from-file names its own partitions: drop --topic/--all-topics")
+    if from_file is None and bool(topics) == all_topics:
+        raise UsageError("name the partitions: --topic TOPIC[:P[,P...]] (repeatable) or --all-topics")
+    if export and output is not None:
+        raise UsageError("--export writes Kafka's CSV; drop -o/--output, or drop --export")
+    if to_group is not None and to_group in group_ids:
+        raise UsageError(f"--to-group '{to_group}' is one of the groups being reset; name another group")
+    selectors = [reset.parse_selector(t) for t in topics or ()]
+    plan_file = read_plan(from_file, group_ids) if from_file is not None else None
+    if not (yes or dry_run) and not sys.stdin.isatty():
+        raise UsageError("standard input is not a terminal, so there is no one to confirm the reset: pass --yes "
+                         "(or --dry-run to see the plan)")
+    chosen = cluster.choose()
+    done = False
+    with open_cluster(chosen) as backend:
+        plans = reset.plan_reset(backend, group_ids, mode, selectors, all_topics=all_topics, from_file=plan_file,
+                                 now_ms=int(time.time() * 1000))
+        location = backend.location
+        if yes and not dry_run:
+            _show_plan(plans, location)
+            reset.execute_reset(backend, plans)
+            done = True
+    if not dry_run and not done:
+        _show_plan(plans, location)
+        count = sum(len(p.offsets) for p in plans)
+        if count:
+            groups_named = ", ".join(f"'{p.group_id}'" for p in plans if p.offsets)
+            if not _confirm(f"Reset {count} offset(s) of group(s) {groups_named} on {location}?"):
+                raise GroupctlError("not confirmed: no offsets were reset")
+            with open_cluster(chosen) as backend:
+                reset.execute_reset(backend, plans)
+    _finish(plans, dry_run, export, output, len(group_ids) > 1)
+
+
+def _show_plan(plans: list[reset.GroupPlan], location: str) -> None:
+    """The plan goes to stderr: stdout carries only the results, in the chosen format."""
+    rows = [_row(r) for p in plans for r in p.rows]
+    if rows:
+        typer.echo(f"Offsets to reset on {location}:", err=True)
+        write_table(rows, RESET_COLUMNS, out=sys.stderr)
+
+
+def _finish(plans: list[reset.GroupPlan], dry_run: bool, export: bool, output: OutputFormat | None,
+            several: bool) -> None:
+    """Render the rows, report refusals, and exit as the contract says."""
+    rows = [r for p in plans for r in p.rows]
+    fmt = output_format(output)
+    if export:
+        sys.stdout.write(export_csv(rows, several))
+    elif rows or fmt in (OutputFormat.json, OutputFormat.yaml):  # no bare header when every group was refused
+        render("OffsetReset", [_row(r) for r in rows], RESET_COLUMNS, fmt,
+               items=[_item(r, dry_run) for r in rows])
+    for p in plans:
+        if p.refusal is not None:
+            typer.echo(f"groupctl: error: {p.refusal}", err=True)
+    if dry_run:
+        typer.echo("groupctl: note: dry run: no offsets were reset", err=True)
+    refused = [p for p in plans if p.refusal is not None]
+    failed = [r for r in rows if r.failed]
+    if not refused and not failed:
+        return
+    good = [r for r in rows if not r.failed]
+    parts = []
+    if refused:
+        parts.append(f"{len(refused)} of {len(plans)} group(s) refused")
+    if failed:
+        parts.append(f"{len(failed)} of {len(rows)} partition(s) {'cannot be' if dry_run else 'were not'} reset")
+    message = "; ".join(parts)
+    raise (PartialFailure if good else GroupctlError)(message)

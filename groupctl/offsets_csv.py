@@ -1,0 +1,80 @@
+"""The offsets CSV of `kafka-consumer-groups.sh --reset-offsets --export`, written and read.
+
+Kafka's tool writes no header: `topic,partition,offset` per line for one group, and
+`group,topic,partition,offset` when several groups are reset at once; `--from-file` reads the
+same. groupctl writes exactly that, so files from either tool feed the other.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable
+from pathlib import Path
+
+from groupctl.errors import UsageError
+from groupctl.model import OffsetReset, TopicPartition
+
+__all__ = ["export_csv", "read_plan"]
+
+
+def export_csv(rows: Iterable[OffsetReset], several_groups: bool) -> str:
+    """The plan's new offsets as Kafka's tool exports them (failed rows have no new offset to export)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    for r in rows:
+        if r.new_offset is None:
+            continue
+        fields = [r.topic, r.partition, r.new_offset]
+        writer.writerow([r.group_id, *fields] if several_groups else fields)
+    return out.getvalue()
+
+
+def _number(value: str, what: str, where: str) -> int:
+    try:
+        number = int(value.strip())
+    except ValueError:
+        raise UsageError(f"{where}: {what} '{value}' is not a whole number; each line is topic,partition,offset "
+                         "or group,topic,partition,offset") from None
+    if number < 0:
+        raise UsageError(f"{where}: {what} {number} is negative")
+    return number
+
+
+def read_plan(path: Path, groups: list[str]) -> dict[str, dict[TopicPartition, int]]:
+    """group -> partition -> offset from a plan file; a 3-field line applies to every group named.
+
+    A 4-field line naming a group that is not among `groups` is a usage error: Kafka's tool would
+    silently reset only the groups given, and a file meant for other groups is likely a mistake.
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UsageError(f"plan file '{path}' does not exist; give a CSV written by --export") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read plan file '{path}': {exc}") from None
+    plan: dict[str, dict[TopicPartition, int]] = {g: {} for g in groups}
+    for number, fields in enumerate(csv.reader(io.StringIO(text)), 1):
+        if not fields or all(not f.strip() for f in fields):
+            continue
+        where = f"{path}, line {number}"
+        if len(fields) == 3:
+            targets, (topic, partition, offset) = groups, fields
+        elif len(fields) == 4:
+            group, topic, partition, offset = fields
+            if group not in plan:
+                raise UsageError(f"{where}: group '{group}' is not among the groups named ({', '.join(groups)}); "
+                                 "name it too, or drop its lines")
+            targets = [group]
+        else:
+            raise UsageError(f"{where}: {len(fields)} fields; each line is topic,partition,offset or "
+                             "group,topic,partition,offset (as kafka-consumer-groups.sh --export writes)")
+        tp = TopicPartition(topic.strip(), _number(partition, "partition", where))
+        if not tp.topic:
+            raise UsageError(f"{where}: the topic is empty")
+        value = _number(offset, "offset", where)
+        for g in targets:
+            plan[g][tp] = value
+    if not any(plan.values()):
+        raise UsageError(f"plan file '{path}' holds no offsets")
+    return plan
