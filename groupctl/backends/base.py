@@ -12,9 +12,11 @@ from typing import Protocol
 from groupctl.model import (
     CommittedOffset,
     ConfigEntry,
+    GroupDeletion,
     GroupDescription,
     GroupListing,
     MemberIdentity,
+    OffsetDeletion,
     RemovalResult,
     TopicPartition,
 )
@@ -51,3 +53,12 @@ class Backend(Protocol):
     def end_offsets(self, partitions: Iterable[TopicPartition]) -> dict[TopicPartition, int]: ...
 
     def close(self) -> None: ...
+
+    def delete_groups(self, group_ids: Iterable[str]) -> list[GroupDeletion]:
+        """DeleteGroups: one result per group, in order ("deleted" or the Kafka error name and message)."""
+        ...
+
+    def delete_offsets(self, group_id: str, partitions: Iterable[TopicPartition]) -> list[OffsetDeletion]:
+        """OffsetDelete: one result per partition; a group-level failure raises (GroupNotFound for a missing
+        group, KafkaError naming the group for NON_EMPTY_GROUP and the like)."""
+        ...

@@ -504,3 +504,13 @@ def config_unset(
     with open_cluster(cluster.choose()) as backend:
         changes = operations.change_config(backend, group, {}, names, dry_run)
     _render_change(changes, output, dry_run, group)
+
+
+# -- group offsets, group delete: their own modules, registered on import ---------------------------
+
+from groupctl.cli import group_offsets  # noqa: E402
+
+app.add_typer(group_offsets.app, name="offsets")
+
+import groupctl.cli.group_delete  # noqa: E402 - registers `group delete`
+import groupctl.cli.offsets_delete  # noqa: E402,F401 - registers `group offsets delete`
