@@ -179,12 +179,12 @@ def plan_offset_deletion(
 
 
 def delete_offsets(backend: Backend, group_id: str, plan: list[OffsetDeletion]) -> list[OffsetDeletion]:
-    """One OffsetDelete for every planned partition that names one (no-offset rows stay as planned);
+    """One OffsetDelete for every planned partition that names one, so the broker has the last word on
+    partitions beyond a topic's count; a partition without an offset it answers for stays no-offset.
     GROUP_SUBSCRIBED_TO_TOPIC is said in words, and a NON_EMPTY_GROUP refusal names the members."""
-    sendable = [r for r in plan if r.partition >= 0 and r.outcome != NO_OFFSET]
+    sendable = [TopicPartition(r.topic, r.partition) for r in plan if r.partition >= 0]
     try:
-        answers = backend.delete_offsets(group_id, [TopicPartition(r.topic, r.partition) for r in sendable]) \
-            if sendable else []
+        answers = backend.delete_offsets(group_id, sendable) if sendable else []
     except KafkaError as exc:
         if exc.name != NON_EMPTY:
             raise
@@ -193,8 +193,8 @@ def delete_offsets(backend: Backend, group_id: str, plan: list[OffsetDeletion]) 
     by_tp = {(a.topic, a.partition): a for a in answers}
     out = []
     for row in plan:
-        answer = by_tp.get((row.topic, row.partition)) if row in sendable else None
-        if answer is None:
+        answer = by_tp.get((row.topic, row.partition))
+        if answer is None or (answer.deleted and row.outcome == NO_OFFSET):
             out.append(row)
             continue
         answer.offset = row.offset
