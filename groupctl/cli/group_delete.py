@@ -89,6 +89,6 @@ def delete_groups(
     render("GroupDeletion", _rows(results), DELETE_COLUMNS, fmt, items=_items(results, False))
     failures = deletion.failed(results)
     for r in failures:
-        typer.echo(f"groupctl: error: group '{r.group_id}' was not deleted ({r.outcome}): {r.message}", err=True)
+        typer.echo(f"groupctl: error: {r.outcome}: {r.message}", err=True)
     if failures:
         raise PartialFailure(f"{len(failures)} of {len(results)} groups were not deleted")
