@@ -191,8 +191,9 @@ def test_dump_audit_finds_nothing_in_admin_deletions(cli, template, tmp_path):
     log = str(directory / "__consumer_offsets-0")
     before = cli("dump", "audit", log, "-o", "json")
     assert before.code == 0, before.err
-    for group, topic in (("orders-app", "old-orders"), ("payments-app", "refunds"), ("billing", "invoices")):
-        assert cli("group", "offsets", "delete", group, "--topic", topic, "--yes", *args).code == 0
+    for group, topics in (("orders-app", ["old-orders"]), ("payments-app", ["refunds"]),
+                          ("billing", ["invoices", "refunds"])):  # billing is left with no offset at all
+        assert cli("group", "offsets", "delete", group, *[f"--topic={t}" for t in topics], "--yes", *args).code == 0
     with LocalBackend(directory) as b:
         b.coordinator.commit_offsets("billing", "", -1, [CommitPartition("invoices", 0, 2)])
     after = cli("dump", "audit", log, "-o", "json")
