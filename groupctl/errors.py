@@ -113,6 +113,7 @@ KAFKA_DEFAULT_MESSAGES: dict[str, str] = {
     "UNKNOWN_MEMBER_ID": "The coordinator is not aware of this member.",
     "REBALANCE_IN_PROGRESS": "The group is rebalancing, so a rejoin is needed.",
     "GROUP_ID_NOT_FOUND": "The group id does not exist.",
+    "NON_EMPTY_GROUP": "The group is not empty.",
     "MEMBER_ID_REQUIRED": "The group member needs to have a valid member id before actually entering a consumer "
     "group.",
     "GROUP_MAX_SIZE_REACHED": "The group has reached its maximum size.",

@@ -276,3 +276,49 @@ class OffsetReset:
     @property
     def failed(self) -> bool:
         return self.outcome not in ("would-reset", "reset")
+#: The outcome of an item that was (or, in a plan, would be) deleted; anything else is a Kafka error name.
+DELETED = "deleted"
+WOULD_DELETE = "would-delete"
+#: Kafka's message for UNKNOWN_TOPIC_OR_PARTITION, which OffsetDelete answers for a partition the cluster lacks.
+UNKNOWN_PARTITION = "This server does not host this topic-partition."
+#: Kafka's message for GROUP_SUBSCRIBED_TO_TOPIC (`Errors.java`).
+SUBSCRIBED_MESSAGE = "Deleting offsets of a topic is forbidden while the consumer group is actively subscribed to it."
+#: The words OffsetDelete's per-partition error codes carry, for backends whose wire answer has none.
+OFFSET_DELETE_MESSAGES = {
+    "GROUP_SUBSCRIBED_TO_TOPIC": SUBSCRIBED_MESSAGE,
+    "UNKNOWN_TOPIC_OR_PARTITION": UNKNOWN_PARTITION,
+}
+
+
+@dataclass(slots=True)
+class GroupDeletion:
+    """What happened (or would happen) to one group named in `group delete`.
+
+    `members` names who is still in a group that could not go (NON_EMPTY_GROUP), so the operator
+    knows which processes to stop first.
+    """
+
+    group_id: str
+    outcome: str  # "deleted", "would-delete", or the Kafka error name (NON_EMPTY_GROUP, GROUP_ID_NOT_FOUND ...)
+    message: str | None = None
+    members: list[str] = field(default_factory=list)
+
+    @property
+    def deleted(self) -> bool:
+        return self.outcome == DELETED
+
+
+@dataclass(slots=True)
+class OffsetDeletion:
+    """What happened (or would happen) to one partition's committed offset in `group offsets delete`."""
+
+    group_id: str
+    topic: str
+    partition: int
+    outcome: str  # "deleted", "would-delete", or the Kafka error name (GROUP_SUBSCRIBED_TO_TOPIC ...)
+    message: str | None = None
+    offset: int | None = None  # the committed offset it held before, when known
+
+    @property
+    def deleted(self) -> bool:
+        return self.outcome == DELETED

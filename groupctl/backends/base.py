@@ -12,9 +12,11 @@ from typing import Protocol
 from groupctl.model import (
     CommittedOffset,
     ConfigEntry,
+    GroupDeletion,
     GroupDescription,
     GroupListing,
     MemberIdentity,
+    OffsetDeletion,
     RemovalResult,
     TopicPartition,
 )
@@ -70,4 +72,11 @@ class Backend(Protocol):
     def alter_offsets(self, group_id: str, offsets: Mapping[TopicPartition, int]) -> dict[TopicPartition, str | None]:
         """Commit `offsets` for the group in one OffsetCommit as the admin API does (generation -1, no
         member id); the Kafka error name per partition, None where it was committed."""
+    def delete_groups(self, group_ids: Iterable[str]) -> list[GroupDeletion]:
+        """DeleteGroups: one result per group, in order ("deleted" or the Kafka error name and message)."""
+        ...
+
+    def delete_offsets(self, group_id: str, partitions: Iterable[TopicPartition]) -> list[OffsetDeletion]:
+        """OffsetDelete: one result per partition; a group-level failure raises (GroupNotFound for a missing
+        group, KafkaError naming the group for NON_EMPTY_GROUP and the like)."""
         ...

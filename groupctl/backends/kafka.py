@@ -24,6 +24,7 @@ from groupctl.errors import KAFKA_DEFAULT_MESSAGES, GroupctlError, GroupNotFound
 from groupctl.kafka.cluster import DEFAULT_TIMEOUT_S, Broker, Cluster
 from groupctl.kafka.config import ClientConfig
 from groupctl.kafka.deadline import Deadline
+from groupctl.kafka.deletion import delete_groups, delete_offsets
 from groupctl.kafka.errors import GROUP_ID_NOT_FOUND, UnsupportedApi, broker_error, error_name
 from groupctl.kafka.groups import (
     CONSUMER_GROUP_DESCRIBE,
@@ -36,11 +37,15 @@ from groupctl.kafka.groups import (
     list_groups,
 )
 from groupctl.model import (
+    DELETED,
+    OFFSET_DELETE_MESSAGES,
     CommittedOffset,
     ConfigEntry,
+    GroupDeletion,
     GroupDescription,
     GroupListing,
     MemberIdentity,
+    OffsetDeletion,
     RemovalResult,
     TopicPartition,
     attach_log_ends,
@@ -299,3 +304,41 @@ class KafkaBackend:
         deadline = self._deadline()
         self._reach(deadline)
         return kafka_offsets.alter_offsets(self.admin, group_id, offsets, deadline)
+    # --- deletion: DeleteGroups and OffsetDelete, the wire client (issue 18) -------------------------
+
+    def delete_groups(self, group_ids: Iterable[str]) -> list[GroupDeletion]:
+        """One DeleteGroups per coordinator; the message is the broker's (v3) or Kafka's default."""
+        ids = list(dict.fromkeys(group_ids))
+        answers = delete_groups(self.cluster, ids, self._deadline())
+        out = []
+        for group in ids:
+            answer = answers[group]
+            if answer.error_code == 0:
+                out.append(GroupDeletion(group, DELETED))
+                continue
+            name = error_name(answer.error_code)
+            out.append(GroupDeletion(group, name, answer.error_message or KAFKA_DEFAULT_MESSAGES.get(name)))
+        return out
+
+    def delete_offsets(self, group_id: str, partitions: Iterable[TopicPartition]) -> list[OffsetDeletion]:
+        """One OffsetDelete v0 on the group's coordinator; results in the order asked."""
+        wanted = list(dict.fromkeys(partitions))
+        answer = delete_offsets(self.cluster, group_id, wanted, self._deadline())
+        where = f"OffsetDelete for group '{group_id}' on {answer.coordinator}"
+        if answer.error_code == GROUP_ID_NOT_FOUND:
+            raise GroupNotFound(group_id, self.location)
+        if answer.error_code:
+            raise broker_error(answer.error_code, None, where)
+        out = []
+        for tp in wanted:
+            code = answer.partitions.get(tp)
+            if code is None:
+                out.append(OffsetDeletion(group_id, tp.topic, tp.partition, "UNKNOWN_SERVER_ERROR",
+                                          f"{where}: the answer did not mention this partition"))
+            elif code == 0:
+                out.append(OffsetDeletion(group_id, tp.topic, tp.partition, DELETED))
+            else:
+                name = error_name(code)
+                out.append(OffsetDeletion(group_id, tp.topic, tp.partition, name,
+                                          OFFSET_DELETE_MESSAGES.get(name, KAFKA_DEFAULT_MESSAGES.get(name))))
+        return out

@@ -26,7 +26,7 @@ from typing import Any
 from groupctl.backends.local_classic import restore_classic, snapshot_classic
 from groupctl.coordinator.clock import Clock, ManualClock, WallClock
 from groupctl.coordinator.configs import GroupConfigs
-from groupctl.coordinator.coordinator import Coordinator
+from groupctl.coordinator.coordinator import Coordinator, known_partitions
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.log import SegmentLog
 from groupctl.coordinator.runtime import TIMER_KINDS
@@ -35,11 +35,15 @@ from groupctl.describe import assigned_partitions, committed_offsets, decode_mem
 from groupctl.errors import KAFKA_ERROR_NAMES, GroupctlError, GroupNotFound, KafkaError
 from groupctl.log.writer import SegmentWriter
 from groupctl.model import (
+    DELETED,
+    UNKNOWN_PARTITION,
     CommittedOffset,
     ConfigEntry,
+    GroupDeletion,
     GroupDescription,
     GroupListing,
     MemberIdentity,
+    OffsetDeletion,
     RemovalResult,
     TopicPartition,
     attach_log_ends,
@@ -437,4 +441,32 @@ class LocalBackend:
             return out
         for p in done:
             out[TopicPartition(p.topic, p.partition)] = KAFKA_ERROR_NAMES.get(p.error_code) if p.error_code else None
+    # -- deletion: DeleteGroups and OffsetDelete (issue 18) -----------------------------------------
+
+    def delete_groups(self, group_ids: Iterable[str]) -> list[GroupDeletion]:
+        return [GroupDeletion(g, DELETED) if e is None else GroupDeletion(g, e.name, e.message)
+                for g, e in self.coordinator.delete_groups(list(group_ids))]
+
+    def delete_offsets(self, group_id: str, partitions: Iterable[TopicPartition]) -> list[OffsetDeletion]:
+        """As `serve` answers: partitions the cluster lacks are UNKNOWN_TOPIC_OR_PARTITION, the rest the
+        coordinator's; results in the order asked."""
+        wanted = list(dict.fromkeys(partitions))
+        by_topic: dict[str, list[int]] = {}
+        for tp in wanted:
+            by_topic.setdefault(tp.topic, []).append(tp.partition)
+        asked, unknown = known_partitions(self.topics, list(by_topic.items()))
+        try:
+            deleted = self.coordinator.delete_offsets(group_id, asked)
+        except KafkaError as exc:
+            if exc.name == "GROUP_ID_NOT_FOUND":
+                raise GroupNotFound(group_id, self.location) from exc
+            exc.args = (f"OffsetDelete for group '{group_id}' on {self.location} failed with {exc}",)
+            raise
+        answers = {TopicPartition(t, p): (None if e is None else (e.name, e.message)) for t, p, e in deleted}
+        answers.update({TopicPartition(t, p): ("UNKNOWN_TOPIC_OR_PARTITION", UNKNOWN_PARTITION) for t, p in unknown})
+        out = []
+        for tp in wanted:
+            answer = answers[tp]
+            out.append(OffsetDeletion(group_id, tp.topic, tp.partition, DELETED) if answer is None
+                       else OffsetDeletion(group_id, tp.topic, tp.partition, answer[0], answer[1]))
         return out

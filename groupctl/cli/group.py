@@ -508,4 +508,8 @@ def config_unset(
     _render_change(changes, output, dry_run, group)
 
 
-from groupctl.cli import offsets_reset  # noqa: E402, F401 - registers `group offsets reset`
+# -- group offsets, group delete: their own modules, registered on import ---------------------------
+
+import groupctl.cli.group_delete  # noqa: E402 - registers `group delete`
+import groupctl.cli.offsets_delete  # noqa: E402 - registers `group offsets delete`
+import groupctl.cli.offsets_reset  # noqa: E402,F401 - registers `group offsets reset`

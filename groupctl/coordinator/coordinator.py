@@ -3,7 +3,8 @@
 Each request is validated, handed to its protocol's handler, and the `Result` the handler returns is
 completed by the runtime: its records appended once, then the parked requests it finished answered.
 The router owns what crosses protocols: which protocol a LeaveGroup goes to, a new classic group's
-first record, dropping an empty classic group a consumer group replaces, DeleteGroups' tombstones.
+first record, dropping an empty classic group a consumer group replaces, DeleteGroups' and OffsetDelete's
+tombstones.
 `Coordinator(log=...)` over an existing log is a failover: the state is replayed, and session timers
 restart as Kafka's `onLoaded` restarts them.
 """
@@ -45,13 +46,39 @@ from groupctl.coordinator.runtime import (
 from groupctl.coordinator.state import CoordinatorState
 from groupctl.coordinator.topics import Topic, TopicImage
 from groupctl.describe import committed_offsets, describe_replayed
-from groupctl.errors import KafkaError
-from groupctl.model import GroupDescription, GroupListing, GroupState, MemberIdentity, MemberState
+from groupctl.errors import DecodeError, KafkaError
+from groupctl.model import (
+    SUBSCRIBED_MESSAGE,
+    GroupDescription,
+    GroupListing,
+    GroupState,
+    MemberIdentity,
+    MemberState,
+)
+from groupctl.protocol.consumer_protocol import decode_subscription
 from groupctl.protocol.primitives import uuid_to_kafka
 
 __all__ = ["CLASSIC_DEFAULTS", "DEFAULT_ASSIGNORS", "ConsumerGroupDescribed", "Coordinator"]
 
 ConsumerGroupDescribed = tuple[str, KafkaError | None, GroupDescription | None]
+#: The protocol type of classic groups whose subscriptions the coordinator can read.
+CONSUMER_PROTOCOL_TYPE = "consumer"
+
+
+def known_partitions(image: TopicImage, topics: list[tuple[str, list[int]]]) -> tuple[
+        list[tuple[str, list[int]]], list[tuple[str, int]]]:
+    """KafkaApis' first step of OffsetDelete, shared by `serve` and the local backend: (what the
+    coordinator is asked, partitions of topics the cluster does not have or beyond their count, which
+    answer UNKNOWN_TOPIC_OR_PARTITION)."""
+    asked: list[tuple[str, list[int]]] = []
+    unknown: list[tuple[str, int]] = []
+    for name, partitions in topics:
+        topic = image.get(name)
+        valid = [p for p in partitions if topic is not None and 0 <= p < topic.partitions]
+        unknown += [(name, p) for p in partitions if p not in valid]
+        if valid:
+            asked.append((name, valid))
+    return asked, unknown
 
 
 class Coordinator:
@@ -382,6 +409,66 @@ class Coordinator:
         out.append(rec.group_tombstone(4, group_id))
         out.append(rec.group_tombstone(3, group_id))
         return out
+
+    # -- OffsetDelete ------------------------------------------------------------------------------------
+
+    def delete_offsets(
+        self, group_id: str, topics: list[tuple[str, list[int]]]
+    ) -> list[tuple[str, int, KafkaError | None]]:
+        """OffsetDelete: per partition, None when its offset is gone (or there was none) or the error.
+
+        As Kafka 4.x's `OffsetMetadataManager.deleteOffsets`: a group-level refusal (no such group,
+        a non-empty classic group that does not speak the consumer protocol) raises; every partition
+        of a topic the group is subscribed to is GROUP_SUBSCRIBED_TO_TOPIC; the others answer success
+        and get a tombstone when a committed or pending transactional offset exists, in one batch.
+        """
+        self._validate_offset_delete(group_id)
+        committed = self.state.offsets.get(group_id, {})
+        pending = {(t, p) for entries in self.state.pending.values() for (g, t, p) in entries if g == group_id}
+        results: list[tuple[str, int, KafkaError | None]] = []
+        records: list[Record] = []
+        for topic, partitions in topics:
+            if self._subscribed_to(group_id, topic):
+                error = KafkaError("GROUP_SUBSCRIBED_TO_TOPIC", SUBSCRIBED_MESSAGE)
+                results += [(topic, p, error) for p in partitions]
+                continue
+            for p in partitions:
+                results.append((topic, p, None))
+                if (topic, p) in committed or (topic, p) in pending:
+                    records.append(offset_tombstone(group_id, topic, p))
+        self.runtime.complete(Result(results, records))
+        return results
+
+    def _validate_offset_delete(self, group_id: str) -> None:
+        """`validateOffsetDelete`: consumer groups always pass; a classic group in a rebalance or Stable
+        only when it speaks the consumer protocol (then the topics decide)."""
+        if not self.group_exists(group_id):
+            raise KafkaError("GROUP_ID_NOT_FOUND", f"Group {group_id} not found.")
+        classic = self.classic.groups.get(group_id)
+        if group_id in self.state.consumer or classic is None:
+            return
+        if classic.state == GroupState.DEAD:
+            raise KafkaError("GROUP_ID_NOT_FOUND", f"Group {group_id} is in dead state.")
+        if classic.state != GroupState.EMPTY and classic.protocol_type != CONSUMER_PROTOCOL_TYPE:
+            raise KafkaError("NON_EMPTY_GROUP", "The group is not empty.")
+
+    def _subscribed_to(self, group_id: str, topic: str) -> bool:
+        """`isSubscribedToTopic`: a consumer group's subscribed names and resolved regexes; a classic
+        group's members' consumer-protocol subscriptions (unknown, e.g. unparsable: subscribed)."""
+        if group_id in self.state.consumer:
+            return topic in self.state.subscribed_topic_names(group_id)
+        classic = self.classic.groups.get(group_id)
+        if classic is None or classic.protocol_type != CONSUMER_PROTOCOL_TYPE or not classic.members:
+            return False
+        if classic.protocol_name is None:
+            return True
+        subscribed: set[str] = set()
+        for member in classic.members.values():
+            try:
+                subscribed.update(decode_subscription(member.metadata(classic.protocol_name))[1]["topics"] or ())
+            except (DecodeError, ValueError, KeyError):
+                return True
+        return topic in subscribed
 
     # -- topics and configs -----------------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
 """Looking at groups and their offsets over the wire: ListGroups, DescribeGroups,
-ConsumerGroupDescribe, DeleteGroups, OffsetCommit and OffsetFetch.
+ConsumerGroupDescribe, DeleteGroups, OffsetDelete, OffsetCommit and OffsetFetch.
 
 The coordinator answers; these handlers add what Kafka checks before its coordinator is asked (an
 empty group id, topics the cluster does not have, topic ids at OffsetCommit/OffsetFetch v10) and
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from groupctl.coordinator.coordinator import Coordinator
+from groupctl.coordinator.coordinator import Coordinator, known_partitions
 from groupctl.coordinator.offsets import CommitPartition, FetchedOffset
 from groupctl.errors import KAFKA_ERROR_CODES, KafkaError
 from groupctl.model import GroupDescription, TopicPartition
@@ -162,6 +162,32 @@ async def delete_groups(ctx: RequestContext, body: Body) -> Body:
             for group_id, error in results
         ]
     }
+
+
+# -- OffsetDelete (47) ----------------------------------------------------------------------------
+
+
+@handles(47)
+async def offset_delete(ctx: RequestContext, body: Body) -> Body:
+    """Unknown partitions are answered here, the rest by the coordinator; a group-level error is the
+    top-level ErrorCode, with the unknown partitions still listed (the broker merges both answers)."""
+    coordinator = ctx.broker.coordinator
+    group_id = body["groupId"]
+    if group_id == "":
+        return {"errorCode": INVALID_GROUP_ID, "topics": []}
+    requested = [(t["name"], [p["partitionIndex"] for p in t["partitions"]]) for t in body["topics"]]
+    asked, unknown = known_partitions(coordinator.topics, requested)
+    answers: dict[str, list[Body]] = {}
+    for name, p in unknown:
+        answers.setdefault(name, []).append({"partitionIndex": p, "errorCode": UNKNOWN_TOPIC_OR_PARTITION})
+    error = 0
+    try:
+        deleted = coordinator.delete_offsets(group_id, asked)
+    except KafkaError as exc:
+        error, deleted = exc.code, []
+    for name, p, failure in deleted:
+        answers.setdefault(name, []).append({"partitionIndex": p, "errorCode": failure.code if failure else 0})
+    return {"errorCode": error, "topics": [{"name": n, "partitions": parts} for n, parts in answers.items()]}
 
 
 # -- OffsetCommit (8) -----------------------------------------------------------------------------

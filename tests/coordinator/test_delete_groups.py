@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from groupctl.coordinator.classic import JoinGroupRequest, JoinGroupResponse, SyncGroupRequest
@@ -99,3 +102,45 @@ def test_an_emptied_classic_group_and_a_simple_group(coord: Coordinator) -> None
     assert not any(isinstance(k, tuple) and "classic" in k for k in coord.timers.live_keys())
     assert coord.rebuild().state == coord.state
     assert coord.delete_groups(["simple"])[0][1].name == "GROUP_ID_NOT_FOUND"  # type: ignore[union-attr]
+
+
+BROKER_VECTORS = Path(__file__).resolve().parents[2].parent / "shared" / "kafka-4.0-broker-vectors"
+
+
+def _last_batch(text: str) -> tuple[str, list[str]]:
+    """The last batch of a dump-log text: (its 'count: .. size: ..' part, each record from keySize on)."""
+    lines = text.splitlines()
+    start = max(i for i, line in enumerate(lines) if line.startswith("baseOffset:"))
+    header = re.search(r"count: \d+", lines[start]).group(0) + " " + re.search(r"size: \d+", lines[start]).group(0)
+    return header, [re.sub(r"sequence: -?\d+ ", "", line.split(" keySize: ", 1)[1]) for line in lines[start + 1:]
+                    if line.startswith("| offset:")]
+
+
+def test_a_deleted_classic_group_leaves_the_records_kafka_40_writes(cli, tmp_path: Path) -> None:
+    """The group kafka-consumer-groups.sh --delete deleted on a real Kafka 4.0.0 broker (partition 0 of
+    the broker vectors): a classic member committed 5/6 on oc-del and left; the deletion is one batch of
+    the two offset tombstones, then the group's."""
+    dumped = BROKER_VECTORS / "__consumer_offsets-0" / "00000000000000000000.log.offsets-decoder.txt"
+    if not dumped.is_file():
+        pytest.skip("the Kafka 4.0 broker vectors are not present at ../shared/kafka-4.0-broker-vectors")
+    coord = Coordinator(ids=IdGenerator(5))
+    coord.create_topic("oc-del", 2)
+    answers: list[JoinGroupResponse] = []
+    metadata = encode_subscription({"topics": ["oc-del"], "userData": None}, 0)
+    coord.join_group(JoinGroupRequest("oracle-deleted", 45_000, 300_000, protocols=[("range", metadata)]),
+                     answers.append)
+    coord.join_group(JoinGroupRequest("oracle-deleted", 45_000, 300_000, answers[-1].member_id,
+                                      protocols=[("range", metadata)]), answers.append)
+    coord.advance(3_000)
+    joined = answers[-1]
+    coord.sync_group(SyncGroupRequest("oracle-deleted", joined.generation_id, joined.member_id, None,
+                                      assignments=[(joined.member_id, b"")]), lambda _r: None)
+    coord.commit_offsets("oracle-deleted", joined.member_id, joined.generation_id,
+                         [CommitPartition("oc-del", 0, 5), CommitPartition("oc-del", 1, 6)])
+    assert [r.error_code for r in coord.leave_group("oracle-deleted", [(joined.member_id, None, None)])] == [0]
+    assert coord.delete_groups(["oracle-deleted"]) == [("oracle-deleted", None)]
+    segment = tmp_path / "00000000000000000000.log"
+    segment.write_bytes(coord.log.segment_bytes())  # type: ignore[attr-defined]
+    ours = cli("dump", "decode", str(segment), "--format", "dump-log")
+    assert ours.code == 0, ours.err
+    assert _last_batch(ours.out) == _last_batch(dumped.read_text())

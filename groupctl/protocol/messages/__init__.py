@@ -29,6 +29,7 @@ response, coded by `groupctl.protocol.codegen`, framed by `framing`.
 | CreatePartitions        |  37 | 0-3      | 2+       | topics            |
 | DeleteGroups            |  42 | 0-3      | 2+       | group_admin       |
 | IncrementalAlterConfigs |  44 | 0-1      | 1+       | configs           |
+| OffsetDelete            |  47 | 0        | none     | offsets           |
 | DescribeCluster         |  60 | 0-2      | 0+       | metadata          |
 | ConsumerGroupHeartbeat  |  68 | 0-1      | 0+       | consumer_groups   |
 | ConsumerGroupDescribe   |  69 | 0-1      | 0+       | consumer_groups   |
@@ -79,6 +80,7 @@ _PAIRS: Final[tuple[tuple[Message, Message], ...]] = (
     (topics.CREATE_PARTITIONS_REQUEST, topics.CREATE_PARTITIONS_RESPONSE),
     (group_admin.DELETE_GROUPS_REQUEST, group_admin.DELETE_GROUPS_RESPONSE),
     (configs.INCREMENTAL_ALTER_CONFIGS_REQUEST, configs.INCREMENTAL_ALTER_CONFIGS_RESPONSE),
+    (offsets.OFFSET_DELETE_REQUEST, offsets.OFFSET_DELETE_RESPONSE),
     (metadata.DESCRIBE_CLUSTER_REQUEST, metadata.DESCRIBE_CLUSTER_RESPONSE),
     (consumer_groups.CONSUMER_GROUP_HEARTBEAT_REQUEST, consumer_groups.CONSUMER_GROUP_HEARTBEAT_RESPONSE),
     (consumer_groups.CONSUMER_GROUP_DESCRIBE_REQUEST, consumer_groups.CONSUMER_GROUP_DESCRIBE_RESPONSE),

@@ -1,8 +1,9 @@
-"""OffsetCommit (8) and OffsetFetch (9): committed offsets, for classic and consumer groups alike.
+"""OffsetCommit (8), OffsetFetch (9) and OffsetDelete (47): committed offsets, for classic and consumer groups alike.
 
 OffsetCommit 2-10 (v0-1 removed in Kafka 4.0; flexible from 8): v9 accepts a KIP-848 member epoch in
 GenerationIdOrMemberEpoch, v10 addresses topics by id. OffsetFetch 1-10 (v0 removed in 4.0; flexible
-from 6): v8 batches groups, v9 adds the member id and epoch of KIP-848, v10 topic ids.
+from 6): v8 batches groups, v9 adds the member id and epoch of KIP-848, v10 topic ids. OffsetDelete has
+v0 only (Kafka 2.4+, KIP-496).
 """
 
 from __future__ import annotations
@@ -165,4 +166,46 @@ OFFSET_FETCH_RESPONSE: Final = message(
         ),
     ],
     api_key=9,
+)
+
+# OffsetDelete (47): v0 only, never flexible (Kafka 2.4+, KIP-496); the response's ErrorCode comes first.
+OFFSET_DELETE_REQUEST: Final = message(
+    "OffsetDeleteRequest",
+    "0",
+    "none",
+    [
+        field("GroupId", "string"),
+        field(
+            "Topics",
+            "[]OffsetDeleteRequestTopic",
+            fields=[
+                field("Name", "string"),
+                field("Partitions", "[]OffsetDeleteRequestPartition", fields=[field("PartitionIndex", "int32")]),
+            ],
+        ),
+    ],
+    api_key=47,
+)
+
+OFFSET_DELETE_RESPONSE: Final = message(
+    "OffsetDeleteResponse",
+    "0",
+    "none",
+    [
+        field("ErrorCode", "int16"),
+        field("ThrottleTimeMs", "int32", ignorable=True),
+        field(
+            "Topics",
+            "[]OffsetDeleteResponseTopic",
+            fields=[
+                field("Name", "string"),
+                field(
+                    "Partitions",
+                    "[]OffsetDeleteResponsePartition",
+                    fields=[field("PartitionIndex", "int32"), field("ErrorCode", "int16")],
+                ),
+            ],
+        ),
+    ],
+    api_key=47,
 )

@@ -1,0 +1,94 @@
+"""`groupctl group delete`: delete empty groups with their committed offsets (DeleteGroups)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import typer
+
+from groupctl import deletion
+from groupctl.cli.cluster import ClusterOptions, open_cluster, with_cluster_options
+from groupctl.cli.group import _confirm, app
+from groupctl.cli.names import group_ids_callback
+from groupctl.cli.options import OutputOption, output_format
+from groupctl.errors import GroupctlError, PartialFailure, UsageError
+from groupctl.model import WOULD_DELETE, GroupDeletion
+from groupctl.output import Column, OutputFormat, render, to_item, write_table
+
+DELETE_COLUMNS = [
+    Column("group", "GROUP"),
+    Column("result", "RESULT"),
+    Column("members", "MEMBERS"),
+    Column("message", "MESSAGE", wide_only=True),
+]
+
+
+def _rows(results: list[GroupDeletion]) -> list[dict[str, Any]]:
+    return [{"group": r.group_id, "result": r.outcome, "members": ",".join(r.members) or None, "message": r.message}
+            for r in results]
+
+
+def _items(results: list[GroupDeletion], dry_run: bool) -> list[dict[str, Any]]:
+    items = []
+    for r in results:
+        item = to_item(r)
+        item["deleted"] = r.deleted
+        item["dryRun"] = dry_run
+        items.append(item)
+    return items
+
+
+def _show_plan(plan: list[GroupDeletion], location: str) -> None:
+    """On stderr: stdout carries only the results, in the chosen format."""
+    typer.echo(f"Groups to delete on {location}, with their committed offsets:", err=True)
+    write_table(_rows(plan), DELETE_COLUMNS, wide=True, out=sys.stderr)
+
+
+@app.command("delete")
+@with_cluster_options
+def delete_groups(
+    groups: list[str] = typer.Argument(..., metavar="GROUP", help="The groups to delete.",
+                                       callback=group_ids_callback),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show what would be deleted, and change nothing."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
+    cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
+    output: OutputFormat = OutputOption,
+) -> None:
+    """Delete groups and their committed offsets (DeleteGroups), as kafka-consumer-groups.sh --delete.
+
+    Only a group without members can go: one that has members is refused (NON_EMPTY_GROUP) with the
+    members named, so their consumers can be stopped first. Shows the plan, asks on a terminal unless
+    --yes, sends one DeleteGroups for all the groups, and prints one result per group. Exit 3 when any
+    group was not deleted. Works for classic, consumer (KIP-848) and offsets-only groups.
+    """
+    names = list(dict.fromkeys(groups))
+    if not (yes or dry_run) and not sys.stdin.isatty():
+        raise UsageError("standard input is not a terminal, so there is no one to confirm the deletion: "
+                         "pass --yes (or --dry-run to see what would be deleted)")
+    chosen = cluster.choose()
+    fmt = output_format(output)
+    results: list[GroupDeletion] | None = None
+    with open_cluster(chosen) as backend:
+        plan = deletion.plan_group_deletion(backend, names)
+        location = backend.location
+        if yes and not dry_run:
+            _show_plan(plan, location)
+            results = deletion.delete_groups(backend, names)
+    if dry_run:
+        render("GroupDeletion", _rows(plan), DELETE_COLUMNS, fmt, items=_items(plan, True))
+        typer.echo("groupctl: note: dry run: no group was deleted", err=True)
+        return
+    if results is None:
+        _show_plan(plan, location)
+        count = sum(p.outcome == WOULD_DELETE for p in plan)
+        if count and not _confirm(f"Delete {count} group(s) and their committed offsets on {location}?"):
+            raise GroupctlError("not confirmed: no group was deleted")
+        with open_cluster(chosen) as backend:
+            results = deletion.delete_groups(backend, names)
+    render("GroupDeletion", _rows(results), DELETE_COLUMNS, fmt, items=_items(results, False))
+    failures = deletion.failed(results)
+    for r in failures:
+        typer.echo(f"groupctl: error: {r.outcome}: {r.message}", err=True)
+    if failures:
+        raise PartialFailure(f"{len(failures)} of {len(results)} groups were not deleted")

@@ -1,0 +1,103 @@
+"""`groupctl group offsets delete`: delete a group's committed offsets on some partitions (OffsetDelete)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import typer
+
+from groupctl import deletion
+from groupctl.cli import group_offsets
+from groupctl.cli.cluster import ClusterOptions, open_cluster, with_cluster_options
+from groupctl.cli.group import _confirm
+from groupctl.cli.names import check_topic, group_ids_callback
+from groupctl.cli.options import OutputOption, output_format
+from groupctl.errors import GroupctlError, PartialFailure, UsageError
+from groupctl.model import WOULD_DELETE, OffsetDeletion
+from groupctl.output import Column, OutputFormat, render, to_item, write_table
+
+OFFSET_COLUMNS = [
+    Column("topic", "TOPIC"),
+    Column("partition", "PARTITION"),
+    Column("offset", "OFFSET"),
+    Column("result", "RESULT"),
+    Column("message", "MESSAGE", wide_only=True),
+]
+
+
+def _rows(results: list[OffsetDeletion]) -> list[dict[str, Any]]:
+    return [{"topic": r.topic, "partition": r.partition if r.partition >= 0 else None, "offset": r.offset,
+             "result": r.outcome, "message": r.message} for r in results]
+
+
+def _items(results: list[OffsetDeletion], dry_run: bool) -> list[dict[str, Any]]:
+    items = []
+    for r in results:
+        item = to_item(r)
+        item["partition"] = r.partition if r.partition >= 0 else None
+        item["deleted"] = r.deleted
+        item["dryRun"] = dry_run
+        items.append(item)
+    return items
+
+
+def _show_plan(plan: list[OffsetDeletion], group: str, location: str) -> None:
+    """On stderr: stdout carries only the results, in the chosen format."""
+    typer.echo(f"Group '{group}' on {location}: committed offsets to delete", err=True)
+    write_table(_rows(plan), OFFSET_COLUMNS, wide=True, out=sys.stderr)
+
+
+@group_offsets.app.command("delete")
+@with_cluster_options
+def delete_offsets(
+    group: str = typer.Argument(..., metavar="GROUP", help="The group whose offsets to delete.",
+                                callback=group_ids_callback),
+    topics: list[str] = typer.Option(
+        ..., "--topic", metavar="TOPIC[:P[,P...]]",
+        help="A topic, or some of its partitions (repeatable); a bare topic means every partition where the "
+        "group has a committed offset.",
+    ),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show what would be deleted, and change nothing."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
+    cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
+    output: OutputFormat = OutputOption,
+) -> None:
+    """Delete a group's committed offsets on some topics or partitions (OffsetDelete), as
+    kafka-consumer-groups.sh --delete-offsets.
+
+    The group keeps its members; only topics none of them subscribes to can lose their offsets (else
+    GROUP_SUBSCRIBED_TO_TOPIC, said in words). Shows the plan with the offsets held, asks on a terminal
+    unless --yes, sends one OffsetDelete, and prints one result per partition. Exit 3 when any
+    partition failed; a partition without a committed offset is shown as no-offset and not sent.
+    """
+    wanted = deletion.parse_topic_partitions(topics)
+    for topic, _ in wanted:
+        check_topic(topic, "--topic")
+    if not (yes or dry_run) and not sys.stdin.isatty():
+        raise UsageError("standard input is not a terminal, so there is no one to confirm the deletion: "
+                         "pass --yes (or --dry-run to see what would be deleted)")
+    chosen = cluster.choose()
+    fmt = output_format(output)
+    results: list[OffsetDeletion] | None = None
+    with open_cluster(chosen) as backend:
+        plan = deletion.plan_offset_deletion(backend, group, wanted)
+        location = backend.location
+        if yes and not dry_run:
+            _show_plan(plan, group, location)
+            results = deletion.delete_offsets(backend, group, plan)
+    if dry_run:
+        render("OffsetDeletion", _rows(plan), OFFSET_COLUMNS, fmt, items=_items(plan, True))
+        typer.echo(f"groupctl: note: dry run: no offset of group '{group}' was deleted", err=True)
+        return
+    if results is None:
+        _show_plan(plan, group, location)
+        count = sum(p.outcome == WOULD_DELETE for p in plan)
+        if count and not _confirm(f"Delete {count} committed offset(s) of group '{group}' on {location}?"):
+            raise GroupctlError(f"not confirmed: no offset of group '{group}' was deleted")
+        with open_cluster(chosen) as backend:
+            results = deletion.delete_offsets(backend, group, plan)
+    render("OffsetDeletion", _rows(results), OFFSET_COLUMNS, fmt, items=_items(results, False))
+    failures = deletion.failed(results)
+    if failures:
+        raise PartialFailure(f"{len(failures)} of {len(results)} partitions of group '{group}' kept their offsets")
