@@ -54,7 +54,7 @@ class Backend(Protocol):
 
     def close(self) -> None: ...
 
-    # -- offsets reset (issue 18) ------------------------------------------------------------------
+    # -- offsets reset ---------------------------------------------------------------------------
 
     def partition_counts(self, topics: Iterable[str]) -> dict[str, int]:
         """How many partitions each named topic has; a topic the cluster lacks is left out."""

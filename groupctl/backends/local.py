@@ -441,7 +441,7 @@ class LocalBackend:
             return out
         for p in done:
             out[TopicPartition(p.topic, p.partition)] = KAFKA_ERROR_NAMES.get(p.error_code) if p.error_code else None
-    # -- deletion: DeleteGroups and OffsetDelete (issue 18) -----------------------------------------
+    # -- deletion: DeleteGroups and OffsetDelete --------------------------------------------------
 
     def delete_groups(self, group_ids: Iterable[str]) -> list[GroupDeletion]:
         return [GroupDeletion(g, DELETED) if e is None else GroupDeletion(g, e.name, e.message)
