@@ -69,7 +69,8 @@ class AdminSession:
     def close(self) -> None:
         self._client = None  # librdkafka's handle is destroyed with its last reference
 
-    def _admin(self) -> AdminClient:
+    def client(self) -> AdminClient:
+        """confluent-kafka's AdminClient with the command's settings, made on first use."""
         if self._client is None:
             from confluent_kafka import KafkaException
             from confluent_kafka.admin import AdminClient
@@ -100,7 +101,7 @@ class AdminSession:
     def _check_brokers(self, what: str) -> None:
         """Collect librdkafka's reports; fail when every broker is down and one refused to reconnect (or
         none came back within the grace period): a broker that went away mid-command."""
-        self._admin().poll(0)
+        self.client().poll(0)
         down = self._all_down_at
         if down is not None and (self._refused_since_down or time.monotonic() - down >= ALL_DOWN_GRACE_S):
             raise GroupctlError(
@@ -112,7 +113,7 @@ class AdminSession:
         recent = list(dict.fromkeys(self._reports))[-REPORTS_SHOWN:]
         return f"; librdkafka reported: {'; '.join(recent)}" if recent else ""
 
-    def _wait(self, future: Future, deadline: Deadline, what: str) -> Any:
+    def wait_for(self, future: Future, deadline: Deadline, what: str) -> Any:
         """The future's result once it is done, polling for librdkafka's reports until the deadline."""
         from confluent_kafka import KafkaException
 
@@ -123,7 +124,7 @@ class AdminSession:
         try:
             return future.result()
         except KafkaException as exc:
-            self._admin().poll(0)  # librdkafka's reports, to say why
+            self.client().poll(0)  # librdkafka's reports, to say why
             raise self._failure(exc.args[0], what, deadline) from exc
 
     def _timed_out(self, what: str, deadline: Deadline) -> GroupctlError:
@@ -142,7 +143,8 @@ class AdminSession:
         return GroupctlError(f"{what} on {self.where} failed: {error.str()}{self._reported()}")
 
     @staticmethod
-    def _timeout(deadline: Deadline) -> float:
+    def request_timeout(deadline: Deadline) -> float:
+        """librdkafka's request timeout for what is left of the deadline (at least 1 ms, at most the cap)."""
         return min(max(deadline.remaining(), 0.001), MAX_REQUEST_TIMEOUT_S)
 
     # --- offsets --------------------------------------------------------------------------------
@@ -152,8 +154,8 @@ class AdminSession:
         from confluent_kafka import ConsumerGroupTopicPartitions
 
         request = [ConsumerGroupTopicPartitions(group_id)]
-        futures = self._admin().list_consumer_group_offsets(request, request_timeout=self._timeout(deadline))
-        answer = self._wait(futures[group_id], deadline, f"OffsetFetch for group '{group_id}'")
+        futures = self.client().list_consumer_group_offsets(request, request_timeout=self.request_timeout(deadline))
+        answer = self.wait_for(futures[group_id], deadline, f"OffsetFetch for group '{group_id}'")
         offsets = [
             CommittedOffset(
                 tp.topic,
@@ -178,13 +180,13 @@ class AdminSession:
         if not wanted:
             return {}, {}
         request = {LibrdkafkaPartition(tp.topic, tp.partition): OffsetSpec.latest() for tp in wanted}
-        futures = self._admin().list_offsets(request, request_timeout=self._timeout(deadline))
+        futures = self.client().list_offsets(request, request_timeout=self.request_timeout(deadline))
         offsets: dict[TopicPartition, int] = {}
         errors: dict[TopicPartition, str] = {}
         for asked, future in futures.items():
             tp = TopicPartition(asked.topic, asked.partition)
             try:
-                offsets[tp] = self._wait(future, deadline, "ListOffsets").offset
+                offsets[tp] = self.wait_for(future, deadline, "ListOffsets").offset
             except AdminCallFailed as exc:
                 errors[tp] = exc.name
         return offsets, errors
@@ -195,10 +197,10 @@ class AdminSession:
         """Every topic of the cluster (Metadata), internal ones included, sorted."""
         from confluent_kafka import KafkaError, KafkaException
 
-        admin = self._admin()
+        admin = self.client()
         while True:  # in slices, so that librdkafka's reports are read between them
             try:
-                metadata = admin.list_topics(timeout=min(self._timeout(deadline), METADATA_SLICE_S))
+                metadata = admin.list_topics(timeout=min(self.request_timeout(deadline), METADATA_SLICE_S))
                 break
             except KafkaException as exc:
                 self._check_brokers("Metadata")
@@ -213,15 +215,15 @@ class AdminSession:
         from confluent_kafka.admin import ConfigResource, ResourceType
 
         resource = ConfigResource(ResourceType.GROUP, group_id)
-        futures = self._admin().describe_configs([resource], request_timeout=self._timeout(deadline))
-        return dict(self._wait(futures[resource], deadline, f"DescribeConfigs for group '{group_id}'"))
+        futures = self.client().describe_configs([resource], request_timeout=self.request_timeout(deadline))
+        return dict(self.wait_for(futures[resource], deadline, f"DescribeConfigs for group '{group_id}'"))
 
     def broker_settings(self, deadline: Deadline) -> dict[str, str]:
         """The configs of one broker (DescribeCluster's controller, else the first node), by name."""
         from confluent_kafka.admin import ConfigResource, ResourceType
 
-        admin = self._admin()
-        cluster = self._wait(admin.describe_cluster(request_timeout=self._timeout(deadline)), deadline,
+        admin = self.client()
+        cluster = self.wait_for(admin.describe_cluster(request_timeout=self.request_timeout(deadline)), deadline,
                              "DescribeCluster")
         nodes = ([cluster.controller] if cluster.controller is not None else []) + sorted(
             cluster.nodes or (), key=lambda n: n.id
@@ -230,8 +232,8 @@ class AdminSession:
             raise GroupctlError(f"DescribeCluster on {self.where} named no broker")
         node = nodes[0]
         resource = ConfigResource(ResourceType.BROKER, str(node.id))
-        futures = admin.describe_configs([resource], request_timeout=self._timeout(deadline))
-        entries = self._wait(futures[resource], deadline, f"DescribeConfigs for broker {node.id}")
+        futures = admin.describe_configs([resource], request_timeout=self.request_timeout(deadline))
+        entries = self.wait_for(futures[resource], deadline, f"DescribeConfigs for broker {node.id}")
         return {name: entry.value for name, entry in entries.items() if entry.value is not None}
 
     def alter_group_configs(
@@ -249,7 +251,7 @@ class AdminSession:
         changes = [ConfigEntry(k, v, incremental_operation=AlterConfigOpType.SET) for k, v in set_values.items()]
         changes += [ConfigEntry(k, None, incremental_operation=AlterConfigOpType.DELETE) for k in delete]
         resource = ConfigResource(ResourceType.GROUP, group_id, incremental_configs=changes)
-        futures = self._admin().incremental_alter_configs(
-            [resource], validate_only=validate_only, request_timeout=self._timeout(deadline)
+        futures = self.client().incremental_alter_configs(
+            [resource], validate_only=validate_only, request_timeout=self.request_timeout(deadline)
         )
-        self._wait(futures[resource], deadline, f"IncrementalAlterConfigs for group '{group_id}'")
+        self.wait_for(futures[resource], deadline, f"IncrementalAlterConfigs for group '{group_id}'")

@@ -29,13 +29,13 @@ def list_offsets(
     if not wanted:
         return {}, {}
     request = {LibrdkafkaPartition(tp.topic, tp.partition): spec() for tp in wanted}
-    futures = admin._admin().list_offsets(request, request_timeout=admin._timeout(deadline))
+    futures = admin.client().list_offsets(request, request_timeout=admin.request_timeout(deadline))
     offsets: dict[TopicPartition, int] = {}
     errors: dict[TopicPartition, str] = {}
     for asked, future in futures.items():
         tp = TopicPartition(asked.topic, asked.partition)
         try:
-            offsets[tp] = admin._wait(future, deadline, "ListOffsets").offset
+            offsets[tp] = admin.wait_for(future, deadline, "ListOffsets").offset
         except AdminCallFailed as exc:
             errors[tp] = exc.name
     return offsets, errors
@@ -44,7 +44,7 @@ def list_offsets(
 def partition_counts(admin: AdminSession, topics: Iterable[str], deadline: Deadline) -> dict[str, int]:
     """Each named topic's partition count from the cluster's Metadata; topics it lacks are left out."""
     wanted = set(topics)
-    metadata = admin._admin().list_topics(timeout=admin._timeout(deadline))
+    metadata = admin.client().list_topics(timeout=admin.request_timeout(deadline))
     return {name: len(t.partitions) for name, t in metadata.topics.items() if name in wanted and t.error is None}
 
 
@@ -61,9 +61,9 @@ def alter_offsets(
     request = ConsumerGroupTopicPartitions(
         group_id, [LibrdkafkaPartition(tp.topic, tp.partition, offset) for tp, offset in sorted(offsets.items())]
     )
-    futures = admin._admin().alter_consumer_group_offsets([request], request_timeout=admin._timeout(deadline))
+    futures = admin.client().alter_consumer_group_offsets([request], request_timeout=admin.request_timeout(deadline))
     try:
-        answer = admin._wait(futures[group_id], deadline, f"OffsetCommit for group '{group_id}'")
+        answer = admin.wait_for(futures[group_id], deadline, f"OffsetCommit for group '{group_id}'")
     except AdminCallFailed as exc:
         return {tp: exc.name for tp in offsets}
     out: dict[TopicPartition, str | None] = {tp: None for tp in offsets}

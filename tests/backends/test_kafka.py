@@ -293,6 +293,6 @@ def test_confluent_kafka_gets_the_same_connection_setup_bound(monkeypatch: pytes
     made: list[dict] = []
     monkeypatch.setattr("confluent_kafka.admin.AdminClient", lambda props: made.append(props) or object())
     config = ClientConfig.from_properties({"bootstrap.servers": "127.0.0.1:9", **given})
-    AdminSession(config, "127.0.0.1:9")._admin()
+    AdminSession(config, "127.0.0.1:9").client()
     (props,) = made
     assert props["socket.connection.setup.timeout.ms"] == passed
