@@ -276,6 +276,8 @@ class OffsetReset:
     @property
     def failed(self) -> bool:
         return self.outcome not in ("would-reset", "reset")
+
+
 #: The outcome of an item that was (or, in a plan, would be) deleted; anything else is a Kafka error name.
 DELETED = "deleted"
 WOULD_DELETE = "would-delete"

@@ -72,6 +72,10 @@ class Backend(Protocol):
     def alter_offsets(self, group_id: str, offsets: Mapping[TopicPartition, int]) -> dict[TopicPartition, str | None]:
         """Commit `offsets` for the group in one OffsetCommit as the admin API does (generation -1, no
         member id); the Kafka error name per partition, None where it was committed."""
+        ...
+
+    # -- deletion -------------------------------------------------------------------------------------
+
     def delete_groups(self, group_ids: Iterable[str]) -> list[GroupDeletion]:
         """DeleteGroups: one result per group, in order ("deleted" or the Kafka error name and message)."""
         ...

@@ -304,6 +304,7 @@ class KafkaBackend:
         deadline = self._deadline()
         self._reach(deadline)
         return kafka_offsets.alter_offsets(self.admin, group_id, offsets, deadline)
+
     # --- deletion: DeleteGroups and OffsetDelete, the wire client ----------------------------------
 
     def delete_groups(self, group_ids: Iterable[str]) -> list[GroupDeletion]:

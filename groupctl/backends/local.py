@@ -441,6 +441,8 @@ class LocalBackend:
             return out
         for p in done:
             out[TopicPartition(p.topic, p.partition)] = KAFKA_ERROR_NAMES.get(p.error_code) if p.error_code else None
+        return out
+
     # -- deletion: DeleteGroups and OffsetDelete --------------------------------------------------
 
     def delete_groups(self, group_ids: Iterable[str]) -> list[GroupDeletion]:
