@@ -16,6 +16,7 @@ import typer
 from groupctl import operations
 from groupctl.cli import group_offsets
 from groupctl.cli.cluster import REJOIN_WAIT_S, ClusterOptions, open_cluster, with_cluster_options
+from groupctl.cli.confirmed import plan_confirm_apply, require_someone_to_ask
 from groupctl.cli.durations import duration_option
 from groupctl.cli.group_views import View, render_groups
 from groupctl.cli.names import group_ids_callback, name_callback
@@ -258,12 +259,6 @@ def _removal_items(results: list[RemovalResult], dry_run: bool) -> list[dict[str
     return items
 
 
-def _confirm(question: str) -> bool:
-    """Ask on the terminal (prompt on stderr, so stdout stays data); only y or yes agrees."""
-    typer.echo(f"{question} [y/N] ", err=True, nl=False)
-    return sys.stdin.readline().strip().lower() in ("y", "yes")
-
-
 @app.command("remove-members")
 @with_cluster_options
 def remove_members(
@@ -325,31 +320,25 @@ def remove_members(
     targets += [MemberIdentity(m, None, reason) for m in dict.fromkeys(m for m in member_ids or () if m)]
     if not targets:
         raise UsageError("name the members to remove: --instance-id, --from-file or --member-id")
-    if not (yes or dry_run) and not sys.stdin.isatty():
-        raise UsageError("standard input is not a terminal, so there is no one to confirm the removal: "
-                         "pass --yes (or --dry-run to see what would be removed)")
+    require_someone_to_ask(yes, dry_run, "the removal", "see what would be removed")
     chosen = cluster.choose()
     wait = chosen.rejoin_wait_s if verify_after is None else verify_after
     fmt = output_format(output)
-    removal: Removal | None = None
-    with open_cluster(chosen) as backend:
-        (desc,) = backend.describe_groups([group])
-        plan = operations.plan_removal(desc, targets)
-        location = backend.location
-        if yes and not dry_run:
-            _show_plan(plan, group, location)
-            removal = _remove(backend, group, targets, wait)
-    if dry_run:
+
+    def question(plan: list[RemovalResult], location: str) -> str | None:
+        count = sum(p.outcome == WOULD_REMOVE for p in plan)
+        return f"Remove {count} member(s) from group '{group}' on {location}?" if count else None
+
+    plan, removal = plan_confirm_apply(
+        chosen, plan=lambda backend: operations.plan_removal(backend.describe_groups([group])[0], targets),
+        apply=lambda backend, _: _remove(backend, group, targets, wait),
+        show=lambda plan, location: _show_plan(plan, group, location), question=question,
+        refused=f"not confirmed: nothing was removed from group '{group}'", yes=yes, dry_run=dry_run,
+    )
+    if removal is None:
         render("MemberRemoval", _removal_rows(plan), REMOVAL_COLUMNS, fmt, items=_removal_items(plan, True))
         typer.echo(f"groupctl: note: dry run: nothing was removed from group '{group}'", err=True)
         return
-    if removal is None:
-        _show_plan(plan, group, location)
-        count = sum(p.outcome == WOULD_REMOVE for p in plan)
-        if count and not _confirm(f"Remove {count} member(s) from group '{group}' on {location}?"):
-            raise GroupctlError(f"not confirmed: nothing was removed from group '{group}'")
-        with open_cluster(chosen) as backend:
-            removal = _remove(backend, group, targets, wait)
     results = removal.results
     items = _removal_items(results, False)
     for item, r in zip(items, results, strict=True):

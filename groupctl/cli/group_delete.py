@@ -8,11 +8,12 @@ from typing import Any
 import typer
 
 from groupctl import deletion
-from groupctl.cli.cluster import ClusterOptions, open_cluster, with_cluster_options
-from groupctl.cli.group import _confirm, app
+from groupctl.cli.cluster import ClusterOptions, with_cluster_options
+from groupctl.cli.confirmed import plan_confirm_apply, require_someone_to_ask
+from groupctl.cli.group import app
 from groupctl.cli.names import group_ids_callback
 from groupctl.cli.options import OutputOption, output_format
-from groupctl.errors import GroupctlError, PartialFailure, UsageError
+from groupctl.errors import PartialFailure
 from groupctl.model import WOULD_DELETE, GroupDeletion
 from groupctl.output import Column, OutputFormat, render, to_item, write_table
 
@@ -63,29 +64,22 @@ def delete_groups(
     group was not deleted. Works for classic, consumer (KIP-848) and offsets-only groups.
     """
     names = list(dict.fromkeys(groups))
-    if not (yes or dry_run) and not sys.stdin.isatty():
-        raise UsageError("standard input is not a terminal, so there is no one to confirm the deletion: "
-                         "pass --yes (or --dry-run to see what would be deleted)")
-    chosen = cluster.choose()
+    require_someone_to_ask(yes, dry_run, "the deletion", "see what would be deleted")
     fmt = output_format(output)
-    results: list[GroupDeletion] | None = None
-    with open_cluster(chosen) as backend:
-        plan = deletion.plan_group_deletion(backend, names)
-        location = backend.location
-        if yes and not dry_run:
-            _show_plan(plan, location)
-            results = deletion.delete_groups(backend, names)
-    if dry_run:
+
+    def question(plan: list[GroupDeletion], location: str) -> str | None:
+        count = sum(p.outcome == WOULD_DELETE for p in plan)
+        return f"Delete {count} group(s) and their committed offsets on {location}?" if count else None
+
+    plan, results = plan_confirm_apply(
+        cluster.choose(), plan=lambda backend: deletion.plan_group_deletion(backend, names),
+        apply=lambda backend, _: deletion.delete_groups(backend, names), show=_show_plan, question=question,
+        refused="not confirmed: no group was deleted", yes=yes, dry_run=dry_run,
+    )
+    if results is None:
         render("GroupDeletion", _rows(plan), DELETE_COLUMNS, fmt, items=_items(plan, True))
         typer.echo("groupctl: note: dry run: no group was deleted", err=True)
         return
-    if results is None:
-        _show_plan(plan, location)
-        count = sum(p.outcome == WOULD_DELETE for p in plan)
-        if count and not _confirm(f"Delete {count} group(s) and their committed offsets on {location}?"):
-            raise GroupctlError("not confirmed: no group was deleted")
-        with open_cluster(chosen) as backend:
-            results = deletion.delete_groups(backend, names)
     render("GroupDeletion", _rows(results), DELETE_COLUMNS, fmt, items=_items(results, False))
     failures = deletion.failed(results)
     for r in failures:

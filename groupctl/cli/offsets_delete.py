@@ -9,11 +9,11 @@ import typer
 
 from groupctl import deletion
 from groupctl.cli import group_offsets
-from groupctl.cli.cluster import ClusterOptions, open_cluster, with_cluster_options
-from groupctl.cli.group import _confirm
+from groupctl.cli.cluster import ClusterOptions, with_cluster_options
+from groupctl.cli.confirmed import plan_confirm_apply, require_someone_to_ask
 from groupctl.cli.names import check_topic, group_ids_callback
 from groupctl.cli.options import OutputOption, output_format
-from groupctl.errors import GroupctlError, PartialFailure, UsageError
+from groupctl.errors import PartialFailure
 from groupctl.model import WOULD_DELETE, OffsetDeletion
 from groupctl.output import Column, OutputFormat, render, to_item, write_table
 
@@ -74,29 +74,23 @@ def delete_offsets(
     wanted = deletion.parse_topic_partitions(topics)
     for topic, _ in wanted:
         check_topic(topic, "--topic")
-    if not (yes or dry_run) and not sys.stdin.isatty():
-        raise UsageError("standard input is not a terminal, so there is no one to confirm the deletion: "
-                         "pass --yes (or --dry-run to see what would be deleted)")
-    chosen = cluster.choose()
+    require_someone_to_ask(yes, dry_run, "the deletion", "see what would be deleted")
     fmt = output_format(output)
-    results: list[OffsetDeletion] | None = None
-    with open_cluster(chosen) as backend:
-        plan = deletion.plan_offset_deletion(backend, group, wanted)
-        location = backend.location
-        if yes and not dry_run:
-            _show_plan(plan, group, location)
-            results = deletion.delete_offsets(backend, group, plan)
-    if dry_run:
+
+    def question(plan: list[OffsetDeletion], location: str) -> str | None:
+        count = sum(p.outcome == WOULD_DELETE for p in plan)
+        return f"Delete {count} committed offset(s) of group '{group}' on {location}?" if count else None
+
+    plan, results = plan_confirm_apply(
+        cluster.choose(), plan=lambda backend: deletion.plan_offset_deletion(backend, group, wanted),
+        apply=lambda backend, plan: deletion.delete_offsets(backend, group, plan),
+        show=lambda plan, location: _show_plan(plan, group, location), question=question,
+        refused=f"not confirmed: no offset of group '{group}' was deleted", yes=yes, dry_run=dry_run,
+    )
+    if results is None:
         render("OffsetDeletion", _rows(plan), OFFSET_COLUMNS, fmt, items=_items(plan, True))
         typer.echo(f"groupctl: note: dry run: no offset of group '{group}' was deleted", err=True)
         return
-    if results is None:
-        _show_plan(plan, group, location)
-        count = sum(p.outcome == WOULD_DELETE for p in plan)
-        if count and not _confirm(f"Delete {count} committed offset(s) of group '{group}' on {location}?"):
-            raise GroupctlError(f"not confirmed: no offset of group '{group}' was deleted")
-        with open_cluster(chosen) as backend:
-            results = deletion.delete_offsets(backend, group, plan)
     render("OffsetDeletion", _rows(results), OFFSET_COLUMNS, fmt, items=_items(results, False))
     failures = deletion.failed(results)
     if failures:

@@ -16,7 +16,8 @@ import typer
 
 from groupctl import offsets_reset as reset
 from groupctl.cli import group_offsets
-from groupctl.cli.cluster import ClusterOptions, open_cluster, with_cluster_options
+from groupctl.cli.cluster import ClusterOptions, with_cluster_options
+from groupctl.cli.confirmed import plan_confirm_apply, require_someone_to_ask
 from groupctl.cli.names import group_ids_callback
 from groupctl.cli.options import OutputOption, output_format
 from groupctl.errors import GroupctlError, PartialFailure, UsageError
@@ -75,12 +76,6 @@ def _item(r: OffsetReset, dry_run: bool) -> dict[str, Any]:
     item = to_item(r)
     item.update(lagBefore=r.lag_before, lagAfter=r.lag_after, failed=r.failed, dryRun=dry_run)
     return item
-
-
-def _confirm(question: str) -> bool:
-    """Ask on the terminal (prompt on stderr, so stdout stays data); only y or yes agrees."""
-    typer.echo(f"{question} [y/N] ", err=True, nl=False)
-    return sys.stdin.readline().strip().lower() in ("y", "yes")
 
 
 @group_offsets.app.command("reset")
@@ -152,28 +147,20 @@ def reset_offsets(
         raise UsageError(f"--to-group '{to_group}' is one of the groups being reset; name another group")
     selectors = [reset.parse_selector(t) for t in topics or ()]
     plan_file = read_plan(from_file, group_ids) if from_file is not None else None
-    if not (yes or dry_run) and not sys.stdin.isatty():
-        raise UsageError("standard input is not a terminal, so there is no one to confirm the reset: pass --yes "
-                         "(or --dry-run to see the plan)")
-    chosen = cluster.choose()
-    done = False
-    with open_cluster(chosen) as backend:
-        plans = reset.plan_reset(backend, group_ids, mode, selectors, all_topics=all_topics, from_file=plan_file,
-                                 now_ms=int(time.time() * 1000))
-        location = backend.location
-        if yes and not dry_run:
-            _show_plan(plans, location)
-            reset.execute_reset(backend, plans)
-            done = True
-    if not dry_run and not done:
-        _show_plan(plans, location)
+    require_someone_to_ask(yes, dry_run, "the reset", "see the plan")
+
+    def question(plans: list[reset.GroupPlan], location: str) -> str | None:
         count = sum(len(p.offsets) for p in plans)
-        if count:
-            groups_named = ", ".join(f"'{p.group_id}'" for p in plans if p.offsets)
-            if not _confirm(f"Reset {count} offset(s) of group(s) {groups_named} on {location}?"):
-                raise GroupctlError("not confirmed: no offsets were reset")
-            with open_cluster(chosen) as backend:
-                reset.execute_reset(backend, plans)
+        groups_named = ", ".join(f"'{p.group_id}'" for p in plans if p.offsets)
+        return f"Reset {count} offset(s) of group(s) {groups_named} on {location}?" if count else None
+
+    plans, _ = plan_confirm_apply(
+        cluster.choose(),
+        plan=lambda backend: reset.plan_reset(backend, group_ids, mode, selectors, all_topics=all_topics,
+                                              from_file=plan_file, now_ms=int(time.time() * 1000)),
+        apply=reset.execute_reset, show=_show_plan, question=question,
+        refused="not confirmed: no offsets were reset", yes=yes, dry_run=dry_run,
+    )
     _finish(plans, dry_run, export, output, len(group_ids) > 1)
 
 
