@@ -36,7 +36,7 @@ CLASSIC_DEFAULTS: dict[str, int] = {
 # of every existing directory.
 
 #: The first element of every timer key the coordinator schedules.
-TIMER_KINDS = ("session", "heartbeat", "rebalance", "join", "sync")
+TIMER_KINDS = ("session", "heartbeat", "rebalance", "join", "sync", "member-join", "member-sync")
 
 
 def classic_join_key(group_id: str) -> tuple[str, str]:
@@ -62,6 +62,35 @@ def session_key(group_id: str, member_id: str) -> tuple[str, str, str]:
 def rebalance_key(group_id: str, member_id: str) -> tuple[str, str, str]:
     """A KIP-848 member's time to revoke what it was asked to."""
     return ("rebalance", group_id, member_id)
+
+
+def member_join_key(group_id: str, member_id: str) -> tuple[str, str, str]:
+    """A classic-protocol member of a consumer group told to rejoin: fenced if it does not in time."""
+    return ("member-join", group_id, member_id)
+
+
+def member_sync_key(group_id: str, member_id: str) -> tuple[str, str, str]:
+    """A classic-protocol member of a consumer group that joined: fenced if it does not SyncGroup in time."""
+    return ("member-sync", group_id, member_id)
+
+
+# -- migration policy ------------------------------------------------------------------------------
+
+#: `group.consumer.migration.policy` values (Kafka's ConsumerGroupMigrationPolicy), with what each allows.
+MIGRATION_POLICIES: dict[str, tuple[bool, bool]] = {
+    "disabled": (False, False), "upgrade": (True, False), "downgrade": (False, True), "bidirectional": (True, True),
+}
+DEFAULT_MIGRATION_POLICY = "bidirectional"
+
+
+def migration_policy(value: str) -> str:
+    """The policy named by `value` (any case, as the broker parses it), or ValueError naming the choices."""
+    name = value.strip().lower()
+    if name not in MIGRATION_POLICIES:
+        raise ValueError(
+            f"group.consumer.migration.policy must be one of {', '.join(MIGRATION_POLICIES)}, not {value!r}"
+        )
+    return name
 
 
 # -- results ---------------------------------------------------------------------------------------
@@ -104,6 +133,7 @@ class Runtime:
         assignors: Sequence[str] = DEFAULT_ASSIGNORS,
         max_group_size: int | None = None,
         classic_settings: Mapping[str, int] | None = None,
+        migration: str = DEFAULT_MIGRATION_POLICY,
     ) -> None:
         self.clock = clock if clock is not None else ManualClock()
         self.ids = ids if ids is not None else IdGenerator()
@@ -118,6 +148,7 @@ class Runtime:
         if unknown:
             raise ValueError(f"unknown classic group settings: {', '.join(sorted(unknown))}")
         self.classic_settings = {**CLASSIC_DEFAULTS, **(classic_settings or {})}
+        self.migration = migration_policy(migration)
         self.state = CoordinatorState()
         self.timers = Timers()
         self.metadata_refresh: set[str] = set()
@@ -126,6 +157,14 @@ class Runtime:
 
     def now_ms(self) -> int:
         return self.clock.now_ms()
+
+    @property
+    def upgrade_enabled(self) -> bool:
+        return MIGRATION_POLICIES[self.migration][0]
+
+    @property
+    def downgrade_enabled(self) -> bool:
+        return MIGRATION_POLICIES[self.migration][1]
 
     def load(self) -> None:
         """Replay the log into the state (a failover, or a directory reopened)."""

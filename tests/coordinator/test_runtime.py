@@ -11,6 +11,8 @@ from groupctl.coordinator.runtime import (
     classic_heartbeat_key,
     classic_join_key,
     classic_sync_key,
+    member_join_key,
+    member_sync_key,
     rebalance_key,
     session_key,
 )
@@ -23,8 +25,10 @@ def test_timer_keys_are_the_tuples_dir_timers_json_holds() -> None:
     assert classic_heartbeat_key("g", "m") == ("heartbeat", "g", "m")
     assert session_key("g", "m") == ("session", "g", "m")
     assert rebalance_key("g", "m") == ("rebalance", "g", "m")
+    assert member_join_key("g", "m") == ("member-join", "g", "m")
+    assert member_sync_key("g", "m") == ("member-sync", "g", "m")
     keys = [classic_join_key("g"), classic_sync_key("g"), classic_heartbeat_key("g", "m"), session_key("g", "m"),
-            rebalance_key("g", "m")]
+            rebalance_key("g", "m"), member_join_key("g", "m"), member_sync_key("g", "m")]
     assert sorted(key[0] for key in keys) == sorted(TIMER_KINDS)
 
 

@@ -25,7 +25,7 @@ from groupctl.coordinator.consumer.messages import (
     HeartbeatRequest,
     HeartbeatResponse,
 )
-from groupctl.coordinator.consumer.reconcile import MemberAssignment, reconcile
+from groupctl.coordinator.consumer.reconcile import MemberAssignment, Owned, reconcile
 from groupctl.coordinator.consumer.regexes import maybe_update_regexes
 from groupctl.coordinator.consumer.subscriptions import subscribed_ids, subscribed_names, topics_hash
 from groupctl.coordinator.consumer.target import build_target
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 _NO_REGEXES: dict[str, dict] = {}
 
 
-def _default_member() -> dict:
+def default_member() -> dict:
     """A member as `ConsumerGroupMember.Builder(memberId)` starts it."""
     return {
         "instanceId": None, "rackId": None, "clientId": "", "clientHost": "", "subscribedTopicNames": [],
@@ -52,9 +52,10 @@ def _default_member() -> dict:
 
 
 @dataclass(slots=True)
-class _Member:
+class JoiningMember:
     """Step 1's outcome: who the member is now, what it was, and the records so far."""
 
+    group_id: str
     member_id: str
     old: dict
     ma: MemberAssignment
@@ -91,10 +92,21 @@ def _heartbeat(groups: ConsumerGroups, req: HeartbeatRequest, other: GroupState 
 
     # 1. create or update the member
     member = _create_or_update_member(groups, req, group, idx)
-    member_id, old, ma, records = member.member_id, member.old, member.ma, member.records
-    updated = _updated_member(old, req)
+    updated = _updated_member(member.old, req)
+    new_ma = advance(groups, group, idx, member, updated, req.topic_partitions)
+    groups.schedule_session_timeout(gid, member.member_id)
+    return Result(_response(groups, req, member.member_id, member.ma, new_ma), member.records)
 
-    # 2. update the target assignment
+
+def advance(groups: ConsumerGroups, group: ConsumerGroupState | None, idx: GroupIndex, member: JoiningMember,
+            updated: dict, owned: Owned) -> MemberAssignment:
+    """Steps 1 (the member record) to 3 of a member's request, whichever protocol it speaks: write the
+    member when it changed, bump the group epoch when its subscription or the topics' metadata did, move
+    the target, and reconcile the member against what it says it `owned`. The records go to
+    `member.records`; the rebalance timer follows the member's new state."""
+    rt = groups.rt
+    gid = member.group_id
+    member_id, old, ma, records = member.member_id, member.old, member.ma, member.records
     epoch = group.epoch if group is not None else 0
     bump = epoch == 0
     if updated != old:
@@ -102,6 +114,8 @@ def _heartbeat(groups: ConsumerGroups, req: HeartbeatRequest, other: GroupState 
         if set(updated["subscribedTopicNames"]) != set(old["subscribedTopicNames"]):
             bump = True
     bump |= maybe_update_regexes(rt, gid, group, idx, old, updated, records)
+
+    # 2. update the target assignment
     new_epoch = epoch
     if bump or gid in rt.metadata_refresh or group is None:
         regexes = group.regexes if group is not None else _NO_REGEXES
@@ -112,7 +126,7 @@ def _heartbeat(groups: ConsumerGroups, req: HeartbeatRequest, other: GroupState 
             new_epoch = epoch + 1
             records.append(rec.group_epoch(gid, new_epoch, new_hash))
         rt.metadata_refresh.discard(gid)
-    target_epoch, target = _target(groups, gid, group, idx, new_epoch, member, updated, req.instance_id)
+    target_epoch, target = _target(groups, gid, group, idx, new_epoch, member, updated, updated.get("instanceId"))
 
     # 3. reconcile
     new_ma = ma
@@ -126,7 +140,7 @@ def _heartbeat(groups: ConsumerGroups, req: HeartbeatRequest, other: GroupState 
         regexes = group.regexes if group is not None else _NO_REGEXES
         new_ma = reconcile(
             ma, target_epoch=target_epoch, target=target, owner_epoch=owner_epoch,
-            owned=req.topic_partitions, subscribed=subscribed_ids(rt.topics, regexes, updated),
+            owned=owned, subscribed=subscribed_ids(rt.topics, regexes, updated),
         )
         if new_ma != ma:
             records.append(rec.current_record(gid, member_id, new_ma))
@@ -135,13 +149,12 @@ def _heartbeat(groups: ConsumerGroups, req: HeartbeatRequest, other: GroupState 
             groups.schedule_rebalance_timeout(gid, member_id, new_ma.member_epoch, updated["rebalanceTimeoutMs"])
         else:
             groups.cancel_rebalance_timeout(gid, member_id)
-    groups.schedule_session_timeout(gid, member_id)
-    return Result(_response(groups, req, member_id, ma, new_ma), records)
+    return new_ma
 
 
 def _create_or_update_member(
     groups: ConsumerGroups, req: HeartbeatRequest, group: ConsumerGroupState | None, idx: GroupIndex
-) -> _Member:
+) -> JoiningMember:
     """The member this heartbeat is from, checked (size, epoch, static ownership); a static member
     rejoining under a new member id takes its predecessor's place here."""
     rt = groups.rt
@@ -149,12 +162,7 @@ def _create_or_update_member(
     members = group.members if group is not None else {}
     currents = group.current if group is not None else {}
     member_id = req.member_id
-    # Only a member new to the group can exceed the limit; counting (a union of two key sets) is left to it.
-    if (member_id == "" or member_id not in members) and len(members.keys() | currents.keys()) >= rt.max_group_size:
-        raise KafkaError(
-            "GROUP_MAX_SIZE_REACHED",
-            f"The consumer group has reached its maximum capacity of {rt.max_group_size} members.",
-        )
+    check_group_size(rt.max_group_size, group, member_id)
     if member_id == "":
         member_id = rt.ids.member_id()
     create = req.member_epoch == JOIN_EPOCH
@@ -163,40 +171,63 @@ def _create_or_update_member(
         old = members.get(member_id)
         if old is None and member_id not in currents and not create:
             raise KafkaError("UNKNOWN_MEMBER_ID", f"Member {member_id} is not a member of group {gid}.")
-        return _checked(req, member_id, dict(old) if old is not None else _default_member(), currents)
+        return _checked(req, gid, member_id, dict(old) if old is not None else default_member(), currents)
     existing = idx.static.get(iid)
     if create and existing is None:
-        old = dict(members[member_id]) if member_id in members else _default_member()
-        return _checked(req, member_id, old, currents)
+        old = dict(members[member_id]) if member_id in members else default_member()
+        return _checked(req, gid, member_id, old, currents)
     if create:
-        previous = rec.member_assignment(currents.get(existing))
-        if previous.member_epoch != STATIC_LEAVE_EPOCH:
+        if rec.member_assignment(currents.get(existing)).member_epoch != STATIC_LEAVE_EPOCH:
             raise KafkaError(
                 "UNRELEASED_INSTANCE_ID",
                 f"Static member {member_id} with instance id {iid} cannot join the group because the "
                 f"instance id is owned by {existing} member.",
             )
-        old = dict(members[existing])
-        ma = MemberAssignment(previous.state, 0, 0, previous.assigned, previous.pending_revocation)
-        records = remove_member_records(gid, existing)
-        records.append(rec.member_metadata(gid, member_id, old))
-        records.append(rec.target_member(gid, member_id, group.targets_map(existing)))  # type: ignore[union-attr]
-        records.append(rec.current_record(gid, member_id, ma))
-        return _Member(member_id, old, ma, existing, records)
+        return replace_static(group, gid, existing, member_id)  # type: ignore[arg-type]
+    check_static_member(gid, existing, member_id, iid)
+    return _checked(req, gid, member_id, dict(members[member_id]), currents)
+
+
+def check_group_size(limit: int, group: ConsumerGroupState | None, member_id: str) -> None:
+    """`throwIfConsumerGroupIsFull`: only a member new to the group can exceed the limit (counting, a
+    union of two key sets, is left to it)."""
+    if group is None:
+        return
+    members, currents = group.members, group.current
+    if (member_id == "" or member_id not in members) and len(members.keys() | currents.keys()) >= limit:
+        raise KafkaError(
+            "GROUP_MAX_SIZE_REACHED", f"The consumer group has reached its maximum capacity of {limit} members.",
+        )
+
+
+def check_static_member(group_id: str, existing: str | None, member_id: str, instance_id: str) -> None:
+    """A known static member must name the member id that holds its instance id."""
     if existing is None:
-        raise KafkaError("UNKNOWN_MEMBER_ID", f"Instance id {iid} is unknown.")
+        raise KafkaError("UNKNOWN_MEMBER_ID", f"Instance id {instance_id} is unknown.")
     if existing != member_id:
         raise KafkaError(
             "FENCED_INSTANCE_ID",
-            f"Static member {member_id} with instance id {iid} was fenced by member {existing}.",
+            f"Static member {member_id} with instance id {instance_id} was fenced by member {existing}.",
         )
-    return _checked(req, member_id, dict(members[member_id]), currents)
 
 
-def _checked(req: HeartbeatRequest, member_id: str, old: dict, currents: dict) -> _Member:
+def replace_static(group: ConsumerGroupState, group_id: str, existing: str, member_id: str) -> JoiningMember:
+    """A static member rejoining under a new member id takes its predecessor's place: the records move its
+    metadata, target and assignment to the new id, at member epoch 0."""
+    previous = rec.member_assignment(group.current.get(existing))
+    old = dict(group.members[existing])
+    ma = MemberAssignment(previous.state, 0, 0, previous.assigned, previous.pending_revocation)
+    records = remove_member_records(group_id, existing)
+    records.append(rec.member_metadata(group_id, member_id, old))
+    records.append(rec.target_member(group_id, member_id, group.targets_map(existing)))
+    records.append(rec.current_record(group_id, member_id, ma))
+    return JoiningMember(group_id, member_id, old, ma, existing, records)
+
+
+def _checked(req: HeartbeatRequest, group_id: str, member_id: str, old: dict, currents: dict) -> JoiningMember:
     ma = rec.member_assignment(currents.get(member_id))
     check_member_epoch(ma, req.member_epoch, req.topic_partitions)
-    return _Member(member_id, old, ma, None, [])
+    return JoiningMember(group_id, member_id, old, ma, None, [])
 
 
 def _updated_member(old: dict, req: HeartbeatRequest) -> dict:
@@ -222,7 +253,7 @@ def _updated_member(old: dict, req: HeartbeatRequest) -> dict:
 
 def _target(
     groups: ConsumerGroups, gid: str, group: ConsumerGroupState | None, idx: GroupIndex, new_epoch: int,
-    member: _Member, updated: dict, instance_id: str | None,
+    member: JoiningMember, updated: dict, instance_id: str | None,
 ) -> tuple[int, Assignment]:
     """The target epoch and this member's target: a new target when the group epoch moved past it."""
     assignment_epoch = group.assignment_epoch if group is not None else 0
