@@ -25,14 +25,17 @@ from groupctl.coordinator.classic import (
 )
 from groupctl.coordinator.classic import join as classic_join
 from groupctl.coordinator.classic import members as classic_members
+from groupctl.coordinator.classic.messages import SyncGroupResponse
 from groupctl.coordinator.classic.records import empty_group_record, group_tombstone
 from groupctl.coordinator.clock import Clock, ManualClock, Timers
 from groupctl.coordinator.configs import ConfigValue, GroupConfigs
-from groupctl.coordinator.consumer import ConsumerGroups, HeartbeatRequest, HeartbeatResponse, LeaveResult
-from groupctl.coordinator.consumer import records as rec
+from groupctl.coordinator.consumer import JOIN_EPOCH, ConsumerGroups, HeartbeatRequest, HeartbeatResponse, LeaveResult
+from groupctl.coordinator.consumer import classic_members as members_of_consumer
 from groupctl.coordinator.consumer.heartbeat import heartbeat as consumer_heartbeat
+from groupctl.coordinator.consumer.membership import group_tombstones
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.log import Record, RecordLog
+from groupctl.coordinator.migration import Migration
 from groupctl.coordinator.offsets import CommitPartition, FetchedOffset, Offsets, offset_tombstone
 from groupctl.coordinator.runtime import (
     CLASSIC_DEFAULTS,
@@ -46,7 +49,7 @@ from groupctl.coordinator.runtime import (
 from groupctl.coordinator.state import CoordinatorState
 from groupctl.coordinator.topics import Topic, TopicImage
 from groupctl.describe import committed_offsets, describe_replayed
-from groupctl.errors import DecodeError, KafkaError
+from groupctl.errors import KAFKA_ERROR_CODES, DecodeError, KafkaError
 from groupctl.model import (
     SUBSCRIBED_MESSAGE,
     GroupDescription,
@@ -89,6 +92,8 @@ class Coordinator:
         self.classic = ClassicGroups(self.runtime)
         self.consumer = ConsumerGroups(self.runtime, self.group_exists)
         self.offsets = Offsets(self.runtime, self.classic)
+        self.migration = Migration(self.runtime, self.classic, self.consumer)
+        self.consumer.downgrade = self.migration.maybe_downgrade
         self._load()
 
     # -- the runtime's parts, as callers name them -----------------------------------------------------
@@ -161,6 +166,7 @@ class Coordinator:
         return Coordinator(
             clock=rt.clock, ids=rt.ids, topics=rt.topics, configs=rt.configs, log=rt.log,
             assignors=rt.assignor_names, max_group_size=rt.max_group_size, classic_settings=rt.classic_settings,
+            migration=rt.migration,
         )
 
     # -- time -------------------------------------------------------------------------------------------
@@ -203,9 +209,16 @@ class Coordinator:
         return GroupState.EMPTY if group_id in self.state.group_ids() else None
 
     def heartbeat(self, request: HeartbeatRequest) -> HeartbeatResponse:
-        """ConsumerGroupHeartbeat (KIP-848); a consumer group it creates replaces an Empty classic one."""
+        """ConsumerGroupHeartbeat (KIP-848); a consumer group it creates replaces an Empty classic one,
+        and a member joining a non-empty classic group converts it (online upgrade)."""
         gid = request.group_id
         rt = self.runtime
+        live = self.classic.groups.get(gid)
+        if (gid not in rt.state.consumer and live is not None and live.state != GroupState.EMPTY
+                and request.member_epoch == JOIN_EPOCH):
+            upgraded = self.migration.upgrade(request)
+            rt.complete(upgraded)
+            return upgraded.response
         other = None if gid in rt.state.consumer else self._other_group(gid)
         result = consumer_heartbeat(self.consumer, request, other)
         if other is not None and result.response.error_code == 0 and result.records:
@@ -216,16 +229,36 @@ class Coordinator:
 
     def join_group(self, request: JoinGroupRequest, respond: JoinCallback) -> None:
         """JoinGroup; `respond` gets the answer once the request's records are written, or when the
-        rebalance completes. A group this request creates gets its first (empty) record."""
-        new = not self.group_exists(request.group_id)
+        rebalance completes. A group this request creates gets its first (empty) record; a non-empty
+        consumer group takes the member in (online migration), an empty one is replaced."""
+        gid = request.group_id
+        consumer = self.state.consumer.get(gid)
+        if consumer is not None and consumer.member_ids():
+            self.runtime.complete(members_of_consumer.join(self.consumer, request, respond))
+            return
+        new = consumer is not None or not self.group_exists(gid)
         result = classic_join.join(self.classic, request, respond)
-        group = self.classic.groups.get(request.group_id)
+        group = self.classic.groups.get(gid)
         if new and group is not None and not result.records:
             result.records.append(empty_group_record(group))
+        if consumer is not None and group is not None:
+            if group.members or group.pending_join:
+                self.metadata_refresh.discard(gid)
+                result.records[0:0] = group_tombstones(gid, consumer)
+            else:  # the join was refused: the consumer group stays
+                self.classic.groups.pop(gid)
+                result.records.clear()
         self.runtime.complete(result)
 
     def sync_group(self, request: SyncGroupRequest, respond: SyncCallback) -> None:
         """SyncGroup; `respond` gets the assignment now, or when the leader sends it."""
+        consumer = self.state.consumer.get(request.group_id)
+        if consumer is not None:
+            if consumer.member_ids():
+                self.runtime.complete(members_of_consumer.sync(self.consumer, request, respond))
+            else:
+                respond(SyncGroupResponse(error_code=KAFKA_ERROR_CODES["UNKNOWN_MEMBER_ID"]))
+            return
         self.runtime.complete(classic_members.sync(self.classic, request, respond))
 
     def describe_groups(self, group_ids: Iterable[str], version: int = 5) -> list[DescribedGroup]:
@@ -234,8 +267,12 @@ class Coordinator:
 
     def classic_heartbeat(self, group_id: str, generation_id: int, member_id: str,
                           instance_id: str | None = None) -> int:
-        """Heartbeat (classic protocol): the error code."""
-        result = classic_members.heartbeat(self.classic, group_id, generation_id, member_id, instance_id)
+        """Heartbeat (classic protocol): the error code; a classic member of a consumer group is told to rejoin
+        while its assignment must change."""
+        if group_id in self.state.consumer:
+            result = members_of_consumer.heartbeat(self.consumer, group_id, generation_id, member_id, instance_id)
+        else:
+            result = classic_members.heartbeat(self.classic, group_id, generation_id, member_id, instance_id)
         self.runtime.complete(result)
         return result.response
 
@@ -401,14 +438,7 @@ class Coordinator:
         for member_id in members:
             self.consumer.cancel_member_timers(group_id, member_id)
         self.metadata_refresh.discard(group_id)
-        out = [rec.current_assignment_tombstone(group_id, m) for m in members]
-        out += [rec.target_member_tombstone(group_id, m) for m in members]
-        out.append(rec.group_tombstone(6, group_id))
-        out += [rec.member_tombstone(group_id, m) for m in members]
-        out += [rec.regex_tombstone(group_id, regex) for regex in sorted(consumer.regexes)]
-        out.append(rec.group_tombstone(4, group_id))
-        out.append(rec.group_tombstone(3, group_id))
-        return out
+        return group_tombstones(group_id, consumer)
 
     # -- OffsetDelete ------------------------------------------------------------------------------------
 

@@ -47,12 +47,6 @@ def _join(classic: ClassicGroups, req: JoinGroupRequest, respond: JoinCallback, 
     unknown = req.member_id == ""
     group = classic.groups.get(req.group_id)
     if group is None:
-        if req.group_id in classic.rt.state.consumer:
-            raise KafkaError(
-                "INCONSISTENT_GROUP_PROTOCOL",
-                f"Group {req.group_id} is a consumer group: classic members joining it (KIP-848 online "
-                "migration) are not modelled by groupctl's coordinator.",
-            )
         if not classic.exists(req.group_id) and not unknown:
             raise KafkaError("GROUP_ID_NOT_FOUND", f"Classic group {req.group_id} not found.")
         group = ClassicGroup(req.group_id)  # enters the live map only once the request is accepted

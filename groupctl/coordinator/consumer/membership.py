@@ -11,7 +11,14 @@ from groupctl.coordinator.consumer.messages import STATIC_LEAVE_EPOCH, Heartbeat
 from groupctl.coordinator.consumer.reconcile import MemberAssignment
 from groupctl.coordinator.consumer.subscriptions import topics_hash
 from groupctl.coordinator.log import Record
-from groupctl.coordinator.runtime import Result, Runtime, rebalance_key, session_key
+from groupctl.coordinator.runtime import (
+    Result,
+    Runtime,
+    member_join_key,
+    member_sync_key,
+    rebalance_key,
+    session_key,
+)
 from groupctl.coordinator.state import GroupIndex
 from groupctl.describe import current_held
 from groupctl.errors import KafkaError
@@ -20,14 +27,25 @@ from groupctl.model import MemberIdentity
 if TYPE_CHECKING:
     from groupctl.log.replay import ConsumerGroupState
 
+#: The router's online downgrade: given a group, the members about to leave and the (member id, type-5
+#: value) of a static member replacing them, the conversion to a classic group that replaces their
+#: removal, or None when the group stays a consumer group.
+Downgrade = Callable[[str, list[str], "tuple[str, dict] | None"], "Result | None"]
+
+
+def uses_classic(member: dict | None) -> bool:
+    """Whether a type-5 value is a member speaking the classic protocol inside a consumer group."""
+    return member is not None and member.get("classicMemberMetadata") is not None
+
 
 class ConsumerGroups:
     """The KIP-848 half of the coordinator over the shared runtime; `exists` tells whether any group
-    (of either protocol) has an id, for Kafka's error messages."""
+    (of either protocol) has an id, for Kafka's error messages; `downgrade` is set by the router."""
 
     def __init__(self, runtime: Runtime, exists: Callable[[str], bool]) -> None:
         self.rt = runtime
         self.exists = exists
+        self.downgrade: Downgrade | None = None
 
     def group(self, group_id: str) -> ConsumerGroupState:
         """The consumer group a request names, or the error Kafka answers."""
@@ -40,10 +58,28 @@ class ConsumerGroups:
 
     # -- timers ------------------------------------------------------------------------------------------
 
-    def schedule_session_timeout(self, group_id: str, member_id: str) -> None:
+    def schedule_session_timeout(self, group_id: str, member_id: str, timeout_ms: int | None = None) -> None:
+        """The member's session: `timeout_ms`, else a classic-protocol member's own session timeout, else
+        the group's `consumer.session.timeout.ms`."""
         rt = self.rt
-        deadline = rt.now_ms() + rt.configs.session_timeout_ms(group_id)
-        rt.schedule(session_key(group_id, member_id), deadline, lambda: self.fence(group_id, member_id))
+        if timeout_ms is None:
+            group = rt.state.consumer.get(group_id)
+            meta = group.members.get(member_id) if group is not None else None
+            timeout_ms = (meta["classicMemberMetadata"]["sessionTimeoutMs"] if uses_classic(meta)
+                          else rt.configs.session_timeout_ms(group_id))
+        rt.schedule(session_key(group_id, member_id), rt.now_ms() + timeout_ms,
+                    lambda: self.fence(group_id, member_id))
+
+    def schedule_join_timeout_if_absent(self, group_id: str, member_id: str, timeout_ms: int) -> None:
+        """A classic-protocol member told to rejoin is fenced if it does not within its rebalance timeout."""
+        key = member_join_key(group_id, member_id)
+        if key not in self.rt.timers:
+            self.rt.schedule(key, self.rt.now_ms() + max(timeout_ms, 0), lambda: self.fence(group_id, member_id))
+
+    def schedule_sync_timeout(self, group_id: str, member_id: str, timeout_ms: int) -> None:
+        """A classic-protocol member that joined is fenced if it does not SyncGroup within its rebalance timeout."""
+        self.rt.schedule(member_sync_key(group_id, member_id), self.rt.now_ms() + max(timeout_ms, 0),
+                         lambda: self.fence(group_id, member_id))
 
     def schedule_rebalance_timeout(self, group_id: str, member_id: str, epoch: int, timeout_ms: int) -> None:
         def expire() -> Result[None]:
@@ -59,8 +95,8 @@ class ConsumerGroups:
         self.rt.timers.cancel(rebalance_key(group_id, member_id))
 
     def cancel_member_timers(self, group_id: str, member_id: str) -> None:
-        self.rt.timers.cancel(session_key(group_id, member_id))
-        self.rt.timers.cancel(rebalance_key(group_id, member_id))
+        for key in (session_key, rebalance_key, member_join_key, member_sync_key):
+            self.rt.timers.cancel(key(group_id, member_id))
 
     # -- removing members --------------------------------------------------------------------------------
 
@@ -70,7 +106,16 @@ class ConsumerGroups:
         if group is None or (member_id not in group.members and member_id not in group.current):
             return Result()
         self.cancel_member_timers(group_id, member_id)
-        return Result(None, self.fence_records(group_id, [member_id]))
+        return self.fence_members(group_id, [member_id])
+
+    def fence_members(self, group_id: str, member_ids: list[str]) -> Result:
+        """Kafka's `consumerGroupFenceMembers`: the group downgraded to a classic group when the router
+        says so (the last consumer-protocol members leaving classic ones), else the members removed."""
+        if self.downgrade is not None:
+            converted = self.downgrade(group_id, member_ids, None)
+            if converted is not None:
+                return converted
+        return Result(None, self.fence_records(group_id, member_ids))
 
     def fence_records(self, group_id: str, member_ids: list[str]) -> list[Record]:
         """Remove members and bump the group epoch once, with the subscribed topics recomputed."""
@@ -106,8 +151,8 @@ class ConsumerGroups:
             if req.member_id not in group.members and req.member_id not in group.current:
                 raise KafkaError("UNKNOWN_MEMBER_ID", f"Member {req.member_id} is not a member of group {gid}.")
             self.cancel_member_timers(gid, req.member_id)
-            return Result(HeartbeatResponse(member_id=req.member_id, member_epoch=req.member_epoch),
-                          self.fence_records(gid, [req.member_id]))
+            return _answered(self.fence_members(gid, [req.member_id]),
+                             HeartbeatResponse(member_id=req.member_id, member_epoch=req.member_epoch))
         idx = self.rt.state.indexes.get(gid) or GroupIndex()
         existing = idx.static.get(req.instance_id)
         if existing is None:
@@ -123,8 +168,8 @@ class ConsumerGroups:
             return Result(HeartbeatResponse(member_id=existing, member_epoch=STATIC_LEAVE_EPOCH),
                           [rec.current_record(gid, existing, leaving)])
         self.cancel_member_timers(gid, existing)
-        return Result(HeartbeatResponse(member_id=req.member_id, member_epoch=req.member_epoch),
-                      self.fence_records(gid, [existing]))
+        return _answered(self.fence_members(gid, [existing]),
+                         HeartbeatResponse(member_id=req.member_id, member_epoch=req.member_epoch))
 
     def admin_leave(self, group_id: str, identities: list[MemberIdentity]) -> Result[list[LeaveResult]]:
         """LeaveGroup v3+ on a consumer group: members by id or instance id; one epoch bump for them all."""
@@ -144,12 +189,16 @@ class ConsumerGroups:
             except KafkaError as exc:
                 result.error_code, result.error_message = exc.code, exc.message
             results.append(result)
-        out: Result[list[LeaveResult]] = Result(results)
-        if removed:
-            out.records = self.fence_records(group_id, removed)
-            for member_id in removed:
-                self.cancel_member_timers(group_id, member_id)
-        return out
+        if not removed:
+            return Result(results)
+        for member_id in removed:
+            self.cancel_member_timers(group_id, member_id)
+        return _answered(self.fence_members(group_id, removed), results)
+
+
+def _answered(result: Result, response: object) -> Result:
+    result.response = response
+    return result
 
 
 def _leaving_member(group_id: str, group: ConsumerGroupState, idx: GroupIndex, member_id: str,
@@ -170,6 +219,21 @@ def _leaving_member(group_id: str, group: ConsumerGroupState, idx: GroupIndex, m
             f"Static member {member_id} with instance id {instance_id} was fenced by member {found}.",
         )
     return found
+
+
+def group_tombstones(group_id: str, group: ConsumerGroupState, member_ids: list[str] | None = None) -> list[Record]:
+    """Every record of the group deleted, in the order of Kafka's `createGroupTombstoneRecords`;
+    `member_ids` when the members the log will hold differ from the replayed ones (a replacement
+    already among the records to append)."""
+    members = group.member_ids() if member_ids is None else member_ids
+    out = [rec.current_assignment_tombstone(group_id, m) for m in members]
+    out += [rec.target_member_tombstone(group_id, m) for m in members]
+    out.append(rec.group_tombstone(6, group_id))
+    out += [rec.member_tombstone(group_id, m) for m in members]
+    out += [rec.regex_tombstone(group_id, regex) for regex in sorted(group.regexes)]
+    out.append(rec.group_tombstone(4, group_id))
+    out.append(rec.group_tombstone(3, group_id))
+    return out
 
 
 def remove_member_records(group_id: str, member_id: str) -> list[Record]:
