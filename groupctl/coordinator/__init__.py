@@ -17,11 +17,18 @@ How state changes (the rule the code keeps):
   complete the result: append its records once, then answer the parked requests, then run the
   deferred tasks (regex resolution), each of which is completed the same way. A timer firing is
   completed the same way too. The router owns what crosses protocols: a new classic group's first
-  record, dropping an Empty classic group a consumer group replaces, DeleteGroups' tombstones,
-  which protocol a LeaveGroup goes to.
+  record, dropping an Empty group of one protocol the other replaces, DeleteGroups' tombstones,
+  which protocol a request goes to, and online migration (`migration`): a classic group converted
+  by its first consumer-protocol member (the classic tombstone and the consumer group's records in the
+  same batch as the joining heartbeat's, which runs against the converted group held aside, so a
+  refused heartbeat leaves the classic group as it was), classic members served inside a consumer
+  group (`consumer/classic_members`, through the heartbeat's own steps), and the conversion back,
+  which, as in Kafka, replaces the records of the members' removal and creates the live classic
+  group directly.
 
-Layout: `runtime` (clock, timers and their named keys, ids, topics, configs, state, log, tasks),
-`coordinator` (the router), `classic/` and `consumer/` (the protocols), `offsets`, `assignors/`,
+Layout: `runtime` (clock, timers and their named keys, ids, topics, configs, state, log, tasks, the
+migration policy), `coordinator` (the router), `classic/` and `consumer/` (the protocols),
+`migration` (the conversions between them), `offsets`, `assignors/`,
 `state` (replay plus indexes), `log` (where records go), `clock`, `ids`, `topics`, `configs`.
 
 What is not in the log lives beside it. A broker keeps it in memory; the local backend
@@ -32,7 +39,7 @@ every invocation:
 - `topics.json`: topic names, ids, partition counts and log end offsets;
 - `group-configs.json`: per-group config overrides; `clock.json`: the virtual clock;
 - `timers.json`: live timers by key (`runtime.TIMER_KINDS`: session, heartbeat, rebalance, join,
-  sync) and deadline, so sessions still expire and rebalances still time out between invocations;
+  sync, member-join, member-sync) and deadline, so sessions still expire and rebalances still time out between invocations;
 - `classic-groups.json`: classic groups' soft state (`backends.local_classic`), with the log end
   offset it was taken at; used only while the log still ends there;
 - `members.json`: the simulated members of `groupctl local member`; `serving.json` and `.lock`:
