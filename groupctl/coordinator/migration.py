@@ -91,7 +91,8 @@ class Migration:
         return out
 
     def _check_upgrade(self, group: ClassicGroup) -> None:
-        """`validateOnlineUpgrade`, with the messages of Kafka 4.1+ (4.0 answers "Group G is not a consumer group.")."""
+        """`validateOnlineUpgrade`, with the messages of current Kafka (3.9 gave every refusal as
+        "Group G is not a consumer group.")."""
         gid = group.group_id
         if not self.rt.upgrade_enabled:
             raise _cannot_upgrade(gid, "online upgrade is disabled.")
