@@ -152,11 +152,11 @@ def describe(
         False, "--offsets", help="One row per partition: committed offset, log end offset, lag (the default view)."
     ),
     state: bool = typer.Option(
-        False, "--state", help="One row per group: coordinator, assignor, state, epochs, members, converged."
+        False, "--state", help="One row per group: coordinator, assignor, state, epochs, members, converged, migration."
     ),
     verbose: bool = typer.Option(
         False, "--verbose",
-        help="More columns (as -o wide): current and target assignment, pending revocation, subscription.",
+        help="More columns (as -o wide): current and target assignment, pending revocation, subscription, upgraded.",
     ),
     cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
     output: OutputFormat = OutputOption,
@@ -165,6 +165,9 @@ def describe(
 
     Columns follow kafka-consumer-groups.sh --describe; assignments print as `topic:0,1;other:3`. A
     group that does not exist is an error (exit 1), or a partial failure (exit 3) when others were shown.
+
+    A consumer group with classic-protocol members is migrating: MIGRATION says `upgrading` while it
+    also has consumer-protocol members, `downgrading` when all its members speak classic.
     """
     view = _one_view(members, offsets, state)
     if all_groups and groups:

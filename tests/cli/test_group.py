@@ -508,10 +508,13 @@ def test_describe_members(cli, cluster):
     assert sum(int(row[7]) for row in rows[1:]) == 4
     verbose = cli("group", "describe", "payments-app", "--members", "--verbose", *cluster.args)
     head = verbose.out.splitlines()[0].split()
-    assert head[-4:] == ["CURRENT-ASSIGNMENT", "TARGET-ASSIGNMENT", "PENDING-REVOCATION", "SUBSCRIPTION"]
+    assert head[-5:] == ["CURRENT-ASSIGNMENT", "TARGET-ASSIGNMENT", "PENDING-REVOCATION", "SUBSCRIPTION", "UPGRADED"]
+    assert [line.split()[-1] for line in verbose.out.splitlines()[1:]] == ["true"] * 3
     assert "payments:" in verbose.out
     assert verbose.out == cli("group", "describe", "payments-app", "--members", "-o", "wide",
                               *cluster.args).out
+    classic = cli("group", "describe", "orders-app", "--members", "--verbose", *cluster.args)
+    assert [line.split()[-1] for line in classic.out.splitlines()] == ["UPGRADED"] + ["-"] * 4  # a classic group
 
 
 def test_describe_state(cli, cluster):
@@ -519,13 +522,13 @@ def test_describe_state(cli, cluster):
     assert r.code == 0, r.err
     rows = _rows(r.out)
     assert rows[0] == ["GROUP", "COORDINATOR", "(ID)", "ASSIGNMENT-STRATEGY", "STATE", "GROUP-EPOCH",
-                       "ASSIGNMENT-EPOCH", "#MEMBERS", "CONVERGED"]
+                       "ASSIGNMENT-EPOCH", "#MEMBERS", "CONVERGED", "MIGRATION"]
     by_group = {row[0]: row for row in rows[1:]}
     assert set(by_group) == {"billing", "orders-app", "payments-app"}
     generation = "1" if cluster.local else "-"  # DescribeGroups carries no generation
-    assert by_group["orders-app"][3:] == ["range", "Stable", generation, "-", "4", "yes"]
+    assert by_group["orders-app"][3:] == ["range", "Stable", generation, "-", "4", "yes", "-"]
     assert by_group["payments-app"][3:6] == ["uniform", "Stable", by_group["payments-app"][6]]
-    assert by_group["payments-app"][7:] == ["3", "yes"]
+    assert by_group["payments-app"][7:] == ["3", "yes", "-"]
     assert by_group["orders-app"][1:3] == cluster.coordinator.split()
 
 
