@@ -422,21 +422,25 @@ def test_list(cli, cluster):
     assert rows[1:] == [["billing", "classic", "Empty"], ["orders-app", "classic", "Stable"],
                         ["payments-app", "consumer", "Stable"]]
     wide = _rows(cli("group", "list", *cluster.args, "-o", "wide").out)
-    assert wide[0] == ["GROUP", "TYPE", "STATE", "PROTOCOL", "MEMBERS"]
+    assert wide[0] == ["GROUP", "TYPE", "STATE", "PROTOCOL", "MEMBERS", "MIXED"]
     counts = ["0", "4", "3"] if cluster.local else ["-", "-", "-"]  # ListGroups carries no member count
-    assert wide[1:] == [["billing", "classic", "Empty", "-", counts[0]],
-                        ["orders-app", "classic", "Stable", "consumer", counts[1]],
-                        ["payments-app", "consumer", "Stable", "consumer", counts[2]]]
+    # MIXED: known locally; on a cluster, wide output describes the consumer groups to tell
+    assert wide[1:] == [["billing", "classic", "Empty", "-", counts[0], "-"],
+                        ["orders-app", "classic", "Stable", "consumer", counts[1], "-"],
+                        ["payments-app", "consumer", "Stable", "consumer", counts[2], "-"]]
 
 
 def test_list_every_format(cli, cluster, checks):
     checks.every_format(("group", "list", *cluster.args), "GroupList",
-                   ["GROUP", "TYPE", "STATE"], ["PROTOCOL", "MEMBERS"])
+                   ["GROUP", "TYPE", "STATE"], ["PROTOCOL", "MEMBERS", "MIXED"])
     items = _items(cli, "group", "list", *cluster.args, kind="GroupList")
+    # Without -o wide a cluster's consumer groups are not described, so whether they are mixed is unknown.
     assert items[2] == {"groupId": "payments-app", "type": "consumer", "state": "Stable",
-                        "protocolType": "consumer", "members": 3 if cluster.local else None}
+                        "protocolType": "consumer", "members": 3 if cluster.local else None,
+                        "mixed": False if cluster.local else None}
+    assert items[0]["mixed"] is False  # a classic group never is
     r = cli("-o", "csv", "group", "list", *cluster.args)  # the global -o
-    assert r.out.splitlines()[0] == "group,type,state,protocol,members"
+    assert r.out.splitlines()[0] == "group,type,state,protocol,members,mixed"
 
 
 def test_list_filters_are_case_insensitive(cli, cluster):
