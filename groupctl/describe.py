@@ -39,6 +39,8 @@ __all__ = [
     "from_describe_groups",
     "held_partitions",
     "member_holds",
+    "replayed_mixed",
+    "stored_protocol",
 ]
 
 P = TypeVar("P", bound=Hashable)
@@ -201,6 +203,17 @@ def classic_description(
 # -- from replayed state ---------------------------------------------------------------------------
 
 
+def stored_protocol(meta: Mapping[str, Any]) -> str:
+    """The protocol a KIP-848 member speaks, from its ConsumerGroupMemberMetadataValue: Kafka keeps
+    `classicMemberMetadata` only for members that joined with JoinGroup (online migration)."""
+    return "classic" if meta.get("classicMemberMetadata") is not None else "consumer"
+
+
+def replayed_mixed(state: ConsumerGroupState) -> bool:
+    """`GroupDescription.mixed` of a replayed consumer group, without describing it (for listings)."""
+    return any(stored_protocol(meta) == "classic" for meta in state.members.values())
+
+
 def committed_offsets(replay: Replay, group_id: str) -> list[CommittedOffset]:
     """The group's committed offsets in the replayed state, by topic and partition."""
     committed = replay.offsets.get(group_id) or {}
@@ -277,7 +290,7 @@ def _replayed_consumer(group_id: str, state: ConsumerGroupState, offsets: list[C
             instance_id=meta.get("instanceId"),
             client_id=meta.get("clientId", ""),
             host=meta.get("clientHost", ""),
-            protocol="classic" if classic is not None else "consumer",
+            protocol=stored_protocol(meta),
             # A member without a type-8 record has Kafka's builder defaults: epoch 0, STABLE.
             member_epoch=cur["memberEpoch"] if cur is not None else 0,
             previous_member_epoch=cur["previousMemberEpoch"] if cur is not None else -1,

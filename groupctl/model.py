@@ -79,13 +79,18 @@ def format_assignment(partitions: Iterable[TopicPartition] | None) -> str:
 
 @dataclass(slots=True)
 class GroupListing:
-    """One row of `group list`: ListGroups v5's fields plus the member count where it is known."""
+    """One row of `group list`: ListGroups v5's fields plus what is known beyond them.
+
+    `members` is the member count and `mixed` whether a consumer group holds classic-protocol members
+    (`GroupDescription.mixed`); ListGroups carries neither, so both stay None where nobody looked.
+    """
 
     group_id: str
     type: str  # classic, consumer, share, streams (wire names, lower case)
     state: str
     protocol_type: str = ""
     members: int | None = None
+    mixed: bool | None = None
 
 
 @dataclass(slots=True)
@@ -179,6 +184,43 @@ class GroupDescription:
         if self.state not in ("Stable", "Empty"):
             return False
         return all(m.converged for m in self.members)
+
+    # -- online migration (KIP-848): classic-protocol members inside a consumer group ---------------
+
+    @property
+    def classic_members(self) -> int:
+        """Members speaking the classic protocol (JoinGroup/SyncGroup): every member of a classic group."""
+        return sum(m.protocol == "classic" for m in self.members)
+
+    @property
+    def consumer_members(self) -> int:
+        """Members speaking the consumer protocol (ConsumerGroupHeartbeat)."""
+        return sum(m.protocol == "consumer" for m in self.members)
+
+    @property
+    def mixed(self) -> bool:
+        """A consumer group holding at least one classic-protocol member: Kafka is migrating it."""
+        return self.type == "consumer" and self.classic_members > 0
+
+    @property
+    def migration(self) -> str | None:
+        """Which way a mixed group is going, by who is left in it.
+
+        `upgrading`: a consumer group with both classic- and consumer-protocol members (the classic
+        ones have yet to restart with group.protocol=consumer). `downgrading`: a consumer group whose
+        members all speak classic (the last consumer-protocol member left, yet the group is still a
+        consumer group). None otherwise: a classic group, or a consumer group without classic members.
+        """
+        if not self.mixed:
+            return None
+        return "upgrading" if self.consumer_members else "downgrading"
+
+    def upgraded(self, member: Member) -> bool | None:
+        """Kafka's UPGRADED for a member: in a consumer group, whether it speaks the consumer protocol
+        (false for a classic member inside it); None in a classic group, where Kafka has no such column."""
+        if self.type != "consumer":
+            return None
+        return member.protocol == "consumer"
 
 
 @dataclass(slots=True)

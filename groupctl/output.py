@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 import json
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from enum import Enum
 from itertools import islice
@@ -30,11 +30,16 @@ class OutputFormat(str, Enum):
 
 @dataclass(frozen=True)
 class Column:
-    """A table column: the row key it shows, its header, and whether it only shows in `wide`."""
+    """A table column: the row key it shows, its header, and whether it only shows in `wide`.
+
+    `text`, when given, makes the table cell from the whole row, verbatim (a blank cell is ""): for
+    cells people read differently from the value scripts get (CSV keeps `row[key]`, JSON the items).
+    """
 
     key: str
     header: str
     wide_only: bool = False
+    text: Callable[[dict[str, Any]], str] | None = None
 
 
 def _camel(name: str) -> str:
@@ -85,6 +90,10 @@ def _csv_cell(value: Any) -> str:
     return str(value)
 
 
+def _getter(key: str) -> Callable[[dict[str, Any]], str]:
+    return lambda row: _cell(row.get(key))
+
+
 def write_table(
     rows: Iterable[dict[str, Any]],
     columns: Sequence[Column],
@@ -101,7 +110,8 @@ def write_table(
     out = out or sys.stdout
     cols = [c for c in columns if wide or not c.wide_only]
     it: Iterator[dict[str, Any]] = iter(rows)
-    head = [[_cell(r.get(c.key)) for c in cols] for r in islice(it, sample)]
+    shown = [c.text if c.text is not None else _getter(c.key) for c in cols]
+    head = [[show(r) for show in shown] for r in islice(it, sample)]
     widths = [len(c.header) for c in cols]
     for cells in head:
         for i, cell in enumerate(cells):
@@ -118,7 +128,7 @@ def write_table(
         out.write(line(cells) + "\n")
         count += 1
     for r in it:
-        out.write(line([_cell(r.get(c.key)) for c in cols]) + "\n")
+        out.write(line([show(r) for show in shown]) + "\n")
         count += 1
     return count
 

@@ -24,6 +24,8 @@ from groupctl.describe import (
     from_describe_groups,
     held_partitions,
     member_holds,
+    replayed_mixed,
+    stored_protocol,
 )
 from groupctl.kafka.groups import parse_consumer_group_describe, parse_describe_groups
 from groupctl.log.decode import decode_record
@@ -35,6 +37,7 @@ from groupctl.model import Member, TopicPartition
 from groupctl.protocol.consumer_protocol import encode_assignment, encode_subscription
 from groupctl.protocol.primitives import uuid_to_kafka
 from groupctl.protocol.records import encode_key, encode_value
+from tests.mixed_groups import GROUPS, ORACLE_CLASSIC, ORACLE_CONSUMER, group_records
 
 TOPIC_ID = uuid.UUID("6513270e-269e-0d37-f2a7-4de452e6b438")
 OTHER_ID = uuid.UUID("00000000-0000-0000-0000-0000000000aa")
@@ -189,6 +192,32 @@ def test_a_consumer_group_names_topics_by_id_unless_told_their_names() -> None:
     assert describe_all_replayed(replay, topic_names={uuid_to_kafka(TOPIC_ID): "orders"}) == [named]
 
 
+def _replayed_group(name: str) -> Replay:
+    topic, _, members, epoch = GROUPS[name]
+    return replayed(*(SimpleRecord(k, v, BASE_TS) for k, v in group_records(name, topic, TOPIC_ID, members, epoch)))
+
+
+@pytest.mark.parametrize(("group", "protocols", "migration"), [
+    ("oracle-mixed", {ORACLE_CLASSIC: "classic", ORACLE_CONSUMER: "consumer"}, "upgrading"),
+    ("legacy-app", {f"legacy-{n}-9f1b": "classic" for n in range(3)}, "downgrading"),
+    ("payments-app", {"pE3s9QwYRZ6m0x4vBnU1Tg": "consumer", "Zt7hK2cLQe2xN8oRw5sJdA": "consumer"}, None),
+])
+def test_a_member_with_classic_metadata_speaks_classic_inside_a_consumer_group(group, protocols, migration) -> None:
+    replay = _replayed_group(group)
+    desc = describe_replayed(replay, group)
+    assert {m.member_id: m.protocol for m in desc.members} == protocols
+    assert desc.migration == migration
+    assert replayed_mixed(replay.consumer[group]) is desc.mixed is (migration is not None)
+    classic = next((m for m in desc.members if m.protocol == "classic"), None)
+    if classic is not None:  # the session timeout a classic member joined with is kept
+        assert classic.session_timeout_ms == 45_000
+
+
+def test_the_protocol_is_read_from_the_member_metadata_alone() -> None:
+    assert stored_protocol({"classicMemberMetadata": {"sessionTimeoutMs": 1, "supportedProtocols": []}}) == "classic"
+    assert stored_protocol({"classicMemberMetadata": None}) == stored_protocol({}) == "consumer"
+
+
 # -- ConsumerGroupDescribe -------------------------------------------------------------------------
 
 
@@ -212,3 +241,4 @@ def test_a_consumer_group_describe_answer_becomes_a_description() -> None:
     assert m.assignment == [TopicPartition("orders", 0)]
     assert m.target_assignment == [TopicPartition(uuid_to_kafka(TOPIC_ID), 1)]
     assert not m.converged and member_holds(m) == [TopicPartition("orders", 0)]
+

@@ -66,3 +66,17 @@ def test_to_item_camel_cases_dataclasses():
         "expireTimestamp": None, "logEndOffset": None,
     }]
     assert to_item({"k": (TopicPartition("a", 0),)}) == {"k": [{"topic": "a", "partition": 0}]}
+
+
+def test_a_column_may_show_a_cell_of_its_own_while_csv_keeps_the_value():
+    def flag(row: dict) -> str:
+        return {True: "yes", False: "-"}.get(row["flag"], "")
+
+    columns = [Column("group", "GROUP"), Column("flag", "FLAG", text=flag)]
+    rows = [{"group": "a", "flag": True}, {"group": "b", "flag": False}, {"group": "c", "flag": None}]
+    out = io.StringIO()
+    write_table(rows, columns, out=out)
+    assert out.getvalue().splitlines() == ["GROUP  FLAG", "a      yes", "b      -", "c      "]
+    out = io.StringIO()
+    render("Thing", rows, columns, OutputFormat.csv, out=out)
+    assert out.getvalue().splitlines() == ["group,flag", "a,true", "b,false", "c,"]

@@ -29,8 +29,11 @@ class Backend(Protocol):
     notices: list[str]
 
     def list_groups(
-        self, types: Iterable[str] | None = None, states: Iterable[str] | None = None
-    ) -> list[GroupListing]: ...
+        self, types: Iterable[str] | None = None, states: Iterable[str] | None = None, *, mixed: bool = False
+    ) -> list[GroupListing]:
+        """Every group, filtered. `mixed` asks for `GroupListing.mixed` even where it costs more requests
+        (a describe of the consumer groups on a cluster); a backend that knows it anyway fills it always."""
+        ...
 
     def describe_groups(self, group_ids: Iterable[str]) -> list[GroupDescription]:
         """Each named group; GroupNotFound for one that does not exist."""

@@ -104,14 +104,43 @@ class KafkaBackend:
     # --- groups: the wire client ----------------------------------------------------------------
 
     def list_groups(
-        self, types: Iterable[str] | None = None, states: Iterable[str] | None = None
+        self, types: Iterable[str] | None = None, states: Iterable[str] | None = None, *, mixed: bool = False
     ) -> list[GroupListing]:
-        """ListGroups on every broker. Member counts are not known here (ListGroups has none)."""
+        """ListGroups on every broker. Member counts are not known here (ListGroups has none); a classic
+        group is never mixed, and with `mixed` the consumer groups are described to tell (`_fill_mixed`)."""
         wanted_types = [t for t in types or () if t]
         wanted_states = [s for s in states or () if s]
         deadline = self._deadline()
         self._check_listing(deadline, wanted_types, wanted_states)
-        return list_groups(self.cluster, deadline, states=wanted_states or None, types=wanted_types or None)
+        listings = list_groups(self.cluster, deadline, states=wanted_states or None, types=wanted_types or None)
+        for listing in listings:
+            if listing.type == "classic":
+                listing.mixed = False
+        if mixed:
+            self._fill_mixed([g for g in listings if g.type == "consumer"], deadline)
+        return listings
+
+    def _fill_mixed(self, listings: list[GroupListing], deadline: Deadline) -> None:
+        """One ConsumerGroupDescribe batch for the consumer groups listed, within the listing's own
+        deadline. A group it fails for keeps `mixed` None (unknown), and the listing stands: the
+        failure is a notice, not an error."""
+        if not listings or not self._consumer_describe:
+            return
+        try:
+            answers = describe_consumer_groups(self.cluster, [g.group_id for g in listings], deadline)
+        except GroupctlError as exc:
+            self.notices.append(f"whether the consumer groups are mixed is unknown (MIXED left empty): {exc}")
+            return
+        failed = []
+        for listing in listings:
+            info = answers.get(listing.group_id)
+            if info is None or info.error_code:
+                failed.append(f"'{listing.group_id}' ({info.error_name if info else 'no answer'})")
+                continue
+            listing.mixed = info.mixed
+        if failed:
+            self.notices.append(f"ConsumerGroupDescribe failed for {', '.join(failed)}: whether those groups are "
+                                "mixed is unknown (MIXED left empty)")
 
     def _check_listing(self, deadline: Deadline, types: list[str], states: list[str]) -> None:
         """Say what each broker's ListGroups version cannot do, or refuse a --type it cannot honour."""

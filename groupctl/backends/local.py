@@ -31,7 +31,7 @@ from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.log import SegmentLog
 from groupctl.coordinator.runtime import TIMER_KINDS
 from groupctl.coordinator.topics import Topic, TopicImage
-from groupctl.describe import assigned_partitions, committed_offsets, decode_member_bytes
+from groupctl.describe import assigned_partitions, committed_offsets, decode_member_bytes, replayed_mixed
 from groupctl.errors import KAFKA_ERROR_NAMES, GroupctlError, GroupNotFound, KafkaError
 from groupctl.log.writer import SegmentWriter
 from groupctl.model import (
@@ -290,9 +290,16 @@ class LocalBackend:
     # -- the Backend protocol ----------------------------------------------------------------------
 
     def list_groups(
-        self, types: Iterable[str] | None = None, states: Iterable[str] | None = None
+        self, types: Iterable[str] | None = None, states: Iterable[str] | None = None, *, mixed: bool = False
     ) -> list[GroupListing]:
-        return self.coordinator.list_groups(states=states, types=types)
+        """The coordinator's listing, with member counts and, whatever `mixed` says (the state is at
+        hand), whether each consumer group holds classic-protocol members."""
+        listings = self.coordinator.list_groups(states=states, types=types)
+        consumer = self.coordinator.state.consumer
+        for listing in listings:
+            state = consumer.get(listing.group_id) if listing.type == "consumer" else None
+            listing.mixed = replayed_mixed(state) if state is not None else False
+        return listings
 
     def describe_groups(self, group_ids: Iterable[str]) -> list[GroupDescription]:
         out = []

@@ -220,7 +220,7 @@ def groups(
     ),
     members: bool = typer.Option(False, "--members", help="One row per member: ids, host, protocol, epoch."),
     offsets: bool = typer.Option(False, "--offsets", help="One row per committed partition (the default view)."),
-    state: bool = typer.Option(False, "--state", help="One row per group: state, epochs, convergence."),
+    state: bool = typer.Option(False, "--state", help="One row per group: state, epochs, convergence, migration."),
     verbose: bool = typer.Option(
         False, "--verbose", help="More columns: assignments, subscriptions, leader epochs (as -o wide)."
     ),

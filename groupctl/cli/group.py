@@ -82,12 +82,20 @@ def _canonical(values: list[str] | None, valid: tuple[str, ...], what: str, opti
 
 # -- group list ------------------------------------------------------------------------------------
 
+def _mixed_text(row: dict[str, Any]) -> str:
+    """MIXED: `yes` for a consumer group holding classic-protocol members, `-` for one that does not (and
+    for a classic group), blank where it is unknown (the describe that would tell failed, or was not made)."""
+    mixed = row.get("mixed")
+    return "" if mixed is None else "yes" if mixed else "-"
+
+
 LIST_COLUMNS = [
     Column("group", "GROUP"),
     Column("type", "TYPE"),
     Column("state", "STATE"),
     Column("protocol", "PROTOCOL", wide_only=True),
     Column("members", "MEMBERS", wide_only=True),
+    Column("mixed", "MIXED", wide_only=True, text=_mixed_text),
 ]
 
 
@@ -102,21 +110,25 @@ def list_groups(
     cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
     output: OutputFormat = OutputOption,
 ) -> None:
-    """List the groups with their type and state (wide: protocol type and, with --local, member count).
+    """List the groups with their type and state (wide: protocol type, member count, mixed).
 
     ListGroups carries no member count, so on a Kafka cluster MEMBERS stays empty: `group describe
-    --all --state` counts them.
+    --all --state` counts them. MIXED says `yes` for a consumer group holding classic-protocol members
+    (an online migration); on a Kafka cluster `-o wide` describes the consumer groups to tell (one
+    ConsumerGroupDescribe, within --timeout), and leaves the cell empty for a group it could not.
     """
     want_types = _canonical(types, GROUP_TYPES, "type", "--type")
     want_states = _canonical(states, GROUP_STATES, "state", "--state")
+    fmt = output_format(output)
     with open_cluster(cluster.choose()) as backend:
-        listings = backend.list_groups(types=want_types or None, states=want_states or None)
+        listings = backend.list_groups(types=want_types or None, states=want_states or None,
+                                       mixed=fmt is OutputFormat.wide)
     rows = [
         {"group": g.group_id, "type": g.type, "state": g.state, "protocol": g.protocol_type or None,
-         "members": g.members}
+         "members": g.members, "mixed": g.mixed}
         for g in listings
     ]
-    render("GroupList", rows, LIST_COLUMNS, output_format(output), items=[to_item(g) for g in listings])
+    render("GroupList", rows, LIST_COLUMNS, fmt, items=[to_item(g) for g in listings])
 
 
 # -- group describe --------------------------------------------------------------------------------
@@ -152,11 +164,11 @@ def describe(
         False, "--offsets", help="One row per partition: committed offset, log end offset, lag (the default view)."
     ),
     state: bool = typer.Option(
-        False, "--state", help="One row per group: coordinator, assignor, state, epochs, members, converged."
+        False, "--state", help="One row per group: coordinator, assignor, state, epochs, members, converged, migration."
     ),
     verbose: bool = typer.Option(
         False, "--verbose",
-        help="More columns (as -o wide): current and target assignment, pending revocation, subscription.",
+        help="More columns (as -o wide): current and target assignment, pending revocation, subscription, upgraded.",
     ),
     cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
     output: OutputFormat = OutputOption,
@@ -165,6 +177,9 @@ def describe(
 
     Columns follow kafka-consumer-groups.sh --describe; assignments print as `topic:0,1;other:3`. A
     group that does not exist is an error (exit 1), or a partial failure (exit 3) when others were shown.
+
+    A consumer group with classic-protocol members is migrating: MIGRATION says `upgrading` while it
+    also has consumer-protocol members, `downgrading` when all its members speak classic.
     """
     view = _one_view(members, offsets, state)
     if all_groups and groups:

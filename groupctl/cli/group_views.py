@@ -3,6 +3,8 @@
 Shared by every command that describes groups (`dump groups` now, `group describe` on a live
 backend later), so a group rebuilt from a dump and a live group look the same. Column names follow
 kafka-consumer-groups.sh where it has them; the epochs, protocol and convergence are groupctl's.
+One table holds every group described, so a column Kafka prints for some groups only (UPGRADED, for
+consumer groups) is there for all, with `-` where it does not apply.
 """
 
 from __future__ import annotations
@@ -18,6 +20,23 @@ class View(str, Enum):
     offsets = "offsets"
     members = "members"
     state = "state"
+
+
+def _true_false(row: dict[str, Any]) -> str:
+    """UPGRADED as Kafka prints it (`true`/`false`); `-` in a classic group, which has no such column."""
+    upgraded = row.get("upgraded")
+    return "-" if upgraded is None else str(upgraded).lower()
+
+
+def migration_text(row: dict[str, Any]) -> str:
+    """`upgrading (2 classic, 1 consumer)`, `downgrading (3 classic)`, or `-` for a group not migrating."""
+    migration = row.get("migration")
+    if migration is None:
+        return "-"
+    counts = [f"{row['classicMembers']} classic"]
+    if row["consumerMembers"]:
+        counts.append(f"{row['consumerMembers']} consumer")
+    return f"{migration} ({', '.join(counts)})"
 
 
 OFFSET_COLUMNS = [
@@ -48,6 +67,7 @@ MEMBER_COLUMNS = [
     Column("targetAssignment", "TARGET-ASSIGNMENT", wide_only=True),
     Column("pendingRevocation", "PENDING-REVOCATION", wide_only=True),
     Column("subscription", "SUBSCRIPTION", wide_only=True),
+    Column("upgraded", "UPGRADED", wide_only=True, text=_true_false),
 ]
 
 STATE_COLUMNS = [
@@ -60,6 +80,7 @@ STATE_COLUMNS = [
     Column("assignmentEpoch", "ASSIGNMENT-EPOCH"),
     Column("members", "#MEMBERS"),
     Column("converged", "CONVERGED"),
+    Column("migration", "MIGRATION", text=migration_text),
 ]
 
 COLUMNS = {View.offsets: OFFSET_COLUMNS, View.members: MEMBER_COLUMNS, View.state: STATE_COLUMNS}
@@ -110,6 +131,7 @@ def member_rows(desc: GroupDescription) -> list[dict[str, Any]]:
             "targetAssignment": format_assignment(m.target_assignment),
             "pendingRevocation": format_assignment(m.pending_revocation),
             "subscription": m.subscribed_regex if m.subscribed_regex else ",".join(sorted(m.subscribed_topics)) or None,
+            "upgraded": desc.upgraded(m),
         })
     return rows
 
@@ -118,7 +140,8 @@ def state_row(desc: GroupDescription) -> dict[str, Any]:
     return {
         "group": desc.group_id, "coordinator": desc.coordinator, "assignor": desc.assignor, "state": desc.state,
         "type": desc.type, "groupEpoch": desc.group_epoch, "assignmentEpoch": desc.assignment_epoch,
-        "members": len(desc.members), "converged": desc.converged,
+        "members": len(desc.members), "converged": desc.converged, "migration": desc.migration,
+        "classicMembers": desc.classic_members, "consumerMembers": desc.consumer_members,
     }
 
 
@@ -126,8 +149,11 @@ def description_item(desc: GroupDescription) -> dict[str, Any]:
     """The whole description for JSON/YAML: every field, whatever the view."""
     item = to_item(desc)
     item["converged"] = desc.converged
+    item.update(mixed=desc.mixed, migration=desc.migration, classicMembers=desc.classic_members,
+                consumerMembers=desc.consumer_members)
     for member, raw in zip(desc.members, item["members"], strict=True):
         raw["converged"] = member.converged
+        raw["upgraded"] = desc.upgraded(member)
     return item
 
 

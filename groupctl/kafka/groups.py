@@ -297,6 +297,15 @@ class ConsumerGroupInfo:
     def error_name(self) -> str:
         return error_name(self.error_code)
 
+    @property
+    def mixed(self) -> bool | None:
+        """Whether a member speaks the classic protocol (`GroupDescription.mixed`); None when a v0 answer
+        (no MemberType) leaves it unknown."""
+        types = {m.member_type for m in self.members}
+        if 0 in types:
+            return True
+        return None if -1 in types else False
+
 
 def consumer_group_describe_request(
     version: int, group_ids: Sequence[str], include_authorized_operations: bool = False

@@ -218,6 +218,67 @@ def test_list_groups_state_filter_applied_by_groupctl_before_v4(fake_cluster: An
     assert "no state filter before v4" in notice and "applied --state itself" in notice
 
 
+GROUP_AUTHORIZATION_FAILED = 30
+
+
+def lists(broker: FakeBroker, groups: dict[str, str]) -> None:
+    """ListGroups v5 on `broker`: group id -> type, every group Stable, protocol type consumer."""
+    broker.on(16, lambda r, s: {"errorCode": 0, "groups": [
+        {"groupId": g, "protocolType": "consumer", "groupState": "Stable", "groupType": t}
+        for g, t in groups.items()]})
+
+
+def with_member_types(group: str, *types: int) -> dict[str, Any]:
+    """`consumer_group(group)` with one member per MemberType given (0 classic, 1 consumer)."""
+    answer = consumer_group(group)
+    (member,) = answer["members"]
+    answer["members"] = [{**member, "memberId": f"m-{n}", "instanceId": None, "memberType": t}
+                         for n, t in enumerate(types)]
+    return answer
+
+
+def test_list_groups_tells_mixed_consumer_groups_with_one_describe_when_asked(fake_cluster: Any) -> None:
+    (broker,) = fake_cluster()
+    lists(broker, {"upgrading": "consumer", "modern": "consumer", "locked": "consumer", "old": "classic"})
+    answers = {"upgrading": with_member_types("upgrading", 0, 1), "modern": with_member_types("modern", 1, 1),
+               "locked": {"errorCode": GROUP_AUTHORIZATION_FAILED, "errorMessage": None, "groupId": "locked"}}
+    broker.on(69, lambda r, s: {"groups": [answers[g] for g in r.body["groupIds"]]})
+    with backend(broker) as kafka:
+        plain = {g.group_id: g.mixed for g in kafka.list_groups()}
+        assert broker.requests_for(69) == []  # not asked: ListGroups alone, nothing described
+        assert plain == {"locked": None, "modern": None, "old": False, "upgrading": None}
+        asked = {g.group_id: g.mixed for g in kafka.list_groups(mixed=True)}
+        notices = list(kafka.notices)
+    assert asked == {"locked": None, "modern": False, "old": False, "upgrading": True}
+    (request,) = broker.requests_for(69)  # one batch, consumer groups only
+    assert sorted(request.body["groupIds"]) == ["locked", "modern", "upgrading"]
+    assert notices == ["ConsumerGroupDescribe failed for 'locked' (GROUP_AUTHORIZATION_FAILED): whether those "
+                       "groups are mixed is unknown (MIXED left empty)"]
+
+
+def test_a_describe_that_never_answers_leaves_mixed_unknown_within_the_timeout(fake_cluster: Any) -> None:
+    (broker,) = fake_cluster()
+    lists(broker, {"upgrading": "consumer", "old": "classic"})
+    broker.on(69, lambda r, s: NO_REPLY)
+    start = time.monotonic()
+    with backend(broker, timeout=1.5) as kafka:
+        listed = {g.group_id: g.mixed for g in kafka.list_groups(mixed=True)}
+        (notice,) = kafka.notices
+    assert time.monotonic() - start < 5  # the listing's own --timeout, not one more
+    assert listed == {"old": False, "upgrading": None}
+    assert notice.startswith("whether the consumer groups are mixed is unknown (MIXED left empty): ")
+    assert "timed out" in notice
+
+
+def test_a_broker_without_consumer_group_describe_lists_without_mixed(fake_cluster: Any) -> None:
+    (broker,) = fake_cluster(api_versions={k: v for k, v in DEFAULT_VERSIONS.items() if k != 69})
+    lists(broker, {"upgrading": "consumer"})
+    with backend(broker) as kafka:
+        assert [g.mixed for g in kafka.list_groups(mixed=True)] == [None]
+        (notice,) = kafka.notices
+    assert "has no ConsumerGroupDescribe (API 69)" in notice and "MIXED left empty" in notice
+
+
 def test_a_broker_that_never_answers_offset_fetch_costs_the_timeout(fake_cluster: Any) -> None:
     (broker,) = fake_cluster()
     broker.on(9, lambda r, s: NO_REPLY)

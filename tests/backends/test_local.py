@@ -16,8 +16,10 @@ import pytest
 
 from groupctl.backends.local import LOCK_FILE, LOG_DIR, SERVING_FILE, LocalBackend, _alive
 from groupctl.coordinator.consumer import HeartbeatRequest
+from groupctl.coordinator.offsets import CommitPartition
 from groupctl.errors import GroupctlError, GroupNotFound
 from groupctl.model import MemberIdentity, TopicPartition
+from tests.mixed_groups import write_groups
 from tests.server.waits import wait_until
 
 
@@ -52,6 +54,20 @@ def test_state_survives_invocations_and_reads_like_a_broker_dump(tmp_path: Path)
         for _batch, records in dump.batches:
             replay.apply_all(records)
     assert replay.group_ids() == ["g"]
+
+
+def test_the_listing_says_which_consumer_groups_are_mixed_whatever_is_asked(tmp_path: Path) -> None:
+    """Known from the replayed state, so filled without asking (`mixed` matters on a cluster only)."""
+    write_groups(tmp_path)
+    with LocalBackend(tmp_path) as b:
+        b.coordinator.create_topic("invoices", 1)
+        b.coordinator.commit_offsets("billing", "", -1, [CommitPartition("invoices", 0, 5)])  # a simple group
+        for asked in (False, True):
+            listed = {g.group_id: (g.type, g.mixed) for g in b.list_groups(mixed=asked)}
+            assert listed == {"billing": ("classic", False), "legacy-app": ("consumer", True),
+                              "oracle-mixed": ("consumer", True), "orders-app": ("consumer", True),
+                              "payments-app": ("consumer", False)}
+        assert [g.mixed for g in b.list_groups(types=["consumer"], states=["Stable"])] == [True, True, True, False]
 
 
 def test_missing_directory_and_group(tmp_path: Path) -> None:

@@ -5,6 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from tests.mixed_groups import ORACLE_CLASSIC, ORACLE_CONSUMER, write_dump
+
+KAFKA_40_LIVE = Path(__file__).resolve().parents[2].parent / "shared" / "kafka-4.0-broker-vectors" / "live"
+
 
 def _json(cli, *args) -> list[dict]:
     r = cli("dump", "groups", *args, "-o", "json")
@@ -19,11 +25,11 @@ def test_state_view(cli, sample):
     assert r.code == 0, r.err
     rows = [line.split() for line in r.out.splitlines()]
     assert rows[0] == ["GROUP", "COORDINATOR", "(ID)", "ASSIGNMENT-STRATEGY", "STATE", "GROUP-EPOCH",
-                       "ASSIGNMENT-EPOCH", "#MEMBERS", "CONVERGED"]
+                       "ASSIGNMENT-EPOCH", "#MEMBERS", "CONVERGED", "MIGRATION"]
     by_group = {row[0]: row for row in rows[1:]}
     assert set(by_group) == {"billing-etl", "orders-app", "payments-app"}  # old-job was deleted
-    assert by_group["orders-app"][2:] == ["range", "Stable", "1", "-", "3", "yes"]
-    assert by_group["payments-app"][2:] == ["uniform", "Stable", "4", "4", "3", "yes"]
+    assert by_group["orders-app"][2:] == ["range", "Stable", "1", "-", "3", "yes", "-"]
+    assert by_group["payments-app"][2:] == ["uniform", "Stable", "4", "4", "3", "yes", "-"]
     assert by_group["billing-etl"][3] == "Empty"
 
 
@@ -94,3 +100,45 @@ def test_real_segments(cli, vectors_dir: Path):
     assert group["type"] == "classic" and group["protocolType"] == "consumer"
     assert group["offsets"] and all(o["topic"] == "order_created" for o in group["offsets"])
 
+
+# -- groups in online migration ------------------------------------------------------------------------
+
+
+def test_a_classic_member_inside_a_consumer_group_shows_classic(cli, tmp_path):
+    dump = write_dump(tmp_path / "dump", ["oracle-mixed", "legacy-app"])
+    r = cli("dump", "groups", str(dump), "oracle-mixed", "--members")
+    assert r.code == 0, r.err
+    rows = [line.split() for line in r.out.splitlines()]
+    assert rows[0][5] == "PROTOCOL"
+    assert {row[1]: row[5] for row in rows[1:]} == {ORACLE_CLASSIC: "classic", ORACLE_CONSUMER: "consumer"}
+    state = [line.split() for line in cli("dump", "groups", str(dump), "--state").out.splitlines()[1:]]
+    assert {row[0]: " ".join(row[8:]) for row in state} == {
+        "legacy-app": "downgrading (3 classic)", "oracle-mixed": "upgrading (1 classic, 1 consumer)"}
+    (item,) = _json(cli, str(dump), "legacy-app")
+    assert (item["mixed"], item["migration"], item["classicMembers"], item["consumerMembers"]) == (
+        True, "downgrading", 3, 0)
+    assert {m["protocol"] for m in item["members"]} == {"classic"}
+
+
+def _kafka_upgraded(group: str) -> dict[str, str]:
+    """CONSUMER-ID -> UPGRADED in Kafka 4.0's `--describe --members --verbose` of a real mixed group."""
+    path = KAFKA_40_LIVE / "describe-all-members-verbose.txt"
+    if not path.is_file():
+        pytest.skip("the Kafka 4.0 broker vectors are not present at ../shared/kafka-4.0-broker-vectors")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"{group} "))
+    header = lines[start - 1].split()
+    assert header[-1] == "UPGRADED"
+    rows = [line.split() for line in lines[start:] if line.startswith(f"{group} ")]
+    return {row[header.index("CONSUMER-ID")]: row[-1] for row in rows}
+
+
+def test_upgraded_is_what_kafka_40_printed_for_its_own_mixed_group(cli, tmp_path):
+    """Kafka's oracle-mixed rebuilt from records with the same members: UPGRADED matches, cell for cell."""
+    dump = write_dump(tmp_path / "dump", ["oracle-mixed"])
+    r = cli("dump", "groups", str(dump), "oracle-mixed", "--members", "--verbose")
+    assert r.code == 0, r.err
+    rows = [line.split() for line in r.out.splitlines()]
+    assert rows[0][-1] == "UPGRADED"
+    assert {row[1]: row[-1] for row in rows[1:]} == _kafka_upgraded("oracle-mixed") == {
+        ORACLE_CLASSIC: "false", ORACLE_CONSUMER: "true"}

@@ -422,21 +422,25 @@ def test_list(cli, cluster):
     assert rows[1:] == [["billing", "classic", "Empty"], ["orders-app", "classic", "Stable"],
                         ["payments-app", "consumer", "Stable"]]
     wide = _rows(cli("group", "list", *cluster.args, "-o", "wide").out)
-    assert wide[0] == ["GROUP", "TYPE", "STATE", "PROTOCOL", "MEMBERS"]
+    assert wide[0] == ["GROUP", "TYPE", "STATE", "PROTOCOL", "MEMBERS", "MIXED"]
     counts = ["0", "4", "3"] if cluster.local else ["-", "-", "-"]  # ListGroups carries no member count
-    assert wide[1:] == [["billing", "classic", "Empty", "-", counts[0]],
-                        ["orders-app", "classic", "Stable", "consumer", counts[1]],
-                        ["payments-app", "consumer", "Stable", "consumer", counts[2]]]
+    # MIXED: known locally; on a cluster, wide output describes the consumer groups to tell
+    assert wide[1:] == [["billing", "classic", "Empty", "-", counts[0], "-"],
+                        ["orders-app", "classic", "Stable", "consumer", counts[1], "-"],
+                        ["payments-app", "consumer", "Stable", "consumer", counts[2], "-"]]
 
 
 def test_list_every_format(cli, cluster, checks):
     checks.every_format(("group", "list", *cluster.args), "GroupList",
-                   ["GROUP", "TYPE", "STATE"], ["PROTOCOL", "MEMBERS"])
+                   ["GROUP", "TYPE", "STATE"], ["PROTOCOL", "MEMBERS", "MIXED"])
     items = _items(cli, "group", "list", *cluster.args, kind="GroupList")
+    # Without -o wide a cluster's consumer groups are not described, so whether they are mixed is unknown.
     assert items[2] == {"groupId": "payments-app", "type": "consumer", "state": "Stable",
-                        "protocolType": "consumer", "members": 3 if cluster.local else None}
+                        "protocolType": "consumer", "members": 3 if cluster.local else None,
+                        "mixed": False if cluster.local else None}
+    assert items[0]["mixed"] is False  # a classic group never is
     r = cli("-o", "csv", "group", "list", *cluster.args)  # the global -o
-    assert r.out.splitlines()[0] == "group,type,state,protocol,members"
+    assert r.out.splitlines()[0] == "group,type,state,protocol,members,mixed"
 
 
 def test_list_filters_are_case_insensitive(cli, cluster):
@@ -508,10 +512,13 @@ def test_describe_members(cli, cluster):
     assert sum(int(row[7]) for row in rows[1:]) == 4
     verbose = cli("group", "describe", "payments-app", "--members", "--verbose", *cluster.args)
     head = verbose.out.splitlines()[0].split()
-    assert head[-4:] == ["CURRENT-ASSIGNMENT", "TARGET-ASSIGNMENT", "PENDING-REVOCATION", "SUBSCRIPTION"]
+    assert head[-5:] == ["CURRENT-ASSIGNMENT", "TARGET-ASSIGNMENT", "PENDING-REVOCATION", "SUBSCRIPTION", "UPGRADED"]
+    assert [line.split()[-1] for line in verbose.out.splitlines()[1:]] == ["true"] * 3
     assert "payments:" in verbose.out
     assert verbose.out == cli("group", "describe", "payments-app", "--members", "-o", "wide",
                               *cluster.args).out
+    classic = cli("group", "describe", "orders-app", "--members", "--verbose", *cluster.args)
+    assert [line.split()[-1] for line in classic.out.splitlines()] == ["UPGRADED"] + ["-"] * 4  # a classic group
 
 
 def test_describe_state(cli, cluster):
@@ -519,13 +526,13 @@ def test_describe_state(cli, cluster):
     assert r.code == 0, r.err
     rows = _rows(r.out)
     assert rows[0] == ["GROUP", "COORDINATOR", "(ID)", "ASSIGNMENT-STRATEGY", "STATE", "GROUP-EPOCH",
-                       "ASSIGNMENT-EPOCH", "#MEMBERS", "CONVERGED"]
+                       "ASSIGNMENT-EPOCH", "#MEMBERS", "CONVERGED", "MIGRATION"]
     by_group = {row[0]: row for row in rows[1:]}
     assert set(by_group) == {"billing", "orders-app", "payments-app"}
     generation = "1" if cluster.local else "-"  # DescribeGroups carries no generation
-    assert by_group["orders-app"][3:] == ["range", "Stable", generation, "-", "4", "yes"]
+    assert by_group["orders-app"][3:] == ["range", "Stable", generation, "-", "4", "yes", "-"]
     assert by_group["payments-app"][3:6] == ["uniform", "Stable", by_group["payments-app"][6]]
-    assert by_group["payments-app"][7:] == ["3", "yes"]
+    assert by_group["payments-app"][7:] == ["3", "yes", "-"]
     assert by_group["orders-app"][1:3] == cluster.coordinator.split()
 
 

@@ -78,7 +78,7 @@ def test_render_verbose_and_json():
     with redirect_stdout(out):
         render_groups([_group()], View.members, OutputFormat.table, verbose=True)
     header = out.getvalue().splitlines()[0].split()
-    assert header[-4:] == ["CURRENT-ASSIGNMENT", "TARGET-ASSIGNMENT", "PENDING-REVOCATION", "SUBSCRIPTION"]
+    assert header[-5:] == ["CURRENT-ASSIGNMENT", "TARGET-ASSIGNMENT", "PENDING-REVOCATION", "SUBSCRIPTION", "UPGRADED"]
     out = io.StringIO()
     with redirect_stdout(out):
         render_groups([_group()], View.state, OutputFormat.json)
@@ -86,3 +86,59 @@ def test_render_verbose_and_json():
     assert item["groupId"] == "g" and item["converged"] is False
     assert item["members"][0]["memberId"] == "m-b" and item["assignmentEpoch"] == 7
     assert item["members"][1]["converged"] is True
+
+
+# -- groups in online migration: UPGRADED and MIGRATION ---------------------------------------------
+
+
+def _mixed(*protocols: str, group_type: str = "consumer") -> GroupDescription:
+    members = [Member(f"m-{n}", None, f"c-{n}", "/h", p, member_epoch=2 if group_type == "consumer" else None)
+               for n, p in enumerate(protocols)]
+    return GroupDescription(f"g-{len(protocols)}", group_type, "Stable", group_epoch=2, members=members)
+
+
+def _rendered(descs: list[GroupDescription], view: View, fmt: OutputFormat, verbose: bool = False) -> str:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        render_groups(descs, view, fmt, verbose=verbose)
+    return out.getvalue()
+
+
+def test_member_rows_say_upgraded_as_kafka_prints_it_and_dash_in_classic_groups():
+    rows = member_rows(_mixed("classic", "consumer")) + member_rows(_mixed("classic", group_type="classic"))
+    assert [(r["protocol"], r["upgraded"]) for r in rows] == [("classic", False), ("consumer", True), ("classic", None)]
+    lines = _rendered([_mixed("classic", "consumer"), _mixed("classic", group_type="classic")], View.members,
+                      OutputFormat.wide).splitlines()
+    assert [line.split()[-1] for line in lines] == ["UPGRADED", "false", "true", "-"]
+    assert "UPGRADED" not in _rendered([_mixed("classic")], View.members, OutputFormat.table)
+    csv_lines = _rendered([_mixed("classic", "consumer"), _mixed("classic", group_type="classic")], View.members,
+                          OutputFormat.csv).splitlines()
+    assert csv_lines[0].endswith(",upgraded") and [line.rsplit(",", 1)[1] for line in csv_lines[1:]] == [
+        "false", "true", ""]
+
+
+def test_member_items_carry_protocol_and_upgraded():
+    doc = json.loads(_rendered([_mixed("classic", "consumer"), _mixed("classic", group_type="classic")],
+                               View.members, OutputFormat.json))
+    assert [[(m["protocol"], m["upgraded"]) for m in item["members"]] for item in doc["items"]] == [
+        [("classic", False), ("consumer", True)], [("classic", None)]]
+
+
+def test_state_rows_show_the_migration_with_its_counts():
+    descs = [_mixed("classic", "classic", "consumer"), _mixed("classic", "classic", "classic"), _mixed("consumer"),
+             _mixed("classic", group_type="classic")]
+    lines = _rendered(descs, View.state, OutputFormat.table).splitlines()
+    assert lines[0].split()[-2:] == ["CONVERGED", "MIGRATION"]
+    assert [line.split("yes", 1)[1].strip() for line in lines[1:]] == [
+        "upgrading (2 classic, 1 consumer)", "downgrading (3 classic)", "-", "-"]
+    assert [state_row(d)["migration"] for d in descs] == ["upgrading", "downgrading", None, None]
+    csv_lines = _rendered(descs, View.state, OutputFormat.csv).splitlines()
+    assert [line.rsplit(",", 1)[1] for line in csv_lines] == ["migration", "upgrading", "downgrading", "", ""]
+
+
+def test_state_items_say_mixed_migration_and_the_counts():
+    descs = [_mixed("classic", "classic", "consumer"), _mixed("classic", "classic", "classic"), _mixed("consumer"),
+             _mixed("classic", group_type="classic")]
+    items = json.loads(_rendered(descs, View.state, OutputFormat.json))["items"]
+    assert [(i["mixed"], i["migration"], i["classicMembers"], i["consumerMembers"]) for i in items] == [
+        (True, "upgrading", 2, 1), (True, "downgrading", 3, 0), (False, None, 0, 1), (False, None, 1, 0)]

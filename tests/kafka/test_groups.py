@@ -388,6 +388,19 @@ def test_consumer_group_describe_response(version: int) -> None:
     assert not d.converged
 
 
+@pytest.mark.parametrize(("types", "mixed"), [((0, 1), True), ((1, 1), False), ((0, 0), True), ((-1, -1), None),
+                                             ((0, -1), True), ((), False)])
+def test_a_consumer_group_describe_answer_says_whether_the_group_is_mixed(types, mixed) -> None:
+    """MemberType 0 is a classic member; a v0 answer (-1, no MemberType) leaves it unknown."""
+    members = [{"memberId": f"m{n}", "instanceId": None, "rackId": None, "memberEpoch": 1, "clientId": "c",
+                "clientHost": "/h", "subscribedTopicNames": [], "subscribedTopicRegex": None,
+                "assignment": {"topicPartitions": []}, "targetAssignment": {"topicPartitions": []}, "memberType": t}
+               for n, t in enumerate(types)]
+    body = {"groups": [{"errorCode": 0, "groupId": "cg", "groupState": "Stable", "groupEpoch": 1,
+                        "assignmentEpoch": 1, "assignorName": "uniform", "members": members}]}
+    assert parse_consumer_group_describe(body)[0].mixed is mixed
+
+
 def test_consumer_group_describe_needs_api_69(fake_cluster: Any, config_for: Any) -> None:
     (broker,) = fake_cluster(api_versions=BASE_VERSIONS)
     with Cluster(config_for(broker)) as cluster, pytest.raises(UnsupportedApi) as err:

@@ -12,10 +12,12 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from groupctl.errors import KAFKA_ERROR_CODES as CODE
+from groupctl.kafka.groups import parse_consumer_group_describe
 from groupctl.protocol.consumer_protocol import decode_assignment, encode_assignment, encode_subscription
 from groupctl.server.broker import Broker
 from groupctl.server.group_admin import GROUP_OPERATIONS
 from groupctl.server.server import ServerThread
+from tests.mixed_groups import ORACLE_CLASSIC, ORACLE_CONSUMER, add_groups
 from tests.server.frames import TIMEOUT_S, Wire
 from tests.server.waits import wait_until
 
@@ -480,6 +482,32 @@ def test_consumer_group_describe_at_each_version(wires: list[Wire], three_groups
         assert (absent["errorCode"], absent["errorMessage"]) == (CODE["GROUP_ID_NOT_FOUND"], "Group absent not found.")
     with_ops = wire.call(69, 1, {"groupIds": ["cg"], "includeAuthorizedOperations": True})["groups"][0]
     assert with_ops["authorizedOperations"] == GROUP_OPERATIONS
+
+
+def test_consumer_group_describe_answers_member_types_of_a_mixed_group_from_v1(wires: list[Wire],
+                                                                                quick: ServerThread) -> None:
+    """A group in online migration, its records applied to the served coordinator (it cannot yet build one
+    by requests): MemberType 0 for the classic member, 1 for the consumer-protocol one, at v1; none at v0."""
+    quick.call(lambda b: add_groups(b.coordinator, ["oracle-mixed", "legacy-app"]))
+    for version in (0, 1):
+        mixed, legacy = wire_groups = wires[0].call(69, version, {"groupIds": ["oracle-mixed", "legacy-app"],
+                                                                 "includeAuthorizedOperations": False})["groups"]
+        assert [g["errorCode"] for g in wire_groups] == [0, 0]
+        assert (mixed["groupState"], mixed["groupEpoch"], mixed["assignmentEpoch"]) == ("Stable", 2, 2)
+        answered = {m["memberId"]: m.get("memberType") for m in mixed["members"]}
+        if version == 0:
+            assert answered == {ORACLE_CLASSIC: None, ORACLE_CONSUMER: None}
+            assert all("memberType" not in m for g in wire_groups for m in g["members"])
+        else:
+            assert answered == {ORACLE_CLASSIC: 0, ORACLE_CONSUMER: 1}
+            assert [m["memberType"] for m in legacy["members"]] == [0, 0, 0]
+        classic = next(m for m in mixed["members"] if m["memberId"] == ORACLE_CLASSIC)
+        assert classic["clientId"] == "mixed-classic" and classic["memberEpoch"] == 2
+        assert [tp["partitions"] for tp in classic["assignment"]["topicPartitions"]] == [[0, 1]]
+    parsed = parse_consumer_group_describe(wires[0].call(69, 1, {"groupIds": ["oracle-mixed"]}))
+    assert parsed[0].mixed is True
+    assert {m.member_id: m.protocol for m in parsed[0].members} == {ORACLE_CLASSIC: "classic",
+                                                                   ORACLE_CONSUMER: "consumer"}
 
 
 @pytest.mark.parametrize("version", range(4))
