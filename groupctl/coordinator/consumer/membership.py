@@ -20,7 +20,7 @@ from groupctl.coordinator.runtime import (
     session_key,
 )
 from groupctl.coordinator.state import GroupIndex
-from groupctl.describe import current_held
+from groupctl.describe import current_held, stored_protocol
 from groupctl.errors import KafkaError
 from groupctl.model import MemberIdentity
 
@@ -35,7 +35,7 @@ Downgrade = Callable[[str, list[str], "tuple[str, dict] | None"], "Result | None
 
 def uses_classic(member: dict | None) -> bool:
     """Whether a type-5 value is a member speaking the classic protocol inside a consumer group."""
-    return member is not None and member.get("classicMemberMetadata") is not None
+    return member is not None and stored_protocol(member) == "classic"
 
 
 class ConsumerGroups:
