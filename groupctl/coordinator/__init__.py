@@ -39,7 +39,8 @@ every invocation:
 - `topics.json`: topic names, ids, partition counts and log end offsets;
 - `group-configs.json`: per-group config overrides; `clock.json`: the virtual clock;
 - `timers.json`: live timers by key (`runtime.TIMER_KINDS`: session, heartbeat, rebalance, join,
-  sync, member-join, member-sync) and deadline, so sessions still expire and rebalances still time out between invocations;
+  sync, member-join, member-sync) and deadline, so sessions still expire and rebalances still time
+  out between invocations;
 - `classic-groups.json`: classic groups' soft state (`backends.local_classic`), with the log end
   offset it was taken at; used only while the log still ends there;
 - `members.json`: the simulated members of `groupctl local member`; `serving.json` and `.lock`:
