@@ -139,9 +139,11 @@ class CommittedOffset:
 
     @property
     def lag(self) -> int | None:
+        """Log end minus the committed offset, as kafka-consumer-groups.sh computes it: negative for an
+        offset committed past the log end (a reset too far, a truncated log), where clamping would hide it."""
         if self.log_end_offset is None or self.offset < 0:
             return None
-        return max(self.log_end_offset - self.offset, 0)
+        return self.log_end_offset - self.offset
 
 
 @dataclass(slots=True)
@@ -231,7 +233,7 @@ class ConfigEntry:
     name: str
     value: int | bool | str | None
     default: int | bool | str | None
-    source: str  # GROUP_CONFIG (an override), STATIC_BROKER_CONFIG, DEFAULT_CONFIG
+    source: str  # DYNAMIC_GROUP_CONFIG (an override), STATIC_BROKER_CONFIG, DEFAULT_CONFIG
     minimum: int | None = None
     maximum: int | None = None
     minimum_name: str | None = None

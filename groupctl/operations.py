@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from groupctl.coordinator.configs import SOURCE_GROUP
 from groupctl.describe import member_holds
 from groupctl.errors import GroupctlError, GroupNotFound
 from groupctl.model import ConfigEntry, GroupDescription, MemberIdentity, RemovalResult
@@ -159,7 +160,7 @@ class ConfigChange:
 
     `action` is set or unset (would-set, would-unset in a dry run); `new_value` and `source` are
     what the backend reports afterwards, or, in a dry run, what the change would leave: the value
-    given, or the default, with source GROUP_CONFIG for a value set and None (unknown) otherwise.
+    given, or the default, with source DYNAMIC_GROUP_CONFIG for a value set and None (unknown) otherwise.
     """
 
     group_id: str
@@ -193,7 +194,7 @@ def change_config(
     for name, old in before.items():
         if dry_run:
             new = set_values.get(name, old.default)
-            source = "GROUP_CONFIG" if name in set_values else None
+            source = SOURCE_GROUP if name in set_values else None
         else:
             new, source = after[name].value, after[name].source
         action = "set" if name in set_values else "unset"

@@ -74,7 +74,7 @@ class FakeBackend:
             raise GroupctlError(f"INVALID_CONFIG: {self.refuse} is out of bounds")
         if not validate_only:
             for name, value in set_values.items():
-                self.configs[name] = (int(value), "GROUP_CONFIG")
+                self.configs[name] = (int(value), "DYNAMIC_GROUP_CONFIG")
             for name in delete:
                 self.configs[name] = (DEFAULTS[name], "DEFAULT_CONFIG")
 
@@ -173,7 +173,7 @@ def test_a_failed_check_keeps_the_removal_and_carries_the_error(slept: list[floa
 # -- group configs ---------------------------------------------------------------------------------
 
 CONFIGS = {"consumer.session.timeout.ms": (45000, "DEFAULT_CONFIG"),
-           "consumer.heartbeat.interval.ms": (6000, "GROUP_CONFIG")}
+           "consumer.heartbeat.interval.ms": (6000, "DYNAMIC_GROUP_CONFIG")}
 
 
 def test_unknown_config_names_fail_with_the_known_ones() -> None:
@@ -204,7 +204,7 @@ def test_a_dry_run_validates_and_says_what_would_change() -> None:
                             ["consumer.heartbeat.interval.ms"], True)
     assert [c[3] for c in backend.calls] == [True] and backend.configs == CONFIGS
     assert [(c.name, c.action, c.old_value, c.new_value, c.source, c.dry_run) for c in changes] == [
-        ("consumer.session.timeout.ms", "would-set", 45000, "50000", "GROUP_CONFIG", True),
+        ("consumer.session.timeout.ms", "would-set", 45000, "50000", "DYNAMIC_GROUP_CONFIG", True),
         ("consumer.heartbeat.interval.ms", "would-unset", 6000, 5000, None, True),
     ]
 
@@ -215,7 +215,7 @@ def test_a_change_reports_what_the_backend_holds_afterwards() -> None:
                             ["consumer.heartbeat.interval.ms"], False)
     assert [c[3] for c in backend.calls] == [True, False]
     assert [(c.group_id, c.action, c.old_value, c.new_value, c.source) for c in changes] == [
-        ("g", "set", 45000, 50000, "GROUP_CONFIG"),
+        ("g", "set", 45000, 50000, "DYNAMIC_GROUP_CONFIG"),
         ("g", "unset", 6000, 5000, "DEFAULT_CONFIG"),
     ]
 
@@ -228,4 +228,4 @@ def test_the_local_backend_refuses_a_value_out_of_the_broker_bounds_and_changes_
         untouched = {e.name: e for e in backend.get_config("g")}
         assert {untouched[n].source for n in DEFAULTS} == {"DEFAULT_CONFIG"}  # the valid half was not made either
         (change,) = change_config(backend, "g", {"consumer.heartbeat.interval.ms": "6000"}, [], False)
-        assert (change.action, change.new_value, change.source) == ("set", 6000, "GROUP_CONFIG")
+        assert (change.action, change.new_value, change.source) == ("set", 6000, "DYNAMIC_GROUP_CONFIG")

@@ -19,10 +19,12 @@ Value = int | bool | str | None
 
 
 def source_name(source: Any) -> str:
-    """confluent-kafka's ConfigSource (or its number) as Kafka names it: GROUP_CONFIG, DEFAULT_CONFIG ..."""
+    """confluent-kafka's ConfigSource (or its number) as Kafka's tools name it: DYNAMIC_GROUP_CONFIG (librdkafka
+    says GROUP_CONFIG, the wire's name for id 8), DEFAULT_CONFIG ..."""
     from confluent_kafka.admin import ConfigSource
 
-    return ConfigSource(int(getattr(source, "value", source))).name
+    name = ConfigSource(int(getattr(source, "value", source))).name
+    return SOURCE_GROUP if name == "GROUP_CONFIG" else name
 
 
 def typed(key: ConfigKey | None, raw: str | None) -> Value:

@@ -436,7 +436,8 @@ def config_get(
 ) -> None:
     """Show a group's configs: the value in force, the default, where it comes from; wide adds the broker bounds.
 
-    SOURCE is GROUP_CONFIG for the group's own override, else the broker setting it falls back to.
+    SOURCE is DYNAMIC_GROUP_CONFIG (as kafka-configs.sh names it) for the group's own override, else the
+    broker setting it falls back to.
     A group need not exist to have configs, as on a broker.
     """
     with open_cluster(cluster.choose()) as backend:

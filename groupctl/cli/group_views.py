@@ -93,8 +93,9 @@ def _by_partition_count(desc: GroupDescription) -> list[Member]:
 
 def offset_rows(desc: GroupDescription) -> list[dict[str, Any]]:
     """Rows as kafka-consumer-groups.sh --describe --offsets prints them: each member's partitions
-    (members with the most first, then by topic and partition; a member without any gets one row
-    of `-`), with the committed offset or `-`, then committed partitions no member holds."""
+    (members with the most first, then by topic and partition; a member without any is left out, as
+    Kafka's tool leaves it out: `--members` shows it), with the committed offset or `-`, then
+    committed partitions no member holds."""
     committed = {TopicPartition(o.topic, o.partition): o for o in desc.offsets}
     ends = {TopicPartition(u.topic, u.partition): u.log_end_offset for u in desc.uncommitted}
 
@@ -114,8 +115,6 @@ def offset_rows(desc: GroupDescription) -> list[dict[str, Any]]:
     for member in _by_partition_count(desc):
         held.update(member.assignment)
         rows.extend(row(tp, member) for tp in sorted(member.assignment))
-        if not member.assignment:
-            rows.append(row(None, member))
     rows.extend(row(tp, None) for tp in sorted(committed) if tp not in held)
     return rows
 

@@ -86,9 +86,14 @@ def validate(
         "a file.",
     ),
     cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
+    exclude_internal: bool = typer.Option(
+        False, "--exclude-internal",
+        help="Leave internal topics (names starting with __, such as __consumer_offsets) out of the preview. The "
+        "broker does not: it resolves the regex over every topic, so by default the preview includes them.",
+    ),
     include_internal: bool = typer.Option(
-        False, "--include-internal",
-        help="Let the preview match internal topics too (names starting with __, such as __consumer_offsets).",
+        False, "--include-internal", hidden=True,
+        help="What the preview does by default now (kept so existing scripts keep working).",
     ),
     fail_on: RegexFailOn = typer.Option(
         RegexFailOn.none, "--fail-on", case_sensitive=False,
@@ -109,8 +114,10 @@ def validate(
     preview = topics_file is not None or from_cluster
     if topics_file is not None and from_cluster:
         raise UsageError("give one topic source: --topics-file FILE or --from-cluster")
-    if include_internal and not preview:
-        raise UsageError("--include-internal applies to the preview: give --topics-file or --from-cluster too")
+    if include_internal and exclude_internal:
+        raise UsageError("give --exclude-internal or --include-internal, not both")
+    if exclude_internal and not preview:
+        raise UsageError("--exclude-internal applies to the preview: give --topics-file or --from-cluster too")
     if kafka_tool and preview:
         raise UsageError("--kafka-tool prints only the verdicts, as Kafka's tool does; drop the topic source, or "
                          "drop --kafka-tool to see the preview")
@@ -118,10 +125,10 @@ def validate(
         raise UsageError(f"--kafka-tool has its own layout; it cannot be combined with --output {fmt.value}")
     topics = None
     if topics_file is not None:
-        topics = visible(read_topics_file(topics_file), include_internal)
+        topics = visible(read_topics_file(topics_file), not exclude_internal)
     elif from_cluster:
         with open_cluster(cluster.choose()) as backend:
-            topics = visible(backend.list_topics(), include_internal)
+            topics = visible(backend.list_topics(), not exclude_internal)
     reports = assess_all(patterns, topics)
 
     if kafka_tool:

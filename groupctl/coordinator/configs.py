@@ -88,8 +88,9 @@ GROUP_CONFIGS: dict[str, ConfigKey] = {
     )
 }
 
-#: Kafka's DescribeConfigs sources.
-SOURCE_GROUP = "GROUP_CONFIG"
+#: Kafka's config sources, as its admin client and tools name them (a group's own override is
+#: GROUP_CONFIG, id 8, on the wire; `kafka-configs.sh` prints it as DYNAMIC_GROUP_CONFIG).
+SOURCE_GROUP = "DYNAMIC_GROUP_CONFIG"
 SOURCE_STATIC_BROKER = "STATIC_BROKER_CONFIG"
 SOURCE_DEFAULT = "DEFAULT_CONFIG"
 

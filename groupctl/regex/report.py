@@ -10,6 +10,7 @@ from groupctl.regex.lint import LintWarning, lint
 from groupctl.regex.matching import InvalidRegex, compile_topic_regex
 from groupctl.regex.messages import broker_error_message, kafka_tool_message
 from groupctl.regex.syntax import tokenize
+from groupctl.regex.topics import KNOWN_INTERNAL_TOPICS, is_internal
 
 
 @dataclass
@@ -56,7 +57,24 @@ def assess(pattern: str, topics: Sequence[str] | None = None) -> PatternReport:
     matches = None
     if topics is not None:
         matches = regex.select(topics) if regex is not None else []
+    if regex is not None:
+        internal = [t for t in topics if is_internal(t)] if topics is not None else list(KNOWN_INTERNAL_TOPICS)
+        selected = regex.select(internal)
+        if selected:
+            warnings.append(_internal_warning(selected))
     return PatternReport(pattern, description, warnings, matches)
+
+
+def _internal_warning(selected: list[str]) -> LintWarning:
+    """The broker resolves SubscribedTopicRegex over every topic name, internal ones included (only
+    DESCRIBE ACLs filter), so such a pattern gets its consumers assigned Kafka's own topics."""
+    names = ", ".join(selected)
+    return LintWarning(
+        "matches-internal-topic",
+        f"selects Kafka's internal topic{'s' if len(selected) > 1 else ''} {names}: the broker resolves the regex over "
+        "every topic, internal ones included, so its consumers would be assigned them; write the pattern so it "
+        "cannot match a name starting with __ (RE2 has no lookahead: start it with the topics' own prefix)",
+    )
 
 
 def assess_all(patterns: Iterable[str], topics: Sequence[str] | None = None) -> list[PatternReport]:

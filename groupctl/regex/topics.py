@@ -9,15 +9,18 @@ from pathlib import Path
 from groupctl.errors import GroupctlError, UsageError
 
 INTERNAL_PREFIX = "__"  # __consumer_offsets, __transaction_state, __share_group_state, ...
+#: The internal topics a 4.x cluster has (or creates on first use): checked when no topic list is given.
+KNOWN_INTERNAL_TOPICS = ("__consumer_offsets", "__share_group_state", "__transaction_state")
 
 
 def is_internal(topic: str) -> bool:
-    """Kafka's own topics; a preview leaves them out unless asked, as operators rarely mean them."""
+    """Kafka's own topics, by the name prefix Kafka reserves for them."""
     return topic.startswith(INTERNAL_PREFIX)
 
 
-def visible(topics: Iterable[str], include_internal: bool) -> list[str]:
-    """The names a preview matches against, each once, in their first order."""
+def visible(topics: Iterable[str], include_internal: bool = True) -> list[str]:
+    """The names a preview matches against, each once, in their first order: every topic, as the broker
+    resolves a regex over every topic; `include_internal=False` leaves Kafka's own out."""
     return [t for t in dict.fromkeys(topics) if include_internal or not is_internal(t)]
 
 

@@ -26,7 +26,7 @@ SOURCE_IDS: dict[str, int] = {
     "DYNAMIC_DEFAULT_BROKER_CONFIG": 3,
     "STATIC_BROKER_CONFIG": 4,
     "DEFAULT_CONFIG": 5,
-    "GROUP_CONFIG": 8,
+    "DYNAMIC_GROUP_CONFIG": 8,  # the wire's GROUP_CONFIG, named as Kafka's admin client names it
 }
 #: DescribeConfigs ConfigType ids (v3+).
 TYPE_IDS: dict[str, int] = {

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from groupctl.coordinator.configs import BROKER_DEFAULTS, GROUP_CONFIGS
+from groupctl.coordinator.configs import BROKER_DEFAULTS, GROUP_CONFIGS, SOURCE_GROUP
 from groupctl.coordinator.coordinator import CLASSIC_DEFAULTS
 from groupctl.coordinator.topics import validate_topic_name
 from groupctl.errors import KafkaError
@@ -76,8 +76,8 @@ def group_entries(broker: Broker, group_id: str) -> list[Entry]:
     for value in broker.coordinator.describe_configs(group_id):
         key = GROUP_CONFIGS[value.name]
         synonyms: list[tuple[str, str | None, str]] = []
-        if value.source == "GROUP_CONFIG":
-            synonyms.append((value.name, _text(value.value), "GROUP_CONFIG"))
+        if value.source == SOURCE_GROUP:
+            synonyms.append((value.name, _text(value.value), SOURCE_GROUP))
         if key.broker_default:
             if key.broker_default in configs.explicit_broker:
                 synonyms.append((key.broker_default, _text(configs.broker[key.broker_default]), "STATIC_BROKER_CONFIG"))

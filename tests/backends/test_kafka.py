@@ -336,7 +336,7 @@ def test_config_rows_from_describe_configs() -> None:
     }
     broker = {"group.consumer.min.session.timeout.ms": "30000", "group.consumer.max.session.timeout.ms": "90000"}
     assert config_entries(described, broker) == [
-        ConfigEntry("consumer.session.timeout.ms", 50000, 45000, "GROUP_CONFIG", 30000, 90000,
+        ConfigEntry("consumer.session.timeout.ms", 50000, 45000, "DYNAMIC_GROUP_CONFIG", 30000, 90000,
                     "group.consumer.min.session.timeout.ms", "group.consumer.max.session.timeout.ms"),
         ConfigEntry("newer.group.config", "7", "7", "DEFAULT_CONFIG"),
     ]

@@ -114,7 +114,7 @@ def test_config_round_trip_and_validation(tmp_path: Path) -> None:
             b.alter_config("g", {"consumer.session.timeout.ms": "90000"}, [], validate_only=True)
     with LocalBackend(tmp_path) as b:
         entry = b.get_config("g", ["consumer.session.timeout.ms"])[0]
-        assert (entry.value, entry.source) == (50_000, "GROUP_CONFIG")
+        assert (entry.value, entry.source) == (50_000, "DYNAMIC_GROUP_CONFIG")
 
 
 def test_a_member_that_stopped_heartbeating_still_expires_across_invocations(tmp_path: Path) -> None:

@@ -740,12 +740,12 @@ def test_config_get(cli, cluster):
             *cluster.args)
     assert r.code == 0, r.err
     assert _rows(r.out) == [["NAME", "VALUE", "DEFAULT", "SOURCE"],
-                            ["consumer.session.timeout.ms", "50000", "45000", "GROUP_CONFIG"],
+                            ["consumer.session.timeout.ms", "50000", "45000", "DYNAMIC_GROUP_CONFIG"],
                             ["consumer.heartbeat.interval.ms", "5000", "5000", "DEFAULT_CONFIG"]]
     wide = _rows(cli("group", "config", "get", "payments-app", "consumer.session.timeout.ms", "-o", "wide",
                      *cluster.args).out)
     assert wide == [["NAME", "VALUE", "DEFAULT", "SOURCE", "MIN", "MIN-CONFIG", "MAX", "MAX-CONFIG"],
-                    ["consumer.session.timeout.ms", "50000", "45000", "GROUP_CONFIG", "45000",
+                    ["consumer.session.timeout.ms", "50000", "45000", "DYNAMIC_GROUP_CONFIG", "45000",
                      "group.consumer.min.session.timeout.ms", "60000", "group.consumer.max.session.timeout.ms"]]
     everything = _items(cli, "group", "config", "get", "orders-app", *cluster.args, kind="GroupConfig")
     assert "share.isolation.level" in {i["name"] for i in everything}
@@ -757,7 +757,7 @@ def test_config_get_every_format(cli, cluster, checks):
     (item,) = _items(cli, "group", "config", "get", "payments-app", "consumer.session.timeout.ms",
                      *cluster.args, kind="GroupConfig")
     assert item == {"group": "payments-app", "name": "consumer.session.timeout.ms", "value": 50000, "default": 45000,
-                    "source": "GROUP_CONFIG", "minimum": 45000, "maximum": 60000,
+                    "source": "DYNAMIC_GROUP_CONFIG", "minimum": 45000, "maximum": 60000,
                     "minimumName": "group.consumer.min.session.timeout.ms",
                     "maximumName": "group.consumer.max.session.timeout.ms"}
 
@@ -777,7 +777,7 @@ def test_config_set_and_unset(cli, scratch):
                             ["consumer.heartbeat.interval.ms", "set", "5000", "6000"]]
     (item,) = _items(cli, "group", "config", "get", "orders-app", "consumer.heartbeat.interval.ms",
                      *scratch.args, kind="GroupConfig")
-    assert (item["value"], item["source"]) == (6000, "GROUP_CONFIG")
+    assert (item["value"], item["source"]) == (6000, "DYNAMIC_GROUP_CONFIG")
     items = _items(cli, "group", "config", "unset", "orders-app", "consumer.heartbeat.interval.ms",
                    *scratch.args, kind="GroupConfigChange")
     assert items == [{"group": "orders-app", "name": "consumer.heartbeat.interval.ms", "action": "unset",

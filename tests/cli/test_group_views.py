@@ -43,7 +43,8 @@ def test_format_assignment():
 
 def test_offset_rows_in_kafka_tool_order():
     """Members with the most partitions first, each member's partitions in order (committed or not),
-    a member without partitions as one row of `-`, then committed partitions nobody holds."""
+    a member without partitions left out (Kafka 4.0's tool prints no row for it), then committed
+    partitions nobody holds."""
     group = _group()
     group.members.append(Member("m-c", None, "client-c", "/10.0.0.3", "consumer", member_epoch=7))
     attach_log_ends(group, {TP("orders", p): 20 + p for p in range(6)})
@@ -51,10 +52,19 @@ def test_offset_rows_in_kafka_tool_order():
     assert [(r["topic"], r["partition"], r["currentOffset"], r["logEndOffset"], r["lag"], r["consumerId"])
             for r in rows] == [
         ("orders", 0, 10, 20, 10, "m-a"), ("orders", 1, None, 21, None, "m-a"), ("orders", 2, None, 22, None, "m-b"),
-        (None, None, None, None, None, "m-c"), ("orders", 5, 3, 25, 22, None),
+        ("orders", 5, 3, 25, 22, None),
     ]
     assert [(u.partition, u.log_end_offset) for u in group.uncommitted] == [(1, 21), (2, 22)]
     assert described_partitions(group) == [TP("orders", p) for p in (0, 1, 2, 5)]
+
+
+def test_lag_past_the_log_end_is_negative_as_kafka_prints_it():
+    """kafka-consumer-groups.sh (4.0: oracle-lag, offset 120 on a log ending at 100) prints LAG -20."""
+    group = _group()
+    attach_log_ends(group, {TP("orders", p): 1 for p in range(6)})
+    rows = {(r["topic"], r["partition"]): r for r in offset_rows(group)}
+    assert (rows["orders", 0]["currentOffset"], rows["orders", 0]["lag"]) == (10, -9)
+    assert " -9 " in _rendered([group], View.offsets, OutputFormat.table)
 
 
 def test_member_rows_most_partitions_first():

@@ -113,18 +113,36 @@ def test_pattern_starting_with_a_dash_needs_the_double_dash(cli):
     assert "No such option" in r.err
 
 
-def test_topics_file_preview_leaves_internal_topics_out(cli, topics_file):
+def test_topics_file_preview_includes_internal_topics_as_the_broker_does(cli, topics_file):
+    """The broker resolves SubscribedTopicRegex over every topic: `.*` gets its consumers assigned
+    __consumer_offsets, so the preview shows it and the lint warns."""
     r = cli("regex", "validate", "-t", str(topics_file), "orders-.*", ".*", "-o", "json")
     assert r.code == 0, r.err
     orders, everything = json.loads(r.out)["items"]
-    assert orders["matches"] == ["orders-eu", "orders-us"]
-    assert everything["matches"] == ["orders", "orders-eu", "orders-us", "payments", "topic-1"]
+    assert orders["matches"] == ["orders-eu", "orders-us"] and orders["warnings"] == []
+    assert everything["matches"] == ["__consumer_offsets", "__transaction_state", "orders", "orders-eu", "orders-us",
+                                     "payments", "topic-1"]
+    assert [w["code"] for w in everything["warnings"]] == ["matches-internal-topic"]
+    assert "__consumer_offsets, __transaction_state" in everything["warnings"][0]["message"]
+    r = cli("regex", "validate", "-t", str(topics_file), ".*", "--fail-on", "warning")
+    assert r.code == 4
 
 
-def test_include_internal(cli, topics_file):
-    r = cli("regex", "validate", "--topics-file", str(topics_file), "--include-internal", "__.*", "-o", "json")
+def test_exclude_internal_leaves_them_out_of_the_preview(cli, topics_file):
+    r = cli("regex", "validate", "--topics-file", str(topics_file), "--exclude-internal", "__.*", ".*", "-o", "json")
     assert r.code == 0, r.err
+    internal, everything = json.loads(r.out)["items"]
+    assert internal["matches"] == [] and internal["warnings"] == []
+    assert everything["matches"] == ["orders", "orders-eu", "orders-us", "payments", "topic-1"]
+    r = cli("regex", "validate", "--topics-file", str(topics_file), "--include-internal", "__.*", "-o", "json")
     assert json.loads(r.out)["items"][0]["matches"] == ["__consumer_offsets", "__transaction_state"]
+
+
+def test_without_a_preview_the_lint_checks_kafkas_own_topics(cli):
+    r = cli("regex", "validate", ".*", "__consumer_.*", "orders.*", "-o", "json")
+    assert r.code == 0, r.err
+    codes = [[w["code"] for w in item["warnings"]] for item in json.loads(r.out)["items"]]
+    assert codes == [["matches-internal-topic"], ["matches-internal-topic"], []]
 
 
 def test_preview_table_counts_and_wide_names(cli, topics_file):
@@ -159,10 +177,12 @@ def test_missing_topics_file_is_a_usage_error(cli, tmp_path):
     assert r.out == ""
 
 
-def test_include_internal_needs_a_topic_source(cli):
-    r = cli("regex", "validate", "--include-internal", "orders-.*")
+def test_exclude_internal_needs_a_topic_source(cli, topics_file):
+    r = cli("regex", "validate", "--exclude-internal", "orders-.*")
     assert r.code == 2
     assert "--topics-file" in r.err
+    r = cli("regex", "validate", "-t", str(topics_file), "--exclude-internal", "--include-internal", "orders-.*")
+    assert r.code == 2 and "not both" in r.err
 
 
 def test_kafka_tool_wording(cli):
@@ -208,10 +228,10 @@ def test_from_cluster_previews_the_selected_clusters_topics(cli, tmp_path):
     r = cli("regex", "validate", "--from-cluster", "--local", str(tmp_path), "-o", "json", "orders.*", "__.*")
     assert r.code == 0, r.err
     items = json.loads(r.out)["items"]
-    assert [i["matches"] for i in items] == [["orders", "orders-eu"], []]
-    r = cli("regex", "validate", "--from-cluster", "--include-internal", "--local", str(tmp_path), "-o", "json",
+    assert [i["matches"] for i in items] == [["orders", "orders-eu"], ["__consumer_offsets"]]
+    r = cli("regex", "validate", "--from-cluster", "--exclude-internal", "--local", str(tmp_path), "-o", "json",
             "__.*")
-    assert json.loads(r.out)["items"][0]["matches"] == ["__consumer_offsets"]
+    assert json.loads(r.out)["items"][0]["matches"] == []
 
 
 @pytest.mark.parametrize("kind", ["serve", "serve-tls", "serve-sasl-scram"])

@@ -55,7 +55,7 @@ def test_set_unset_describe_and_dry_run() -> None:
     described = {v.name: v for v in c.describe("g")}
     session = described["consumer.session.timeout.ms"]
     assert (session.value, session.default, session.source, session.minimum, session.maximum) == (
-        50_000, 45_000, "GROUP_CONFIG", 45_000, 60_000
+        50_000, 45_000, "DYNAMIC_GROUP_CONFIG", 45_000, 60_000
     )
     assert described["consumer.heartbeat.interval.ms"].source == "DEFAULT_CONFIG"
     c.alter("g", delete=["consumer.session.timeout.ms"])

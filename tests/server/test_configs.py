@@ -10,10 +10,10 @@ from confluent_kafka.admin import (
     AlterConfigOpType,
     ConfigEntry,
     ConfigResource,
-    ConfigSource,
     ResourceType,
 )
 
+from groupctl.backends.kafka_configs import source_name
 from groupctl.backends.local import LocalBackend
 from groupctl.errors import KAFKA_ERROR_CODES as CODE
 from groupctl.server.server import ServerThread
@@ -21,7 +21,7 @@ from tests.server.frames import call
 
 GROUP, TOPIC, BROKER, BROKER_LOGGER = 32, 2, 4, 8
 SET, DELETE, APPEND, SUBTRACT = 0, 1, 2, 3
-SOURCE_NAMES = {1: "TOPIC_CONFIG", 4: "STATIC_BROKER_CONFIG", 5: "DEFAULT_CONFIG", 8: "GROUP_CONFIG"}
+SOURCE_NAMES = {1: "TOPIC_CONFIG", 4: "STATIC_BROKER_CONFIG", 5: "DEFAULT_CONFIG", 8: "DYNAMIC_GROUP_CONFIG"}
 
 
 def describe(served: ServerThread, resource_type: int, name: str, keys: list[str] | None = None,
@@ -53,7 +53,7 @@ def test_group_configs_match_the_local_backend(served: ServerThread) -> None:
     local = served.call(lambda b: {e.name: (str(e.value).lower() if isinstance(e.value, bool) else str(e.value),
                                             e.source) for e in b.backend.get_config("g")})
     assert wire == local
-    assert wire["consumer.session.timeout.ms"] == ("50000", "GROUP_CONFIG")
+    assert wire["consumer.session.timeout.ms"] == ("50000", "DYNAMIC_GROUP_CONFIG")
     session = configs_of(result)["consumer.session.timeout.ms"]
     assert session["synonyms"] == [
         {"name": "consumer.session.timeout.ms", "value": "50000", "source": 8},
@@ -187,7 +187,7 @@ def test_confluent_admin_group_configs_agree_with_the_local_backend(served: Serv
         next(iter(admin.incremental_alter_configs([bad]).values())).result(10)
     (future,) = admin.describe_configs([ConfigResource(ResourceType.GROUP, "orders-app")]).values()
     described = future.result(10)
-    over_the_wire = {name: (entry.value, ConfigSource(entry.source).name) for name, entry in described.items()}
+    over_the_wire = {name: (entry.value, source_name(entry.source)) for name, entry in described.items()}
     assert described["consumer.session.timeout.ms"].synonyms["group.consumer.session.timeout.ms"].value == "45000"
     served.stop()
     with LocalBackend(served.server.options.directory) as local:
@@ -195,4 +195,4 @@ def test_confluent_admin_group_configs_agree_with_the_local_backend(served: Serv
     in_the_dir = {e.name: (str(e.value).lower() if isinstance(e.value, bool) else str(e.value), e.source)
                   for e in entries}
     assert over_the_wire == in_the_dir
-    assert in_the_dir["consumer.session.timeout.ms"] == ("52000", "GROUP_CONFIG")
+    assert in_the_dir["consumer.session.timeout.ms"] == ("52000", "DYNAMIC_GROUP_CONFIG")

@@ -259,6 +259,17 @@ def test_regex_subscription_full_match_and_new_topics(coord: Coordinator) -> Non
     assert coord.rebuild().state == coord.state
 
 
+def test_a_regex_resolves_over_internal_topics_too_as_the_broker_does(coord: Coordinator) -> None:
+    """Kafka 4.0 assigned `.*` subscribers __consumer_offsets and __transaction_state: no internal filter."""
+    coord.create_topic("__transaction_state", 2)
+    r = coord.heartbeat(HeartbeatRequest("g", "a", 0, rebalance_timeout_ms=1000, subscribed_topic_regex=".*",
+                                         topic_partitions=[]))
+    assert r.error_code == 0
+    assert coord.state.consumer["g"].regexes[".*"]["topics"] == ["__transaction_state", "bar", "foo"]
+    r = coord.heartbeat(HeartbeatRequest("g", "a", r.member_epoch, topic_partitions=owned(r)))
+    assert coord.topics.get("__transaction_state").topic_id in r.assignment
+
+
 def test_invalid_regex_is_rejected_with_the_brokers_message(coord: Coordinator) -> None:
     r = coord.heartbeat(HeartbeatRequest("g", "a", 0, rebalance_timeout_ms=1000, subscribed_topic_regex="(?=x)",
                                          topic_partitions=[]))
