@@ -142,3 +142,33 @@ def test_upgraded_is_what_kafka_40_printed_for_its_own_mixed_group(cli, tmp_path
     assert rows[0][-1] == "UPGRADED"
     assert {row[1]: row[-1] for row in rows[1:]} == _kafka_upgraded("oracle-mixed") == {
         ORACLE_CLASSIC: "false", ORACLE_CONSUMER: "true"}
+
+
+def _kafka_committed() -> dict[tuple[str, str, int], str]:
+    """(group, topic, partition) -> CURRENT-OFFSET in Kafka 4.0's `--describe --all-groups --offsets`."""
+    path = KAFKA_40_LIVE / "describe-all-offsets.txt"
+    if not path.is_file():
+        pytest.skip("the Kafka 4.0 broker vectors are not present at ../shared/kafka-4.0-broker-vectors")
+    out = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        row = line.split()
+        if len(row) >= 9 and row[0] != "GROUP" and row[2].isdigit():
+            out[row[0], row[1], int(row[2])] = row[3]
+    return out
+
+
+def test_committed_offsets_are_what_kafka_40_described_for_the_same_groups(cli):
+    """Every group the 4.0 broker's partitions hold has the committed offsets Kafka's own tool showed
+    while it was live (the vectors' groups emptied afterwards; their commits stayed)."""
+    kafka = _kafka_committed()
+    compared = 0
+    for directory in sorted(KAFKA_40_LIVE.parent.glob("__consumer_offsets-*")):
+        for item in _json(cli, str(directory)):
+            for o in item["offsets"]:
+                key = (item["groupId"], o["topic"], o["partition"])
+                if key in kafka:
+                    assert kafka[key] == str(o["offset"]), key
+                    compared += 1
+            shown = {k for k in kafka if k[0] == item["groupId"] and kafka[k] != "-"}
+            assert shown <= {(item["groupId"], o["topic"], o["partition"]) for o in item["offsets"]}
+    assert compared >= 10
