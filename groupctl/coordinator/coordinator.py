@@ -166,7 +166,7 @@ class Coordinator:
         return Coordinator(
             clock=rt.clock, ids=rt.ids, topics=rt.topics, configs=rt.configs, log=rt.log,
             assignors=rt.assignor_names, max_group_size=rt.max_group_size, classic_settings=rt.classic_settings,
-            migration=rt.migration,
+            migration=rt.migration, kafka=rt.kafka_version,
         )
 
     # -- time -------------------------------------------------------------------------------------------

@@ -123,7 +123,9 @@ class Migration:
         names = {name for _, meta, _ in members for name in meta["subscribedTopicNames"]}
         records = [group_tombstone(gid)]
         records += [rec.member_metadata(gid, mid, meta) for mid, meta, _ in members]
-        records.append(rec.group_epoch(gid, generation, topics_hash(self.rt.topics, names)))
+        # Kafka 4.0 writes no partition metadata here: the joining heartbeat finds it changed and writes it.
+        hashed = 0 if self.rt.kafka_40_records else topics_hash(self.rt.topics, names)
+        records.append(rec.group_epoch(gid, generation, hashed))
         records += [rec.target_member(gid, mid, assigned) for mid, _, assigned in members]
         records.append(rec.target_epoch(gid, generation))
         records += [

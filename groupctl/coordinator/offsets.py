@@ -104,7 +104,7 @@ class Offsets:
             records.append(offset_commit(
                 group_id, p.topic, p.partition, offset=p.offset, leader_epoch=p.leader_epoch, metadata=p.metadata,
                 commit_timestamp=now, expire_timestamp=now + retention_ms if retention_ms >= 0 else None,
-                topic_id=topic.topic_id if topic is not None else None,
+                topic_id=topic.topic_id if topic is not None else None, kafka_40=rt.kafka_40_records,
             ))
         return Result(partitions, records)
 
@@ -141,14 +141,18 @@ def offset_commit(
     commit_timestamp: int,
     expire_timestamp: int | None = None,
     topic_id: uuid.UUID | None = None,
+    kafka_40: bool = False,
 ) -> Record:
-    """OffsetCommitValue: v1 when the commit carries an expire timestamp, else v4 (Kafka 4.1+)."""
+    """OffsetCommitValue: v1 when the commit carries an expire timestamp, else v4 with the topic id
+    (Kafka 4.1+), or v3 as Kafka 4.0 writes it."""
     key = encode_key(1, {"group": group_id, "topic": topic, "partition": partition})
     value: dict = {"offset": offset, "leaderEpoch": leader_epoch, "metadata": metadata,
                    "commitTimestamp": commit_timestamp}
     if expire_timestamp is not None:
         value["expireTimestamp"] = expire_timestamp
         return key, encode_value(1, 1, value)
+    if kafka_40:
+        return key, encode_value(1, 3, value)
     if topic_id is not None:
         value["topicId"] = topic_id
     return key, encode_value(1, 4, value)

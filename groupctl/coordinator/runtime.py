@@ -15,6 +15,7 @@ from typing import Generic, TypeVar
 from groupctl.coordinator.clock import Clock, ManualClock, Timers
 from groupctl.coordinator.configs import GroupConfigs
 from groupctl.coordinator.ids import IdGenerator
+from groupctl.coordinator.layout import NEWEST, kafka_version, writes_partition_metadata
 from groupctl.coordinator.log import MemoryLog, Record, RecordLog
 from groupctl.coordinator.state import CoordinatorState
 from groupctl.coordinator.topics import TopicImage
@@ -134,6 +135,7 @@ class Runtime:
         max_group_size: int | None = None,
         classic_settings: Mapping[str, int] | None = None,
         migration: str = DEFAULT_MIGRATION_POLICY,
+        kafka: str = NEWEST,
     ) -> None:
         self.clock = clock if clock is not None else ManualClock()
         self.ids = ids if ids is not None else IdGenerator()
@@ -149,6 +151,9 @@ class Runtime:
             raise ValueError(f"unknown classic group settings: {', '.join(sorted(unknown))}")
         self.classic_settings = {**CLASSIC_DEFAULTS, **(classic_settings or {})}
         self.migration = migration_policy(migration)
+        self.kafka_version = kafka_version(kafka)
+        #: Kafka 4.0's layout: type-4 partition metadata, type 3 without MetadataHash, OffsetCommitValue v3.
+        self.kafka_40_records = writes_partition_metadata(self.kafka_version)
         self.state = CoordinatorState()
         self.timers = Timers()
         self.metadata_refresh: set[str] = set()

@@ -27,7 +27,13 @@ from groupctl.coordinator.consumer.messages import (
 )
 from groupctl.coordinator.consumer.reconcile import MemberAssignment, Owned, reconcile
 from groupctl.coordinator.consumer.regexes import maybe_update_regexes
-from groupctl.coordinator.consumer.subscriptions import subscribed_ids, subscribed_names, topics_hash
+from groupctl.coordinator.consumer.subscriptions import (
+    metadata_hash,
+    stored_hash,
+    subscribed_ids,
+    subscribed_names,
+    topic_facts,
+)
 from groupctl.coordinator.consumer.target import build_target
 from groupctl.coordinator.consumer.validation import check_member_epoch, validate_request
 from groupctl.coordinator.log import Record
@@ -119,12 +125,12 @@ def advance(groups: ConsumerGroups, group: ConsumerGroupState | None, idx: Group
     new_epoch = epoch
     if bump or gid in rt.metadata_refresh or group is None:
         regexes = group.regexes if group is not None else _NO_REGEXES
-        new_hash = topics_hash(rt.topics, subscribed_names(regexes, idx, old, updated))
-        if group is None or new_hash != group.metadata_hash:
+        facts = topic_facts(rt.topics, subscribed_names(regexes, idx, old, updated))
+        if group is None or metadata_hash(facts) != stored_hash(group):
             bump = True
         if bump:
             new_epoch = epoch + 1
-            records.append(rec.group_epoch(gid, new_epoch, new_hash))
+            records += rec.epoch_records(gid, new_epoch, facts, group, rt.kafka_40_records)
         rt.metadata_refresh.discard(gid)
     target_epoch, target = _target(groups, gid, group, idx, new_epoch, member, updated, updated.get("instanceId"))
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from groupctl.coordinator.consumer import records as rec
 from groupctl.coordinator.consumer.messages import STATIC_LEAVE_EPOCH, HeartbeatRequest, HeartbeatResponse, LeaveResult
 from groupctl.coordinator.consumer.reconcile import MemberAssignment
-from groupctl.coordinator.consumer.subscriptions import topics_hash
+from groupctl.coordinator.consumer.subscriptions import topic_facts
 from groupctl.coordinator.log import Record
 from groupctl.coordinator.runtime import (
     Result,
@@ -140,7 +140,8 @@ class ConsumerGroups:
         for regex, resolved in group.regexes.items():
             if regexes.get(regex, 0) > 0:
                 subscribed.update(resolved["topics"])
-        out.append(rec.group_epoch(group_id, group.epoch + 1, topics_hash(self.rt.topics, subscribed)))
+        facts = topic_facts(self.rt.topics, subscribed)
+        out += rec.epoch_records(group_id, group.epoch + 1, facts, group, self.rt.kafka_40_records)
         return out
 
     def leave(self, req: HeartbeatRequest) -> Result[HeartbeatResponse]:

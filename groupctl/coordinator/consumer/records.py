@@ -9,12 +9,17 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from groupctl.coordinator.consumer.reconcile import MemberAssignment
+from groupctl.coordinator.consumer.subscriptions import metadata_hash, stored_facts
 from groupctl.coordinator.log import Record
 from groupctl.coordinator.state import assignment_map
 from groupctl.model import MemberState
 from groupctl.protocol.records import encode_key, encode_value
+
+if TYPE_CHECKING:
+    from groupctl.log.replay import ConsumerGroupState
 
 #: `ConsumerGroupMemberMetadataValue` field names, as the decoder gives them.
 MEMBER_FIELDS = (
@@ -41,7 +46,33 @@ def topic_partitions(assignment: Mapping[uuid.UUID, Iterable[int]]) -> list[dict
 
 
 def group_epoch(group_id: str, epoch: int, metadata_hash: int) -> Record:
+    """ConsumerGroupMetadataValue; a hash of 0 is not written (Kafka 4.0's layout has no such field)."""
     return _group_key(3, group_id), encode_value(3, 0, {"epoch": epoch, "metadataHash": metadata_hash})
+
+
+def partition_metadata(group_id: str, facts: Iterable[tuple[str, uuid.UUID, int]]) -> Record:
+    """ConsumerGroupPartitionMetadataValue (type 4, Kafka 4.0): the subscribed topics, no rack data."""
+    topics = [{"topicId": topic_id, "topicName": name, "numPartitions": partitions, "partitionMetadata": []}
+              for name, topic_id, partitions in sorted(facts)]
+    return _group_key(4, group_id), encode_value(4, 0, {"topics": topics})
+
+
+def epoch_records(group_id: str, epoch: int, facts: list[tuple[str, uuid.UUID, int]],
+                  group: ConsumerGroupState | None, kafka_40: bool) -> list[Record]:
+    """A new group epoch as the configured Kafka writes it, `facts` being the subscribed topics now.
+
+    Kafka 4.0: the partition metadata (type 4) when it changed, then the epoch alone. Kafka 4.1+: the
+    epoch with its MetadataHash, after a tombstone for a type 4 a 4.0 broker left (KIP-1101).
+    """
+    if kafka_40:
+        out = []
+        if group is None or stored_facts(group) != sorted(facts):
+            out.append(partition_metadata(group_id, facts))
+        out.append(group_epoch(group_id, epoch, 0))
+        return out
+    out = [group_tombstone(4, group_id)] if group is not None and group.partition_metadata is not None else []
+    out.append(group_epoch(group_id, epoch, metadata_hash(facts)))
+    return out
 
 
 def member_metadata(group_id: str, member_id: str, member: Mapping) -> Record:

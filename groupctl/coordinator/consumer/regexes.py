@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from groupctl.coordinator.consumer import records as rec
-from groupctl.coordinator.consumer.subscriptions import topics_hash
+from groupctl.coordinator.consumer.subscriptions import metadata_hash, stored_hash, topic_facts
 from groupctl.coordinator.log import Record
 from groupctl.coordinator.runtime import Result, Runtime
 from groupctl.coordinator.state import GroupIndex
@@ -97,9 +97,9 @@ def resolve_regexes(rt: Runtime, gid: str, regexes: list[str]) -> Result[None]:
             subscribed.update(resolved_now.get(regex, resolved["topics"]))
     for topics in resolved_now.values():
         subscribed.update(topics)
-    new_hash = topics_hash(rt.topics, subscribed)
-    if new_hash != group.metadata_hash:
+    facts = topic_facts(rt.topics, subscribed)
+    if metadata_hash(facts) != stored_hash(group):
         bump = True
     if bump:
-        out.records.append(rec.group_epoch(gid, group.epoch + 1, new_hash))
+        out.records += rec.epoch_records(gid, group.epoch + 1, facts, group, rt.kafka_40_records)
     return out

@@ -6,9 +6,13 @@ from __future__ import annotations
 import hashlib
 import uuid
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from groupctl.coordinator.state import GroupIndex
 from groupctl.coordinator.topics import TopicImage
+
+if TYPE_CHECKING:
+    from groupctl.log.replay import ConsumerGroupState
 
 
 def metadata_hash(topics: Iterable[tuple[str, uuid.UUID, int]]) -> int:
@@ -41,6 +45,20 @@ def topic_facts(topics: TopicImage, names: Iterable[str]) -> list[tuple[str, uui
 
 def topics_hash(topics: TopicImage, names: Iterable[str]) -> int:
     return metadata_hash(topic_facts(topics, names))
+
+
+def stored_facts(group: ConsumerGroupState) -> list[tuple[str, uuid.UUID, int]] | None:
+    """The subscribed topics as the group's records give them: Kafka 4.0's type 4 when there is one;
+    none subscribed when the MetadataHash is 0; None when only a 4.1+ hash says (the facts are unknown)."""
+    if group.partition_metadata is not None:
+        return sorted((t["topicName"], t["topicId"], t["numPartitions"]) for t in group.partition_metadata["topics"])
+    return [] if group.metadata_hash == 0 else None
+
+
+def stored_hash(group: ConsumerGroupState) -> int:
+    """The metadata hash the group's records stand for, whichever Kafka's layout wrote them."""
+    facts = stored_facts(group)
+    return group.metadata_hash if facts is None else metadata_hash(facts)
 
 
 def subscribed_names(regexes_resolved: Mapping[str, dict], idx: GroupIndex, old: Mapping, updated: Mapping) -> set[str]:
