@@ -110,20 +110,26 @@ def test_kafka_41_writes_the_metadata_hash_and_no_type_4() -> None:
 
 @pytest.mark.parametrize(("first", "then"), [("4.0", "4.1"), ("4.1", "4.0")])
 def test_a_log_written_by_one_layout_carries_on_under_the_other(first: str, then: str) -> None:
-    """A broker upgraded (or rolled back) over the same partition: no spurious rebalance from the layout
-    change; 4.1 tombstones the type 4 a 4.0 broker left at its next epoch, 4.0 writes one."""
+    """A broker upgraded (or rolled back) over the same partition, as Kafka behaves: the first heartbeat
+    finds the topics' metadata missing from its own layout and bumps the epoch once (4.1 computing a hash
+    where 4.0 stored none, tombstoning 4.0's type 4; 4.0 finding no type 4); then all is steady."""
     coord = coordinator(first)
     join(coord, "a")
     epoch = coord.state.consumer["g"].current["a"]["memberEpoch"]
-    coord.heartbeat(HeartbeatRequest("g", "a", epoch, topic_partitions=[(uuid_from_kafka(OC_K848[1]), [0, 1, 2, 3])]))
+    owned = [(uuid_from_kafka(OC_K848[1]), [0, 1, 2, 3])]
+    coord.heartbeat(HeartbeatRequest("g", "a", epoch, topic_partitions=owned))
     moved = Coordinator(ids=IdGenerator(4), topics=coord.topics, log=coord.log, kafka=then)
     before = moved.log.next_offset
-    moved.heartbeat(HeartbeatRequest("g", "a", epoch))
-    assert moved.log.next_offset == before  # a steady heartbeat: the topics did not change
-    join(moved, "b")
+    answer = moved.heartbeat(HeartbeatRequest("g", "a", epoch, topic_partitions=owned))
     kinds = [(r.key.type, r.value is None) for r in written(moved, before)]
+    assert moved.state.consumer["g"].epoch == epoch + 1
     if then == "4.1":
         assert (4, True) in kinds and moved.state.consumer["g"].partition_metadata is None
     else:
         assert (4, False) in kinds and moved.state.consumer["g"].partition_metadata is not None
+    settled = moved.log.next_offset
+    moved.heartbeat(HeartbeatRequest("g", "a", answer.member_epoch, topic_partitions=owned))
+    moved.heartbeat(HeartbeatRequest("g", "a", moved.state.consumer["g"].current["a"]["memberEpoch"]))
+    assert moved.state.consumer["g"].epoch == epoch + 1
+    assert [r.key.type for r in written(moved, settled)] in ([], [8])
     assert moved.rebuild().state == moved.state

@@ -28,8 +28,7 @@ from groupctl.coordinator.consumer.messages import (
 from groupctl.coordinator.consumer.reconcile import MemberAssignment, Owned, reconcile
 from groupctl.coordinator.consumer.regexes import maybe_update_regexes
 from groupctl.coordinator.consumer.subscriptions import (
-    metadata_hash,
-    stored_hash,
+    metadata_changed,
     subscribed_ids,
     subscribed_names,
     topic_facts,
@@ -126,7 +125,7 @@ def advance(groups: ConsumerGroups, group: ConsumerGroupState | None, idx: Group
     if bump or gid in rt.metadata_refresh or group is None:
         regexes = group.regexes if group is not None else _NO_REGEXES
         facts = topic_facts(rt.topics, subscribed_names(regexes, idx, old, updated))
-        if group is None or metadata_hash(facts) != stored_hash(group):
+        if metadata_changed(group, facts, rt.kafka_40_records):
             bump = True
         if bump:
             new_epoch = epoch + 1

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from groupctl.coordinator.consumer.reconcile import MemberAssignment
-from groupctl.coordinator.consumer.subscriptions import metadata_hash, stored_facts
+from groupctl.coordinator.consumer.subscriptions import metadata_changed, metadata_hash
 from groupctl.coordinator.log import Record
 from groupctl.coordinator.state import assignment_map
 from groupctl.model import MemberState
@@ -66,7 +66,7 @@ def epoch_records(group_id: str, epoch: int, facts: list[tuple[str, uuid.UUID, i
     """
     if kafka_40:
         out = []
-        if group is None or stored_facts(group) != sorted(facts):
+        if metadata_changed(group, facts, kafka_40=True) and (group is not None or facts):
             out.append(partition_metadata(group_id, facts))
         out.append(group_epoch(group_id, epoch, 0))
         return out

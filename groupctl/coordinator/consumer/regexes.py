@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from groupctl.coordinator.consumer import records as rec
-from groupctl.coordinator.consumer.subscriptions import metadata_hash, stored_hash, topic_facts
+from groupctl.coordinator.consumer.subscriptions import metadata_changed, topic_facts
 from groupctl.coordinator.log import Record
 from groupctl.coordinator.runtime import Result, Runtime
 from groupctl.coordinator.state import GroupIndex
@@ -98,7 +98,7 @@ def resolve_regexes(rt: Runtime, gid: str, regexes: list[str]) -> Result[None]:
     for topics in resolved_now.values():
         subscribed.update(topics)
     facts = topic_facts(rt.topics, subscribed)
-    if metadata_hash(facts) != stored_hash(group):
+    if metadata_changed(group, facts, rt.kafka_40_records):
         bump = True
     if bump:
         out.records += rec.epoch_records(gid, group.epoch + 1, facts, group, rt.kafka_40_records)

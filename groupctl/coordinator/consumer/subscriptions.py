@@ -47,18 +47,23 @@ def topics_hash(topics: TopicImage, names: Iterable[str]) -> int:
     return metadata_hash(topic_facts(topics, names))
 
 
-def stored_facts(group: ConsumerGroupState) -> list[tuple[str, uuid.UUID, int]] | None:
-    """The subscribed topics as the group's records give them: Kafka 4.0's type 4 when there is one;
-    none subscribed when the MetadataHash is 0; None when only a 4.1+ hash says (the facts are unknown)."""
-    if group.partition_metadata is not None:
-        return sorted((t["topicName"], t["topicId"], t["numPartitions"]) for t in group.partition_metadata["topics"])
-    return [] if group.metadata_hash == 0 else None
+def stored_facts(group: ConsumerGroupState) -> list[tuple[str, uuid.UUID, int]]:
+    """The subscribed topics as Kafka 4.0's type 4 gives them (none without one)."""
+    if group.partition_metadata is None:
+        return []
+    return sorted((t["topicName"], t["topicId"], t["numPartitions"]) for t in group.partition_metadata["topics"])
 
 
-def stored_hash(group: ConsumerGroupState) -> int:
-    """The metadata hash the group's records stand for, whichever Kafka's layout wrote them."""
-    facts = stored_facts(group)
-    return group.metadata_hash if facts is None else metadata_hash(facts)
+def metadata_changed(group: ConsumerGroupState | None, facts: list[tuple[str, uuid.UUID, int]],
+                     kafka_40: bool) -> bool:
+    """Whether the subscribed topics moved, as the configured Kafka decides it: 4.0 compares them with its
+    type 4, 4.1+ compares their hash with type 3's MetadataHash. A log the other layout wrote therefore
+    rebalances once when the broker changes version, as a real upgrade (or rollback) does."""
+    if group is None:
+        return True
+    if kafka_40:
+        return stored_facts(group) != sorted(facts)
+    return metadata_hash(facts) != group.metadata_hash
 
 
 def subscribed_names(regexes_resolved: Mapping[str, dict], idx: GroupIndex, old: Mapping, updated: Mapping) -> set[str]:
