@@ -9,12 +9,13 @@ the form the broker parses it to (an int; a policy in lower case).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from groupctl.coordinator.configs import BROKER_DEFAULTS
+from groupctl.coordinator.layout import KAFKA_VERSIONS, NEWEST, kafka_version
 from groupctl.coordinator.runtime import (
     CLASSIC_DEFAULTS,
     DEFAULT_MIGRATION_POLICY,
@@ -25,6 +26,8 @@ from groupctl.coordinator.runtime import (
 SETTINGS_FILE = "broker-settings.json"
 FILE_VERSION = 1
 MIGRATION_POLICY = "group.consumer.migration.policy"
+#: Not a server.properties key: the Kafka release DIR stands in for, whose records its log holds.
+KAFKA_VERSION = "kafka.version"
 CONSUMER_MAX_SIZE = "group.consumer.max.size"
 _INT_MAX = 2**31 - 1
 
@@ -33,6 +36,14 @@ Value = int | str
 
 class SettingError(ValueError):
     """A setting that is not one of DIR's, or a value it cannot take; the message names the choices."""
+
+
+def _policy(text: str) -> str:
+    """group.consumer.migration.policy as the broker parses it (any case)."""
+    try:
+        return migration_policy(text)
+    except ValueError as exc:
+        raise ValueError(f"{exc} (any case)") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,15 +55,16 @@ class Setting:
     doc: str
     at_least: int | None = None
     choices: tuple[str, ...] = ()
+    choose: Callable[[str], str] | None = None  # the check of a setting with choices
 
     def parse(self, raw: object) -> Value:
-        """The value as the broker parses `raw` (ConfigDef's INT, or a case-insensitive choice)."""
+        """The value as the broker parses `raw` (ConfigDef's INT, or one of the choices)."""
         text = str(raw).strip()
-        if self.choices:
+        if self.choose is not None:
             try:
-                return migration_policy(text)
+                return self.choose(text)
             except ValueError as exc:
-                raise SettingError(f"{exc} (any case)") from None
+                raise SettingError(str(exc)) from None
         try:
             value = int(text)
         except ValueError:
@@ -72,7 +84,7 @@ SETTINGS: dict[str, Setting] = {
         Setting(MIGRATION_POLICY, DEFAULT_MIGRATION_POLICY,
                 "online migration of non-empty groups between the classic and consumer protocols: "
                 "bidirectional, upgrade (classic -> consumer only), downgrade (consumer -> classic only), disabled",
-                choices=tuple(MIGRATION_POLICIES)),
+                choices=tuple(MIGRATION_POLICIES), choose=_policy),
         Setting(CONSUMER_MAX_SIZE, int(BROKER_DEFAULTS[CONSUMER_MAX_SIZE]),
                 "most members of a consumer (KIP-848) group, classic-protocol members of it included", 1),
         Setting("group.max.size", CLASSIC_DEFAULTS["group.max.size"], "most members of a classic group", 1),
@@ -82,6 +94,10 @@ SETTINGS: dict[str, Setting] = {
                 "longest session.timeout.ms a classic member may ask for", 0),
         Setting("group.initial.rebalance.delay.ms", CLASSIC_DEFAULTS["group.initial.rebalance.delay.ms"],
                 "how long a new classic group waits for more members before its first rebalance", 0),
+        Setting(KAFKA_VERSION, NEWEST,
+                "the Kafka release DIR stands in for: its log gets that release's coordinator records (4.0: "
+                "ConsumerGroupPartitionMetadata and OffsetCommitValue v3; 4.1 and later: MetadataHash)",
+                choices=KAFKA_VERSIONS, choose=kafka_version),
     )
 }
 
@@ -145,7 +161,8 @@ def coordinator_settings(values: Mapping[str, Value]) -> dict[str, Any]:
     """`Coordinator` keywords for `values`: the migration policy and classic settings; the consumer group
     size goes through `group_config_broker` (the group configs read their broker bounds there)."""
     classic = {name: int(values[name]) for name in CLASSIC_DEFAULTS if name in values}
-    return {"migration": str(values.get(MIGRATION_POLICY, DEFAULT_MIGRATION_POLICY)), "classic_settings": classic}
+    return {"migration": str(values.get(MIGRATION_POLICY, DEFAULT_MIGRATION_POLICY)), "classic_settings": classic,
+            "kafka": str(values.get(KAFKA_VERSION, NEWEST))}
 
 
 def group_config_broker(values: Mapping[str, Value]) -> dict[str, int | bool | str]:

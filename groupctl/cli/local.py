@@ -220,6 +220,10 @@ def settings_command(
     reset: list[str] = typer.Option(
         None, "--reset", metavar="KEY", help="Forget DIR's value of KEY: Kafka's default again (repeatable).",
     ),
+    kafka: str = typer.Option(
+        None, "--kafka-version", metavar="X.Y",
+        help="The Kafka release DIR stands in for (kafka.version=X.Y): which release's records its log gets.",
+    ),
     local: Path = LocalOption,
     output: OutputFormat = OutputOption,
 ) -> None:
@@ -236,16 +240,32 @@ def settings_command(
     group.consumer.max.size, group.max.size (at least 1); group.min.session.timeout.ms,
     group.max.session.timeout.ms, group.initial.rebalance.delay.ms (0 or more).
 
+    kafka.version (also --kafka-version): the Kafka release DIR stands in for, 4.0 to 4.3 (default the
+    newest). The coordinator writes that release's records: 4.0 writes ConsumerGroupPartitionMetadata
+    (type 4), an epoch-only ConsumerGroupMetadata and OffsetCommitValue v3, as a 4.0 broker does; 4.1 and
+    later write the MetadataHash instead. Changing it on a DIR with groups rebalances them once, as
+    upgrading a broker does.
+
     Prints every setting with its value and SOURCE (DIR, or default); wide adds Kafka's default and
     what it governs. An unknown KEY or a bad value is a usage error (exit 2) naming the choices, and
     nothing is saved. Setting a value creates DIR if it holds no coordinator yet.
 
     Example: groupctl local settings group.consumer.migration.policy=upgrade --local ./lab
-    """
-    from groupctl.backends.local_settings import SETTINGS, SettingError, effective, parse_assignments, write_settings
 
+    Example: groupctl local settings --kafka-version 4.0 --local ./lab
+    """
+    from groupctl.backends.local_settings import (
+        KAFKA_VERSION,
+        SETTINGS,
+        SettingError,
+        effective,
+        parse_assignments,
+        write_settings,
+    )
+
+    pairs = list(assignments or ()) + ([f"{KAFKA_VERSION}={kafka}"] if kafka is not None else [])
     try:
-        wanted = parse_assignments(assignments or ())
+        wanted = parse_assignments(pairs)
     except SettingError as exc:
         raise UsageError(str(exc)) from None
     forget = [name.strip() for name in reset or ()]

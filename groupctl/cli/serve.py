@@ -75,6 +75,11 @@ def serve(
         help="A broker setting for this run (repeatable), e.g. group.consumer.migration.policy=upgrade: it "
         "overrides DIR's saved settings (`groupctl local settings`) without saving them.",
     ),
+    kafka: str = typer.Option(
+        None, "--kafka-version", metavar="X.Y",
+        help="The Kafka release to stand in for, 4.0 to 4.3: its coordinator records are written (the same as "
+        "--broker-config kafka.version=X.Y; default DIR's setting, else the newest).",
+    ),
     output: OutputFormat = OutputOption,
 ) -> None:
     """Serve the in-process coordinator of DIR to real Kafka clients, until Ctrl-C or SIGTERM.
@@ -114,7 +119,7 @@ def serve(
     if sasl_mechanisms is not None and sasl_users is None:
         raise UsageError("--sasl-mechanisms needs --sasl-users FILE (the users SASL checks)")
     fmt = output_format(output)
-    given = _broker_config(broker_config or [])
+    given = _broker_config([*(broker_config or []), *([f"kafka.version={kafka}"] if kafka is not None else [])])
 
     from groupctl.server.auth import parse_mechanisms, read_users, tls_context
     from groupctl.server.connection import Limits

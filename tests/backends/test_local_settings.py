@@ -97,3 +97,27 @@ def test_saved_settings_reach_the_coordinator_and_given_ones_win_for_one_invocat
         assert backend.coordinator.runtime.migration == "disabled"
         assert backend.saved_settings["group.consumer.migration.policy"] == "upgrade"
     assert read_settings(lab)["group.consumer.migration.policy"] == "upgrade"  # given ones are not saved
+
+
+def test_the_kafka_version_decides_the_records_the_dirs_log_gets(tmp_path: Path) -> None:
+    """kafka.version=4.0: a consumer group's epoch comes with Kafka 4.0's type 4 and offsets are v3."""
+    from groupctl.coordinator.consumer import HeartbeatRequest
+    from groupctl.coordinator.offsets import CommitPartition
+
+    lab = _new_dir(tmp_path)
+    assert parse_setting("kafka.version", "4.0.0") == "4.0"
+    write_settings(lab, {"kafka.version": "4.0"})
+    with LocalBackend(lab) as backend:
+        coordinator = backend.coordinator
+        assert coordinator.runtime.kafka_version == "4.0"
+        coordinator.heartbeat(HeartbeatRequest("g", "m", 0, rebalance_timeout_ms=1000,
+                                               subscribed_topic_names=["orders"], topic_partitions=[]))
+        coordinator.commit_offsets("simple", "", -1, [CommitPartition("orders", 0, 5)])
+        written = list(coordinator.log.read())
+    assert 4 in [r.key.type for r in written]
+    assert [r.value.version for r in written if r.key.type == 1] == [3]
+    with LocalBackend(lab, broker_settings={"kafka.version": "4.1"}) as backend:
+        assert backend.coordinator.runtime.kafka_version == "4.1"
+    with pytest.raises(SettingError) as bad:
+        parse_setting("kafka.version", "3.9")
+    assert "4.0, 4.1, 4.2, 4.3" in str(bad.value)

@@ -375,6 +375,15 @@ def test_bad_settings_are_usage_errors_and_save_nothing(cli, local, args, messag
     assert not (local / "broker-settings.json").exists()
 
 
+def test_the_kafka_version_is_kept_in_dir(cli, local):
+    d = str(local)
+    r = _ok(cli("local", "settings", "--kafka-version", "4.0", "--local", d))
+    assert re.search(r"kafka\.version +4\.0 +DIR", r.out), r.out
+    assert json.loads((local / "broker-settings.json").read_text())["settings"]["kafka.version"] == "4.0"
+    r = cli("local", "settings", "--kafka-version", "3.9", "--local", d)
+    assert r.code == 2 and "Kafka version must be one of 4.0, 4.1, 4.2, 4.3" in r.err
+
+
 def test_settings_reach_every_local_command(cli, local):
     d = str(local)
     _ok(cli("local", "settings", "group.min.session.timeout.ms=1000", "--local", d))

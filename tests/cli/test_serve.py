@@ -100,7 +100,7 @@ def test_dir_settings_and_broker_config_set_the_coordinator_and_only_dirs_are_sa
                      "--local", str(lab))
     assert saved.returncode == 0, saved.stderr
     with serving("--local", str(lab), "--broker-config", "group.max.size=2", "--broker-config",
-                 "group.consumer.migration.policy=DOWNGRADE") as (process, line):
+                 "group.consumer.migration.policy=DOWNGRADE", "--kafka-version", "4.0") as (process, line):
         admin = AdminClient({"bootstrap.servers": line.strip()})
         resource = ConfigResource(ConfigResource.Type.BROKER, "1")
         configs = admin.describe_configs([resource], request_timeout=10)[resource].result(10)
@@ -109,7 +109,7 @@ def test_dir_settings_and_broker_config_set_the_coordinator_and_only_dirs_are_sa
     assert (configs["group.consumer.migration.policy"].value, configs["group.max.size"].value) == ("downgrade", "2")
     assert configs["group.initial.rebalance.delay.ms"].value == "3000"
     assert ("broker settings: group.consumer.migration.policy=downgrade (--broker-config), group.max.size=2 "
-            "(--broker-config)") in err
+            "(--broker-config), kafka.version=4.0 (--broker-config)") in err
     after = json.loads((lab / "broker-settings.json").read_text())["settings"]
     assert after == {"group.consumer.migration.policy": "upgrade", "group.max.size": 9}
 
@@ -162,6 +162,8 @@ def test_bad_options_are_usage_errors_and_create_nothing(cli: Cli, tmp_path: Pat
          "bidirectional"),
         (["serve", "--local", str(lab), "--broker-config", "log.retention.ms=1"],
          "'log.retention.ms' is not a broker setting of a local DIR; the settings are:"),
+        (["serve", "--local", str(lab), "--kafka-version", "2.8"],
+         "--broker-config: Kafka version must be one of 4.0, 4.1, 4.2, 4.3"),
     ]
     for args, message in cases:
         result = cli(*args)
