@@ -71,11 +71,11 @@ def test_tombstone_unknown_type_and_error_lines():
     assert record_line(unknown).endswith(" key: Unknown record type 32767 at offset 0, skipping.")
 
     # `new ConsumerGroupMemberMetadataValue()`: Kafka's default for a nullable string without an
-    # explicit default is "", so every string here is empty, not null.
+    # explicit default is "", so every string here is empty, not null; classicMemberMetadata is left
+    # at its default (the empty struct), which is not written.
     wrong = encode_value(5, 0, {
         "instanceId": "", "rackId": "", "clientId": "", "clientHost": "", "subscribedTopicNames": [],
         "subscribedTopicRegex": "", "rebalanceTimeoutMs": -1, "serverAssignor": "",
-        "classicMemberMetadata": None,
     })
     error = single([SimpleRecord(group_key, wrong, 0)])[0]
     assert record_line(error).endswith(
