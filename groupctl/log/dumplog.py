@@ -80,7 +80,11 @@ def record_line(rec: DecodedRecord, kafka: Profile | None = None) -> str:
             parts.append(f" endTxnMarker: {marker[0]} coordinatorEpoch: {marker[1]}")
         elif marker is not None:
             parts.append(f" controlType: {marker}")
-    elif rec.key is None and r.key is None:
+    elif (key := rec.key) is not None and rec.error is None and key.type in kafka.record_types:
+        value = rec.value  # the common case, inline: every record of a dump passes here
+        payload = "<DELETE>" if value is None else value_json(key.type, value, kafka.hidden(key.type))
+        parts.append(f" key: {key_json(key)} payload: {payload}")
+    elif key is None and r.key is None:
         pass  # Kafka aborts on a keyless record; the caller reports it as a problem instead
     else:
         parts.append(f" key: {_key_and_payload(rec, kafka)}")
@@ -96,20 +100,17 @@ def _record_type(rec: DecodedRecord) -> int | None:
 
 
 def _key_and_payload(rec: DecodedRecord, kafka: Profile) -> str:
-    """What follows `key: `: the key and payload JSON, or Kafka's `Unknown record type` / `Error at` text."""
-    offset = rec.record.offset
+    """What follows `key: ` when it is not a decoded key and payload of a type the release knows:
+    Kafka's `Unknown record type` / `Error at` text, or what an older release still read."""
+    key = rec.key
     record_type = _record_type(rec)
     if record_type is not None and record_type not in kafka.record_types:
-        return f"Unknown record type {record_type} at offset {offset}, skipping."
+        return f"Unknown record type {record_type} at offset {rec.record.offset}, skipping."
     if rec.kafka_text is not None:
         return _early_access_text(rec, kafka)
-    if rec.error is not None:
-        if rec.key is None or rec.record.value is None:
-            return rec.error
-        return _older_reading(rec, kafka) or rec.error
-    hidden = kafka.hidden(rec.key.type)
-    payload = "<DELETE>" if rec.value is None else value_json(rec.key.type, rec.value, hidden)
-    return f"{key_json(rec.key)} payload: {payload}"
+    if key is None or rec.record.value is None:
+        return rec.error
+    return _older_reading(rec, kafka) or rec.error
 
 
 def _older_reading(rec: DecodedRecord, kafka: Profile) -> str | None:

@@ -219,6 +219,9 @@ DIFFERENCES: Final[tuple[Difference, ...]] = (
 )
 
 
+_NONE_HIDDEN: Final[frozenset[str]] = frozenset()
+
+
 @dataclass(frozen=True)
 class Profile:
     """What one release's tool does, as the printer needs it."""
@@ -231,7 +234,7 @@ class Profile:
     legacy_crc_brace: bool
 
     def hidden(self, record_type: int) -> frozenset[str]:
-        return self.hidden_fields.get(record_type, frozenset())
+        return self.hidden_fields.get(record_type, _NONE_HIDDEN)
 
 
 def _row(what: str) -> Difference:
