@@ -1,8 +1,9 @@
 """The local backend: the in-process coordinator with its state in a directory.
 
 DIR holds `__consumer_offsets-0/` (one segment in Kafka's format, so `groupctl dump` reads it like
-a broker's), `topics.json` (topic ids, partition counts, log end offsets), `group-configs.json`
-and `clock.json` (the virtual clock); `data/` holds the partition logs `groupctl serve` writes,
+a broker's), `topics.json` (topic ids, partition counts, log end offsets), `group-configs.json`,
+`clock.json` (the virtual clock) and, once any is set, `broker-settings.json` (the coordinator's
+broker settings, `local_settings`); `data/` holds the partition logs `groupctl serve` writes,
 and when it does, their log end offsets win over topics.json's (serve may have died before saving).
 Every invocation takes an exclusive lock on DIR, loads the coordinator by replaying the log
 (Kafka's failover), runs, fsyncs what it appended, and writes the JSON files atomically. On open
@@ -121,9 +122,12 @@ def read_json(path: Path) -> Any:
 class LocalBackend:
     """One invocation's view of DIR; use as a context manager (the lock is held until close)."""
 
-    def __init__(self, directory: str | Path, *, create: bool = False, wall_clock: bool = False) -> None:
+    def __init__(self, directory: str | Path, *, create: bool = False, wall_clock: bool = False,
+                 broker_settings: Mapping[str, int | str] | None = None) -> None:
+        """`broker_settings` are laid over DIR's saved ones for this invocation only (serve's --broker-config)."""
         self.directory = Path(directory)
         self.wall_clock = wall_clock
+        self._given_settings = dict(broker_settings or {})
         self.location = f"local {self.directory}"
         self.notices: list[str] = []
         if not (self.directory / LOG_DIR).is_dir():
@@ -190,6 +194,11 @@ class LocalBackend:
                             "running")
 
     def _open(self) -> None:
+        from groupctl.backends.local_settings import coordinator_settings, group_config_broker, read_settings
+
+        #: DIR's saved broker settings, and the ones this invocation runs with (given ones over them).
+        self.saved_settings = read_settings(self.directory)
+        self.broker_settings = {**self.saved_settings, **self._given_settings}
         clock = read_json(self.directory / CLOCK_FILE) or {}
         topics = read_json(self.directory / TOPICS_FILE)
         configs = read_json(self.directory / CONFIGS_FILE)
@@ -200,7 +209,7 @@ class LocalBackend:
             t["name"]: list(t.get("endOffsets", [])) for t in (topics or {}).get("topics", ())
         }
         self._recover_partition_ends()
-        self.configs = GroupConfigs()
+        self.configs = GroupConfigs(group_config_broker(self.broker_settings))
         if configs:
             self.configs.load_jsonable(configs)
         self.writer = SegmentWriter(self.directory / LOG_DIR, fsync=True, truncate_torn_tail=True)
@@ -208,7 +217,7 @@ class LocalBackend:
             self.notices.append(f"{self.writer.path}: recovered the log as Kafka does, cutting off "
                                 f"{self.writer.truncation}")
         self.coordinator = Coordinator(clock=self.clock, ids=IdGenerator(), topics=self.topics, configs=self.configs,
-                                       log=SegmentLog(self.writer))
+                                       log=SegmentLog(self.writer), **coordinator_settings(self.broker_settings))
         classic = read_json(self.directory / CLASSIC_FILE)
         if classic is not None:
             if classic.get("logEndOffset") == self.writer.next_offset:

@@ -113,6 +113,8 @@ class RunResult:
     events: list[Event] = field(default_factory=list)
     sent: str | None = None  # what closing the member sent (leave, bounce)
     heartbeat: HeartbeatResult | None = None
+    type_before: str | None = None  # classic or consumer: they differ when the group migrated
+    type_after: str | None = None
 
     @property
     def virtual_ms(self) -> int:
@@ -246,7 +248,6 @@ class LocalMembers(VirtualTimeDriver):
                 f"'{old.client.group_id}', {old.shown_status}); pick another name, or restart it with "
                 f"`groupctl local member start {spec.name}` / `bounce {spec.name}`"
             )
-        self._check_protocol(spec.group, spec.protocol)
         client: SimulatedClient
         if spec.protocol == "classic":
             client = ClassicClient(self.coord, spec.name, spec.group, list(spec.topics), instance_id=spec.instance_id,
@@ -266,7 +267,6 @@ class LocalMembers(VirtualTimeDriver):
         if member.client.running:
             raise GroupctlError(f"member '{name}' is already running; `groupctl local member bounce {name}` "
                                 "restarts it")
-        self._check_protocol(member.client.group_id, member.client.protocol)
 
         def start() -> None:
             member.status, member.error = RUNNING, None
@@ -353,22 +353,6 @@ class LocalMembers(VirtualTimeDriver):
                                 f"not running sends nothing; start it with `groupctl local member start {name}`")
         return member
 
-    def _check_protocol(self, group: str, protocol: str) -> None:
-        """A clear error where the coordinator would refuse the member's first request."""
-        kind = self.group_type(group)
-        if kind == "consumer" and protocol == "classic":
-            raise GroupctlError(
-                f"group '{group}' is a consumer (KIP-848) group; a --protocol classic member cannot join it "
-                "(INCONSISTENT_GROUP_PROTOCOL: groupctl's coordinator does not model KIP-848 online migration); "
-                "join with --protocol consumer, or use another group"
-            )
-        if kind == "classic" and protocol == "consumer" and not self.coord.classic_group_is_empty(group):
-            raise GroupctlError(
-                f"group '{group}' is a classic group with members; a --protocol consumer member cannot join it "
-                f"(GROUP_ID_NOT_FOUND: Group {group} is not a consumer group.); join with --protocol classic, "
-                "or use another group"
-            )
-
     def _closing(self, client: SimulatedClient) -> str:
         """What `close()` will send, in words."""
         if isinstance(client, ClassicClient):
@@ -389,6 +373,7 @@ class LocalMembers(VirtualTimeDriver):
         self._owned_before, self._owned_at, self._events = {}, {}, []
         group = member.client.group_id if member is not None else None
         before = self.group_epoch(group) if group is not None else None
+        type_before = self.group_type(group) if group is not None else None
         started = self.now
         action()
         if react:
@@ -402,6 +387,7 @@ class LocalMembers(VirtualTimeDriver):
         return RunResult(
             self._view(member) if member is not None else None, group, started, self.now, settled, before,
             self.group_epoch(group) if group is not None else None, sorted(self._events, key=lambda e: e.at_ms),
+            type_before=type_before, type_after=self.group_type(group) if group is not None else None,
         )
 
     # -- time -------------------------------------------------------------------------------------
@@ -421,7 +407,8 @@ class LocalMembers(VirtualTimeDriver):
         """Every running member of `group` in the current generation or assignment epoch, owning what it was given.
 
         Classic: the group is Stable. KIP-848: the target assignment is up to date and every running
-        member reconciled to it; members that are not running may still hold theirs (a static member
+        member reconciled to it, classic-protocol members of the group (online migration) included;
+        members that are not running may still hold theirs (a static member
         that left with epoch -2, a crashed one), which leaves Kafka's group state at Reconciling
         until they come back or their session expires.
         """
@@ -443,10 +430,18 @@ class LocalMembers(VirtualTimeDriver):
             return False
         for c in running:
             current = state.current.get(c.member_id)
-            if not isinstance(c, ConsumerClient) or current is None or current["state"] != MemberState.STABLE \
-                    or current["memberEpoch"] != state.assignment_epoch or c.epoch != current["memberEpoch"]:
+            if current is None or current["state"] != MemberState.STABLE \
+                    or current["memberEpoch"] != state.assignment_epoch:
                 return False
-            if c.owned_ids != assignment_map(current["assignedPartitions"]):
+            assigned = assignment_map(current["assignedPartitions"])
+            if isinstance(c, ClassicClient):
+                # A classic-protocol member of a consumer group (online migration): its generation is its
+                # member epoch, and it owns what it was given once it has synced.
+                names = {(topic.name, p) for tid, ps in assigned.items() if (topic := self.coord.topics.by_id(tid))
+                         for p in ps}
+                if c.state != STABLE or c.inbox or c.generation != current["memberEpoch"] or c.owned != names:
+                    return False
+            elif not isinstance(c, ConsumerClient) or c.epoch != current["memberEpoch"] or c.owned_ids != assigned:
                 return False
         return True
 
@@ -509,6 +504,9 @@ class LocalMembers(VirtualTimeDriver):
                 instance = mark.members[mid]
                 self._events.append(Event(now, gid, "member-joined", pod(gid, mid, instance),
                                           f"member {mid}{_instance(instance)}"))
+            if mark.type != old.type:
+                way = "upgrade" if mark.type == "consumer" else "downgrade"
+                self._events.append(Event(now, gid, "migrated", None, f"{old.type} -> {mark.type} group ({way})"))
             if mark.epoch != old.epoch:
                 kind = "generation" if mark.type == "classic" else "group epoch"
                 self._events.append(Event(now, gid, "rebalance", None, f"{kind} {old.epoch} -> {mark.epoch}"))

@@ -200,6 +200,77 @@ def topics_list(local: Path = LocalOption, output: OutputFormat = OutputOption) 
     render("LocalTopic", rows, TOPIC_COLUMNS, output_format(output))
 
 
+# -- local settings --------------------------------------------------------------------------------
+
+SETTING_COLUMNS = [
+    Column("name", "NAME"),
+    Column("value", "VALUE"),
+    Column("source", "SOURCE"),
+    Column("default", "DEFAULT", wide_only=True),
+    Column("description", "DESCRIPTION", wide_only=True),
+]
+
+
+@app.command("settings")
+def settings_command(
+    assignments: list[str] = typer.Argument(
+        None, metavar="[KEY=VALUE]...",
+        help="Settings to save in DIR, e.g. group.consumer.migration.policy=upgrade. None: just show them.",
+    ),
+    reset: list[str] = typer.Option(
+        None, "--reset", metavar="KEY", help="Forget DIR's value of KEY: Kafka's default again (repeatable).",
+    ),
+    local: Path = LocalOption,
+    output: OutputFormat = OutputOption,
+) -> None:
+    """Show or set DIR's broker settings: what a broker's server.properties says to its group coordinator.
+
+    Every --local command and `groupctl serve --local DIR` run the coordinator with them; a DIR with
+    none set runs on Kafka's defaults. The settings (Kafka 4.x names, types and defaults):
+
+    group.consumer.migration.policy: disabled, upgrade, downgrade or bidirectional (any case; default
+    bidirectional). Whether a non-empty classic group becomes a consumer group when a
+    consumer-protocol member joins it (upgrade), and a consumer group goes back to classic when its
+    last consumer-protocol member leaves (downgrade). Empty groups convert either way regardless.
+
+    group.consumer.max.size, group.max.size (at least 1); group.min.session.timeout.ms,
+    group.max.session.timeout.ms, group.initial.rebalance.delay.ms (0 or more).
+
+    Prints every setting with its value and SOURCE (DIR, or default); wide adds Kafka's default and
+    what it governs. An unknown KEY or a bad value is a usage error (exit 2) naming the choices, and
+    nothing is saved. Setting a value creates DIR if it holds no coordinator yet.
+
+    Example: groupctl local settings group.consumer.migration.policy=upgrade --local ./lab
+    """
+    from groupctl.backends.local_settings import SETTINGS, SettingError, effective, parse_assignments, write_settings
+
+    try:
+        wanted = parse_assignments(assignments or ())
+    except SettingError as exc:
+        raise UsageError(str(exc)) from None
+    forget = [name.strip() for name in reset or ()]
+    unknown = [name for name in forget if name not in SETTINGS]
+    if unknown:
+        raise UsageError(f"--reset {unknown[0]}: not a broker setting of a local DIR; the settings are: "
+                         f"{', '.join(SETTINGS)}")
+    both = sorted(set(forget) & set(wanted))
+    if both:
+        raise UsageError(f"{both[0]} is both set and reset; give one of them")
+    with _session(local, create=bool(wanted)) as backend:
+        saved = {**backend.saved_settings, **wanted}
+        for name in forget:
+            saved.pop(name, None)
+        if wanted or forget:
+            write_settings(backend.directory, saved)
+    values = effective(saved)
+    rows = [{"name": name, "value": values[name], "source": "DIR" if name in saved else "default",
+             "default": s.default, "description": s.doc} for name, s in SETTINGS.items()]
+    render("LocalSetting", rows, SETTING_COLUMNS, output_format(output))
+    if wanted or forget:
+        typer.echo(f"groupctl: note: saved in {local}; every --local command and `groupctl serve --local {local}` "
+                   "started from now on use them", err=True)
+
+
 # -- local member ----------------------------------------------------------------------------------
 
 MEMBER_COLUMNS = [
@@ -264,13 +335,18 @@ def _event_items(events: list[Event], started_ms: int) -> list[dict[str, Any]]:
 
 
 def _epoch_words(result: RunResult, protocol: str) -> str:
-    kind = "generation" if protocol == "classic" else "group epoch"
+    def kind(group_type: str | None) -> str:
+        return "generation" if (group_type or protocol) == "classic" else "group epoch"
+
     before, after = result.epoch_before, result.epoch_after
     if before is None:
-        return f"a new group, {kind} {after}"
+        return f"a new group, {kind(result.type_after)} {after}"
+    if result.type_before != result.type_after:
+        return (f"migrated from a {result.type_before} group, {kind(result.type_before)} {before}, to a "
+                f"{result.type_after} group, {kind(result.type_after)} {after}")
     if before == after:
-        return f"{kind} {after}, unchanged"
-    return f"{kind} {before} -> {after}"
+        return f"{kind(result.type_after)} {after}, unchanged"
+    return f"{kind(result.type_after)} {before} -> {after}"
 
 
 def _render_run(result: RunResult, output: OutputFormat | None, what: str) -> None:
@@ -287,7 +363,11 @@ def _render_run(result: RunResult, output: OutputFormat | None, what: str) -> No
     if result.sent is not None:
         typer.echo(f"groupctl: note: member '{view.name}' closed, sending {result.sent}", err=True)
     if view.status == "failed":
-        raise GroupctlError(f"member '{view.name}' stopped on an error while it {what}: {view.error}")
+        hint = ""
+        if view.error and "online upgrade is disabled" in view.error:
+            hint = (" (DIR's group.consumer.migration.policy allows no upgrade of a non-empty classic group; "
+                    "`groupctl local settings group.consumer.migration.policy=upgrade` or bidirectional allows it)")
+        raise GroupctlError(f"member '{view.name}' stopped on an error while it {what}: {view.error}{hint}")
     if not result.settled:
         raise GroupctlError(
             f"group '{view.group}' did not settle within {result.virtual_ms} ms of virtual time after member "
@@ -323,8 +403,9 @@ def member_join(
     ),
     session_timeout: int = typer.Option(
         None, "--session-timeout", metavar="MS",
-        help="session.timeout.ms of a classic member, 6000..1800000 (default 45000). KIP-848 members have none: "
-        "set the group's consumer.session.timeout.ms with `group config set`.",
+        help="session.timeout.ms of a classic member (default 45000), within DIR's group.min/max.session.timeout.ms "
+        "(Kafka's defaults: 6000..1800000). KIP-848 members have none: set the group's consumer.session.timeout.ms "
+        "with `group config set`.",
     ),
     assignor: Assignor = typer.Option(
         None, "--assignor", case_sensitive=False,
@@ -363,17 +444,17 @@ def member_join(
     if protocol is Protocol.consumer and session_timeout is not None:
         raise UsageError("--session-timeout is a classic-protocol setting; a KIP-848 group's session timeout is "
                          f"its config: groupctl group config set {group} consumer.session.timeout.ms=MS")
-    if protocol is Protocol.classic:
-        _check_session_timeout(session_timeout)
-        if assignor is Assignor.uniform:
-            raise UsageError("--assignor uniform is a KIP-848 server-side assignor; classic members assign in the "
-                             "leader with the Java client's default, range (use --protocol consumer)")
+    if protocol is Protocol.classic and assignor is Assignor.uniform:
+        raise UsageError("--assignor uniform is a KIP-848 server-side assignor; classic members assign in the "
+                         "leader with the Java client's default, range (use --protocol consumer)")
     spec = MemberLaunch(
         name, group, protocol.value, tuple(names), regex, instance_id,
         session_timeout if session_timeout is not None else DEFAULT_SESSION_TIMEOUT_MS,
         assignor.value if assignor is not None and protocol is Protocol.consumer else None,
     )
     with _members(local) as members:
+        if protocol is Protocol.classic:
+            _check_session_timeout(session_timeout, members.coord.classic_settings)
         missing = [t for t in names if t not in members.backend.topics]
         result = members.join(spec)
     for topic in missing:
@@ -397,12 +478,11 @@ def _check_regex(regex: str, protocol: Protocol) -> None:
         raise UsageError(f"--regex '{regex}' is not a valid pattern: {exc}") from None
 
 
-def _check_session_timeout(value: int | None) -> None:
+def _check_session_timeout(value: int | None, settings: dict[str, int]) -> None:
+    """DIR's bounds (its broker settings), so the member is refused before it sends anything."""
     if value is None:
         return
-    from groupctl.coordinator.coordinator import CLASSIC_DEFAULTS
-
-    low, high = CLASSIC_DEFAULTS["group.min.session.timeout.ms"], CLASSIC_DEFAULTS["group.max.session.timeout.ms"]
+    low, high = settings["group.min.session.timeout.ms"], settings["group.max.session.timeout.ms"]
     if not low <= value <= high:
         raise UsageError(f"--session-timeout {value}: the broker answers INVALID_SESSION_TIMEOUT outside "
                          f"group.min.session.timeout.ms ({low}) .. group.max.session.timeout.ms ({high})")

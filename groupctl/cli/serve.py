@@ -70,6 +70,11 @@ def serve(
         help="Largest request accepted (Kafka's socket.request.max.bytes); a larger size prefix closes the "
         "connection.",
     ),
+    broker_config: list[str] = typer.Option(
+        None, "--broker-config", metavar="KEY=VALUE",
+        help="A broker setting for this run (repeatable), e.g. group.consumer.migration.policy=upgrade: it "
+        "overrides DIR's saved settings (`groupctl local settings`) without saving them.",
+    ),
     output: OutputFormat = OutputOption,
 ) -> None:
     """Serve the in-process coordinator of DIR to real Kafka clients, until Ctrl-C or SIGTERM.
@@ -88,6 +93,11 @@ def serve(
     legacy AlterConfigs, ACLs, quotas, SCRAM credential changes, share and streams groups, and
     replication (one node, replication factor 1).
 
+    The group coordinator runs with DIR's broker settings (`groupctl local settings`), among them
+    group.consumer.migration.policy (default bidirectional): classic and consumer-protocol members
+    may share a group.id, the group becoming a consumer group while any consumer-protocol member is
+    in it and classic again after the last one leaves. --broker-config overrides them for one run.
+
     The coordinator runs on the wall clock. On stdout: one line saying where to connect (the
     bootstrap address; with -o json, one JSON line with listener, bootstrap and dir). On stderr:
     the listener and how to connect. While it runs, other groupctl commands on DIR refuse with a
@@ -104,6 +114,7 @@ def serve(
     if sasl_mechanisms is not None and sasl_users is None:
         raise UsageError("--sasl-mechanisms needs --sasl-users FILE (the users SASL checks)")
     fmt = output_format(output)
+    given = _broker_config(broker_config or [])
 
     from groupctl.server.auth import parse_mechanisms, read_users, tls_context
     from groupctl.server.connection import Limits
@@ -122,6 +133,7 @@ def serve(
     options = ServerOptions(
         local, host=host, port=port, advertised_host=advertised_host, tls=tls, sasl_mechanisms=mechanisms,
         users=users, limits=Limits(max_request_bytes=max_request_bytes, max_connections=max_connections),
+        broker_settings=given,
     )
 
     def ready(listener: Listener) -> None:
@@ -150,6 +162,16 @@ def serve(
     except OSError as exc:
         raise GroupctlError(f"cannot serve '{local}': {exc.strerror or exc}") from exc
     _note(f"stopped; {local} is saved")
+
+
+def _broker_config(pairs: list[str]) -> dict[str, int | str]:
+    """--broker-config's KEY=VALUE pairs, checked as `groupctl local settings` checks them (exit 2)."""
+    from groupctl.backends.local_settings import SettingError, parse_assignments
+
+    try:
+        return parse_assignments(pairs)
+    except SettingError as exc:
+        raise UsageError(f"--broker-config: {exc}") from None
 
 
 def _note(text: str) -> None:

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import os
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -49,11 +50,12 @@ class AnnouncingBackend(LocalBackend):
     goes with the lock; one left by a killed serve names a dead pid and the next command removes it.
     """
 
-    def __init__(self, directory: Path, listener: Listener) -> None:
+    def __init__(self, directory: Path, listener: Listener,
+                 broker_settings: Mapping[str, int | str] | None = None) -> None:
         self._announcement = {"pid": os.getpid(), "listeners": str(listener),
                               "bootstrap": f"{listener.host}:{listener.port}"}
         self._announced = False
-        super().__init__(directory, create=True, wall_clock=True)
+        super().__init__(directory, create=True, wall_clock=True, broker_settings=broker_settings)
 
     def _take_lock(self) -> None:
         super()._take_lock()
@@ -92,7 +94,7 @@ class Broker:
     @classmethod
     def open(cls, options: ServerOptions, listener: Listener) -> Broker:
         """Lock DIR, announce `listener` in it, then load it (see `AnnouncingBackend`)."""
-        broker = cls(AnnouncingBackend(options.directory, listener), options)
+        broker = cls(AnnouncingBackend(options.directory, listener, options.broker_settings), options)
         broker.listener = listener
         return broker
 

@@ -18,6 +18,7 @@ from collections import Counter
 
 from groupctl.coordinator.configs import BROKER_DEFAULTS, GROUP_CONFIGS
 from groupctl.coordinator.coordinator import CLASSIC_DEFAULTS
+from groupctl.coordinator.runtime import DEFAULT_MIGRATION_POLICY
 from groupctl.coordinator.topics import validate_topic_name
 from groupctl.errors import KafkaError
 from groupctl.server.broker import Broker
@@ -46,7 +47,8 @@ KAFKA_BROKER_DEFAULTS: dict[str, object | None] = {
     "log.retention.hours": 168, "log.segment.bytes": 1073741824, "compression.type": "producer",
     "socket.request.max.bytes": 104857600, "max.connections": 2147483647, "connections.max.idle.ms": 600000,
     "sasl.enabled.mechanisms": "GSSAPI", "group.coordinator.rebalance.protocols": "classic,consumer",
-    "group.consumer.assignors": "uniform,range", **CLASSIC_DEFAULTS, **BROKER_DEFAULTS,
+    "group.consumer.assignors": "uniform,range", "group.consumer.migration.policy": DEFAULT_MIGRATION_POLICY,
+    **CLASSIC_DEFAULTS, **BROKER_DEFAULTS,
 }
 #: Broker config types that the value alone does not tell (the rest: bool, int, else string).
 _BROKER_TYPES = {
@@ -115,6 +117,7 @@ def broker_values(broker: Broker) -> dict[str, object]:
         "connections.max.idle.ms": int(limits.idle_timeout_s * 1000),
         "group.coordinator.rebalance.protocols": "classic,consumer",
         "group.consumer.assignors": ",".join(broker.coordinator.assignor_names),
+        "group.consumer.migration.policy": broker.coordinator.runtime.migration,
         **broker.coordinator.classic_settings,
         **broker.coordinator.configs.broker,
     }

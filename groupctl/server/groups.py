@@ -9,6 +9,10 @@ protocol type and name). A JoinGroup or SyncGroup the coordinator parks is answe
 callback fires, from whatever request or timer completes the rebalance; the wait is bounded by the
 member's rebalance timeout plus the margin a Java client allows itself (`JOIN_GROUP_TIMEOUT_LAPSE`),
 after which the client has given up anyway and is told to rejoin.
+
+Mixed groups (KIP-848 online migration) need nothing here: the coordinator's router sends a classic
+member's JoinGroup, SyncGroup, Heartbeat and LeaveGroup to the consumer group it is in, and answers
+them at once, so the classic-group wait bounds above never come into play for it.
 """
 
 from __future__ import annotations

@@ -57,6 +57,8 @@ class ServerOptions:
     sasl_mechanisms: tuple[str, ...] = ()
     users: dict[str, User] = field(default_factory=dict)
     limits: Limits = field(default_factory=Limits)
+    #: Broker settings over DIR's saved ones for this run (`--broker-config`), checked by `local_settings`.
+    broker_settings: dict[str, int | str] = field(default_factory=dict)
 
 
 class Server:
@@ -101,6 +103,9 @@ class Server:
             partition_store(self.broker)
             for notice in self.broker.backend.notices:
                 to_stderr(f"groupctl serve: note: {notice}")
+            changed = _changed_settings(self.broker.backend.broker_settings, self.options.broker_settings)
+            if changed:
+                to_stderr(f"groupctl serve: note: broker settings: {changed}")
         except BaseException:
             if self.broker is not None:
                 self.broker.close()
@@ -167,6 +172,14 @@ class Server:
             self.broker.log.flush()
             self.broker.close()
             self.broker = None
+
+
+def _changed_settings(values: dict[str, int | str], given: dict[str, int | str]) -> str:
+    """The settings this run differs from Kafka's defaults in, each with where it comes from."""
+    from groupctl.backends.local_settings import SETTINGS
+
+    return ", ".join(f"{name}={values[name]} ({'--broker-config' if name in given else 'DIR'})"
+                     for name in SETTINGS if name in values and values[name] != SETTINGS[name].default)
 
 
 def _listen_now(server: asyncio.Server) -> None:

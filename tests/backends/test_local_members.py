@@ -166,10 +166,6 @@ def test_errors_name_the_member_and_the_fix(lab: Path) -> None:
             m.join(MemberLaunch("c0", "other", topics=("orders",)))
         with pytest.raises(GroupctlError, match=r"no simulated member 'x'.*members: c0, k0"):
             m.leave("x")
-        with pytest.raises(GroupctlError, match=r"is a consumer \(KIP-848\) group"):
-            m.join(MemberLaunch("c1", "kip-app", "classic", ("orders",)))
-        with pytest.raises(GroupctlError, match="is a classic group with members"):
-            m.join(MemberLaunch("k1", "classic-app", "consumer", ("orders",)))
         m.crash("c0")
         with pytest.raises(GroupctlError, match="is crashed, so it cannot heartbeat"):
             m.heartbeat("c0")
@@ -184,6 +180,27 @@ def test_errors_name_the_member_and_the_fix(lab: Path) -> None:
         m.backend.remove_members("classic-app", [MemberIdentity("", "c0")])
         with pytest.raises(KafkaError, match="UNKNOWN_MEMBER_ID"):
             m.commit("c0")
+
+
+def test_a_mixed_group_migrates_settles_and_survives_invocations(lab: Path) -> None:
+    with _world(lab) as m:
+        _join(m, "c0", "app")
+        _join(m, "c1", "app", static=False)
+        up = _join(m, "k0", "app", "consumer", static=False)
+        assert (up.type_before, up.type_after) == ("classic", "consumer")
+        assert [e.detail for e in up.events if e.event == "migrated"] == ["classic -> consumer group (upgrade)"]
+        assert m.group_type("app") == "consumer"
+    with _world(lab) as m:  # the classic members of the consumer group are restored and still settled
+        assert m.settled("app")
+        every = [TopicPartition("orders", p) for p in range(6)]
+        assert sorted(tp for v in m.views("app") for tp in v.assignment) == every
+        assert {v.name: v.epoch for v in m.views("app")} == {
+            name: m.coord.state.consumer["app"].current[m.view(name).member_id]["memberEpoch"]
+            for name in ("c0", "c1", "k0")}
+        down = m.leave("k0")
+        assert down.settled and (down.type_before, down.type_after) == ("consumer", "classic")
+        assert [e.detail for e in down.events if e.event == "migrated"] == ["consumer -> classic group (downgrade)"]
+        assert sorted(tp for v in m.views("app") for tp in v.assignment) == every  # now the classic members'
 
 
 def test_a_group_that_does_not_settle_in_time_says_so(lab: Path, monkeypatch: pytest.MonkeyPatch) -> None:

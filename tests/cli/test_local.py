@@ -10,6 +10,7 @@ import contextlib
 import csv
 import io
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -213,9 +214,6 @@ def test_join_prints_the_member_and_how_the_group_settled(cli, local):
     (("x", "--group", "g", "--regex", "(?<=a)", "--protocol", "consumer"), 2, "INVALID_REGULAR_EXPRESSION"),
     (("x", "--group", "g", "--regex", "("), 2, "is not a valid pattern"),
     (("c0", "--group", "g", "-t", "orders"), 1, "member name 'c0' is already used"),
-    (("x", "--group", "kip-app", "-t", "orders"), 1, "group 'kip-app' is a consumer (KIP-848) group"),
-    (("x", "--group", "classic-app", "-t", "orders", "--protocol", "consumer"), 1,
-     "group 'classic-app' is a classic group with members"),
 ])
 def test_join_errors(cli, local, args, code, message):
     r = cli("local", "member", "join", *args, "--local", str(local))
@@ -330,3 +328,114 @@ def test_durations(text, ms):
 def test_bad_durations(text):
     with pytest.raises(UsageError):
         parse_duration(text, "D")
+
+
+# -- local settings and mixed groups (online migration) ---------------------------------------------
+
+
+def _types(cli, local: Path) -> dict[str, str]:
+    return {g["groupId"]: g["type"] for g in _items(cli, "group", "list", "--local", str(local), kind="GroupList")}
+
+
+def _protocols(cli, local: Path, group: str) -> dict[str, str]:
+    (item,) = _items(cli, "group", "describe", group, "--members", "--local", str(local), kind="GroupDescription")
+    return {m["clientId"]: m["protocol"] for m in item["members"]}
+
+
+def test_settings_show_set_and_reset(cli, local, checks):
+    d = str(local)
+    checks.every_format(("local", "settings", "--local", d), "LocalSetting", ["NAME", "VALUE", "SOURCE"],
+                        ["DEFAULT", "DESCRIPTION"])
+    shown = {i["name"]: i for i in _items(cli, "local", "settings", "--local", d, kind="LocalSetting")}
+    assert shown["group.consumer.migration.policy"] == {
+        **shown["group.consumer.migration.policy"], "value": "bidirectional", "source": "default"}
+    assert {i["source"] for i in shown.values()} == {"default"} and not (local / "broker-settings.json").exists()
+    r = _ok(cli("local", "settings", "group.consumer.migration.policy=Upgrade", "group.max.size=4", "--local", d))
+    assert "group.consumer.migration.policy   upgrade     DIR" in r.out and "saved in" in r.err
+    shown = {i["name"]: (i["value"], i["source"])
+             for i in _items(cli, "local", "settings", "--reset", "group.max.size", "--local", d, kind="LocalSetting")}
+    assert shown["group.consumer.migration.policy"] == ("upgrade", "DIR")
+    assert shown["group.max.size"] == (2**31 - 1, "default")
+    assert json.loads((local / "broker-settings.json").read_text())["settings"] == {
+        "group.consumer.migration.policy": "upgrade"}
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("group.consumer.migration.policy=sideways",), "must be one of disabled, upgrade, downgrade, bidirectional"),
+    (("group.max.size=0",), "group.max.size: 0 is out of range; it takes 1 .. 2147483647"),
+    (("group.max.size=4", "retention.ms=1"), "'retention.ms' is not a broker setting of a local DIR; the settings "
+                                             "are: group.consumer.migration.policy, group.consumer.max.size"),
+    (("group.max.size",), "is not KEY=VALUE"),
+    (("--reset", "nope"), "--reset nope: not a broker setting"),
+    (("group.max.size=3", "--reset", "group.max.size"), "group.max.size is both set and reset"),
+])
+def test_bad_settings_are_usage_errors_and_save_nothing(cli, local, args, message):
+    r = cli("local", "settings", *args, "--local", str(local))
+    assert (r.code, message in r.err, r.out) == (2, True, ""), r.err
+    assert not (local / "broker-settings.json").exists()
+
+
+def test_settings_reach_every_local_command(cli, local):
+    d = str(local)
+    _ok(cli("local", "settings", "group.min.session.timeout.ms=1000", "--local", d))
+    _ok(cli("local", "member", "join", "quick", "--group", "fast", "-t", "orders", "--session-timeout", "2000",
+            "--local", d))
+    _ok(cli("local", "settings", "group.max.size=1", "--local", d))
+    r = cli("local", "member", "join", "second", "--group", "fast", "-t", "orders", "--local", d)
+    assert r.code == 1 and "GROUP_MAX_SIZE_REACHED" in r.err, r.err
+
+
+def test_a_consumer_member_upgrades_a_classic_group_and_leaving_downgrades_it(cli, local):
+    d = str(local)
+    before = {c: m for c, m in _protocols(cli, local, "classic-app").items()}
+    assert set(before.values()) == {"classic"}
+    r = _ok(cli("local", "member", "join", "k9", "--group", "classic-app", "--protocol", "consumer", "-t", "orders",
+                "--local", d, "-o", "json"))
+    run = json.loads(r.out)["items"][0]["run"]
+    found = re.search(r"migrated from a classic group, generation (\d+), to a consumer group, group epoch (\d+)", r.err)
+    assert found and int(found[2]) == int(found[1]) + 1, r.err  # converted at the generation, then k9 joins
+    assert [e["detail"] for e in run["events"] if e["event"] == "migrated"] == ["classic -> consumer group (upgrade)"]
+    assert _types(cli, local)["classic-app"] == "consumer"
+    protocols = _protocols(cli, local, "classic-app")
+    assert protocols == {**before, "k9": "consumer"}
+    members = _items(cli, "local", "member", "list", "-g", "classic-app", "--local", d, kind="LocalMember")
+    owned = [(p["topic"], p["partition"]) for m in members for p in m["assignment"]]
+    assert sorted(owned) == [("orders", p) for p in range(6)]  # every partition once, across both protocols
+    r = _ok(cli("local", "member", "leave", "k9", "--local", d))
+    back = re.search(r"migrated from a consumer group, group epoch (\d+), to a classic group, generation (\d+)", r.err)
+    assert back and int(back[2]) == int(back[1]) + 1 and int(back[1]) >= int(found[2]), r.err
+    assert _types(cli, local)["classic-app"] == "classic"
+    assert _protocols(cli, local, "classic-app") == before
+
+
+def test_a_classic_member_joins_a_consumer_group(cli, local):
+    d = str(local)
+    _ok(cli("local", "member", "join", "c9", "--group", "kip-app", "-t", "orders", "--local", d))
+    assert _types(cli, local)["kip-app"] == "consumer"
+    assert _protocols(cli, local, "kip-app") == {"k0": "consumer", "k1": "consumer", "k2": "consumer",
+                                                 "c9": "classic"}
+
+
+def test_with_policy_upgrade_the_group_stays_a_consumer_group(cli, local):
+    d = str(local)
+    _ok(cli("local", "settings", "group.consumer.migration.policy=upgrade", "--local", d))
+    _ok(cli("local", "member", "join", "k9", "--group", "classic-app", "--protocol", "consumer", "-t", "orders",
+            "--local", d))
+    r = _ok(cli("local", "member", "leave", "k9", "--local", d))
+    assert "migrated" not in r.err
+    assert _types(cli, local)["classic-app"] == "consumer"
+    assert set(_protocols(cli, local, "classic-app").values()) == {"classic"}
+
+
+def test_with_policy_disabled_the_upgrade_is_refused_with_kafkas_message(cli, local):
+    d = str(local)
+    _ok(cli("local", "settings", "group.consumer.migration.policy=disabled", "--local", d))
+    r = cli("local", "member", "join", "k9", "--group", "classic-app", "--protocol", "consumer", "-t", "orders",
+            "--local", d)
+    assert r.code == 1 and "Traceback" not in r.err
+    assert ("member 'k9' stopped on an error while it joined: heartbeat answered GROUP_ID_NOT_FOUND: Cannot upgrade "
+            "classic group classic-app to consumer group because online upgrade is disabled.") in r.err
+    assert "group.consumer.migration.policy=upgrade" in r.err
+    (k9,) = [m for m in _items(cli, "local", "member", "list", "--local", d, kind="LocalMember") if m["name"] == "k9"]
+    assert k9["status"] == "failed" and "online upgrade is disabled" in k9["error"]
+    assert _types(cli, local)["classic-app"] == "classic"

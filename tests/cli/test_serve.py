@@ -92,6 +92,28 @@ def test_serve_prints_the_bootstrap_and_stops_on_sigterm_with_dir_saved(tmp_path
     assert json.loads(after.stdout)["items"] == []
 
 
+def test_dir_settings_and_broker_config_set_the_coordinator_and_only_dirs_are_saved(tmp_path: Path) -> None:
+    from confluent_kafka.admin import ConfigResource
+
+    lab = tmp_path / "lab"
+    saved = groupctl("local", "settings", "group.consumer.migration.policy=upgrade", "group.max.size=9",
+                     "--local", str(lab))
+    assert saved.returncode == 0, saved.stderr
+    with serving("--local", str(lab), "--broker-config", "group.max.size=2", "--broker-config",
+                 "group.consumer.migration.policy=DOWNGRADE") as (process, line):
+        admin = AdminClient({"bootstrap.servers": line.strip()})
+        resource = ConfigResource(ConfigResource.Type.BROKER, "1")
+        configs = admin.describe_configs([resource], request_timeout=10)[resource].result(10)
+        code, _, err = _stop(process, signal.SIGTERM)
+    assert code == 0, err
+    assert (configs["group.consumer.migration.policy"].value, configs["group.max.size"].value) == ("downgrade", "2")
+    assert configs["group.initial.rebalance.delay.ms"].value == "3000"
+    assert ("broker settings: group.consumer.migration.policy=downgrade (--broker-config), group.max.size=2 "
+            "(--broker-config)") in err
+    after = json.loads((lab / "broker-settings.json").read_text())["settings"]
+    assert after == {"group.consumer.migration.policy": "upgrade", "group.max.size": 9}
+
+
 def test_table_output_is_the_bootstrap_alone_and_sigint_stops_it(tmp_path: Path) -> None:
     lab = tmp_path / "from-env"
     with serving(GROUPCTL_LOCAL=str(lab)) as (process, line):
@@ -135,6 +157,11 @@ def test_bad_options_are_usage_errors_and_create_nothing(cli: Cli, tmp_path: Pat
         (["serve", "--local", str(lab), "--sasl-mechanisms", "PLAIN"], "--sasl-mechanisms needs --sasl-users"),
         (["serve", "--local", str(lab), "--port", "70000"], "less than or equal to 65535"),
         (["serve", "--local", str(cert)], "is not a directory"),
+        (["serve", "--local", str(lab), "--broker-config", "group.consumer.migration.policy=sideways"],
+         "--broker-config: group.consumer.migration.policy must be one of disabled, upgrade, downgrade, "
+         "bidirectional"),
+        (["serve", "--local", str(lab), "--broker-config", "log.retention.ms=1"],
+         "'log.retention.ms' is not a broker setting of a local DIR; the settings are:"),
     ]
     for args, message in cases:
         result = cli(*args)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from groupctl.server.server import ServerOptions, ServerThread
+
+from .polled import Polled, consumer_factory
 
 
 @pytest.fixture
@@ -19,3 +21,10 @@ def served(tmp_path: Path) -> Iterator[ServerThread]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture
+def consumers() -> Iterator[Callable[..., Polled]]:
+    """`consumers(served, name, topics, on_change=None, **config)`: polled librdkafka consumers, all closed
+    at the end, whatever the test did."""
+    yield from consumer_factory()

@@ -7,12 +7,9 @@ keeps what its rebalance callbacks said.
 
 from __future__ import annotations
 
-import contextlib
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
-import pytest
 from confluent_kafka import Consumer, ConsumerGroupState, ConsumerGroupType, TopicPartition
 from confluent_kafka.admin import AdminClient, ConsumerGroupDescription, NewPartitions
 
@@ -23,80 +20,8 @@ from groupctl.server.broker import Broker
 from groupctl.server.server import ServerThread
 
 from .frames import call
+from .polled import Polled, partitions
 from .waits import WAIT_S, wait_until
-
-Partitions = frozenset[tuple[str, int]]
-
-
-class Polled:
-    """A consumer polled in a thread of its own; `owned` is what its callbacks say it holds now."""
-
-    def __init__(self, served: ServerThread, name: str, subscription: list[str], **config: object) -> None:
-        self.name = name
-        self.events: list[tuple[str, Partitions]] = []
-        self._owned: set[tuple[str, int]] = set()
-        self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._consumer = Consumer({"bootstrap.servers": served.bootstrap, "client.id": name,
-                                   "enable.auto.commit": False, "log_level": 3, **config})
-        self._consumer.subscribe(subscription, on_assign=self._assigned, on_revoke=self._revoked,
-                                 on_lost=self._revoked)
-        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
-        self._thread.start()
-
-    def _assigned(self, _consumer: Consumer, partitions: list[TopicPartition]) -> None:
-        got = frozenset((p.topic, p.partition) for p in partitions)
-        with self._lock:
-            self.events.append(("assign", got))
-            self._owned |= got
-
-    def _revoked(self, _consumer: Consumer, partitions: list[TopicPartition]) -> None:
-        gone = frozenset((p.topic, p.partition) for p in partitions)
-        with self._lock:
-            self.events.append(("revoke", gone))
-            self._owned -= gone
-
-    def _run(self) -> None:
-        try:
-            while not self._stop.is_set():
-                self._consumer.poll(0.1)
-        finally:
-            self._consumer.close()
-
-    @property
-    def owned(self) -> Partitions:
-        with self._lock:
-            return frozenset(self._owned)
-
-    def revocations(self) -> int:
-        with self._lock:
-            return sum(1 for kind, parts in self.events if kind == "revoke" and parts)
-
-    def close(self) -> None:
-        """Stop polling and close the consumer (a static member sends no LeaveGroup)."""
-        self._stop.set()
-        self._thread.join(WAIT_S)
-        assert not self._thread.is_alive(), f"{self.name} did not close"
-
-
-@pytest.fixture
-def consumers() -> Iterator[Callable[..., Polled]]:
-    """Make polled consumers; every one still open is closed at the end."""
-    made: list[Polled] = []
-
-    def make(served: ServerThread, name: str, subscription: list[str], **config: object) -> Polled:
-        polled = Polled(served, name, subscription, **config)
-        made.append(polled)
-        return polled
-
-    yield make
-    for polled in made:
-        with contextlib.suppress(AssertionError):
-            polled.close()
-
-
-def partitions(topic: str, count: int) -> Partitions:
-    return frozenset((topic, p) for p in range(count))
 
 
 def classic_generation(served: ServerThread, group: str) -> int:

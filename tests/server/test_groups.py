@@ -137,7 +137,11 @@ def test_join_errors(wires: list[Wire], quick: ServerThread) -> None:
     assert (old["errorCode"], old["protocolName"]) == (CODE["UNKNOWN_MEMBER_ID"], "")  # not nullable before v7
     wire.call(68, 1, {"groupId": "cg", "memberId": "m", "memberEpoch": 0, "rebalanceTimeoutMs": 5000,
                       "subscribedTopicNames": [TOPIC], "topicPartitions": []})
-    assert wire.call(11, 9, join_body("cg"))["errorCode"] == CODE["INCONSISTENT_GROUP_PROTOCOL"]
+    # A classic member is taken into a consumer group (online migration), after KIP-394's round trip.
+    classic = wire.call(11, 9, join_body("cg"))
+    assert (classic["errorCode"], classic["memberId"] != "") == (CODE["MEMBER_ID_REQUIRED"], True)
+    unsupported = {**join_body("cg", classic["memberId"]), "protocolType": "connect"}
+    assert wire.call(11, 9, unsupported)["errorCode"] == CODE["INCONSISTENT_GROUP_PROTOCOL"]
 
 
 def test_a_parked_join_is_answered_when_the_rebalance_completes(wires: list[Wire], quick: ServerThread) -> None:
@@ -399,6 +403,103 @@ def test_offset_commit_retention_at_v2_to_v4(wires: list[Wire], quick: ServerThr
     assert commit_errors(wires[0].call(8, 4, body)) == [(0, 0)]
     entry = quick.call(lambda b: b.coordinator.state.offsets["simple"][(TOPIC, 0)])
     assert entry.expire_timestamp == entry.commit_timestamp + 60_000
+
+
+# -- mixed groups: classic members of a consumer group (online migration) ---------------------------
+
+
+def _classic_round(wire: Wire, group: str, member_id: str) -> tuple[dict, list[int]]:
+    """A classic member's JoinGroup and SyncGroup; its JoinGroup answer and the partitions it was given."""
+    joined = wire.call(11, 9, join_body(group, member_id))
+    assert joined["errorCode"] == 0, joined
+    synced = wire.call(14, 5, sync_body(group, joined))
+    assert synced["errorCode"] == 0, synced
+    given = decode_assignment(synced["assignment"])[1]["assignedPartitions"] if synced["assignment"] else []
+    return joined, sorted(p for t in given for p in t["partitions"])
+
+
+def _group_type(wire: Wire, group: str) -> str | None:
+    return next((g[3] for g in listed(wire, 5) if g[0] == group), None)
+
+
+def test_a_classic_member_of_a_consumer_group_joins_syncs_heartbeats_and_leaves(
+    wires: list[Wire], quick: ServerThread
+) -> None:
+    modern, old = wires[0], wires[1]
+    topic_id = quick.call(lambda b: b.coordinator.topics.get(TOPIC).topic_id)
+    assert modern.call(68, 1, joining("cg", "m1"))["memberEpoch"] == 1
+    first = old.call(11, 9, join_body("cg"))
+    assert first["errorCode"] == CODE["MEMBER_ID_REQUIRED"]
+    member_id = first["memberId"]
+    joined, given = _classic_round(old, "cg", member_id)
+    assert (joined["protocolType"], joined["protocolName"], joined["memberId"]) == ("consumer", "range", member_id)
+
+    def heartbeat_both() -> bool:
+        """m1 reports what it owns; the classic member rejoins when told to. True once both are settled."""
+        nonlocal joined, given
+        described = modern.call(69, 1, {"groupIds": ["cg"]})["groups"][0]
+        mine = next(m for m in described["members"] if m["memberId"] == "m1")["assignment"]["topicPartitions"]
+        owned = [{"topicId": t["topicId"], "partitions": t["partitions"]} for t in mine]
+        modern.call(68, 1, cgh("cg", "m1", _epoch(modern, "m1"), topicPartitions=owned))
+        beat = old.call(12, 4, {"groupId": "cg", "generationId": joined["generationId"], "memberId": member_id,
+                                "groupInstanceId": None})["errorCode"]
+        if beat == CODE["REBALANCE_IN_PROGRESS"]:
+            joined, given = _classic_round(old, "cg", member_id)
+            return False
+        assert beat == 0
+        return described["groupState"] == "Stable" and described["groupEpoch"] == described["assignmentEpoch"]
+
+    wait_until(heartbeat_both, "the mixed group is Stable")
+    assert _group_type(modern, "cg") == "consumer"
+    for version in (0, 1):
+        (described,) = modern.call(69, version, {"groupIds": ["cg"]})["groups"]
+        members = {m["memberId"]: m for m in described["members"]}
+        assert set(members) == {"m1", member_id}
+        if version == 1:
+            assert (members["m1"]["memberType"], members[member_id]["memberType"]) == (1, 0)
+        else:
+            assert "memberType" not in members["m1"]
+        owned = [p for m in members.values() for t in m["assignment"]["topicPartitions"] for p in t["partitions"]]
+        assert sorted(owned) == [0, 1, 2, 3]  # every partition, none twice
+        assert members[member_id]["assignment"]["topicPartitions"] == [
+            {"topicId": topic_id, "topicName": TOPIC, "partitions": given}]
+        assert members[member_id]["memberEpoch"] == joined["generationId"]
+    (as_classic,) = modern.call(15, 5, {"groups": ["cg"]})["groups"]
+    assert (as_classic["groupState"], as_classic["members"]) == ("Dead", [])  # not a classic group: Kafka's answer
+
+    assert modern.call(68, 1, cgh("cg", "m1", -1))["errorCode"] == 0  # the last consumer-protocol member leaves
+    assert _group_type(modern, "cg") == "classic"
+    (downgraded,) = modern.call(15, 5, {"groups": ["cg"]})["groups"]
+    assert [m["memberId"] for m in downgraded["members"]] == [member_id]
+    left = old.call(13, 5, {"groupId": "cg", "members": [{"memberId": member_id, "groupInstanceId": None}]})
+    assert [(m["memberId"], m["errorCode"]) for m in left["members"]] == [(member_id, 0)]
+    assert listed(modern, 5) == [("cg", "consumer", "Empty", "classic")]
+
+
+def _epoch(wire: Wire, member_id: str, group: str = "cg") -> int:
+    described = wire.call(69, 1, {"groupIds": [group]})["groups"][0]
+    return next(m["memberEpoch"] for m in described["members"] if m["memberId"] == member_id)
+
+
+@pytest.mark.parametrize("policy", ["disabled", "downgrade"])
+def test_a_policy_without_upgrade_refuses_a_consumer_member_of_a_classic_group(tmp_path, policy: str) -> None:
+    from groupctl.server.server import ServerOptions
+
+    server = ServerThread(ServerOptions(tmp_path / "cluster", port=0,
+                                        broker_settings={"group.consumer.migration.policy": policy}))
+    server.start()
+    try:
+        server.call(lambda b: b.backend.create_topic(TOPIC, 4))
+        with Wire(server) as wire:
+            stable_static_member(wire)
+            refused = wire.call(68, 1, joining("g", "m1"))
+            assert (refused["errorCode"], refused["errorMessage"]) == (
+                CODE["GROUP_ID_NOT_FOUND"],
+                "Cannot upgrade classic group g to consumer group because online upgrade is disabled.")
+            assert _group_type(wire, "g") == "classic"
+            assert server.call(lambda b: b.coordinator.runtime.migration) == policy
+    finally:
+        server.stop()
 
 
 # -- ListGroups / DescribeGroups / ConsumerGroupDescribe / DeleteGroups ---------------------------
