@@ -29,6 +29,10 @@ from .tls_material import make_certificates, server_context
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = ROOT.parent / "shared" / "kafka-consumer-offsets-vectors"
+KAFKA_40_VECTORS = ROOT.parent / "shared" / "kafka-4.0-broker-vectors"
+KAFKA_40_SEGMENTS = sorted(KAFKA_40_VECTORS.glob("__consumer_offsets-*/00000000000000000000.log"))
+"""A Kafka 4.0.0 broker's segments, each with `.offsets-decoder.txt` beside it: what 4.0.0's
+kafka-dump-log.sh printed for it (empty when the vectors are absent)."""
 
 
 @pytest.fixture(scope="session")

@@ -13,6 +13,7 @@ from groupctl.cli.names import group_ids_callback
 from groupctl.cli.options import OutputOption, output_format, settings
 from groupctl.cli.reading import DumpReading
 from groupctl.errors import GroupctlError, PartialFailure, UsageError
+from groupctl.log.kafka_versions import NEWEST, SUPPORTED_VERSIONS
 from groupctl.output import Column, OutputFormat, render
 
 app = typer.Typer(
@@ -115,9 +116,19 @@ def decode(
         DecodeFormat.table,
         "--format",
         "-f",
-        help="table: one row per record; dump-log: exactly what Kafka 3.8+'s kafka-dump-log.sh "
-        "--deep-iteration --offsets-decoder prints; jsonl: one JSON object per record.",
+        help="table: one row per record; dump-log: exactly what kafka-dump-log.sh --deep-iteration "
+        "--offsets-decoder of the Kafka release --kafka-version prints; jsonl: one JSON object per record, "
+        "with every field decoded whatever the release.",
         case_sensitive=False,
+    ),
+    kafka_version: str = typer.Option(
+        None,
+        "--kafka-version",
+        metavar="X.Y",
+        help="With --format dump-log: the Kafka release whose kafka-dump-log.sh to copy, "
+        f"{', '.join(SUPPORTED_VERSIONS)} (default {NEWEST}). Releases differ in the record types and "
+        "tagged fields they know, in how they read value versions they do not know, and in the "
+        "legacy (magic 0/1) record line.",
     ),
     groups: list[str] = typer.Option(None, "--group", "-g", help="Only records of this group (repeatable)."),
     record_type: str = typer.Option(
@@ -141,6 +152,7 @@ def decode(
     if fmt is not DecodeFormat.table and output is not None and out_fmt is not OutputFormat.table:
         raise UsageError(f"--output {out_fmt.value} applies to --format table only; --format {fmt.value} "
                          "has its own layout")
+    kafka = _kafka_profile(fmt, kafka_version)
     keep = make_filter(groups, _record_types(record_type), from_offset, to_offset)
 
     def records(inputs):
@@ -155,7 +167,7 @@ def decode(
         if fmt is DecodeFormat.dump_log:
             from groupctl.log.dumplog import write_dump_log
 
-            for _ in write_dump_log(inputs, sys.stdout, keep):
+            for _ in write_dump_log(inputs, sys.stdout, keep, kafka):
                 pass
         elif fmt is DecodeFormat.jsonl:
             from groupctl.log.jsonl import dumps_line, record_jsonable
@@ -175,6 +187,22 @@ def decode(
             rows = (table_row(rec, dump.path, width) for dump, rec in records(inputs))
             render("RecordList", rows, RECORD_COLUMNS, out_fmt)
     reading.report(verbose=settings.verbose)
+
+
+def _kafka_profile(fmt: DecodeFormat, version: str | None):
+    """The release dump-log copies. Other formats are groupctl's own and show every decoded field,
+    so a version there would change nothing: it is refused rather than silently ignored."""
+    from groupctl.log.kafka_versions import check_version, profile
+
+    if fmt is not DecodeFormat.dump_log:
+        if version is not None:
+            raise UsageError(f"--kafka-version applies to --format dump-log only; --format {fmt.value} is "
+                             "groupctl's own and keeps every field it decoded, whatever the Kafka release")
+        return None
+    try:
+        return profile(NEWEST if version is None else check_version(version))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _exists(arg: str) -> bool:

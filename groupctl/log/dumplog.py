@@ -1,9 +1,12 @@
 """`kafka-dump-log.sh --deep-iteration --offsets-decoder` text: printed exactly as Kafka does, and read back.
 
-Printing follows Kafka 3.8+'s DumpLogSegments line for line (batch line, `| offset: ...` record
-lines, `key: {...} payload: {...}` in Kafka's JSON, `<DELETE>`, the `Unknown record type` and
-`Error at offset` texts, control markers, trailing bytes). Reading turns such a text file back into
-the same `DecodedRecord`s a segment gives, so every dump command accepts either input.
+Printing follows DumpLogSegments line for line (batch line, `| offset: ...` record lines,
+`key: {...} payload: {...}` in Kafka's JSON, `<DELETE>`, the `Unknown record type` and `Error at
+offset` texts, control markers, trailing bytes) as one release prints it: a `kafka_versions.Profile`
+(3.8 to the newest covered release) says which record types that release knows, which tagged fields
+its schemas lack, how it reads value versions it does not know, and its legacy line shape. Reading
+turns such a text file (any of those releases) back into the same `DecodedRecord`s a segment gives,
+so every dump command accepts either input.
 """
 
 from __future__ import annotations
@@ -19,7 +22,11 @@ from typing import Any, BinaryIO, TextIO
 from groupctl.errors import DecodeError
 from groupctl.log.batch import Batch, Record
 from groupctl.log.decode import DecodedRecord, FileDump, RecordFilter
+from groupctl.log.kafka_versions import Profile, profile
 from groupctl.protocol.records import (
+    EarlyAccessLayout,
+    decode_value,
+    decode_value_as,
     encode_key,
     encode_value,
     key_from_jsonable,
@@ -27,6 +34,8 @@ from groupctl.protocol.records import (
     value_from_jsonable,
     value_json,
 )
+
+_OFFSET_COMMIT = 1
 
 
 def _jbool(value: bool) -> str:
@@ -53,8 +62,10 @@ def batch_line(b) -> str:
     )
 
 
-def record_line(rec: DecodedRecord) -> str:
-    """One `| offset: ...` line: metadata, then the control marker or the decoded key and payload."""
+def record_line(rec: DecodedRecord, kafka: Profile | None = None) -> str:
+    """One `| offset: ...` line: metadata, then the control marker or the decoded key and payload,
+    as the release `kafka` (default: the newest covered) prints it."""
+    kafka = profile() if kafka is None else kafka
     b, r = rec.batch, rec.record
     parts = [
         f"| offset: {r.offset} {b.timestamp_type}: {r.timestamp} keySize: {r.key_size} valueSize: {r.value_size}"
@@ -62,33 +73,87 @@ def record_line(rec: DecodedRecord) -> str:
     if b.magic >= 2:
         parts.append(f" sequence: {r.sequence} headerKeys: [{','.join(k for k, _ in r.headers)}]")
     else:
-        parts.append(f" isValid: {_jbool(r.crc_valid)} crc: {r.crc}")
+        parts.append(f" isValid: {_jbool(r.crc_valid)} crc: {r.crc}{'}' if kafka.legacy_crc_brace else ''}")
     if b.is_control:
         marker = rec.control
         if isinstance(marker, tuple):
             parts.append(f" endTxnMarker: {marker[0]} coordinatorEpoch: {marker[1]}")
         elif marker is not None:
             parts.append(f" controlType: {marker}")
-    elif rec.kafka_text is not None:
-        parts.append(f" key: {rec.kafka_text}")
-    elif rec.error is not None:
-        if rec.key is None and r.key is None:
-            pass  # Kafka aborts on a keyless record; the caller reports it as a problem instead
-        else:
-            parts.append(f" key: {rec.error}")
+    elif (key := rec.key) is not None and rec.error is None and key.type in kafka.record_types:
+        value = rec.value  # the common case, inline: every record of a dump passes here
+        payload = "<DELETE>" if value is None else value_json(key.type, value, kafka.hidden(key.type))
+        parts.append(f" key: {key_json(key)} payload: {payload}")
+    elif key is None and r.key is None:
+        pass  # Kafka aborts on a keyless record; the caller reports it as a problem instead
     else:
-        parts.append(f" key: {key_json(rec.key)}")
-        parts.append(" payload: <DELETE>" if rec.value is None else f" payload: {value_json(rec.key.type, rec.value)}")
+        parts.append(f" key: {_key_and_payload(rec, kafka)}")
     return "".join(parts)
 
 
+def _record_type(rec: DecodedRecord) -> int | None:
+    """The record type Kafka reads first: the key's int16 prefix (None when the key is too short)."""
+    if rec.key is not None:
+        return rec.key.type
+    raw = rec.record.key
+    return None if raw is None or len(raw) < 2 else struct.unpack_from(">h", raw)[0]
+
+
+def _key_and_payload(rec: DecodedRecord, kafka: Profile) -> str:
+    """What follows `key: ` when it is not a decoded key and payload of a type the release knows:
+    Kafka's `Unknown record type` / `Error at` text, or what an older release still read."""
+    key = rec.key
+    record_type = _record_type(rec)
+    if record_type is not None and record_type not in kafka.record_types:
+        return f"Unknown record type {record_type} at offset {rec.record.offset}, skipping."
+    if rec.kafka_text is not None:
+        return _early_access_text(rec, kafka)
+    if key is None or rec.record.value is None:
+        return rec.error
+    return _older_reading(rec, kafka) or rec.error
+
+
+def _older_reading(rec: DecodedRecord, kafka: Profile) -> str | None:
+    """An undecodable value an older release still read: type 0 as OffsetCommitValue before 4.1, and
+    any version outside the valid range with the nearest version's layout before 4.0. None when the
+    release reads it as groupctl does."""
+    record_type = rec.key.type
+    as_offset_commit = record_type == 0 and kafka.type0_is_offset_commit
+    if kafka.checks_value_version and not as_offset_commit:
+        return None
+    schema_type = _OFFSET_COMMIT if as_offset_commit else record_type
+    try:
+        value, layout = decode_value_as(
+            record_type, rec.record.value, schema_type=schema_type, nearest=not kafka.checks_value_version
+        )
+    except DecodeError as exc:
+        return f"Error at offset {rec.record.offset}, skipping. {exc.reason}"
+    payload = value_json(schema_type, value, kafka.hidden(schema_type), layout=layout)
+    return f"{key_json(rec.key)} payload: {payload}"
+
+
+def _early_access_text(rec: DecodedRecord, kafka: Profile) -> str:
+    """A 3.5-3.7 early-access record: Kafka's parse error, or its mis-decode rendered by this release."""
+    try:
+        decode_value(rec.key.type, rec.record.value)
+    except EarlyAccessLayout as exc:
+        if exc.kafka_value is not None:
+            payload = value_json(rec.key.type, exc.kafka_value, kafka.hidden(rec.key.type))
+            return f"{key_json(rec.key)} payload: {payload}"
+    except DecodeError:
+        pass
+    return rec.kafka_text
+
+
 def write_dump_log(
-    dumps: Iterable[FileDump], out: TextIO, keep: RecordFilter | None = None
+    dumps: Iterable[FileDump], out: TextIO, keep: RecordFilter | None = None, kafka: Profile | None = None
 ) -> Iterator[FileDump]:
-    """Print each file as DumpLogSegments does; yields each FileDump once it is fully printed.
+    """Print each file as release `kafka`'s DumpLogSegments does (default: the newest covered);
+    yields each FileDump once it is fully printed.
 
     With a filter, a batch line is printed only when at least one of its records is kept.
     """
+    kafka = profile() if kafka is None else kafka
     for dump in dumps:
         out.write(f"Dumping {dump.path}\n")
         if dump.start_offset is not None:
@@ -99,7 +164,7 @@ def write_dump_log(
                 continue
             out.write(batch_line(batch) + "\n")
             for rec in shown:
-                out.write(record_line(rec) + "\n")
+                out.write(record_line(rec, kafka) + "\n")
         if dump.trailing_bytes:
             out.write(f"Found {dump.trailing_bytes} invalid bytes at the end of {Path(dump.path).name}\n")
         yield dump

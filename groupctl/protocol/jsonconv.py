@@ -129,11 +129,14 @@ def json_array_of_bytes(xs: Sequence[bytes] | None) -> str:
 class _Gen:
     """Generates `_rN(d) -> str` (text) or `_jN(d) -> dict` (Python objects) per struct."""
 
-    def __init__(self, version: int, flexible: bool, hooks: Hooks | None, text: bool) -> None:
+    def __init__(
+        self, version: int, flexible: bool, hooks: Hooks | None, text: bool, hidden: frozenset[str] = frozenset()
+    ) -> None:
         self.version = version
         self.flexible = flexible
         self.hooks = dict(hooks or {})
         self.text = text
+        self.hidden = hidden
         self.lines: list[str] = []
         self.ns: dict[str, Any] = {
             "_js": json_string,
@@ -248,7 +251,7 @@ class _Gen:
     def struct(self, fields: Sequence[Field], path: str) -> str:
         fname = self.name("_r" if self.text else "_j")
         v = self.version
-        present = [f for f in fields if f.present(v)]
+        present = [f for f in fields if f.present(v) and not self._hidden(f, path)]
         body: list[str] = []
         if self.text:
             self._text_struct(body, present, path)
@@ -261,6 +264,14 @@ class _Gen:
 
     def _path(self, path: str, f: Field) -> str:
         return f"{path}.{f.json_name}" if path else f.json_name
+
+    def _hidden(self, f: Field, path: str) -> bool:
+        """A tagged field an older schema does not have: its tag is unknown there, so never printed."""
+        if not self.hidden or self._path(path, f) not in self.hidden:
+            return False
+        if not f.tagged_at(self.version, self.flexible):
+            raise ValueError(f"only tagged fields can be hidden, not {self._path(path, f)}")
+        return True
 
     def _text_struct(self, body: list[str], present: list[Field], path: str) -> None:
         if not present:
@@ -341,10 +352,16 @@ def jsonable_bytes(b: bytes | None) -> str | None:
     return None if b is None else base64.b64encode(b).decode("ascii")
 
 
-def compile_renderer(msg: Message, version: int, hooks: Hooks | None = None) -> Callable[[dict[str, Any]], str]:
-    """`render(data) -> str`: the compact Kafka JSON of `data` (a decoded `msg` at `version`)."""
+def compile_renderer(
+    msg: Message, version: int, hooks: Hooks | None = None, hidden: frozenset[str] = frozenset()
+) -> Callable[[dict[str, Any]], str]:
+    """`render(data) -> str`: the compact Kafka JSON of `data` (a decoded `msg` at `version`).
+
+    `hidden` names tagged fields (dotted JSON paths) to leave out, as a Kafka release whose schema
+    lacks them does: it reads their tags as unknown tagged fields, which its JSON never shows.
+    """
     msg.check_version(version)
-    gen = _Gen(version, msg.is_flexible(version), hooks, text=True)
+    gen = _Gen(version, msg.is_flexible(version), hooks, text=True, hidden=hidden)
     top = gen.struct(msg.fields, "")
     return gen.compile(top, f"json renderer {msg.name} v{version}")
 
@@ -357,9 +374,11 @@ def compile_jsonable(msg: Message, version: int, hooks: Hooks | None = None) -> 
     return gen.compile(top, f"jsonable {msg.name} v{version}")
 
 
-def renderer(msg: Message, version: int, hooks_key: str = "", hooks: Hooks | None = None) -> Callable[..., str]:
+def renderer(
+    msg: Message, version: int, hooks_key: str = "", hooks: Hooks | None = None, hidden: frozenset[str] = frozenset()
+) -> Callable[..., str]:
     """The cached renderer; `hooks_key` names a hooks variant (hooks are not hashable)."""
-    return msg.cached(("render", version, hooks_key), lambda: compile_renderer(msg, version, hooks))
+    return msg.cached(("render", version, hooks_key, hidden), lambda: compile_renderer(msg, version, hooks, hidden))
 
 
 def jsonable(msg: Message, version: int, hooks_key: str = "", hooks: Hooks | None = None) -> Callable[..., Any]:

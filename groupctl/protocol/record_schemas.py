@@ -195,12 +195,15 @@ VALUE_SCHEMAS: Final[dict[int, Message]] = {
         5,
         [
             *_member_metadata(),
+            # Kafka's schema says `"default": null` (a JSON null, not the string "null"), which its
+            # generator reads as no default: the default is the empty struct, so a null is written
+            # (tag 0, size 1, marker 0) and printed (`"classicMemberMetadata":null`), and an absent
+            # tag reads as the empty struct, which is not printed.
             field(
                 "ClassicMemberMetadata",
                 "ClassicMemberMetadata",
                 nullable="0+",
                 tag=0,
-                default="null",
                 fields=[
                     field("SessionTimeoutMs", "int32"),
                     field(

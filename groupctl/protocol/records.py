@@ -195,6 +195,35 @@ def decode_value(record_type: int, buf: bytes) -> RecordValue:
     return value
 
 
+def decode_value_as(
+    record_type: int, buf: bytes, *, schema_type: int | None = None, nearest: bool = False
+) -> tuple[RecordValue, int]:
+    """Decode a value as an older Kafka's tool did: `(value, layout version)`.
+
+    `schema_type` reads it with another type's schema (Kafka before 4.1 read type 0 values as
+    OffsetCommitValue). With `nearest`, a version outside the valid range is read with the layout of
+    the nearest valid version, as Kafka 3.8-3.9 did (their serde did not check it); the value keeps
+    its own version number. Errors are worded as `decode_value`'s, naming `record_type`.
+    """
+    schema = _value_schema(record_type if schema_type is None else schema_type)
+    if type(buf) is not bytes:
+        buf = bytes(buf)
+    if len(buf) < 2:
+        raise DecodeError("Could not read version from value's buffer.")
+    (version,) = _int16(buf, 0)
+    valid = schema.valid_versions
+    layout = version
+    if version not in valid:
+        if not nearest:
+            raise UnknownRecordVersion(record_type, version)
+        layout = min(max(version, valid.low), valid.high)
+    try:
+        data, _ = schema.decoder(layout)(buf, 2)
+    except DecodeError as exc:
+        raise DecodeError(_read_error(version, "value", exc.reason)) from None
+    return RecordValue(version, data), layout
+
+
 def _early_access(record_type: int, buf: bytes) -> bool:
     """Whether `buf` reads completely, with nothing left over, as a 3.5-3.7 early-access layout."""
     for schema in EARLY_ACCESS_VALUE_SCHEMAS[record_type]:
@@ -244,20 +273,21 @@ _GROUP_METADATA: Final = 2
 
 
 _KEY_RENDERERS: dict[int, Callable[[dict], str]] = {}
-_VALUE_RENDERERS: dict[tuple[int, int, bool], Callable[[dict], str]] = {}
+_VALUE_RENDERERS: dict[tuple[int, int, bool, frozenset[str]], Callable[[dict], str]] = {}
+_SHOWN_ALL: Final[frozenset[str]] = frozenset()
 
 
 def _is_consumer_group(record_type: int, data: dict) -> bool:
     return record_type == _GROUP_METADATA and data.get("protocolType") == consumer_protocol.PROTOCOL_TYPE
 
 
-def _value_renderer(record_type: int, version: int, consumer: bool) -> Callable[[dict], str]:
+def _value_renderer(record_type: int, version: int, consumer: bool, hidden: frozenset[str]) -> Callable[[dict], str]:
     schema = _value_schema(record_type)
     if consumer:
-        fn = jsonconv.renderer(schema, version, "consumer", _CONSUMER_TEXT_HOOKS)
+        fn = jsonconv.renderer(schema, version, "consumer", _CONSUMER_TEXT_HOOKS, hidden)
     else:
-        fn = jsonconv.renderer(schema, version)
-    _VALUE_RENDERERS[(record_type, version, consumer)] = fn
+        fn = jsonconv.renderer(schema, version, hidden=hidden)
+    _VALUE_RENDERERS[(record_type, version, consumer, hidden)] = fn
     return fn
 
 
@@ -269,14 +299,25 @@ def key_json(key: RecordKey) -> str:
     return f'{{"type":"{key.type}","data":{render(key.data)}}}'
 
 
-def value_json(record_type: int, value: RecordValue) -> str:
+def value_json(
+    record_type: int,
+    value: RecordValue,
+    hidden: frozenset[str] = _SHOWN_ALL,
+    *,
+    layout: int | None = None,
+) -> str:
     """Exactly DumpLogSegments' payload: `{"version":"3","data":{...}}`.
 
     A GroupMetadataValue of protocol type "consumer" shows each member's subscription and assignment
     decoded (ConsumerProtocol JSON), or as base64 when they do not decode, as Kafka does.
+    `hidden` leaves out tagged fields an older Kafka's schema lacks (see `jsonconv.compile_renderer`);
+    `layout` renders with another version's fields while printing the value's own version number.
     """
     version, data = value
-    cache_key = (record_type, version, record_type == _GROUP_METADATA and _is_consumer_group(record_type, data))
+    fields_at = version if layout is None else layout
+    cache_key = (
+        record_type, fields_at, record_type == _GROUP_METADATA and _is_consumer_group(record_type, data), hidden
+    )
     render = _VALUE_RENDERERS.get(cache_key)
     if render is None:
         render = _value_renderer(*cache_key)

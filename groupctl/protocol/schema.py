@@ -267,8 +267,9 @@ def _check_tags(owner: str, fields: Sequence[Field]) -> None:
 
 
 def default_is_null(f: Field) -> bool:
-    """Kafka spells a null default as the string "null" (or JSON null)."""
-    return f.default is None or f.default == "null"
+    """A null default is the string "null"; a JSON null in Kafka's schema is no default at all
+    (`FieldSpec` turns it into ""), so transcribe that as no `default`."""
+    return f.default == "null"
 
 
 def default_value(f: Field, version: int) -> Any:

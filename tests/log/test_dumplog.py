@@ -11,6 +11,7 @@ import pytest
 from groupctl.errors import DecodeError
 from groupctl.log.decode import DecodedRecord, FileDump, decode_record, open_inputs
 from groupctl.log.dumplog import batch_line, parse_dump_log, record_line, write_dump_log
+from groupctl.log.kafka_versions import NEWEST, SUPPORTED_VERSIONS, profile
 from groupctl.log.segment import iter_batches
 from groupctl.log.synthetic import write_sample_dump
 from groupctl.log.writer import SimpleRecord, build_batch, build_message_set
@@ -29,9 +30,9 @@ RECORD = re.compile(
 )
 
 
-def dump_text(paths) -> str:
+def dump_text(paths, version: str = NEWEST) -> str:
     out = io.StringIO()
-    for _ in write_dump_log(open_inputs(paths), out):
+    for _ in write_dump_log(open_inputs(paths), out, kafka=profile(version)):
         pass
     return out.getvalue()
 
@@ -71,11 +72,11 @@ def test_tombstone_unknown_type_and_error_lines():
     assert record_line(unknown).endswith(" key: Unknown record type 32767 at offset 0, skipping.")
 
     # `new ConsumerGroupMemberMetadataValue()`: Kafka's default for a nullable string without an
-    # explicit default is "", so every string here is empty, not null.
+    # explicit default is "", so every string here is empty, not null; classicMemberMetadata is left
+    # at its default (the empty struct), which is not written.
     wrong = encode_value(5, 0, {
         "instanceId": "", "rackId": "", "clientId": "", "clientHost": "", "subscribedTopicNames": [],
         "subscribedTopicRegex": "", "rebalanceTimeoutMs": -1, "serverAssignor": "",
-        "classicMemberMetadata": None,
     })
     error = single([SimpleRecord(group_key, wrong, 0)])[0]
     assert record_line(error).endswith(
@@ -95,24 +96,31 @@ def test_control_and_transactional_lines(tmp_path: Path):
         assert f"compresscodec: {codec} " in text
 
 
-def test_legacy_lines():
+@pytest.mark.parametrize(("version", "brace"), [("4.3", ""), ("4.2", "}"), ("3.8", "}")])
+def test_legacy_lines(version: str, brace: str):
+    """Java's tool (4.3) prints `crc: N`; the Scala one before it `crc: N}`."""
     key = encode_key(1, {"group": "g", "topic": "t", "partition": 3})
     value = encode_value(1, 1, {"offset": 9, "metadata": "m", "commitTimestamp": 5, "expireTimestamp": 99})
     data = build_message_set([SimpleRecord(key, value, 1000)], magic=1, base_offset=7)
     batch = next(iter(iter_batches(data, strict=True)))
     rec = decode_record(batch, batch.records[0])
+    line = record_line(rec, profile(version))
     assert batch_line(batch).startswith("offset: 7 position: 0 CreateTime: 1000 size: ")
     assert batch_line(batch).endswith(f" magic: 1 compresscodec: none crc: {batch.crc} isvalid: true")
-    assert record_line(rec).startswith(
-        f"| offset: 7 CreateTime: 1000 keySize: {len(key)} valueSize: {len(value)} isValid: true crc: {batch.crc} key: "
+    assert line.startswith(
+        f"| offset: 7 CreateTime: 1000 keySize: {len(key)} valueSize: {len(value)} isValid: true "
+        f"crc: {batch.crc}{brace} key: "
     )
-    assert record_line(rec).endswith(
+    assert line.endswith(
         'payload: {"version":"1","data":{"offset":9,"metadata":"m","commitTimestamp":5,"expireTimestamp":99}}'
     )
+    assert record_line(rec) == record_line(rec, profile(NEWEST))
 
 
-def test_real_segments_print_in_kafka_layout(real_segments):
-    text = dump_text(real_segments)
+@pytest.mark.parametrize("version", SUPPORTED_VERSIONS)
+def test_real_segments_print_in_kafka_layout(real_segments, version: str):
+    """Brokers 1.0-3.9 wrote only types 1 and 2 at versions every covered release prints alike."""
+    text = dump_text(real_segments, version)
     lines = text.splitlines()
     batches = [ln for ln in lines if ln.startswith("baseOffset: ")]
     records = [ln for ln in lines if ln.startswith("| ")]
@@ -179,6 +187,22 @@ def test_sample_text_reads_back(tmp_path: Path):
         else:
             assert parsed.value == original.value
             assert parsed.record.value == original.record.value
+
+
+@pytest.mark.parametrize("version", ["4.2", "4.3"])
+def test_legacy_text_of_either_tool_reads_back(tmp_path: Path, version: str):
+    """Text printed with the Scala tool's `crc: N}` reads back as well as the Java tool's `crc: N`."""
+    key = encode_key(1, {"group": "g", "topic": "t", "partition": 0})
+    value = encode_value(1, 1, {"offset": 9, "metadata": "m", "commitTimestamp": 5, "expireTimestamp": 99})
+    segment = tmp_path / "00000000000000000000.log"
+    segment.write_bytes(build_message_set([SimpleRecord(key, value, 1000)], magic=1))
+    text = dump_text([segment], version)
+    text_file = tmp_path / "dump.txt"
+    text_file.write_text(text)
+    assert dump_text([text_file], version) == text
+    for dump in parse_dump_log(text_file):
+        [(_, [rec])] = list(dump.batches)
+        assert rec.record.key == key and rec.record.value == value and not dump.problems
 
 
 def test_trailing_bytes_line(tmp_path: Path):
