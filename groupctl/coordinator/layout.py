@@ -11,25 +11,27 @@ topic id. The layouts have not changed since.
 
 from __future__ import annotations
 
-#: The Kafka versions whose coordinator records groupctl writes, oldest first.
-KAFKA_VERSIONS = ("4.0", "4.1", "4.2", "4.3")
-#: The default: the newest.
-NEWEST = KAFKA_VERSIONS[-1]
-#: The last version that writes type 4 and a type 3 without MetadataHash.
-LAST_PARTITION_METADATA = "4.0"
+from groupctl.log.kafka_versions import NEWEST, SUPPORTED_VERSIONS, at_least
+
+#: The Kafka releases whose coordinator records groupctl writes (KIP-848 as released: 4.0 on), oldest first.
+KAFKA_VERSIONS = tuple(v for v in SUPPORTED_VERSIONS if at_least(v, "4.0"))
+#: The first release that writes MetadataHash and no type 4.
+FIRST_METADATA_HASH = "4.1"
+
+__all__ = ["KAFKA_VERSIONS", "NEWEST", "kafka_version", "writes_partition_metadata"]
 
 
 def kafka_version(value: str) -> str:
-    """`value` as one of KAFKA_VERSIONS (a patch release names its minor: 4.0.1 is 4.0), or ValueError."""
+    """`value` as one of KAFKA_VERSIONS (a release line, X.Y), or ValueError naming them."""
     text = value.strip()
-    parts = text.split(".")
-    minor = ".".join(parts[:2]) if len(parts) >= 2 and all(p.isdigit() for p in parts) else text
-    if minor not in KAFKA_VERSIONS:
-        raise ValueError(f"Kafka version must be one of {', '.join(KAFKA_VERSIONS)} (the coordinator records of "
-                         f"KIP-848 as released), not {value!r}")
-    return minor
+    if text in KAFKA_VERSIONS:
+        return text
+    line = ".".join(text.split(".")[:2])
+    hint = f"; give the release line as X.Y ({line})" if text.count(".") == 2 and line in KAFKA_VERSIONS else ""
+    raise ValueError(f"Kafka version must be one of {', '.join(KAFKA_VERSIONS)} (the coordinator records of "
+                     f"KIP-848 as released), not {value!r}{hint}")
 
 
 def writes_partition_metadata(version: str) -> bool:
     """Whether this Kafka writes type-4 records (and type 3 without MetadataHash)."""
-    return KAFKA_VERSIONS.index(version) <= KAFKA_VERSIONS.index(LAST_PARTITION_METADATA)
+    return not at_least(version, FIRST_METADATA_HASH)

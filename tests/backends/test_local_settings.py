@@ -105,7 +105,7 @@ def test_the_kafka_version_decides_the_records_the_dirs_log_gets(tmp_path: Path)
     from groupctl.coordinator.offsets import CommitPartition
 
     lab = _new_dir(tmp_path)
-    assert parse_setting("kafka.version", "4.0.0") == "4.0"
+    assert parse_setting("kafka.version", " 4.0 ") == "4.0"
     write_settings(lab, {"kafka.version": "4.0"})
     with LocalBackend(lab) as backend:
         coordinator = backend.coordinator

@@ -47,11 +47,14 @@ def raw_values(coord: Coordinator, since: int = 0) -> list[tuple[int, bytes | No
     return out[since:]
 
 
-def test_versions_are_named_by_their_minor_release() -> None:
-    assert kafka_version("4.0.0") == "4.0" and kafka_version(" 4.1 ") == "4.1" and KAFKA_VERSIONS[-1] == NEWEST
+def test_versions_are_release_lines_shared_with_dump_log() -> None:
+    assert kafka_version(" 4.1 ") == "4.1" and KAFKA_VERSIONS[-1] == NEWEST and KAFKA_VERSIONS[0] == "4.0"
     with pytest.raises(ValueError) as bad:
         kafka_version("3.9")
     assert str(bad.value).startswith("Kafka version must be one of 4.0, 4.1")
+    with pytest.raises(ValueError) as patch:
+        kafka_version("4.0.0")
+    assert str(patch.value).endswith("give the release line as X.Y (4.0)")
     with pytest.raises(ValueError):
         Coordinator(kafka="four")
 
