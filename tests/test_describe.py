@@ -242,3 +242,14 @@ def test_a_consumer_group_describe_answer_becomes_a_description() -> None:
     assert m.target_assignment == [TopicPartition(uuid_to_kafka(TOPIC_ID), 1)]
     assert not m.converged and member_holds(m) == [TopicPartition("orders", 0)]
 
+
+
+def test_a_member_record_without_the_classic_tag_is_a_consumer_protocol_member() -> None:
+    """Kafka writes an explicit null for consumer-protocol members; a record without the tagged field
+    (earlier groupctl releases wrote them so) reads as an empty struct, which no JoinGroup can produce."""
+    from groupctl.describe import stored_protocol
+
+    assert stored_protocol({"classicMemberMetadata": None}) == "consumer"
+    assert stored_protocol({"classicMemberMetadata": {"sessionTimeoutMs": 0, "supportedProtocols": []}}) == "consumer"
+    classic = {"sessionTimeoutMs": 45000, "supportedProtocols": [{"name": "range", "metadata": b"\x00\x03"}]}
+    assert stored_protocol({"classicMemberMetadata": classic}) == "classic"
