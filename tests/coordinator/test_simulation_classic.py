@@ -95,7 +95,7 @@ from groupctl.simulation.clients import (
 )
 from groupctl.simulation.clients import STABLE as CLIENT_STABLE
 from tests.simulation import processes, runner
-from tests.simulation.processes import Link, live_projection, persisted_projection
+from tests.simulation.processes import Link, live_projection
 from tests.simulation.runner import classic_session_deadline, timers_due
 
 GROUP = "cg"  # the classic group
@@ -178,7 +178,7 @@ class Scenario(runner.Scenario):
         # and the leader's last static takeover since (time, JoinGroup version, partition counts then).
         self.assign_meta: dict[str, int] = {}
         self.takeover: tuple[int, int, dict[str, int]] | None = None
-        self.replayed_classic: tuple[Coordinator, tuple | None] | None = None  # (rebuilt, its group's projection)
+        self.classic_replay = processes.ClassicReplay(GROUP)
 
     def setup(self) -> None:
         self.coord.create_topic("foo", self.rng.randint(1, 8))
@@ -795,21 +795,8 @@ class Scenario(runner.Scenario):
         coord = self.coord
         rebuilt = self.rebuilt()
         self.expect(rebuilt.state == coord.state, "replay(log) != live state")
-        group = coord.classic.groups.get(GROUP)
-        if group is None or group.state not in (GROUP_STABLE, EMPTY):
-            return
-        persisted = coord.state.classic.get(GROUP)
-        self.expect(persisted is not None, f"a {group.state} classic group without a record")
-        live, stored = live_projection(group), persisted_projection(persisted)
-        self.expect(live == stored, lambda: f"{group.state} group differs from its last record:\n  live   {live}\n"
-                                            f"  record {stored}")
-        expected_state = GROUP_STABLE if group.members else EMPTY
-        if self.replayed_classic is None or self.replayed_classic[0] is not rebuilt:
-            loaded = rebuilt.classic.groups.get(GROUP)
-            self.replayed_classic = (rebuilt, None if loaded is None else (loaded.state, live_projection(loaded)))
-        replayed = self.replayed_classic[1]
-        self.expect(replayed == (expected_state, live),
-                    lambda: f"a coordinator rebuilt from the log loads {replayed}, live is {(group.state, live)}")
+        problem = self.classic_replay.problem(coord, rebuilt)
+        self.expect(problem is None, lambda: str(problem))
 
     def check_classic(self) -> None:
         coord = self.coord

@@ -6,8 +6,8 @@ What a process adds to its client: a stall, a pending start, a death in the midd
 through which its requests reach whichever coordinator the scenario has now, logged and checked on the way
 (`Link`); and the JoinGroup/SyncGroup requests a coordinator holds until a rebalance completes (`ParkedRequests`),
 which a failover answers with NOT_COORDINATOR as Kafka's `onUnloaded` does, and which the Java client gives up on
-after request.timeout.ms when nobody will ever answer them. `live_projection` and `persisted_projection` compare a
-live classic group with its last GroupMetadataValue.
+after request.timeout.ms when nobody will ever answer them. `ClassicReplay` checks a live classic group against its
+last GroupMetadataValue and against what a coordinator rebuilt from the log loads.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from groupctl.coordinator.classic import JoinGroupRequest, JoinGroupResponse, SyncGroupRequest, SyncGroupResponse
 from groupctl.errors import KAFKA_ERROR_CODES
+from groupctl.model import GroupState
 from groupctl.simulation.clients import ClassicClient, ConsumerClient
 from tests.simulation.runner import CurrentCoordinator
 
@@ -162,3 +163,31 @@ def persisted_projection(state) -> tuple:
             sorted((m["memberId"], m.get("groupInstanceId"), m["clientId"], m["sessionTimeout"],
                     m["rebalanceTimeout"], bytes(m["subscription"]), bytes(m["assignment"]))
                    for m in state.raw_members))
+
+
+class ClassicReplay:
+    """A Stable or Empty classic group is what its last GroupMetadataValue says, and what a coordinator rebuilt
+    from the log loads (the rebuilt group is read once per rebuilt coordinator)."""
+
+    def __init__(self, group_id: str) -> None:
+        self.group_id = group_id
+        self._loaded: tuple[object, tuple | None] | None = None  # (rebuilt coordinator, its group's projection)
+
+    def problem(self, coord, rebuilt) -> str | None:
+        """What differs (None: nothing, or the group is mid-rebalance, which no record describes)."""
+        group = coord.classic.groups.get(self.group_id)
+        if group is None or group.state not in (GroupState.STABLE, GroupState.EMPTY):
+            return None
+        persisted = coord.state.classic.get(self.group_id)
+        if persisted is None:
+            return f"a {group.state} classic group without a record"
+        live, stored = live_projection(group), persisted_projection(persisted)
+        if live != stored:
+            return f"{group.state} group differs from its last record:\n  live   {live}\n  record {stored}"
+        if self._loaded is None or self._loaded[0] is not rebuilt:
+            loaded = rebuilt.classic.groups.get(self.group_id)
+            self._loaded = (rebuilt, None if loaded is None else (loaded.state, live_projection(loaded)))
+        expected = (GroupState.STABLE if group.members else GroupState.EMPTY, live)
+        if self._loaded[1] != expected:
+            return f"a coordinator rebuilt from the log loads {self._loaded[1]}, live is {(group.state, live)}"
+        return None
