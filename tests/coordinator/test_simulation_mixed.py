@@ -988,8 +988,6 @@ KNOWN_BUGS: dict[str, re.Pattern[str]] = {
     "a downgrade without a rebalance never hands a classic member the partitions its target gained": re.compile(
         r"^seed \d+: not converged \d+ ms after the inputs stopped: downgrade gap: "),
     # groupctl's own, fixed in the commits that follow
-    "a consumer-protocol static member cannot replace a classic one": re.compile(
-        r"^seed \d+: \S+: unexplained '.*UNRELEASED_INSTANCE_ID"),
     "a batch leave of the last consumer-protocol member and a classic one does not downgrade": re.compile(
         r"^seed \d+: a consumer group whose members all speak classic"),
     "an upgrade by static replacement keeps the classic assignment as the target": re.compile(
@@ -1042,7 +1040,6 @@ def _classic_pods(coord: Coordinator, *names: str) -> list[ClassicClient]:
     return clients
 
 
-@pytest.mark.xfail(strict=True, reason="the coordinator's, fixed next")
 def test_bug_a_consumer_protocol_static_member_replaces_its_classic_predecessor() -> None:
     """KAFKA-17228 (Kafka 4.0): a static member joining with the consumer protocol replaces the member holding its
     instance id when that member speaks classic, whether or not it left; only between two consumer-protocol members
