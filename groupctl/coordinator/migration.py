@@ -184,11 +184,13 @@ class Migration:
     # -- downgrade --------------------------------------------------------------------------------------
 
     def maybe_downgrade(self, group_id: str, leaving: list[str], joining: tuple[str, dict] | None) -> Result | None:
-        """The conversion to a classic group when `leaving` are consumer-protocol members and every member
-        left (with `joining`, a static member replacing `leaving[0]`) speaks classic; None otherwise."""
+        """The conversion to a classic group when every member left after `leaving` (with `joining`, a static
+        member replacing the consumer-protocol member `leaving[0]`) speaks classic; None otherwise."""
         rt = self.rt
         group = rt.state.consumer.get(group_id)
-        if group is None or any(uses_classic(group.members.get(m)) for m in leaving):
+        # Fenced members may speak either protocol (`validateOnlineDowngradeWithFencedMembers`); a replaced static
+        # member must speak the consumer protocol (`validateOnlineDowngradeWithReplacedMember`).
+        if group is None or (joining is not None and uses_classic(group.members.get(leaving[0]))):
             return None
         staying: list[tuple[str, dict, Assignment]] = []
         for member_id in group.member_ids():

@@ -988,8 +988,6 @@ KNOWN_BUGS: dict[str, re.Pattern[str]] = {
     "a downgrade without a rebalance never hands a classic member the partitions its target gained": re.compile(
         r"^seed \d+: not converged \d+ ms after the inputs stopped: downgrade gap: "),
     # groupctl's own, fixed in the commits that follow
-    "a batch leave of the last consumer-protocol member and a classic one does not downgrade": re.compile(
-        r"^seed \d+: a consumer group whose members all speak classic"),
     "an upgrade by static replacement keeps the classic assignment as the target": re.compile(
         r"^seed \d+: not converged \d+ ms after the inputs stopped: partitions not owned once"),
 }
@@ -1064,7 +1062,6 @@ def test_bug_a_consumer_protocol_static_member_replaces_its_classic_predecessor(
     assert not uses_classic(group.members[new.member_id]) and len(group.members) == 2
 
 
-@pytest.mark.xfail(strict=True, reason="the coordinator's, fixed next")
 def test_bug_a_batch_leave_of_the_last_consumer_protocol_member_and_a_classic_one_downgrades() -> None:
     """Kafka 4.0's `validateOnlineDowngradeWithFencedMembers` (KAFKA-18150) downgrades when every member left after
     the fenced ones speaks classic, whichever protocol the fenced ones speak. groupctl's `maybe_downgrade` also
