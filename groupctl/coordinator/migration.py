@@ -29,7 +29,6 @@ from groupctl.coordinator.consumer.classic_members import assignment_bytes, clas
 from groupctl.coordinator.consumer.heartbeat import heartbeat as consumer_heartbeat
 from groupctl.coordinator.consumer.membership import group_tombstones, uses_classic
 from groupctl.coordinator.consumer.reconcile import MemberAssignment
-from groupctl.coordinator.consumer.subscriptions import topics_hash
 from groupctl.coordinator.consumer.validation import validate_request
 from groupctl.coordinator.log import MemoryLog, Record
 from groupctl.coordinator.runtime import (
@@ -119,10 +118,10 @@ class Migration:
                 "classicMemberMetadata": classic_metadata(m.session_timeout_ms, m.protocols),
             }
             members.append((m.member_id, meta, assigned))
-        names = {name for _, meta, _ in members for name in meta["subscribedTopicNames"]}
         records = [group_tombstone(gid)]
         records += [rec.member_metadata(gid, mid, meta) for mid, meta, _ in members]
-        records.append(rec.group_epoch(gid, generation, topics_hash(self.rt.topics, names)))
+        # No metadata hash, as Kafka writes it: the heartbeat that converts always computes a new target.
+        records.append(rec.group_epoch(gid, generation, 0))
         records += [rec.target_member(gid, mid, assigned) for mid, _, assigned in members]
         records.append(rec.target_epoch(gid, generation))
         records += [
@@ -158,11 +157,13 @@ class Migration:
         state = rt.state
         state.consumer[gid] = scratch.consumer[gid]
         state.indexes[gid] = scratch.indexes.get(gid) or scratch.index(gid)
+        rt.metadata_refresh.add(gid)  # a converted group's metadata counts as expired
         try:
             return consumer_heartbeat(self.consumer, request, None)
         finally:
             del state.consumer[gid]
             state.indexes.pop(gid, None)
+            rt.metadata_refresh.discard(gid)
 
     def _retire_classic(self, group: ClassicGroup, out: Result) -> None:
         """The live classic group ends: parked requests told to rejoin, its timers cancelled."""

@@ -987,9 +987,6 @@ KNOWN_BUGS: dict[str, re.Pattern[str]] = {
         r"^seed \d+: conversion hazard: "),
     "a downgrade without a rebalance never hands a classic member the partitions its target gained": re.compile(
         r"^seed \d+: not converged \d+ ms after the inputs stopped: downgrade gap: "),
-    # groupctl's own, fixed in the commits that follow
-    "an upgrade by static replacement keeps the classic assignment as the target": re.compile(
-        r"^seed \d+: not converged \d+ ms after the inputs stopped: partitions not owned once"),
 }
 
 
@@ -1135,7 +1132,6 @@ def test_bug_a_downgrade_then_an_upgrade_hands_out_a_partition_not_yet_revoked()
     assert not second.owned & b.owned
 
 
-@pytest.mark.xfail(strict=True, reason="the coordinator's, fixed next")
 def test_bug_an_upgrade_by_static_replacement_computes_a_new_target() -> None:
     """Kafka's conversion writes the group epoch record without a metadata hash (`newConsumerGroupEpochRecord(groupId,
     groupEpoch)`), and the converted group's metadata counts as expired, so the heartbeat that triggered the upgrade
