@@ -30,7 +30,9 @@ every single request):
   member of a consumer group still waits for a JoinGroup/SyncGroup answer (an upgrade answers them);
 * the group epoch never goes back: the classic generation or the consumer group epoch, read after every request
   and timer, is never lower than before, across conversions too (an upgrade keeps epoch = generation, then the
-  joining member bumps it; a downgrade keeps generation = group epoch). What may restart from zero is a group that
+  joining member's heartbeat bumps it once, unless none of the subscribed topics exists; a downgrade keeps
+  generation = group epoch, exactly when one request converts it, and the rebalance it may start bumps it
+  later). What may restart from zero is a group that
   was Empty and is replaced by a group of the other type (not a conversion); what a failover may lose is a classic
   generation that was never persisted (a rebalance in flight), never below the persisted one. A classic-protocol
   member of a consumer group is told generation = its member epoch;
@@ -266,6 +268,10 @@ class Scenario(runner.Scenario):
         elif before[2]:  # a conversion: the non-empty group changed type
             self.expect(epoch >= before[1], f"after {after}: converting the {before[0]} group at epoch {before[1]} "
                                             f"made a {kind} group at epoch {epoch}")
+            if not after.startswith("timers"):  # one request: an upgrade bumps once at most, a downgrade never
+                expected = (before[1], before[1] + 1) if kind == "consumer" else (before[1],)
+                self.expect(epoch in expected, f"after {after}: converting the {before[0]} group at epoch "
+                                               f"{before[1]} made a {kind} group at epoch {epoch}, not {expected}")
             self.stats["upgrades" if kind == "consumer" else "downgrades"] += 1
             self.note(f"  the group converts to a {kind} group: {self.describe_group()}")
             if kind == "classic":
