@@ -1033,6 +1033,7 @@ def _drive(coord: Coordinator, clients: list, ms: int) -> None:
 
 
 def _classic_pods(coord: Coordinator, *names: str) -> list[ClassicClient]:
+    """Static classic pods of group g on topic foo (instance id = name), started and driven for 10 s."""
     clients = [ClassicClient(coord, name, "g", ["foo"], instance_id=name, session_timeout_ms=45_000,
                              client_id="consumer-g-1", observe=lambda *_: None, anomalies=[]) for name in names]
     for client in clients:
