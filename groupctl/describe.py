@@ -205,8 +205,12 @@ def classic_description(
 
 def stored_protocol(meta: Mapping[str, Any]) -> str:
     """The protocol a KIP-848 member speaks, from its ConsumerGroupMemberMetadataValue: Kafka keeps
-    `classicMemberMetadata` only for members that joined with JoinGroup (online migration)."""
-    return "classic" if meta.get("classicMemberMetadata") is not None else "consumer"
+    `classicMemberMetadata` only for members that joined with JoinGroup (online migration), and writes
+    an explicit null for the others. A record without the tagged field reads as an empty struct (no
+    protocols) — how earlier groupctl releases wrote consumer members — and a JoinGroup always
+    names a protocol, so such a member is a consumer-protocol one."""
+    classic = meta.get("classicMemberMetadata")
+    return "classic" if classic is not None and classic.get("supportedProtocols") else "consumer"
 
 
 def replayed_mixed(state: ConsumerGroupState) -> bool:
@@ -283,7 +287,7 @@ def _replayed_consumer(group_id: str, state: ConsumerGroupState, offsets: list[C
     for mid in state.member_ids():
         meta = state.members.get(mid) or {}
         cur = state.current.get(mid)
-        classic = meta.get("classicMemberMetadata")
+        classic = meta.get("classicMemberMetadata") if stored_protocol(meta) == "classic" else None
         target = state.targets.get(mid, [])
         members.append(Member(
             member_id=mid,

@@ -214,8 +214,12 @@ def test_a_member_with_classic_metadata_speaks_classic_inside_a_consumer_group(g
 
 
 def test_the_protocol_is_read_from_the_member_metadata_alone() -> None:
-    assert stored_protocol({"classicMemberMetadata": {"sessionTimeoutMs": 1, "supportedProtocols": []}}) == "classic"
+    """Kafka writes an explicit null for consumer-protocol members; a record without the tagged field
+    (earlier groupctl releases wrote them so) reads as an empty struct, which no JoinGroup can produce."""
     assert stored_protocol({"classicMemberMetadata": None}) == stored_protocol({}) == "consumer"
+    assert stored_protocol({"classicMemberMetadata": {"sessionTimeoutMs": 0, "supportedProtocols": []}}) == "consumer"
+    classic = {"sessionTimeoutMs": 45000, "supportedProtocols": [{"name": "range", "metadata": b"\x00\x03"}]}
+    assert stored_protocol({"classicMemberMetadata": classic}) == "classic"
 
 
 # -- ConsumerGroupDescribe -------------------------------------------------------------------------
@@ -241,4 +245,5 @@ def test_a_consumer_group_describe_answer_becomes_a_description() -> None:
     assert m.assignment == [TopicPartition("orders", 0)]
     assert m.target_assignment == [TopicPartition(uuid_to_kafka(TOPIC_ID), 1)]
     assert not m.converged and member_holds(m) == [TopicPartition("orders", 0)]
+
 

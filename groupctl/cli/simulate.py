@@ -30,6 +30,13 @@ class Protocol(str, Enum):
     consumer = "consumer"
 
 
+class Migration(str, Enum):
+    """Which way the rolling restart flips group.protocol."""
+
+    upgrade = "upgrade"
+    downgrade = "downgrade"
+
+
 SUMMARY_COLUMNS = [
     Column("protocol", "PROTOCOL"),
     Column("membership", "MEMBERSHIP"),
@@ -42,6 +49,8 @@ SUMMARY_COLUMNS = [
     Column("bounce_ms", "BOUNCE_MS", wide_only=True),
     Column("converged", "CONVERGED", wide_only=True),
 ]
+#: A migration's table says when the group changed type, after MAX_UNOWNED_MS.
+CONVERTED_COLUMN = Column("converted", "CONVERTED")
 CSV_COLUMNS = [*SUMMARY_COLUMNS, Column("assignment", "ASSIGNMENT")]
 MEMBER_COLUMNS = [
     Column("protocol", "PROTOCOL"),
@@ -84,17 +93,31 @@ ROLLING_BOUNCE_HELP = (
     "session timeout (less one heartbeat interval, as the last heartbeat may be that old) costs static members "
     "the same. The default --restart-time, 10000 ms, is a JVM service restarting in place, well inside the "
     "default 45000 ms session timeout.\n\n"
+    "--migrate upgrade rolls a classic group over to the consumer protocol the way KIP-848's online migration "
+    "expects: the members start as classic members and each restart brings the pod back with "
+    "group.protocol=consumer (a static one with its instance id); --migrate downgrade is the reverse, "
+    "consumer-protocol members coming back as classic ones. The coordinator converts the group: to a consumer "
+    "group when the first consumer-protocol member joins it (the group epoch continues from the classic generation "
+    "and is bumped once, so the classic members rejoin), back to a classic group when the last consumer-protocol "
+    "member is gone (the generation continues from the group epoch). A static member coming back within the "
+    "session timeout takes its predecessor's place whichever protocol each speaks. REBALANCES counts the bumps of "
+    "the generation and then of the group epoch (or the other way), and CONVERTED says during which restart (1 is "
+    "the first) and how long after the first stop the group changed type. JSON items carry migration, "
+    "group_type_before, group_type_after, converted_at_restart and converted_at_ms (null when nothing converted). "
+    "As both protocols run, --session-timeout must suit both: 45000..60000 ms.\n\n"
     "Exit 1 when a run did not settle or met errors a healthy group never sees (they are printed); 2 on bad "
     "input.\n\n"
     "Example: groupctl simulate rolling-bounce --compare --members 10 --partitions 30\n\n"
     "Example: groupctl simulate rolling-bounce --static --session-timeout 6000 --restart-time 10000\n\n"
-    "Example: groupctl simulate rolling-bounce --protocol consumer --dynamic -o json"
+    "Example: groupctl simulate rolling-bounce --protocol consumer --dynamic -o json\n\n"
+    "Example: groupctl simulate rolling-bounce --migrate upgrade --members 10 --partitions 30\n\n"
+    "Example: groupctl simulate rolling-bounce --migrate downgrade --dynamic -o wide"
 )
 
 #: Setting name in the library -> the option that sets it, for usage errors.
 _OPTION_NAMES = {
     "members": "--members", "partitions": "--partitions", "protocol": "--protocol",
-    "session_timeout_ms": "--session-timeout", "restart_time_ms": "--restart-time",
+    "session_timeout_ms": "--session-timeout", "restart_time_ms": "--restart-time", "migrate": "--migrate",
 }
 
 
@@ -123,6 +146,11 @@ def rolling_bounce(
     compare: bool = typer.Option(
         False, "--compare", help="Run all four: classic and consumer, each with static and with dynamic members.",
     ),
+    migrate: Migration = typer.Option(
+        None, "--migrate", case_sensitive=False,
+        help="Restart each member with group.protocol flipped: upgrade (classic members come back speaking the "
+        "consumer protocol) or downgrade (the reverse).",
+    ),
     output: OutputFormat = OutputOption,
 ) -> None:
     from groupctl.simulation.rolling_bounce import BounceSettings, SettingsError, compare_settings, run_rolling_bounce
@@ -131,11 +159,17 @@ def rolling_bounce(
     if compare and (protocol is not None or static is not None):
         raise UsageError("--compare runs both protocols with both memberships; drop --protocol, --static and "
                          "--dynamic, or drop --compare")
-    base = BounceSettings(
-        members=members, partitions=partitions,
-        protocol=(protocol or Protocol.classic).value, static=True if static is None else static,
-        session_timeout_ms=session_timeout, restart_time_ms=restart_time, seed=seed,
-    )
+    if migrate is not None and (compare or protocol is not None):
+        raise UsageError("--migrate sets the protocols itself (upgrade: classic, then consumer; downgrade: the "
+                         "reverse); drop --protocol and --compare, or drop --migrate")
+    common: dict[str, Any] = {
+        "members": members, "partitions": partitions, "static": True if static is None else static,
+        "session_timeout_ms": session_timeout, "restart_time_ms": restart_time, "seed": seed,
+    }
+    if migrate is not None:
+        base = BounceSettings.migration(migrate.value, **common)
+    else:
+        base = BounceSettings(protocol=(protocol or Protocol.classic).value, **common)
     runs = compare_settings(base) if compare else [base]
     for settings in runs:
         try:
@@ -145,26 +179,44 @@ def rolling_bounce(
             raise UsageError(f"{option} {exc}") from None
     results = [run_rolling_bounce(s) for s in runs]
     rows = [_summary_row(r) for r in results]
+    columns, csv_columns = SUMMARY_COLUMNS, CSV_COLUMNS
+    if migrate is not None:
+        at = [c.key for c in SUMMARY_COLUMNS].index("max_unowned_ms") + 1
+        columns = [*SUMMARY_COLUMNS[:at], CONVERTED_COLUMN, *SUMMARY_COLUMNS[at:]]
+        csv_columns = [*columns, *CSV_COLUMNS[len(SUMMARY_COLUMNS):]]
     if fmt in (OutputFormat.json, OutputFormat.yaml):
-        render("RollingBounce", rows, SUMMARY_COLUMNS, fmt, items=[_item(r) for r in results])
+        render("RollingBounce", rows, columns, fmt, items=[_item(r) for r in results])
     elif fmt is OutputFormat.csv:
-        render("RollingBounce", rows, CSV_COLUMNS, fmt)
+        render("RollingBounce", rows, csv_columns, fmt)
     else:
-        render("RollingBounce", rows, SUMMARY_COLUMNS, fmt)
+        render("RollingBounce", rows, columns, fmt)
         if fmt is OutputFormat.wide:
             typer.echo()
             write_table(_member_rows(results), MEMBER_COLUMNS)
     _check(results)
 
 
+def _protocols(result: BounceResult) -> str:
+    """The protocol the members speak, or `before->after` for a migration."""
+    before, after = result.settings.protocols
+    return before if before == after else f"{before}->{after}"
+
+
+def _converted(result: BounceResult) -> str:
+    if result.converted_at_restart is None:
+        return "-"
+    return f"restart {result.converted_at_restart} (+{result.converted_at_ms} ms)"
+
+
 def _run_name(result: BounceResult) -> str:
-    return f"{result.protocol}/{result.membership}"
+    return f"{_protocols(result)}/{result.membership}"
 
 
 def _summary_row(result: BounceResult) -> dict[str, Any]:
     return {
-        "protocol": result.protocol,
+        "protocol": _protocols(result),
         "membership": result.membership,
+        "converted": _converted(result),
         "rebalances": result.rebalances,
         "partition_moves": result.partition_moves,
         "max_unowned_ms": result.max_unowned_ms,
@@ -179,7 +231,7 @@ def _summary_row(result: BounceResult) -> dict[str, Any]:
 
 def _member_rows(results: list[BounceResult]) -> list[dict[str, Any]]:
     return [
-        {"protocol": r.protocol, "membership": r.membership, "member": m.member, "instance_id": m.instance_id,
+        {"protocol": _protocols(r), "membership": r.membership, "member": m.member, "instance_id": m.instance_id,
          "member_id": m.member_id, "assignment": format_assignment(m.partitions)}
         for r in results for m in r.assignment
     ]
@@ -199,6 +251,11 @@ def _item(result: BounceResult) -> dict[str, Any]:
         "epoch_after": result.epoch_after,
         "bounce_ms": result.bounce_ms,
         "converged": result.converged,
+        "migration": s.migrate,
+        "group_type_before": result.group_type_before,
+        "group_type_after": result.group_type_after,
+        "converted_at_restart": result.converted_at_restart,
+        "converted_at_ms": result.converted_at_ms,
         "members": s.members,
         "partitions": s.partitions,
         "session_timeout_ms": s.session_timeout_ms,

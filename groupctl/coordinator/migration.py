@@ -29,7 +29,6 @@ from groupctl.coordinator.consumer.classic_members import assignment_bytes, clas
 from groupctl.coordinator.consumer.heartbeat import heartbeat as consumer_heartbeat
 from groupctl.coordinator.consumer.membership import group_tombstones, uses_classic
 from groupctl.coordinator.consumer.reconcile import MemberAssignment
-from groupctl.coordinator.consumer.subscriptions import topics_hash
 from groupctl.coordinator.consumer.validation import validate_request
 from groupctl.coordinator.log import MemoryLog, Record
 from groupctl.coordinator.runtime import (
@@ -120,12 +119,11 @@ class Migration:
                 "classicMemberMetadata": classic_metadata(m.session_timeout_ms, m.protocols),
             }
             members.append((m.member_id, meta, assigned))
-        names = {name for _, meta, _ in members for name in meta["subscribedTopicNames"]}
         records = [group_tombstone(gid)]
         records += [rec.member_metadata(gid, mid, meta) for mid, meta, _ in members]
-        # Kafka 4.0 writes no partition metadata here: the joining heartbeat finds it changed and writes it.
-        hashed = 0 if self.rt.kafka_40_records else topics_hash(self.rt.topics, names)
-        records.append(rec.group_epoch(gid, generation, hashed))
+        # No metadata hash (nor Kafka 4.0's type 4), as Kafka writes it: the heartbeat that converts always
+        # finds the topics' metadata changed and computes a new target.
+        records.append(rec.group_epoch(gid, generation, 0))
         records += [rec.target_member(gid, mid, assigned) for mid, _, assigned in members]
         records.append(rec.target_epoch(gid, generation))
         records += [
@@ -161,11 +159,13 @@ class Migration:
         state = rt.state
         state.consumer[gid] = scratch.consumer[gid]
         state.indexes[gid] = scratch.indexes.get(gid) or scratch.index(gid)
+        rt.metadata_refresh.add(gid)  # a converted group's metadata counts as expired
         try:
             return consumer_heartbeat(self.consumer, request, None)
         finally:
             del state.consumer[gid]
             state.indexes.pop(gid, None)
+            rt.metadata_refresh.discard(gid)
 
     def _retire_classic(self, group: ClassicGroup, out: Result) -> None:
         """The live classic group ends: parked requests told to rejoin, its timers cancelled."""
@@ -187,11 +187,13 @@ class Migration:
     # -- downgrade --------------------------------------------------------------------------------------
 
     def maybe_downgrade(self, group_id: str, leaving: list[str], joining: tuple[str, dict] | None) -> Result | None:
-        """The conversion to a classic group when `leaving` are consumer-protocol members and every member
-        left (with `joining`, a static member replacing `leaving[0]`) speaks classic; None otherwise."""
+        """The conversion to a classic group when every member left after `leaving` (with `joining`, a static
+        member replacing the consumer-protocol member `leaving[0]`) speaks classic; None otherwise."""
         rt = self.rt
         group = rt.state.consumer.get(group_id)
-        if group is None or any(uses_classic(group.members.get(m)) for m in leaving):
+        # Fenced members may speak either protocol (`validateOnlineDowngradeWithFencedMembers`); a replaced static
+        # member must speak the consumer protocol (`validateOnlineDowngradeWithReplacedMember`).
+        if group is None or (joining is not None and uses_classic(group.members.get(leaving[0]))):
             return None
         staying: list[tuple[str, dict, Assignment]] = []
         for member_id in group.member_ids():

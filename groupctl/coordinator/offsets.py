@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from groupctl.coordinator.classic import ClassicGroups
 from groupctl.coordinator.consumer import member_assignment
+from groupctl.coordinator.consumer.membership import uses_classic
 from groupctl.coordinator.log import Record
 from groupctl.coordinator.runtime import Result, Runtime
 from groupctl.errors import KafkaError
@@ -64,7 +65,7 @@ class Offsets:
             return
         if member_id is None or (member_id not in group.members and member_id not in group.current):
             raise KafkaError("UNKNOWN_MEMBER_ID", f"Member {member_id} is not a member of group {group_id}.")
-        classic = (group.members.get(member_id) or {}).get("classicMemberMetadata") is not None
+        classic = uses_classic(group.members.get(member_id))
         if commit and not classic and version < GROUP_ID_NOT_FOUND_VERSION:
             raise KafkaError(
                 "UNSUPPORTED_VERSION", "OffsetCommit version 9 or above must be used by members using the modern "

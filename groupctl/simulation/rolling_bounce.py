@@ -5,6 +5,11 @@ This is the scenario KIP-345 was written for: a dynamic member's restart rebalan
 timeout takes its old place and assignment without a rebalance. The run measures what the group
 went through: generation or group-epoch bumps, partitions that changed hands, and how long each
 partition had no consumer.
+
+A migration (`migrate`) is the same rollout with `group.protocol` flipped: each classic member
+comes back speaking the consumer protocol (upgrade), or each consumer-protocol member comes back
+speaking classic (downgrade), so the coordinator converts the group on the way (KIP-848's online
+migration); the run also says when the group changed type.
 """
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ from groupctl.simulation.ownership import OwnershipTracker
 
 PROTOCOLS = ("classic", "consumer")
 MEMBERSHIPS = ("static", "dynamic")
+#: A migration, by the protocol its members speak before and after their restart.
+MIGRATIONS = {"upgrade": ("classic", "consumer"), "downgrade": ("consumer", "classic")}
 GROUP_ID = "rolling-bounce"
 TOPIC = "orders"
 #: session.timeout.ms's default in the Java consumer (and the broker's KIP-848 default).
@@ -63,15 +70,33 @@ class BounceSettings:
     session_timeout_ms: int = DEFAULT_SESSION_TIMEOUT_MS
     restart_time_ms: int = DEFAULT_RESTART_TIME_MS
     seed: int = 0
+    migrate: str | None = None  # None, or a key of MIGRATIONS (then `protocol` is the one it starts from)
 
     @property
     def membership(self) -> str:
         return "static" if self.static else "dynamic"
 
+    @property
+    def protocols(self) -> tuple[str, str]:
+        """The protocol the members speak before their restart, and after it."""
+        return MIGRATIONS[self.migrate] if self.migrate is not None else (self.protocol, self.protocol)
+
+    @classmethod
+    def migration(cls, migrate: str, **settings: object) -> BounceSettings:
+        """The settings of a migration: `protocol` is the one it starts from."""
+        if migrate not in MIGRATIONS:
+            raise SettingsError("migrate", f"must be one of {', '.join(MIGRATIONS)} (got {migrate!r})")
+        return cls(protocol=MIGRATIONS[migrate][0], migrate=migrate, **settings)  # type: ignore[arg-type]
+
     def validate(self) -> None:
         """Raise SettingsError for the first setting a run cannot use."""
         if self.protocol not in PROTOCOLS:
             raise SettingsError("protocol", f"must be one of {', '.join(PROTOCOLS)} (got {self.protocol!r})")
+        if self.migrate is not None and self.migrate not in MIGRATIONS:
+            raise SettingsError("migrate", f"must be one of {', '.join(MIGRATIONS)} (got {self.migrate!r})")
+        if self.migrate is not None and self.protocol != MIGRATIONS[self.migrate][0]:
+            raise SettingsError("protocol", f"must be {MIGRATIONS[self.migrate][0]} for a migration by "
+                                            f"{self.migrate}, which starts from it (got {self.protocol!r})")
         if not 1 <= self.members <= MAX_MEMBERS:
             raise SettingsError("members", f"must be between 1 and {MAX_MEMBERS} (got {self.members})")
         if not 1 <= self.partitions <= MAX_PARTITIONS:
@@ -88,7 +113,7 @@ class BounceSettings:
                 f"group.max.session.timeout.ms (got {self.session_timeout_ms}); a classic JoinGroup outside them "
                 "gets INVALID_SESSION_TIMEOUT",
             )
-        if self.protocol == "consumer":
+        if "consumer" in self.protocols:
             try:
                 GroupConfigs().plan(GROUP_ID, {"consumer.session.timeout.ms": self.session_timeout_ms})
             except KafkaError as exc:
@@ -96,7 +121,7 @@ class BounceSettings:
                     "session_timeout_ms",
                     f"{self.session_timeout_ms} cannot be the KIP-848 group's consumer.session.timeout.ms: the broker "
                     f"answers INVALID_CONFIG ({exc.message}); its defaults allow 45000..60000 ms (classic runs "
-                    "accept 6000..1800000)",
+                    "accept 6000..1800000; a migration runs both protocols)",
                 ) from None
 
 
@@ -123,6 +148,10 @@ class BounceResult:
     converged: bool  # the group settled after every restart within the bound
     assignment: list[MemberAssignment]
     anomalies: list[str] = field(default_factory=list)  # errors a healthy run never sees
+    group_type_before: str | None = None  # "classic" or "consumer" once stable, before the first stop
+    group_type_after: str | None = None
+    converted_at_restart: int | None = None  # the restart (1, 2, ...) during which the group changed type
+    converted_at_ms: int | None = None  # virtual time from the first stop until the group changed type
 
     @property
     def protocol(self) -> str:
@@ -145,31 +174,36 @@ class RollingBounce(VirtualTimeDriver):
         self.settings = settings
         self.coord = Coordinator(clock=ManualClock(), ids=IdGenerator(settings.seed))
         self.coord.create_topic(TOPIC, settings.partitions)
-        if settings.protocol == "consumer":
+        if "consumer" in settings.protocols:
             self.coord.alter_configs(GROUP_ID, {"consumer.session.timeout.ms": settings.session_timeout_ms})
         self.tracker = OwnershipTracker([(TOPIC, p) for p in range(settings.partitions)])
         self.anomalies: list[str] = []
         rng = random.Random(settings.seed)
-        client_ids = IdGenerator(rng.getrandbits(64))  # member ids KIP-848 clients generate themselves
-        self.clients: list[SimulatedClient] = []
-        for i in range(settings.members):
-            name = f"member-{i}"
-            instance_id = name if settings.static else None
-            client: SimulatedClient
-            if settings.protocol == "classic":
-                # One consumer per JVM: every pod's default client.id is the same, so dynamic member ids
-                # (client.id + "-" + UUID) sort at random, as they do in production.
-                client = ClassicClient(self.coord, name, GROUP_ID, [TOPIC], instance_id=instance_id,
-                                       session_timeout_ms=settings.session_timeout_ms,
-                                       client_id=f"consumer-{GROUP_ID}-1", observe=self.tracker.change,
-                                       anomalies=self.anomalies)
-            else:
-                client = ConsumerClient(self.coord, name, GROUP_ID, [TOPIC], instance_id=instance_id, ids=client_ids,
-                                        observe=self.tracker.change, anomalies=self.anomalies)
-            self.clients.append(client)
+        self.client_ids = IdGenerator(rng.getrandbits(64))  # member ids KIP-848 clients generate themselves
+        self.clients = [self.client(f"member-{i}", settings.protocols[0]) for i in range(settings.members)]
         # Pods come up spread over a heartbeat interval, so their heartbeats are not in lockstep.
         self.start_at = [rng.randrange(0, HEARTBEAT_INTERVAL_MS, STEP_MS) for _ in self.clients]
         self.settle_limit_ms = settings.session_timeout_ms + 2 * MAX_POLL_INTERVAL_MS
+        # What the group went through since the first stop: epoch bumps, and when it changed type.
+        self.counting = False
+        self.seen: tuple[str | None, int] = (None, 0)
+        self.bumps = 0
+        self.restart = 0
+        self.began = 0
+        self.converted: tuple[int, int] | None = None  # (restart, ms since the first stop)
+
+    def client(self, name: str, protocol: str) -> SimulatedClient:
+        """A pod's consumer speaking `protocol` (a static one's instance id is the pod's name)."""
+        instance_id = name if self.settings.static else None
+        if protocol == "classic":
+            # One consumer per JVM: every pod's default client.id is the same, so dynamic member ids
+            # (client.id + "-" + UUID) sort at random, as they do in production.
+            return ClassicClient(self.coord, name, GROUP_ID, [TOPIC], instance_id=instance_id,
+                                 session_timeout_ms=self.settings.session_timeout_ms,
+                                 client_id=f"consumer-{GROUP_ID}-1", observe=self.tracker.change,
+                                 anomalies=self.anomalies)
+        return ConsumerClient(self.coord, name, GROUP_ID, [TOPIC], instance_id=instance_id, ids=self.client_ids,
+                              observe=self.tracker.change, anomalies=self.anomalies)
 
     def active_clients(self) -> list[SimulatedClient]:
         return self.clients
@@ -182,70 +216,106 @@ class RollingBounce(VirtualTimeDriver):
         if not self._settle():
             self.anomalies.append(f"{self.now} ms: the group did not become stable before the bounce")
         self.tracker.begin(self.now)
-        began, epoch_before = self.now, self.epoch()
+        self.began, epoch_before = self.now, self.epoch()
+        type_before = self.group_type()
+        self.seen, self.counting = (type_before, epoch_before), True
         converged = True
+        after = self.settings.protocols[1]
         # A StatefulSet's rolling update goes from the highest ordinal down.
-        for client in reversed(self.clients):
-            client.stop()
+        for i in reversed(range(len(self.clients))):
+            self.restart += 1
+            old = self.clients[i]
+            old.stop()
             self.tick_all()
             self.run_until(self.now + self.settings.restart_time_ms)
-            client.start()
+            new = self.clients[i] = old if old.protocol == after else self.client(old.name, after)
+            new.start()
             self.tick_all()
             if not self._settle():
                 converged = False
                 self.anomalies.append(f"{self.now} ms: the group did not settle within {self.settle_limit_ms} ms "
-                                      f"of {client.name}'s restart")
+                                      f"of {new.name}'s restart")
         unowned = self.tracker.unowned_totals(self.now)
         self.anomalies.extend(self.tracker.conflicts)
-        epoch_after = self.epoch()
+        converted_at = self.converted or (None, None)
         return BounceResult(
-            self.settings, epoch_after - epoch_before, self.tracker.moves, max(unowned.values()),
-            sum(unowned.values()), epoch_before, epoch_after, self.now - began, converged, self.final_assignment(),
-            self.anomalies,
+            self.settings, self.bumps, self.tracker.moves, max(unowned.values()), sum(unowned.values()),
+            epoch_before, self.epoch(), self.now - self.began, converged, self.final_assignment(), self.anomalies,
+            type_before, self.group_type(), *converted_at,
         )
 
     # -- time -------------------------------------------------------------------------------------
+
+    def tick_all(self) -> None:
+        super().tick_all()
+        self.note_group()
 
     def _settle(self) -> bool:
         return self.run_until(self.now + self.settle_limit_ms, self.converged)
 
     # -- the group --------------------------------------------------------------------------------
 
+    def group_type(self) -> str | None:
+        """"consumer", "classic", or None before any member joined."""
+        if GROUP_ID in self.coord.state.consumer:
+            return "consumer"
+        return "classic" if GROUP_ID in self.coord.classic.groups else None
+
     def epoch(self) -> int:
-        """The classic generation or the KIP-848 group epoch."""
-        if self.settings.protocol == "classic":
-            group = self.coord.classic.groups.get(GROUP_ID)
-            return group.generation if group is not None else 0
+        """The classic generation or the KIP-848 group epoch, whichever type the group has now."""
         state = self.coord.state.consumer.get(GROUP_ID)
-        return state.epoch if state is not None else 0
+        if state is not None:
+            return state.epoch
+        group = self.coord.classic.groups.get(GROUP_ID)
+        return group.generation if group is not None else 0
+
+    def note_group(self) -> None:
+        """Count epoch bumps since the first stop, across conversions (which keep the epoch) and replacements of
+        an Empty group by one of the other type (whose epochs start again), and note the first change of type."""
+        if not self.counting:
+            return
+        kind, epoch = self.group_type(), self.epoch()
+        last_kind, last_epoch = self.seen
+        self.bumps += epoch - last_epoch if kind == last_kind or epoch >= last_epoch else epoch
+        if kind != last_kind and self.converted is None:
+            self.converted = (self.restart, self.now - self.began)
+        self.seen = (kind, epoch)
 
     def converged(self) -> bool:
         """Stable, every running client a member of the current generation/epoch, owning what the coordinator says."""
         running = [c for c in self.clients if c.running]
-        if self.settings.protocol == "classic":
-            group = self.coord.classic.groups.get(GROUP_ID)
-            if group is None or group.state != GroupState.STABLE or group.pending_join:
-                return False
-            if len(group.members) != len(running):
+        state = self.coord.state.consumer.get(GROUP_ID)
+        if state is not None:
+            if state.state() != GroupState.STABLE or len(state.member_ids()) != len(running):
                 return False
             for c in running:
-                member = group.members.get(c.member_id)
-                if not isinstance(c, ClassicClient) or member is None or c.state != STABLE \
-                        or c.generation != group.generation:
+                current = state.current.get(c.member_id)
+                if current is None:
                     return False
-                if c.owned != assignment_partitions(member.assignment):
+                assigned = assignment_map(current["assignedPartitions"])
+                if isinstance(c, ConsumerClient):
+                    if c.epoch != current["memberEpoch"] or c.owned_ids != assigned:
+                        return False
+                elif c.state != STABLE or c.generation != current["memberEpoch"] or c.owned != self.names(assigned):
                     return False
             return True
-        state = self.coord.state.consumer.get(GROUP_ID)
-        if state is None or state.state() != GroupState.STABLE or len(state.member_ids()) != len(running):
+        group = self.coord.classic.groups.get(GROUP_ID)
+        if group is None or group.state != GroupState.STABLE or group.pending_join:
+            return False
+        if len(group.members) != len(running):
             return False
         for c in running:
-            current = state.current.get(c.member_id)
-            if not isinstance(c, ConsumerClient) or current is None or c.epoch != current["memberEpoch"]:
+            member = group.members.get(c.member_id)
+            if not isinstance(c, ClassicClient) or member is None or c.state != STABLE \
+                    or c.generation != group.generation:
                 return False
-            if c.owned_ids != assignment_map(current["assignedPartitions"]):
+            if c.owned != assignment_partitions(member.assignment):
                 return False
         return True
+
+    def names(self, assignment: dict) -> frozenset[tuple[str, int]]:
+        by_id = {t.topic_id: t.name for t in self.coord.topics}
+        return frozenset((by_id[t], p) for t, ps in assignment.items() for p in ps)
 
     def final_assignment(self) -> list[MemberAssignment]:
         return [

@@ -19,6 +19,8 @@ from groupctl.simulation.rolling_bounce import MAX_MEMBERS
 ROOT = Path(__file__).resolve().parents[2]
 COMPARE = ("simulate", "rolling-bounce", "--compare", "--members", "10", "--partitions", "30")
 REQUIRED_KEYS = {"protocol", "membership", "rebalances", "partition_moves", "max_unowned_ms"}
+#: What --migrate adds to every item (null without it, or when nothing converted), in this order.
+MIGRATION_KEYS = ("migration", "group_type_before", "group_type_after", "converted_at_restart", "converted_at_ms")
 
 
 @pytest.fixture(scope="module")
@@ -45,10 +47,11 @@ def test_compare_numbers_are_the_kip345_claim(compare_json):
 def test_json_items_have_the_issue_keys_and_the_documented_extras(compare_json):
     item = compare_json[("classic", "static")]
     assert set(item) >= REQUIRED_KEYS
-    assert set(item) == REQUIRED_KEYS | {
+    assert set(item) == REQUIRED_KEYS | set(MIGRATION_KEYS) | {
         "total_unowned_ms", "mean_unowned_ms", "epoch_before", "epoch_after", "bounce_ms", "converged", "members",
         "partitions", "session_timeout_ms", "restart_time_ms", "seed", "assignment", "anomalies",
     }
+    assert [item[k] for k in MIGRATION_KEYS] == [None, "classic", "classic", None, None]
     assert (item["members"], item["partitions"], item["session_timeout_ms"], item["restart_time_ms"],
             item["seed"]) == (10, 30, 45_000, 10_000, 0)
     first = item["assignment"][0]
@@ -123,6 +126,10 @@ def test_output_does_not_depend_on_the_hash_seed(compare_json):
     (("--compare", "--protocol", "classic"), "--compare runs both protocols"),
     (("--protocol", "share"), "'share' is not one of"),
     (("--members", "many"), "--members"),
+    (("--migrate", "upgrade", "--protocol", "classic"), "--migrate sets the protocols itself"),
+    (("--migrate", "downgrade", "--compare"), "--migrate sets the protocols itself"),
+    (("--migrate", "upgrade", "--session-timeout", "10000"), "a migration runs both protocols"),
+    (("--migrate", "sideways"), "'sideways' is not one of 'upgrade', 'downgrade'"),
 ])
 def test_usage_errors_exit_2(cli, args, words):
     result = cli("simulate", "rolling-bounce", *args)
@@ -154,5 +161,47 @@ def test_help_explains_the_scenario_and_the_claim(cli):
     assert result.code == 0
     text = " ".join(result.out.split())
     for words in ("KIP-345", "LeaveGroup", "epoch -1, or -2 when static", "range assignor",
-                  "consumer.session.timeout.ms", "StatefulSet", f"1..{MAX_MEMBERS}"):
+                  "consumer.session.timeout.ms", "StatefulSet", f"1..{MAX_MEMBERS}", "--migrate upgrade",
+                  "group.protocol=consumer", "CONVERTED", "converted_at_restart",
+                  "Example: groupctl simulate rolling-bounce --migrate downgrade"):
         assert words in text, words
+
+
+MIGRATIONS = (
+    ("--migrate", "upgrade", "--members", "10", "--partitions", "30"),
+    ("--migrate", "upgrade", "--dynamic", "--members", "10", "--partitions", "30"),
+    ("--migrate", "downgrade", "--members", "10", "--partitions", "30"),
+)
+
+
+def test_migration_tables_are_what_the_readme_shows(cli):
+    readme = (ROOT / "README.md").read_text()
+    for args in MIGRATIONS:
+        result = cli("simulate", "rolling-bounce", *args)
+        assert result.code == 0, result.err
+        command = "$ groupctl simulate rolling-bounce " + " ".join(args) + "\n"
+        at = readme.find(command)
+        assert at >= 0, f"README lost {command!r}"
+        assert readme[at + len(command):].startswith(result.out)
+        header, row = result.out.splitlines()
+        assert header.split()[-1] == "CONVERTED"
+        assert row.split()[0] == ("classic->consumer" if "upgrade" in args else "consumer->classic")
+
+
+def test_a_migration_in_json(cli):
+    result = cli("simulate", "rolling-bounce", "--migrate", "downgrade", "-n", "3", "-p", "6", "--dynamic",
+                 "-o", "json")
+    assert result.code == 0, result.err
+    (item,) = json.loads(result.out)["items"]
+    assert [item[k] for k in MIGRATION_KEYS] == ["downgrade", "consumer", "classic", 3, item["converted_at_ms"]]
+    assert item["protocol"] == "consumer" and 0 < item["converted_at_ms"] <= item["bounce_ms"]
+    assert item["converged"] and not item["anomalies"]
+    owned = sorted(p for m in item["assignment"] for tp in m["topic_partitions"] for p in tp["partitions"])
+    assert owned == list(range(6))
+
+
+def test_a_migration_in_csv_has_the_converted_column(cli):
+    result = cli("simulate", "rolling-bounce", "--migrate", "upgrade", "-n", "2", "-p", "4", "-o", "csv")
+    assert result.code == 0, result.err
+    (row,) = list(csv.DictReader(io.StringIO(result.out)))
+    assert (row["protocol"], row["converted"]) == ("classic->consumer", "restart 1 (+10000 ms)")

@@ -261,13 +261,29 @@ def test_upgrade_refused_for_a_malformed_embedded_protocol(coord: Coordinator) -
                                     "protocol is malformed.")
 
 
-def test_a_failing_joining_heartbeat_leaves_the_group_classic_and_writes_nothing(coord: Coordinator) -> None:
+def test_a_failing_joining_heartbeat_leaves_the_group_classic_and_writes_nothing() -> None:
+    """The group may be converted (2 members, at most 2) but the joining member does not fit: the heartbeat's
+    GROUP_MAX_SIZE_REACHED stands and the classic group is as it was."""
+    coord = Coordinator(ids=IdGenerator(5), classic_settings={"group.initial.rebalance.delay.ms": 0}, max_group_size=2)
+    coord.create_topic(TOPIC, 6)
     classic_group(coord, "pod-a", "pod-b")
     offset = coord.log.next_offset
-    answer = consumer_join(coord, instance_id="pod-a")  # the instance id is held by a classic member
-    assert answer.error == "UNRELEASED_INSTANCE_ID"
+    answer = consumer_join(coord)
+    assert answer.error == "GROUP_MAX_SIZE_REACHED"
     assert coord.log.next_offset == offset
     assert coord.classic.groups["g"].state == GroupState.STABLE and "g" not in coord.state.consumer
+
+
+def test_a_consumer_protocol_restart_takes_its_classic_predecessors_place(coord: Coordinator) -> None:
+    """KAFKA-17228: a classic static member sends nothing when it closes, so its consumer-protocol successor
+    with the same instance id replaces it at once (no UNRELEASED_INSTANCE_ID), keeping its partitions."""
+    a, _ = classic_group(coord, "pod-a", "pod-b")
+    answer = consumer_join(coord, "k1", instance_id="pod-a")
+    assert answer.error_code == 0
+    group = coord.state.consumer["g"]
+    assert a.member_id not in group.members and group.members["k1"]["instanceId"] == "pod-a"
+    assert sorted(p for ps in (answer.assignment or {}).values() for p in ps) == a.owned
+    assert coord.rebuild().state == coord.state
 
 
 def test_an_empty_consumer_group_is_replaced_by_a_classic_join(coord: Coordinator) -> None:

@@ -69,7 +69,7 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from typing import Any
 
 from groupctl.coordinator.classic import (
@@ -94,8 +94,9 @@ from groupctl.simulation.clients import (
     assignment_partitions,
 )
 from groupctl.simulation.clients import STABLE as CLIENT_STABLE
-from tests.simulation import runner
-from tests.simulation.runner import CurrentCoordinator, classic_session_deadline, timers_due
+from tests.simulation import processes, runner
+from tests.simulation.processes import Link, live_projection
+from tests.simulation.runner import classic_session_deadline, timers_due
 
 GROUP = "cg"  # the classic group
 KGROUP = "kg"  # the KIP-848 group beside it
@@ -122,93 +123,24 @@ ACTIONS = (
     ("crash", 3), ("late", 3), ("add_partitions", 2), ("create_topic", 1), ("admin_leave", 2), ("rebuild", 3),
     ("quiet_bounce", 3),
 )
-#: request.timeout.ms: how long the Java client waits for a SyncGroup answer before it gives up and rejoins.
-REQUEST_TIMEOUT_MS = 30_000
 CODE = KAFKA_ERROR_CODES
-NOT_COORDINATOR = CODE["NOT_COORDINATOR"]
 
 
 def _error(code: int) -> str:
     return KAFKA_ERROR_NAMES.get(code, str(code))
 
 
-class Proc:
-    """One client process (a pod's JVM): the simulated client plus what the harness knows about it."""
+class Proc(processes.Proc):
+    """One client process, with what this harness tracks about it besides the shared fields."""
 
     def __init__(self, name: str, kind: str, *, version: int = 9, session_ms: int = KIP848_SESSION_MS) -> None:
-        self.name = name
-        self.kind = kind  # "classic" | "consumer"
-        self.client: ClassicClient | ConsumerClient = None  # type: ignore[assignment]
-        self.version = version  # the JoinGroup version it speaks (classic)
-        self.session_ms = session_ms
-        self.paused_until: int | None = None  # a stalled process (GC pause, a frozen VM)
-        self.start_at: int | None = None  # a pending start: back from a bounce, or restarted by its supervisor
+        super().__init__(name, kind, version=version, session_ms=session_ms)
         self.zombie = False  # its instance id was given to a new process while this one was frozen
-        self.anomalies: list[str] = []
-        self.anomalies_seen = 0
         self.granted_at = -1  # the coordinator incarnation that granted its current member id
         self.expect_sync: tuple[int, bytes] | None = None  # (generation, assignment) its SyncGroup must return
         self.expect_released = False  # a static member back after its session timeout: its instance id is free
         self.long_bounce_at = -1  # the coordinator incarnation at the stop of a long bounce
         self.fragile = False  # the pod is killed right after its first JoinGroup answer (MEMBER_ID_REQUIRED)
-        self.dead = False  # killed in the middle of a tick: whatever it still sends never arrives
-
-    def __repr__(self) -> str:
-        return self.name
-
-    @property
-    def instance_id(self) -> str | None:
-        return self.client.instance_id
-
-    def ticking(self) -> bool:
-        return self.client.running and self.paused_until is None and self.start_at is None and not self.dead
-
-
-class Link(CurrentCoordinator):
-    """The coordinator as one client process sees it: requests go to the scenario's current coordinator
-    (so a failover redirects every client), with the JoinGroup version the process speaks, and are logged
-    and checked by the scenario on their way."""
-
-    def __init__(self, sim: Scenario, proc: Proc) -> None:
-        super().__init__(sim)
-        self.sim = sim
-        self.proc = proc
-
-    def join_group(self, req: JoinGroupRequest, respond: Callable[[JoinGroupResponse], None]) -> None:
-        if not self.proc.dead:
-            self.sim.on_join(self.proc, req, respond)
-
-    def sync_group(self, req: SyncGroupRequest, respond: Callable[[SyncGroupResponse], None]) -> None:
-        if not self.proc.dead:
-            self.sim.on_sync(self.proc, req, respond)
-
-    def classic_heartbeat(self, group_id: str, generation_id: int, member_id: str,
-                          instance_id: str | None = None) -> int:
-        if self.proc.dead:
-            return 0
-        return self.sim.on_classic_heartbeat(self.proc, group_id, generation_id, member_id, instance_id)
-
-    def leave_group(self, group_id: str, identities):
-        if self.proc.dead:
-            return []
-        return self.sim.on_leave(self.proc, group_id, list(identities))
-
-    def heartbeat(self, req):
-        return self.sim.on_consumer_heartbeat(self.proc, req)
-
-
-def live_projection(group) -> tuple:
-    return (group.generation, group.protocol_type or "", group.protocol_name, group.leader,
-            -1 if group.state_timestamp is None else group.state_timestamp,
-            sorted((m.member_id, m.instance_id, m.client_id, m.session_timeout_ms, m.rebalance_timeout_ms,
-                    bytes(m.metadata(group.protocol_name)), bytes(m.assignment)) for m in group.members.values()))
-
-
-def persisted_projection(state) -> tuple:
-    return (state.generation, state.protocol_type, state.protocol, state.leader, state.current_state_timestamp,
-            sorted((m["memberId"], m.get("groupInstanceId"), m["clientId"], m["sessionTimeout"],
-                    m["rebalanceTimeout"], bytes(m["subscription"]), bytes(m["assignment"]))
-                   for m in state.raw_members))
 
 
 class Scenario(runner.Scenario):
@@ -232,8 +164,7 @@ class Scenario(runner.Scenario):
         self.instances = 0
         self.ghosts = 0
         self.incarnation = 0  # coordinator failovers so far
-        self.parked: dict[int, tuple[Proc, str, Any, Callable, int]] = {}
-        self.park_seq = 0
+        self.parked = processes.ParkedRequests(self.answered)
         self.labels: dict[str, str] = {}
         self.zombie_instances: set[str] = set()
         self.crashed_instances: set[str] = set()
@@ -247,7 +178,7 @@ class Scenario(runner.Scenario):
         # and the leader's last static takeover since (time, JoinGroup version, partition counts then).
         self.assign_meta: dict[str, int] = {}
         self.takeover: tuple[int, int, dict[str, int]] | None = None
-        self.replayed_classic: tuple[Coordinator, tuple | None] | None = None  # (rebuilt, its group's projection)
+        self.classic_replay = processes.ClassicReplay(GROUP)
 
     def setup(self) -> None:
         self.coord.create_topic("foo", self.rng.randint(1, 8))
@@ -390,7 +321,7 @@ class Scenario(runner.Scenario):
     # -- time ------------------------------------------------------------------------------------------------
 
     def next_client_action(self) -> int | None:
-        due = [deadline for deadline, _ in self.orphans()]
+        due = [deadline for deadline, _ in self.parked.orphans(self.classic_member_ids())]
         for p in self.procs:
             if p.start_at is not None:
                 due.append(p.start_at)
@@ -402,10 +333,7 @@ class Scenario(runner.Scenario):
 
     def clients_act(self, t: int) -> None:
         """Orphaned SyncGroups time out, frozen processes wake, pending starts happen, clients act."""
-        for deadline, answer in self.orphans():
-            if deadline <= t:
-                self.stats["orphaned SyncGroups timed out"] += 1
-                answer(SyncGroupResponse(error_code=CODE["REQUEST_TIMED_OUT"]))
+        self.stats["orphaned SyncGroups timed out"] += self.parked.time_out(t, self.classic_member_ids())
         for p in list(self.procs):
             if p.paused_until is not None and p.paused_until <= t:
                 p.paused_until = None
@@ -465,24 +393,15 @@ class Scenario(runner.Scenario):
     def park(self, proc: Proc, api: str, req: object, respond: Callable) -> tuple[int, Callable]:
         """Wrap a JoinGroup/SyncGroup callback: the answer is logged and checked, then given to the client.
         A request still parked at a failover is answered NOT_COORDINATOR (and never again)."""
-        self.park_seq += 1
-        key = self.park_seq
+        return self.parked.park(proc, api, req, respond, self.clock.now_ms())
 
-        def answer(r) -> None:
-            if self.parked.pop(key, None) is None:
-                return
-            (self.joined if api == "JoinGroup" else self.synced)(proc, req, r)
-            respond(r)
+    def answered(self, proc: Proc, api: str, req: Any, r: Any) -> None:
+        (self.joined if api == "JoinGroup" else self.synced)(proc, req, r)
 
-        self.parked[key] = (proc, api, req, answer, self.clock.now_ms())
-        return key, answer
-
-    def orphans(self) -> list[tuple[int, Callable]]:
-        """Parked SyncGroups whose member the coordinator removed (a LeaveGroup while it waited): nobody will answer
-        them, in Kafka either; the Java client gives up after request.timeout.ms and joins again. (deadline, answer)"""
+    def classic_member_ids(self) -> Container[str] | None:
+        """The classic group's member ids (None: no group): a parked SyncGroup of anyone else is an orphan."""
         group = self.coord.classic.groups.get(GROUP)
-        return [(sent + REQUEST_TIMEOUT_MS, answer) for _, api, req, answer, sent in self.parked.values()
-                if api == "SyncGroup" and (group is None or req.member_id not in group.members)]
+        return None if group is None else group.members
 
     def on_join(self, proc: Proc, req: JoinGroupRequest, respond: Callable[[JoinGroupResponse], None]) -> None:
         coord = self.coord
@@ -795,12 +714,7 @@ class Scenario(runner.Scenario):
         self.fail_over()
         self.incarnation += 1
         self.stats["failovers"] += 1
-        for _proc, api, req, answer, _sent in list(self.parked.values()):
-            if api == "JoinGroup":
-                answer(JoinGroupResponse(error_code=NOT_COORDINATOR, member_id=req.member_id))
-            else:
-                answer(SyncGroupResponse(error_code=NOT_COORDINATOR))
-        self.parked.clear()
+        self.parked.unload()
         new = self.coord.classic.groups.get(GROUP)
         self.note(f"coordinator fails over (was {lost}); loaded: {self.describe_classic()}")
         if group is None:
@@ -881,21 +795,8 @@ class Scenario(runner.Scenario):
         coord = self.coord
         rebuilt = self.rebuilt()
         self.expect(rebuilt.state == coord.state, "replay(log) != live state")
-        group = coord.classic.groups.get(GROUP)
-        if group is None or group.state not in (GROUP_STABLE, EMPTY):
-            return
-        persisted = coord.state.classic.get(GROUP)
-        self.expect(persisted is not None, f"a {group.state} classic group without a record")
-        live, stored = live_projection(group), persisted_projection(persisted)
-        self.expect(live == stored, lambda: f"{group.state} group differs from its last record:\n  live   {live}\n"
-                                            f"  record {stored}")
-        expected_state = GROUP_STABLE if group.members else EMPTY
-        if self.replayed_classic is None or self.replayed_classic[0] is not rebuilt:
-            loaded = rebuilt.classic.groups.get(GROUP)
-            self.replayed_classic = (rebuilt, None if loaded is None else (loaded.state, live_projection(loaded)))
-        replayed = self.replayed_classic[1]
-        self.expect(replayed == (expected_state, live),
-                    lambda: f"a coordinator rebuilt from the log loads {replayed}, live is {(group.state, live)}")
+        problem = self.classic_replay.problem(coord, rebuilt)
+        self.expect(problem is None, lambda: str(problem))
 
     def check_classic(self) -> None:
         coord = self.coord

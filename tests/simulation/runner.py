@@ -1,5 +1,6 @@
-"""The scenario runner both coordinator simulations share (tests/coordinator/test_simulation.py for KIP-848,
-tests/coordinator/test_simulation_classic.py for classic groups).
+"""The scenario runner the coordinator simulations share (tests/coordinator/test_simulation.py for KIP-848,
+tests/coordinator/test_simulation_classic.py for classic groups, test_simulation_mixed.py for groups whose
+members speak both protocols).
 
 A `Scenario` is one seeded run: its events come from `random.Random(seed)`; after a setup it takes a
 random number of weighted actions (`do_<name>` methods), checks its invariants after every step, then

@@ -19,6 +19,7 @@ from groupctl.simulation.rolling_bounce import (
     TOPIC,
     BounceResult,
     BounceSettings,
+    RollingBounce,
     SettingsError,
     compare_settings,
     run_rolling_bounce,
@@ -237,3 +238,94 @@ def test_a_kip848_member_with_an_unreleased_instance_id_stops():
     _drive(coord, [first, second], 1_000)
     assert first.running and not second.running
     assert len(anomalies) == 1 and "UNRELEASED_INSTANCE_ID" in anomalies[0]
+
+
+# -- --migrate: the rolling restart that flips group.protocol ------------------------------------------------
+
+
+def run_migration(migrate: str, **settings: object) -> tuple[BounceResult, list]:
+    """A migration's result and the clients the pods run at the end."""
+    sim = RollingBounce(BounceSettings.migration(migrate, **settings))
+    return sim.run(), sim.clients
+
+
+def test_a_static_upgrade_within_the_session_timeout_converts_at_the_first_restart():
+    """The first pod back with group.protocol=consumer takes its classic predecessor's place (KAFKA-17228) and
+    converts the group; the conversion keeps the epoch and the converting heartbeat bumps it once; every later
+    static replacement keeps its target, so nothing else rebalances."""
+    result, clients = run_migration("upgrade", members=10, partitions=30)
+    assert_clean(result)
+    assert (result.group_type_before, result.group_type_after) == ("classic", "consumer")
+    assert (result.converted_at_restart, result.converted_at_ms) == (1, result.settings.restart_time_ms)
+    assert all(isinstance(c, ConsumerClient) and c.instance_id == c.name for c in clients)
+    assert result.rebalances == 1 and result.epoch_after == result.epoch_before + 1
+    # The sticky uniform assignor keeps the balanced range assignment: every partition waits for its own pod.
+    assert result.partition_moves == 0
+    assert result.max_unowned_ms == result.settings.restart_time_ms
+
+
+def test_a_static_downgrade_within_the_session_timeout_converts_back_at_the_last_restart():
+    """Classic members replacing consumer-protocol ones keep their targets; the last replacement downgrades the
+    group with the same subscription, so the classic group is Stable at once, at the group epoch: no rebalance."""
+    result, clients = run_migration("downgrade", members=6, partitions=18)
+    assert_clean(result)
+    assert (result.group_type_before, result.group_type_after) == ("consumer", "classic")
+    assert result.converted_at_restart == 6
+    assert all(isinstance(c, ClassicClient) for c in clients)
+    assert (result.rebalances, result.partition_moves) == (0, 0)
+    assert result.epoch_after == result.epoch_before
+
+
+@pytest.mark.parametrize(("migrate", "converted_at"), [("upgrade", 1), ("downgrade", 4)])
+def test_a_dynamic_migration_rebalances_twice_per_restart(migrate, converted_at):
+    """A dynamic pod leaves (one bump) and joins as a new member (another), whichever protocol the group has;
+    the group converts when the first consumer-protocol member joins, or when the last one leaves."""
+    result, _ = run_migration(migrate, members=4, partitions=12, static=False)
+    assert_clean(result)
+    assert result.converted_at_restart == converted_at
+    assert result.rebalances == 2 * 4
+    assert result.partition_moves > 0
+
+
+def test_an_upgrade_of_a_single_dynamic_member_replaces_the_empty_group():
+    """Its LeaveGroup empties the classic group, so the consumer-protocol member creates a consumer group in its
+    place (not a conversion): the epochs start again, and the rebalances still count every bump."""
+    result, _ = run_migration("upgrade", members=1, partitions=3, static=False)
+    assert_clean(result)
+    assert (result.group_type_after, result.converted_at_restart) == ("consumer", 1)
+    assert result.epoch_after == 1 and result.rebalances == 2
+
+
+def test_a_static_upgrade_longer_than_the_session_timeout_rebalances():
+    result, _ = run_migration("upgrade", members=4, partitions=12, restart_time_ms=50_000)
+    assert_clean(result)
+    assert result.group_type_after == "consumer"
+    assert result.rebalances > 4 and result.max_unowned_ms >= 45_000
+
+
+@pytest.mark.parametrize("migrate", ["upgrade", "downgrade"])
+@pytest.mark.parametrize("static", [True, False])
+def test_migration_edge_sizes(migrate, static):
+    for members, partitions, restart in ((1, 1, 10_000), (5, 3, 10_000), (3, 7, 0)):
+        result, _ = run_migration(migrate, members=members, partitions=partitions, static=static,
+                                  restart_time_ms=restart)
+        assert_clean(result)
+        assert result.group_type_after == ("consumer" if migrate == "upgrade" else "classic")
+
+
+def test_a_run_without_migration_never_converts():
+    result = run_rolling_bounce(BounceSettings(members=3, partitions=6, protocol="consumer", static=False))
+    assert result.group_type_before == result.group_type_after == "consumer"
+    assert (result.converted_at_restart, result.converted_at_ms) == (None, None)
+
+
+@pytest.mark.parametrize(("settings", "setting", "words"), [
+    ({"protocol": "consumer", "migrate": "upgrade"}, "protocol", "must be classic for a migration by upgrade"),
+    ({"migrate": "sideways"}, "migrate", "upgrade, downgrade"),
+    ({"migrate": "upgrade", "session_timeout_ms": 10_000}, "session_timeout_ms", "a migration runs both protocols"),
+])
+def test_migration_settings_are_validated(settings, setting, words):
+    with pytest.raises(SettingsError) as info:
+        BounceSettings(**settings).validate()
+    assert info.value.setting == setting
+    assert words in str(info.value)

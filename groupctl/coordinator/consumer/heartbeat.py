@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from groupctl.coordinator.assignors import Assignment
 from groupctl.coordinator.consumer import records as rec
-from groupctl.coordinator.consumer.membership import ConsumerGroups, remove_member_records
+from groupctl.coordinator.consumer.membership import ConsumerGroups, remove_member_records, uses_classic
 from groupctl.coordinator.consumer.messages import (
     JOIN_EPOCH,
     LEAVE_EPOCH,
@@ -182,7 +182,10 @@ def _create_or_update_member(
         old = dict(members[member_id]) if member_id in members else default_member()
         return _checked(req, gid, member_id, old, currents)
     if create:
-        if rec.member_assignment(currents.get(existing)).member_epoch != STATIC_LEAVE_EPOCH:
+        # Only a consumer-protocol predecessor must have left (-2): a classic one sends nothing when it closes
+        # (KAFKA-17228), so a static member upgrading to the consumer protocol replaces it.
+        if not uses_classic(members.get(existing)) \
+                and rec.member_assignment(currents.get(existing)).member_epoch != STATIC_LEAVE_EPOCH:
             raise KafkaError(
                 "UNRELEASED_INSTANCE_ID",
                 f"Static member {member_id} with instance id {iid} cannot join the group because the "

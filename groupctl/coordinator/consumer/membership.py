@@ -208,7 +208,7 @@ def _leaving_member(group_id: str, group: ConsumerGroupState, idx: GroupIndex, m
     if instance_id is None:
         if member_id not in group.members and member_id not in group.current:
             raise KafkaError("UNKNOWN_MEMBER_ID", f"Member {member_id} is not a member of group {group_id}.")
-        if (group.members.get(member_id) or {}).get("classicMemberMetadata") is None:
+        if not uses_classic(group.members.get(member_id)):
             raise KafkaError("UNKNOWN_MEMBER_ID", f"Member {member_id} does not use the classic protocol.")
         return member_id
     found = idx.static.get(instance_id)
