@@ -43,6 +43,8 @@ every invocation:
   out between invocations;
 - `classic-groups.json`: classic groups' soft state (`backends.local_classic`), with the log end
   offset it was taken at; used only while the log still ends there;
+- `broker-settings.json`: the coordinator's broker settings (`backends.local_settings`: the migration
+  policy, group sizes, classic timeouts, and the Kafka release whose records the log gets);
 - `members.json`: the simulated members of `groupctl local member`; `serving.json` and `.lock`:
   who holds DIR; `data/`, `cluster.json`, `topic-configs.json`: what `groupctl serve` keeps.
 """
