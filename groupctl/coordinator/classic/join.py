@@ -15,7 +15,13 @@ from groupctl.coordinator.classic.group import (
     ClassicMember,
 )
 from groupctl.coordinator.classic.groups import ClassicGroups, join_response
-from groupctl.coordinator.classic.messages import JoinCallback, JoinGroupRequest, JoinGroupResponse, SyncGroupResponse
+from groupctl.coordinator.classic.messages import (
+    JoinCallback,
+    JoinGroupRequest,
+    JoinGroupResponse,
+    SyncGroupResponse,
+    answer_join,
+)
 from groupctl.coordinator.classic.records import group_record
 from groupctl.coordinator.runtime import Result, classic_heartbeat_key
 from groupctl.errors import KAFKA_ERROR_CODES, KafkaError
@@ -28,13 +34,7 @@ PREPARING, COMPLETING = GroupState.PREPARING_REBALANCE, GroupState.COMPLETING_RE
 
 def join(classic: ClassicGroups, req: JoinGroupRequest, respond: JoinCallback) -> Result[None]:
     """JoinGroup: the answer now (an error, or a known member's), or parked until the rebalance completes."""
-    out: Result[None] = Result()
-    try:
-        _join(classic, req, respond, out)
-    except KafkaError as exc:
-        out = Result()
-        out.reply(respond, JoinGroupResponse(error_code=exc.code, member_id=req.member_id))
-    return out
+    return answer_join(lambda out: _join(classic, req, respond, out), req, respond)
 
 
 def _join(classic: ClassicGroups, req: JoinGroupRequest, respond: JoinCallback, out: Result) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from groupctl.coordinator.runtime import Result
+from groupctl.errors import KafkaError
 from groupctl.protocol.consumer_protocol import PROTOCOL_TYPE
 
 NONE = 0
@@ -82,4 +84,16 @@ class DescribedGroup:
 
 JoinCallback = Callable[[JoinGroupResponse], None]
 SyncCallback = Callable[[SyncGroupResponse], None]
+
+
+def answer_join(steps: Callable[[Result[None]], None], req: JoinGroupRequest, respond: JoinCallback) -> Result[None]:
+    """Run a JoinGroup handler's steps into a result; a refusal (KafkaError) is answered with its code and
+    leaves nothing else behind, whichever group the request went to."""
+    out: Result[None] = Result()
+    try:
+        steps(out)
+    except KafkaError as exc:
+        out = Result()
+        out.reply(respond, JoinGroupResponse(error_code=exc.code, member_id=req.member_id))
+    return out
 

@@ -22,6 +22,7 @@ from groupctl.coordinator.classic.messages import (
     SyncCallback,
     SyncGroupRequest,
     SyncGroupResponse,
+    answer_join,
 )
 from groupctl.coordinator.consumer import records as rec
 from groupctl.coordinator.consumer.heartbeat import (
@@ -99,13 +100,7 @@ def assignment_bytes(topics: TopicImage, partitions: dict[uuid.UUID, frozenset[i
 
 def join(groups: ConsumerGroups, req: JoinGroupRequest, respond: JoinCallback) -> Result[None]:
     """A classic member's JoinGroup to a non-empty consumer group: answered now, never parked."""
-    out: Result[None] = Result()
-    try:
-        _join(groups, req, respond, out)
-    except KafkaError as exc:
-        out = Result()
-        out.reply(respond, JoinGroupResponse(error_code=exc.code, member_id=req.member_id))
-    return out
+    return answer_join(lambda out: _join(groups, req, respond, out), req, respond)
 
 
 def _join(groups: ConsumerGroups, req: JoinGroupRequest, respond: JoinCallback, out: Result) -> None:
