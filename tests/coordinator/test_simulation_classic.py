@@ -149,6 +149,8 @@ class Scenario(runner.Scenario):
     CONVERGE_WITHIN_MS = CONVERGE_WITHIN_MS
     IDLE_MS = HEARTBEAT_INTERVAL_MS
     STEADY_MS = 2 * 5_000 + 200
+    TOPIC_POOL = TOPIC_POOL
+    MAX_PARTITIONS = MAX_PARTITIONS
 
     def __init__(self, seed: int, *, steps: int | None = None) -> None:
         super().__init__(seed, steps=steps)
@@ -212,9 +214,6 @@ class Scenario(runner.Scenario):
 
     def metadata(self) -> dict[str, int]:
         return {t.name: t.partitions for t in self.coord.topics}
-
-    def topics_text(self) -> str:
-        return " ".join(f"{t.name}/{t.partitions}" for t in self.coord.topics)
 
     def describe_classic(self) -> str:
         group = self.coord.classic.groups.get(GROUP)
@@ -543,11 +542,6 @@ class Scenario(runner.Scenario):
         if not self.step():
             self.advance_to(self.clock.now_ms() + HEARTBEAT_INTERVAL_MS)
 
-    def do_advance(self) -> None:
-        until = self.clock.now_ms() + self.rng.randint(1_000, 20_000)
-        self.note(f"time passes until t={until}")
-        self.advance_to(until)
-
     def do_join(self) -> None:
         if self.kip848 and self.rng.random() < 0.3:
             self.join_consumer()
@@ -654,25 +648,6 @@ class Scenario(runner.Scenario):
         proc.paused_until = self.clock.now_ms() + pause
         self.stats["late heartbeats"] += 1
         self.note(f"{proc.name} stalls for {pause} ms (session {proc.session_ms} ms)")
-
-    def do_add_partitions(self) -> None:
-        topics = [t for t in self.coord.topics if t.partitions < MAX_PARTITIONS]
-        if not topics:
-            return
-        topic = self.rng.choice(topics)
-        total = min(MAX_PARTITIONS, topic.partitions + self.rng.randint(1, 3))
-        self.coord.add_partitions(topic.name, total)
-        self.stats["topics grown"] += 1
-        self.note(f"{topic.name} grows to {total} partitions")
-
-    def do_create_topic(self) -> None:
-        missing = [n for n in TOPIC_POOL if n not in self.coord.topics]
-        if not missing:
-            return
-        name = self.rng.choice(missing)
-        self.coord.create_topic(name, self.rng.randint(1, 6))
-        self.stats["topics created"] += 1
-        self.note(f"topic {name} created: {self.topics_text()}")
 
     def do_admin_leave(self) -> None:
         """`kafka-consumer-groups --delete ... --members`-style removal: one batch LeaveGroup by instance ids."""
@@ -1057,17 +1032,9 @@ MUST_EXERCISE = (
 KNOWN_BUGS: dict[str, re.Pattern[str]] = {}
 
 
-def known_bug(message: str) -> str | None:
-    first = message.split("\n", 1)[0]
-    return next((name for name, pattern in KNOWN_BUGS.items() if pattern.search(first)), None)
-
-
 @runner.chunks(SCENARIOS)
 def test_random_classic_scenarios(first: int) -> None:
-    stats = runner.run_seeds(Scenario, range(first, min(first + runner.CHUNK, SCENARIOS)), known_bug)
-    if SCENARIOS - first >= runner.CHUNK:
-        missing = [k for k in MUST_EXERCISE if not stats[k]]
-        assert not missing, f"seeds {first}..{first + runner.CHUNK - 1} never exercised: {missing}; stats {dict(stats)}"
+    runner.run_chunk(Scenario, first, SCENARIOS, runner.known_bugs(KNOWN_BUGS), MUST_EXERCISE)
 
 
 def test_a_seed_replays_identically_in_another_process() -> None:
