@@ -40,6 +40,7 @@ class Proc:
         self.anomalies: list[str] = []
         self.anomalies_seen = 0
         self.dead = False  # killed in the middle of a tick: whatever it still sends never arrives
+        self.granted_at = -1  # the coordinator incarnation that granted its current member id
 
     def __repr__(self) -> str:
         return self.name
