@@ -79,7 +79,6 @@ from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.runtime import MIGRATION_POLICIES, session_key
 from groupctl.coordinator.state import assignment_map
-from groupctl.errors import KAFKA_ERROR_CODES
 from groupctl.model import GroupState, MemberState
 from groupctl.simulation.clients import (
     HEARTBEAT_INTERVAL_MS,
@@ -90,7 +89,6 @@ from groupctl.simulation.clients import (
 from groupctl.simulation.clients import STABLE as CLIENT_STABLE
 from tests.simulation import processes, runner
 from tests.simulation.process_scenario import MAX_PASSES, ProcessScenario
-from tests.simulation.process_scenario import error_name as _error
 from tests.simulation.runner import classic_session_deadline
 
 GROUP = "mg"
@@ -113,7 +111,6 @@ ACTIONS = (
     ("tick", 40), ("advance", 5), ("join", 6), ("leave", 2), ("bounce", 5), ("switch", 9), ("crash", 3),
     ("late", 3), ("add_partitions", 2), ("create_topic", 1), ("admin_leave", 1), ("rebuild", 3),
 )
-CODE = KAFKA_ERROR_CODES
 
 
 class Proc(processes.Proc):
@@ -458,24 +455,8 @@ class Scenario(ProcessScenario):
         if self.group_type() is None:
             return
         known = self.static_members()
-        picks = self.rng.sample(sorted(known), self.rng.randint(0, min(2, len(known))))
-        if not picks or self.rng.random() < 0.3:
-            self.ghosts += 1
-            picks.append(f"ghost-{self.ghosts}")
-        results = self.coord.leave_group(GROUP, [("", iid, "removed by an admin") for iid in picks])
-        self.note("admin LeaveGroup " + ", ".join(
-            f"{r.instance_id}: {_error(r.error_code) if r.error_code else 'removed ' + self.label(r.removed_member_id)}"
-            for r in results) + f"; {self.describe_group()}")
-        self.track("an admin LeaveGroup")
-        for r in results:
-            held = known.get(r.instance_id)
-            if held is None:
-                self.expect(r.error_code == CODE["UNKNOWN_MEMBER_ID"],
-                            f"admin LeaveGroup of unknown instance {r.instance_id} answered {_error(r.error_code)}")
-            else:
-                self.expect(r.error_code == 0 and r.removed_member_id == held,
-                            f"admin LeaveGroup of {r.instance_id} ({self.label(held)}) answered "
-                            f"{_error(r.error_code)}, removed {self.label(r.removed_member_id)}")
+        for r in self.admin_leave(self.admin_picks(known, 0.3), known):
+            if r.instance_id in known:
                 self.expect(r.instance_id not in self.static_members(), f"{r.instance_id} is still in the group")
                 self.stats["admin removals"] += 1
 

@@ -14,7 +14,7 @@ a small method says it (`group_text`, `wakes_text`, `starts_text`, `timer_views`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container
+from collections.abc import Callable, Container, Iterable, Mapping
 from typing import Any, ClassVar
 
 from groupctl.coordinator.classic import (
@@ -26,7 +26,7 @@ from groupctl.coordinator.classic import (
 )
 from groupctl.coordinator.clock import ManualClock
 from groupctl.coordinator.coordinator import Coordinator
-from groupctl.errors import KAFKA_ERROR_NAMES
+from groupctl.errors import KAFKA_ERROR_CODES, KAFKA_ERROR_NAMES
 from groupctl.model import GroupState
 from groupctl.simulation.clients import HEARTBEAT_INTERVAL_MS, ClassicClient, ConsumerClient, assignment_partitions
 from tests.simulation import runner
@@ -64,7 +64,7 @@ class ProcessScenario(runner.Scenario):
         self.parked = ParkedRequests(self.answered)
         self.classic_replay = ClassicReplay(self.GROUP)
         self.labels: dict[str, str] = {}
-        self.crashed_instances: set[str] = set()  # static members whose process died without a word
+        self.crashed_instances: set[str] = set()  # instance ids whose process died without leaving
 
     # -- formatting ------------------------------------------------------------------------------------------
 
@@ -305,6 +305,37 @@ class ProcessScenario(runner.Scenario):
         proc.paused_until = self.now + pause
         self.stats["stalls"] += 1
         self.note(f"{proc.name} stalls for {pause} ms (session {proc.session_ms} ms)")
+
+    def admin_picks(self, known: Iterable[str], unknown_share: float) -> list[str]:
+        """The instance ids an admin names: up to two of the `known` ones, and an unknown one (always when it names
+        none of those, else with probability `unknown_share`)."""
+        known = sorted(known)
+        picks = self.rng.sample(known, self.rng.randint(0, min(2, len(known))))
+        if not picks or self.rng.random() < unknown_share:
+            self.ghosts += 1
+            picks.append(f"ghost-{self.ghosts}")
+        return picks
+
+    def admin_leave(self, picks: list[str], held: Mapping[str, str | None]) -> list:
+        """`kafka-consumer-groups --delete ... --members`-style removal: one batch LeaveGroup by instance ids, logged;
+        each answer removes the member `held` names for its instance id, or is UNKNOWN_MEMBER_ID for an instance
+        id nobody holds. The answers."""
+        results = self.coord.leave_group(self.GROUP, [("", iid, "removed by an admin") for iid in picks])
+        self.note("admin LeaveGroup " + ", ".join(
+            f"{r.instance_id}: "
+            f"{error_name(r.error_code) if r.error_code else 'removed ' + self.label(r.removed_member_id)}"
+            for r in results) + f"; {self.group_text()}")
+        self.track("an admin LeaveGroup")
+        for r in results:
+            member = held.get(r.instance_id)
+            if member is None:
+                self.expect(r.error_code == KAFKA_ERROR_CODES["UNKNOWN_MEMBER_ID"],
+                            f"admin LeaveGroup of unknown instance {r.instance_id} answered {error_name(r.error_code)}")
+            else:
+                self.expect(r.error_code == 0 and r.removed_member_id == member,
+                            f"admin LeaveGroup of {r.instance_id} (member {self.label(member)}) answered "
+                            f"{error_name(r.error_code)}, removed {self.label(r.removed_member_id)}")
+        return results
 
     def fail_over(self) -> Coordinator:
         """The runner's failover; then the old coordinator answers what it had parked with NOT_COORDINATOR as it
