@@ -5,11 +5,12 @@ What they have in common, on top of the runner: the processes (`processes.Proc`,
 reaches the current coordinator through a `Link`), how time moves them (stalled processes wake, pending starts
 happen, orphaned SyncGroups time out, then every ticking client acts until none does), the JoinGroup/SyncGroup
 requests parked until their answer (logged and checked on the way), a failover that answers what was parked
-with NOT_COORDINATOR, the classic group's own invariants (indexes, leader, a session timer for every member that
-awaits nothing) and the errors a client may report for reasons any such scenario explains. A harness adds its
-events, its other invariants and its convergence criterion; where the two differ only in what they log or count,
-a small method says it (`group_text`, `wakes_text`, `starts_text`, `timer_views`, `track`, `leader_assigned`,
-`explained_here`).
+with NOT_COORDINATOR, the events both have (stalls, graceful leaves, an admin's batch removal by instance ids),
+the classic group's own invariants (indexes, leader, a session timer for every member that awaits nothing), the
+replay check and the errors a client may report for reasons any such scenario explains. A harness adds its
+processes' `running` and `supervise`, its other events and invariants and its convergence criterion; where the two
+differ only in what they log or count, a small method says it (`group_text`, `wakes_text`, `starts_text`,
+`timer_views`, `track`, `leader_assigned`, `check_rebuilt`, `explained_here`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from groupctl.coordinator.classic import (
 )
 from groupctl.coordinator.clock import ManualClock
 from groupctl.coordinator.coordinator import Coordinator
+from groupctl.coordinator.ids import IdGenerator
 from groupctl.errors import KAFKA_ERROR_CODES, KAFKA_ERROR_NAMES
 from groupctl.model import GroupState
 from groupctl.simulation.clients import HEARTBEAT_INTERVAL_MS, ClassicClient, ConsumerClient, assignment_partitions
@@ -38,6 +40,7 @@ MAX_PASSES = 64
 
 
 def error_name(code: int) -> str:
+    """An error code as the log names it."""
     return KAFKA_ERROR_NAMES.get(code, str(code))
 
 
@@ -50,7 +53,7 @@ class ProcessScenario(runner.Scenario):
     #: Two heartbeat intervals of a KIP-848 member (the broker's default, 5 s), and a little.
     STEADY_MS = 2 * 5_000 + 200
 
-    client_ids: Any  # the IdGenerator the KIP-848 clients draw their member ids from
+    client_ids: IdGenerator  # where the KIP-848 clients draw their member ids from (a harness's own stream)
 
     def __init__(self, seed: int, *, steps: int | None = None) -> None:
         super().__init__(seed, steps=steps)
