@@ -108,6 +108,8 @@ class Scenario(runner.Scenario):
     CONVERGE_WITHIN_MS = CONVERGE_WITHIN_MS
     IDLE_MS = HEARTBEAT_MS
     STEADY_MS = 2 * HEARTBEAT_MS + 200
+    TOPIC_POOL = TOPIC_POOL
+    MAX_PARTITIONS = MAX_PARTITIONS
 
     def __init__(self, seed: int, kit: SimpleNamespace, *, steps: int | None = None) -> None:
         super().__init__(seed, steps=steps)
@@ -148,9 +150,6 @@ class Scenario(runner.Scenario):
         by_id = {t.topic_id: t.name for t in self.coord.topics}
         parts = sorted((by_id.get(t, str(t)[:8]), sorted(ps)) for t, ps in dict(assignment).items() if ps)
         return " ".join(f"{t}:{','.join(map(str, ps))}" for t, ps in parts) or "{}"
-
-    def topics_text(self) -> str:
-        return " ".join(f"{t.name}/{t.partitions}" for t in self.coord.topics)
 
     @staticmethod
     def short(member_id: str) -> str:
@@ -215,12 +214,6 @@ class Scenario(runner.Scenario):
             self.advance_to(self.now + HEARTBEAT_MS)
             return
         self.advance_to(max(self.due(proc), self.now))
-
-    def do_advance(self) -> None:
-        """Time passes; every client heartbeats when it is due."""
-        until = self.now + self.rng.randint(1_000, 20_000)
-        self.note(f"time passes until t={until}")
-        self.advance_to(until)
 
     def make_client(self, *, instance_id: str | None, subscription: list[str], version: int,
                     assignor: str | None = None, regex: str | None = None) -> ConsumerClient:
@@ -356,23 +349,6 @@ class Scenario(runner.Scenario):
         proc = self.rng.choice(self.procs)
         proc.lose_next = self.rng.choice([1, 1, 2])
         self.note(f"{proc.client.name}'s next {proc.lose_next} heartbeat response(s) will be lost")
-
-    def do_add_partitions(self) -> None:
-        topics = [t for t in self.coord.topics if t.partitions < MAX_PARTITIONS]
-        if not topics:
-            return
-        topic = self.rng.choice(topics)
-        total = min(MAX_PARTITIONS, topic.partitions + self.rng.randint(1, 3))
-        self.coord.add_partitions(topic.name, total)
-        self.note(f"{topic.name} grows to {total} partitions")
-
-    def do_create_topic(self) -> None:
-        missing = [n for n in TOPIC_POOL if n not in self.coord.topics]
-        if not missing:
-            return
-        name = self.rng.choice(missing)
-        self.coord.create_topic(name, self.rng.randint(1, 6))
-        self.note(f"topic {name} created: {self.topics_text()}")
 
     def do_subscribe(self) -> None:
         if not self.procs:
@@ -701,7 +677,7 @@ def _pairs_map(pairs) -> dict[uuid.UUID, list[int]]:
 
 @runner.chunks(SCENARIOS)
 def test_random_scenarios(kit: SimpleNamespace, first: int) -> None:
-    runner.run_seeds(lambda seed: Scenario(seed, kit), range(first, min(first + runner.CHUNK, SCENARIOS)))
+    runner.run_chunk(lambda seed: Scenario(seed, kit), first, SCENARIOS)
 
 
 def test_a_seed_replays_identically_in_another_process() -> None:

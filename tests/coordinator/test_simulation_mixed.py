@@ -69,19 +69,16 @@ import hashlib
 import os
 import re
 from collections import Counter
-from collections.abc import Callable, Container
-from typing import Any
 
 import pytest
 
-from groupctl.coordinator.classic import JoinGroupRequest, JoinGroupResponse, SyncGroupRequest, SyncGroupResponse
+from groupctl.coordinator.classic import JoinGroupRequest, JoinGroupResponse
 from groupctl.coordinator.clock import ManualClock
 from groupctl.coordinator.consumer.membership import uses_classic
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.runtime import MIGRATION_POLICIES, session_key
 from groupctl.coordinator.state import assignment_map
-from groupctl.errors import KAFKA_ERROR_CODES, KAFKA_ERROR_NAMES
 from groupctl.model import GroupState, MemberState
 from groupctl.simulation.clients import (
     HEARTBEAT_INTERVAL_MS,
@@ -91,8 +88,8 @@ from groupctl.simulation.clients import (
 )
 from groupctl.simulation.clients import STABLE as CLIENT_STABLE
 from tests.simulation import processes, runner
-from tests.simulation.processes import Link
-from tests.simulation.runner import classic_session_deadline, timers_due
+from tests.simulation.process_scenario import MAX_PASSES, ProcessScenario
+from tests.simulation.runner import classic_session_deadline
 
 GROUP = "mg"
 SCENARIOS = int(os.environ.get("GROUPCTL_SIM_MIXED_SCENARIOS", "300"))
@@ -110,16 +107,10 @@ ROLLBACK_AFTER = 2
 #: Once the inputs stop the group must settle within this (a crash-looping pod, a consumer-protocol member's
 #: UNRELEASED_INSTANCE_ID until its predecessor's session ends, a stalled process, rebalances).
 CONVERGE_WITHIN_MS = 300_000
-MAX_PASSES = 64
 ACTIONS = (
     ("tick", 40), ("advance", 5), ("join", 6), ("leave", 2), ("bounce", 5), ("switch", 9), ("crash", 3),
     ("late", 3), ("add_partitions", 2), ("create_topic", 1), ("admin_leave", 1), ("rebuild", 3),
 )
-CODE = KAFKA_ERROR_CODES
-
-
-def _error(code: int) -> str:
-    return KAFKA_ERROR_NAMES.get(code, str(code))
 
 
 class Proc(processes.Proc):
@@ -128,36 +119,27 @@ class Proc(processes.Proc):
     def __init__(self, pod: str, name: str, kind: str, *, version: int, session_ms: int) -> None:
         super().__init__(name, kind, version=version, session_ms=session_ms)
         self.pod = pod
-        self.granted_at = -1  # the coordinator incarnation that granted its current member id
         self.refused = 0  # consumer-protocol joins the migration policy refused in a row
 
 
-class Scenario(runner.Scenario):
+class Scenario(ProcessScenario):
+    GROUP = GROUP
     ACTIONS = ACTIONS
     RERUN = "{seed_env}={seed} python3 -m pytest tests/coordinator/test_simulation_mixed.py -k single_seed -s"
     CONVERGE_WITHIN_MS = CONVERGE_WITHIN_MS
-    IDLE_MS = HEARTBEAT_INTERVAL_MS
-    STEADY_MS = 2 * 5_000 + 200
+    TOPIC_POOL = TOPIC_POOL
+    MAX_PARTITIONS = MAX_PARTITIONS
+    procs: list[Proc]
+    all_procs: list[Proc]
 
     def __init__(self, seed: int, *, steps: int | None = None) -> None:
         super().__init__(seed, steps=steps)
-        self.clock = ManualClock()
         self.policy = self.rng.choices([p for p, _ in POLICIES], [w for _, w in POLICIES])[0]
         delay = self.rng.choice([0, 3_000])
         self.coord = Coordinator(clock=self.clock, ids=IdGenerator(seed), migration=self.policy,
                                  classic_settings={"group.initial.rebalance.delay.ms": delay})
         # KIP-848 clients generate their member ids, from a stream of their own (see test_simulation.py).
         self.client_ids = IdGenerator(int.from_bytes(hashlib.sha256(f"mixed member ids {seed}".encode()).digest()[:8]))
-        self.procs: list[Proc] = []
-        self.all_procs: list[Proc] = []
-        self.pods = 0
-        self.instances = 0
-        self.ghosts = 0
-        self.incarnation = 0  # coordinator failovers so far
-        self.parked = processes.ParkedRequests(self.answered)
-        self.classic_replay = processes.ClassicReplay(GROUP)
-        self.labels: dict[str, str] = {}
-        self.crashed_instances: set[str] = set()  # consumer-protocol static members that died without leaving
         self.main_topics = sorted(self.rng.sample(["foo", "bar"], self.rng.choice([1, 1, 2])))
         self.serial = 0  # orders the metadata changes and the assignments computed from them
         self.born: dict[tuple[str, int], int] = {}  # partition -> the serial at which it appeared
@@ -187,31 +169,9 @@ class Scenario(runner.Scenario):
 
     # -- formatting ------------------------------------------------------------------------------------------
 
-    def label(self, member_id: str | None) -> str:
-        """Member ids are long: the log names them m1, m2, ... in order of appearance."""
-        if not member_id:
-            return "''"
-        found = self.labels.get(member_id)
-        if found is None:
-            found = self.labels[member_id] = f"m{len(self.labels) + 1}"
-        return found
-
-    @staticmethod
-    def fmt(partitions) -> str:
-        by_topic: dict[str, list[int]] = {}
-        for t, p in sorted(partitions):
-            by_topic.setdefault(t, []).append(p)
-        return " ".join(f"{t}:{','.join(map(str, ps))}" for t, ps in by_topic.items()) or "{}"
-
     def names(self, assignment: dict) -> set[tuple[str, int]]:
         by_id = {t.topic_id: t.name for t in self.coord.topics}
         return {(by_id[t], p) for t, ps in assignment.items() for p in ps}
-
-    def metadata(self) -> dict[str, int]:
-        return {t.name: t.partitions for t in self.coord.topics}
-
-    def topics_text(self) -> str:
-        return " ".join(f"{t.name}/{t.partitions}" for t in self.coord.topics)
 
     def describe_group(self) -> str:
         coord = self.coord
@@ -228,14 +188,10 @@ class Scenario(runner.Scenario):
                 members.append(text)
             return f"consumer group {consumer.state()} epoch {consumer.epoch} [{', '.join(members)}]"
         group = coord.classic.groups.get(GROUP)
-        if group is None:
-            return "no group"
-        members = ", ".join(
-            f"{self.label(m.member_id)}{'(' + m.instance_id + ')' if m.instance_id else ''}"
-            f"{'*' if m.member_id == group.leader else ''}:{self.fmt(assignment_partitions(m.assignment))}"
-            for m in group.members.values())
-        pending = f" pending {[self.label(m) for m in sorted(group.pending_join)]}" if group.pending_join else ""
-        return f"classic group {group.state} gen {group.generation} [{members}]{pending}"
+        return "no group" if group is None else f"classic group {self.classic_text(group)}"
+
+    def group_text(self) -> str:
+        return self.describe_group()
 
     # -- the group, as the invariants read it ------------------------------------------------------------------
 
@@ -290,33 +246,29 @@ class Scenario(runner.Scenario):
 
     # -- processes -------------------------------------------------------------------------------------------
 
-    def observe(self, name: str, before, after, now: int) -> None:
-        self.note(f"  {name} owns {self.fmt(after)}")
-
     def next_serial(self) -> int:
         self.serial += 1
         return self.serial
 
     def create_topic(self, name: str, partitions: int) -> None:
+        """A new topic, its partitions dated."""
         self.coord.create_topic(name, partitions)
         serial = self.next_serial()
         for p in range(partitions):
             self.born[(name, p)] = serial
 
+    def grow_topic(self, name: str, partitions: int) -> None:
+        """A topic grows, its new partitions dated."""
+        serial = self.next_serial()
+        for p in range(self.coord.topics.get(name).partitions, partitions):
+            self.born[(name, p)] = serial
+        self.coord.add_partitions(name, partitions)
+
     def make_proc(self, pod: str, kind: str, *, instance_id: str | None, topics: list[str], version: int = 9,
                   session_ms: int = CONSUMER_SESSION_MS, incarnation: int = 0) -> Proc:
         name = pod if incarnation == 0 else f"{pod}.{incarnation}"
-        proc = Proc(pod, name, kind, version=version, session_ms=session_ms)
-        if kind == "classic":
-            proc.client = ClassicClient(Link(self, proc), name, GROUP, topics, instance_id=instance_id,
-                                        session_timeout_ms=session_ms, client_id=f"consumer-{GROUP}-1",
-                                        observe=self.observe, anomalies=proc.anomalies)
-        else:
-            proc.client = ConsumerClient(Link(self, proc), name, GROUP, topics, instance_id=instance_id,
-                                         ids=self.client_ids, observe=self.observe, anomalies=proc.anomalies)
-        self.procs.append(proc)
-        self.all_procs.append(proc)
-        return proc
+        return self.add_proc(Proc(pod, name, kind, version=version, session_ms=session_ms), GROUP, topics,
+                             instance_id=instance_id)
 
     def classic_settings(self, static: bool) -> tuple[int, int]:
         """(JoinGroup version, session timeout) of a new classic process; group.instance.id needs v5+."""
@@ -345,57 +297,8 @@ class Scenario(runner.Scenario):
 
     # -- time ------------------------------------------------------------------------------------------------
 
-    def member_ids(self) -> Container[str] | None:
-        """The classic group's members (None: no classic group): a parked SyncGroup of anyone else is an orphan."""
-        group = self.coord.classic.groups.get(GROUP)
-        return None if group is None else group.members
-
-    def next_client_action(self) -> int | None:
-        due = [deadline for deadline, _ in self.parked.orphans(self.member_ids())]
-        for p in self.procs:
-            if p.start_at is not None:
-                due.append(p.start_at)
-            elif p.paused_until is not None:
-                due.append(p.paused_until)
-            elif p.client.running and (d := p.client.next_due()) is not None:
-                due.append(d)
-        return min(due) if due else None
-
-    def clients_act(self, t: int) -> None:
-        """Orphaned SyncGroups time out, stalled processes wake, pending starts happen, clients act."""
-        self.stats["orphaned SyncGroups timed out"] += self.parked.time_out(t, self.member_ids())
-        for p in list(self.procs):
-            if p.paused_until is not None and p.paused_until <= t:
-                p.paused_until = None
-                self.note(f"{p.name} wakes up")
-            if p.start_at is not None and p.start_at <= t:
-                p.start_at = None
-                p.client.start()
-                self.note(f"{p.name} starts ({p.kind}, instance {p.instance_id})")
-        self.tick_all()
-
-    def fire_timers(self, t: int) -> None:
-        due = timers_due(self.coord, t)
-        if not due:
-            super().fire_timers(t)
-            return
-        before = self.describe_group()
-        self.coord.advance_to(t)
-        after = self.describe_group()
-        if before != after:
-            self.note(f"timers {', '.join(due)}: {after}")
-        self.track(f"timers {', '.join(due)}")
-
-    def tick_all(self) -> None:
-        for _ in range(MAX_PASSES):
-            acted = False
-            for p in list(self.procs):
-                if p.ticking():
-                    acted |= p.client.tick()
-            self.supervise()
-            if not acted:
-                return
-        self.fail(f"clients still acting after {MAX_PASSES} passes at one instant (a livelock)")
+    def timer_views(self) -> tuple[str, ...]:
+        return (self.describe_group(),)
 
     def supervise(self) -> None:
         """A process that died of a fatal error is restarted by its supervisor; a pod whose consumer-protocol
@@ -421,31 +324,11 @@ class Scenario(runner.Scenario):
 
     # -- requests, as the coordinator sees them ----------------------------------------------------------------
 
-    def answered(self, proc: Proc, api: str, req: Any, r: Any) -> None:
-        """A parked JoinGroup/SyncGroup's answer (called inside the coordinator, possibly during another request)."""
-        (self.joined if api == "JoinGroup" else self.synced)(proc, req, r)
-
-    def on_join(self, proc: Proc, req: JoinGroupRequest, respond: Callable[[JoinGroupResponse], None]) -> None:
-        req.version = proc.version
-        if proc.version == 0:
-            req.rebalance_timeout_ms = -1  # v0 has none: the coordinator uses the session timeout
-        self.note(f"{proc.name} JoinGroup v{req.version} member {self.label(req.member_id)} instance "
-                  f"{req.group_instance_id}")
-        key, answer = self.parked.park(proc, "JoinGroup", req, respond, self.now)
-        self.coord.join_group(req, answer)
-        if key in self.parked:
-            self.note(f"  {proc.name}'s JoinGroup is parked: {self.describe_group()}")
-        self.track(f"{proc.name}'s JoinGroup")
-
     def joined(self, proc: Proc, req: JoinGroupRequest, r: JoinGroupResponse) -> None:
+        """A JoinGroup answer: a classic member of a consumer group is told generation = its member epoch."""
+        super().joined(proc, req, r)
         if r.error_code:
-            self.note(f"  -> {proc.name} JoinGroup: {_error(r.error_code)} member {self.label(r.member_id)}")
             return
-        proc.granted_at = self.incarnation
-        leader = r.leader == r.member_id
-        self.note(f"  -> {proc.name} JoinGroup: gen {r.generation_id} member {self.label(r.member_id)} leader "
-                  f"{self.label(r.leader)}{' (me, ' + str(len(r.members)) + ' members)' if leader else ''}"
-                  f"{' skip assignment' if r.skip_assignment else ''}")
         consumer = self.coord.state.consumer.get(GROUP)
         if consumer is not None and r.member_id in consumer.current:
             epoch = consumer.current[r.member_id]["memberEpoch"]
@@ -453,45 +336,8 @@ class Scenario(runner.Scenario):
                                                   f"{r.generation_id}, its member epoch is {epoch}")
             self.stats["classic joins to a consumer group"] += 1
 
-    def on_sync(self, proc: Proc, req: SyncGroupRequest, respond: Callable[[SyncGroupResponse], None]) -> None:
-        what = f" with {len(req.assignments)} assignments" if req.assignments else ""
-        self.note(f"{proc.name} SyncGroup gen {req.generation_id} member {self.label(req.member_id)}{what}")
-        group = self.coord.classic.groups.get(GROUP)
-        assigns = group is not None and group.state == GroupState.COMPLETING_REBALANCE \
-            and group.leader == req.member_id and group.generation == req.generation_id and bool(req.assignments)
-        key, answer = self.parked.park(proc, "SyncGroup", req, respond, self.now)
-        self.coord.sync_group(req, answer)
-        if key in self.parked:
-            self.note(f"  {proc.name}'s SyncGroup is parked")
-        group = self.coord.classic.groups.get(GROUP)
-        if assigns and group is not None and group.state == GroupState.STABLE and group.generation == req.generation_id:
-            self.assigned_at = self.next_serial()  # the leader assigned from the metadata it sees now
-        self.track(f"{proc.name}'s SyncGroup")
-
-    def synced(self, proc: Proc, req: SyncGroupRequest, r: SyncGroupResponse) -> None:
-        if r.error_code:
-            self.note(f"  -> {proc.name} SyncGroup: {_error(r.error_code)}")
-            return
-        mine = assignment_partitions(r.assignment)
-        self.note(f"  -> {proc.name} SyncGroup: {self.fmt(mine)}")
-        for topic, partition in mine:
-            self.expect_exists(topic, partition, f"{proc.name}'s SyncGroup answer")
-
-    def on_classic_heartbeat(self, proc: Proc, group_id: str, generation: int, member_id: str,
-                             instance_id: str | None) -> int:
-        code = self.coord.classic_heartbeat(group_id, generation, member_id, instance_id)
-        if code:
-            self.note(f"{proc.name} Heartbeat gen {generation} member {self.label(member_id)} -> {_error(code)}")
-        self.track(f"{proc.name}'s Heartbeat")
-        return code
-
-    def on_leave(self, proc: Proc, group_id: str, identities: list):
-        results = self.coord.leave_group(group_id, identities)
-        text = ", ".join(f"{self.label(r.member_id)}: {_error(r.error_code) if r.error_code else 'left'}"
-                         for r in results)
-        self.note(f"{proc.name} LeaveGroup -> {text}; {self.describe_group()}")
-        self.track(f"{proc.name}'s LeaveGroup")
-        return results
+    def leader_assigned(self) -> None:
+        self.assigned_at = self.next_serial()
 
     def on_consumer_heartbeat(self, proc: Proc, req):
         r = self.coord.heartbeat(req)
@@ -506,15 +352,6 @@ class Scenario(runner.Scenario):
         return r
 
     # -- actions ---------------------------------------------------------------------------------------------
-
-    def do_tick(self) -> None:
-        if not self.step():
-            self.advance_to(self.now + HEARTBEAT_INTERVAL_MS)
-
-    def do_advance(self) -> None:
-        until = self.now + self.rng.randint(1_000, 20_000)
-        self.note(f"time passes until t={until}")
-        self.advance_to(until)
 
     def do_join(self) -> None:
         """A new pod, speaking either protocol, static or dynamic."""
@@ -541,18 +378,12 @@ class Scenario(runner.Scenario):
         proc.client.start()
         self.tick_all()
 
-    def do_leave(self) -> None:
-        """A process closes for good: a dynamic classic member sends LeaveGroup, a static one nothing; a
-        consumer-protocol member leaves with -1, or -2 when static."""
-        procs = self.running()
-        if not procs:
-            return
-        proc = self.rng.choice(procs)
-        self.note(f"{proc.name} closes for good")
-        proc.client.stop()
-        self.procs.remove(proc)
-        self.stats["graceful leaves"] += 1
-        self.tick_all()
+    def do_leave(self) -> Proc | None:
+        """A process closes for good (`ProcessScenario.do_leave`); the clients act on it at once."""
+        proc = super().do_leave()
+        if proc is not None:
+            self.tick_all()
+        return proc
 
     def window(self, proc: Proc) -> int:
         """How long a static member may stay down and still find its place (the last heartbeat may be one
@@ -611,39 +442,6 @@ class Scenario(runner.Scenario):
         else:
             self.note(f"{proc.name} crashes")
 
-    def do_late(self) -> None:
-        """A process stalls: its next heartbeats are late, sometimes past its session timeout."""
-        procs = self.running()
-        if not procs:
-            return
-        proc = self.rng.choice(procs)
-        pause = self.rng.randint(HEARTBEAT_INTERVAL_MS, 2 * proc.session_ms)
-        proc.paused_until = self.now + pause
-        self.stats["stalls"] += 1
-        self.note(f"{proc.name} stalls for {pause} ms (session {proc.session_ms} ms)")
-
-    def do_add_partitions(self) -> None:
-        topics = [t for t in self.coord.topics if t.partitions < MAX_PARTITIONS]
-        if not topics:
-            return
-        topic = self.rng.choice(topics)
-        total = min(MAX_PARTITIONS, topic.partitions + self.rng.randint(1, 3))
-        serial = self.next_serial()
-        for p in range(topic.partitions, total):
-            self.born[(topic.name, p)] = serial
-        self.coord.add_partitions(topic.name, total)
-        self.stats["topics grown"] += 1
-        self.note(f"{topic.name} grows to {total} partitions")
-
-    def do_create_topic(self) -> None:
-        missing = [n for n in TOPIC_POOL if n not in self.coord.topics]
-        if not missing:
-            return
-        name = self.rng.choice(missing)
-        self.create_topic(name, self.rng.randint(1, 6))
-        self.stats["topics created"] += 1
-        self.note(f"topic {name} created: {self.topics_text()}")
-
     def static_members(self) -> dict[str, str]:
         """Instance id -> member id, whichever type the group has."""
         consumer = self.coord.state.consumer.get(GROUP)
@@ -657,24 +455,8 @@ class Scenario(runner.Scenario):
         if self.group_type() is None:
             return
         known = self.static_members()
-        picks = self.rng.sample(sorted(known), self.rng.randint(0, min(2, len(known))))
-        if not picks or self.rng.random() < 0.3:
-            self.ghosts += 1
-            picks.append(f"ghost-{self.ghosts}")
-        results = self.coord.leave_group(GROUP, [("", iid, "removed by an admin") for iid in picks])
-        self.note("admin LeaveGroup " + ", ".join(
-            f"{r.instance_id}: {_error(r.error_code) if r.error_code else 'removed ' + self.label(r.removed_member_id)}"
-            for r in results) + f"; {self.describe_group()}")
-        self.track("an admin LeaveGroup")
-        for r in results:
-            held = known.get(r.instance_id)
-            if held is None:
-                self.expect(r.error_code == CODE["UNKNOWN_MEMBER_ID"],
-                            f"admin LeaveGroup of unknown instance {r.instance_id} answered {_error(r.error_code)}")
-            else:
-                self.expect(r.error_code == 0 and r.removed_member_id == held,
-                            f"admin LeaveGroup of {r.instance_id} ({self.label(held)}) answered "
-                            f"{_error(r.error_code)}, removed {self.label(r.removed_member_id)}")
+        for r in self.admin_leave(self.admin_picks(known, 0.3), known):
+            if r.instance_id in known:
                 self.expect(r.instance_id not in self.static_members(), f"{r.instance_id} is still in the group")
                 self.stats["admin removals"] += 1
 
@@ -683,9 +465,6 @@ class Scenario(runner.Scenario):
         NOT_COORDINATOR as it unloads (`onUnloaded`)."""
         kind, epoch, _ = self.view()
         self.fail_over()
-        self.incarnation += 1
-        self.stats["failovers"] += 1
-        self.parked.unload()
         self.note(f"coordinator fails over (was a {kind} group at epoch {epoch}); loaded: {self.describe_group()}")
         now = self.view()
         self.expect(now[0] == kind or (kind is None and now[0] is None),
@@ -705,24 +484,14 @@ class Scenario(runner.Scenario):
         self.check_ownership()
         self.check_anomalies()
 
-    def expect_exists(self, topic: str, partition: int, where: str) -> None:
-        found = self.coord.topics.get(topic)
-        self.expect(found is not None and 0 <= partition < found.partitions,
-                    f"{where}: partition {topic}-{partition} does not exist ({self.topics_text()})")
-
-    def check_replay(self) -> None:
-        """replay(log) == live state, the group of the same type, a settled classic group as its record says."""
-        coord = self.coord
-        rebuilt = self.rebuilt()
-        self.expect(rebuilt.state == coord.state, "replay(log) != live state")
-        self.expect(rebuilt.state.indexes.get(GROUP) == coord.state.indexes.get(GROUP),
+    def check_rebuilt(self, rebuilt: Coordinator) -> None:
+        """The same indexes, and the group of the same type."""
+        self.expect(rebuilt.state.indexes.get(GROUP) == self.coord.state.indexes.get(GROUP),
                     "indexes rebuilt from the log differ from the live ones")
         loaded = "consumer" if GROUP in rebuilt.state.consumer else "classic" if GROUP in rebuilt.classic.groups \
             else None
         self.expect(loaded == self.group_type(), f"a coordinator rebuilt from the log has a {loaded} group, the live "
                                                  f"one a {self.group_type()} group")
-        problem = self.classic_replay.problem(coord, rebuilt)
-        self.expect(problem is None, lambda: str(problem))
 
     def check_group(self) -> None:
         kind = self.group_type()
@@ -754,15 +523,7 @@ class Scenario(runner.Scenario):
                         owners[tp] = mid
                         self.expect_exists(tp[0], tp[1], f"{self.label(mid)}'s {key}")
         elif kind == "classic":
-            group = self.coord.classic.groups[GROUP]
-            self.expect((group.leader in group.members) if group.members else group.leader is None,
-                        f"leader {self.label(group.leader)} not a member: {self.describe_group()}")
-            self.expect({m.instance_id for m in group.members.values() if m.instance_id} == set(group.static),
-                        f"instance index {group.static} != members {self.describe_group()}")
-            for member in group.members.values():
-                waiting = member.awaiting_join is not None or member.awaiting_sync is not None
-                self.expect(waiting or classic_session_deadline(self.coord, GROUP, member.member_id) is not None,
-                            f"{self.label(member.member_id)} has no session timer and awaits nothing")
+            self.check_classic_group(self.coord.classic.groups[GROUP])
 
     def member_partitions(self, client: ClassicClient | ConsumerClient) -> tuple[set[tuple[str, int]], bool] | None:
         """What the coordinator counts as the partitions of a client's member (None: it is not a member), and
@@ -819,44 +580,18 @@ class Scenario(runner.Scenario):
                 owners[tp] = p.name
                 self.expect_exists(tp[0], tp[1], f"{p.name} owns")
 
-    def check_anomalies(self) -> None:
-        for p in self.all_procs:
-            for text in p.anomalies[p.anomalies_seen:]:
-                self.note(f"  {p.name} anomaly: {text}")
-                self.expect(self.explained(p, text), f"{p.name}: unexplained {text!r}")
-            p.anomalies_seen = len(p.anomalies)
-
-    def explained(self, p: Proc, text: str) -> bool:
-        if "SyncGroup answered REQUEST_TIMED_OUT" in text:
-            return True  # an orphaned SyncGroup, answered by the harness as the client's request timeout
-        if "NOT_COORDINATOR" in text:
-            self.stats["NOT_COORDINATOR after a failover"] += 1
-            return self.incarnation > 0
+    def explained_here(self, p: Proc, text: str) -> bool | None:
+        """A consumer-protocol join the policy refused, or a consumer-protocol member whose group was downgraded
+        under it."""
         if "Cannot upgrade classic group" in text:
             self.stats["upgrades refused by the policy"] += 1
             return "online upgrade is disabled" in text and not self.upgrades_allowed
         if "is not a consumer group" in text:  # a consumer-protocol member's group was downgraded under it
             self.stats["consumer members whose group was downgraded under them"] += 1
             return self.group_type() == "classic"
-        if "FENCED_INSTANCE_ID" in text:  # a member id only an earlier coordinator knew (never persisted)
-            self.stats["fenced after a failover lost the member id"] += 1
-            return p.granted_at < self.incarnation
-        if "LeaveGroup answered UNKNOWN_MEMBER_ID" in text:
-            return True
-        if "leave heartbeat" in text and ("UNKNOWN_MEMBER_ID" in text or "FENCED_MEMBER_EPOCH" in text):
-            return True
-        if "UNRELEASED_INSTANCE_ID" in text:
-            self.stats["UNRELEASED_INSTANCE_ID after a crash"] += 1
-            return p.instance_id in self.crashed_instances
-        return False
+        return None
 
     # -- convergence -----------------------------------------------------------------------------------------
-
-    def pending(self) -> bool:
-        return any(p.start_at is not None or p.paused_until is not None for p in self.procs)
-
-    def stop_inputs(self) -> None:
-        self.note("inputs stop: pending restarts and wake-ups happen, live clients carry on")
 
     def describe(self) -> str:
         return self.describe_group()
@@ -996,17 +731,9 @@ KNOWN_BUGS: dict[str, re.Pattern[str]] = {
 }
 
 
-def known_bug(message: str) -> str | None:
-    first = message.split("\n", 1)[0]
-    return next((name for name, pattern in KNOWN_BUGS.items() if pattern.search(first)), None)
-
-
 @runner.chunks(SCENARIOS)
 def test_random_mixed_scenarios(first: int) -> None:
-    stats = runner.run_seeds(Scenario, range(first, min(first + runner.CHUNK, SCENARIOS)), known_bug)
-    if SCENARIOS - first >= runner.CHUNK:
-        missing = [k for k in MUST_EXERCISE if not stats[k]]
-        assert not missing, f"seeds {first}..{first + runner.CHUNK - 1} never exercised: {missing}; stats {dict(stats)}"
+    runner.run_chunk(Scenario, first, SCENARIOS, runner.known_bugs(KNOWN_BUGS), MUST_EXERCISE)
 
 
 def test_a_seed_replays_identically_in_another_process() -> None:

@@ -7,7 +7,8 @@ through which its requests reach whichever coordinator the scenario has now, log
 (`Link`); and the JoinGroup/SyncGroup requests a coordinator holds until a rebalance completes (`ParkedRequests`),
 which a failover answers with NOT_COORDINATOR as Kafka's `onUnloaded` does, and which the Java client gives up on
 after request.timeout.ms when nobody will ever answer them. `ClassicReplay` checks a live classic group against its
-last GroupMetadataValue and against what a coordinator rebuilt from the log loads.
+last GroupMetadataValue and against what a coordinator rebuilt from the log loads. `process_scenario.py` puts
+them together into the scenario both simulations build on.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ class Proc:
         self.anomalies: list[str] = []
         self.anomalies_seen = 0
         self.dead = False  # killed in the middle of a tick: whatever it still sends never arrives
+        self.granted_at = -1  # the coordinator incarnation that granted its current member id
 
     def __repr__(self) -> str:
         return self.name

@@ -11,15 +11,18 @@ checked. A failover replaces `coord` by `coord.rebuild()` and the clients carry 
 coordinator through `CurrentCoordinator`).
 
 A failure raises `ScenarioFailure` with the seed, the event log so far and the command that reruns
-that seed. `run_seeds`, `check_replays_identically` and `run_single_seed` are the three tests each
-harness builds from it. What a harness keeps for itself: its events, its invariants (`check`), how its
-clients act (`next_client_action`, `clients_act`) and what converged means (`convergence_problems`).
+that seed. `run_chunk` (over `run_seeds`, with a harness's KNOWN_BUGS through `known_bugs`),
+`check_replays_identically` and `run_single_seed` are the three tests each harness builds from it. What a
+harness keeps for itself: its events, its invariants (`check`), how its clients act (`next_client_action`,
+`clients_act`) and what converged means (`convergence_problems`); the events every harness has (time passes, a
+topic grows, a topic appears) are here.
 """
 
 from __future__ import annotations
 
 import os
 import random
+import re
 import subprocess
 import sys
 import time
@@ -96,6 +99,9 @@ class Scenario:
     STEADY_MS: ClassVar[int]
     #: Instants that may go by without the clock moving before the runner calls it a livelock.
     MAX_INSTANTS_AT_ONCE = 200
+    #: The topics `do_create_topic` may create, and how many partitions `do_add_partitions` may grow one to.
+    TOPIC_POOL: ClassVar[tuple[str, ...]] = ()
+    MAX_PARTITIONS: ClassVar[int] = 0
 
     coord: Coordinator
 
@@ -205,12 +211,52 @@ class Scenario:
         if until > self.now:
             self.coord.advance_to(until)
 
+    def do_advance(self) -> None:
+        """Time passes (1 to 20 s); the clients act whenever they are due meanwhile."""
+        until = self.now + self.rng.randint(1_000, 20_000)
+        self.note(f"time passes until t={until}")
+        self.advance_to(until)
+
     def fail_over(self) -> Coordinator:
         """The coordinator fails over: a new one loads the log and the clients go on with it (they reach it through
         `CurrentCoordinator`). Returns the old one."""
         old = self.coord
         self.coord = old.rebuild()
         return old
+
+    # -- topics -------------------------------------------------------------------------------------------------
+
+    def topics_text(self) -> str:
+        return " ".join(f"{t.name}/{t.partitions}" for t in self.coord.topics)
+
+    def create_topic(self, name: str, partitions: int) -> None:
+        """A new topic (a harness that dates partitions overrides this and `grow_topic`)."""
+        self.coord.create_topic(name, partitions)
+
+    def grow_topic(self, name: str, partitions: int) -> None:
+        """A topic grows to `partitions`."""
+        self.coord.add_partitions(name, partitions)
+
+    def do_add_partitions(self) -> None:
+        """A topic gains 1 to 3 partitions, up to MAX_PARTITIONS."""
+        topics = [t for t in self.coord.topics if t.partitions < self.MAX_PARTITIONS]
+        if not topics:
+            return
+        topic = self.rng.choice(topics)
+        total = min(self.MAX_PARTITIONS, topic.partitions + self.rng.randint(1, 3))
+        self.grow_topic(topic.name, total)
+        self.stats["topics grown"] += 1
+        self.note(f"{topic.name} grows to {total} partitions")
+
+    def do_create_topic(self) -> None:
+        """A topic of TOPIC_POOL that does not exist yet appears, with 1 to 6 partitions."""
+        missing = [n for n in self.TOPIC_POOL if n not in self.coord.topics]
+        if not missing:
+            return
+        name = self.rng.choice(missing)
+        self.create_topic(name, self.rng.randint(1, 6))
+        self.stats["topics created"] += 1
+        self.note(f"topic {name} created: {self.topics_text()}")
 
     # -- replay -----------------------------------------------------------------------------------------------
 
@@ -283,9 +329,10 @@ def chunks(scenarios: int) -> Any:
 
 
 def run_seeds(make: Callable[[int], Scenario], seeds: range,
-              known_bug: Callable[[str], str | None] = lambda _: None) -> Counter[str]:
-    """Run every seed; fail with the first failure (naming the others), warn about seeds stopped by known bugs.
-    Returns the scenarios' stats summed ("max ..." entries: the maximum)."""
+              known_bug: Callable[[str], str | None] = lambda _: None, *, stacklevel: int = 2) -> Counter[str]:
+    """Run every seed; fail with the first failure (naming the others), warn about seeds stopped by known bugs
+    (the warning names the line `stacklevel` frames up: the test's). Returns the scenarios' stats summed ("max ..."
+    entries: the maximum)."""
     failures: list[tuple[int, str]] = []
     known: dict[str, list[int]] = {}
     stats: Counter[str] = Counter()
@@ -307,8 +354,27 @@ def run_seeds(make: Callable[[int], Scenario], seeds: range,
                     pytrace=False)
     if known:
         warnings.warn("seeds stopped by known bugs: " + "; ".join(f"{bug}: {seeds}" for bug, seeds in known.items()),
-                      stacklevel=2)
+                      stacklevel=stacklevel)
     return stats
+
+
+def known_bugs(patterns: dict[str, re.Pattern[str]]) -> Callable[[str], str | None]:
+    """`run_seeds`' `known_bug` for a harness's KNOWN_BUGS (name -> pattern): the bug whose pattern a failure's
+    first line matches."""
+    def known_bug(message: str) -> str | None:
+        first = message.split("\n", 1)[0]
+        return next((name for name, pattern in patterns.items() if pattern.search(first)), None)
+    return known_bug
+
+
+def run_chunk(make: Callable[[int], Scenario], first: int, scenarios: int,
+              known_bug: Callable[[str], str | None] = lambda _: None, must_exercise: tuple[str, ...] = ()) -> None:
+    """`run_seeds` over the CHUNK of `range(scenarios)` that starts at `first`. A whole chunk must have counted
+    each stat of `must_exercise` at least once, so that a change to the weights cannot make a check vacuous."""
+    stats = run_seeds(make, range(first, min(first + CHUNK, scenarios)), known_bug, stacklevel=3)
+    if scenarios - first >= CHUNK:
+        missing = [k for k in must_exercise if not stats[k]]
+        assert not missing, f"seeds {first}..{first + CHUNK - 1} never exercised: {missing}; stats {dict(stats)}"
 
 
 def check_replays_identically(test_file: str, seed: int) -> None:

@@ -1,7 +1,9 @@
-"""The shared scenario runner on a toy scenario: the time loop's order, failure reports, run_seeds' verdicts."""
+"""The shared scenario runner on a toy scenario: the time loop's order, failure reports, run_seeds' and run_chunk's
+verdicts, the topic events every harness shares."""
 
 from __future__ import annotations
 
+import re
 from itertools import pairwise
 
 import pytest
@@ -129,3 +131,38 @@ def test_run_seeds_warns_about_seeds_stopped_by_a_known_bug_and_sums_the_stats()
     with pytest.warns(UserWarning, match=r"seeds stopped by known bugs: the cap: \[2\]"):
         stats = runner.run_seeds(make, range(3), lambda text: "the cap" if "over the cap" in text else None)
     assert stats["runs"] == 3 and stats["max convergence ms"] >= 0
+
+
+def test_known_bugs_names_the_bug_a_failures_first_line_matches() -> None:
+    known = runner.known_bugs({"the cap": re.compile(r"over the cap"), "a boom": re.compile(r"^seed \d+: boom")})
+    assert known("seed 3: count 5 over the cap 4\nrerun: ...") == "the cap"
+    assert known("seed 3: boom\n") == "a boom"
+    assert known("seed 3: not converged\nevent log:\n[001 t=0] count 5 over the cap 4") is None
+
+
+def test_run_chunk_requires_a_whole_chunk_to_exercise_each_named_stat() -> None:
+    def make(seed: int) -> Counting:
+        scenario = Counting(seed)
+        scenario.stats["runs"] = 1
+        return scenario
+
+    runner.run_chunk(make, 0, runner.CHUNK, must_exercise=("runs",))
+    with pytest.raises(AssertionError, match=rf"seeds 0\.\.{runner.CHUNK - 1} never exercised: \['falls'\]"):
+        runner.run_chunk(make, 0, runner.CHUNK, must_exercise=("runs", "falls"))
+    runner.run_chunk(make, runner.CHUNK, runner.CHUNK + 2, must_exercise=("falls",))  # too few seeds to require it
+
+
+class WithTopics(Counting):
+    TOPIC_POOL = ("foo", "bar")
+    MAX_PARTITIONS = 8
+
+
+def test_topics_grow_up_to_max_partitions_and_only_pool_topics_appear() -> None:
+    scenario = WithTopics(1)
+    scenario.coord.create_topic("foo", 3)
+    for _ in range(20):
+        scenario.do_add_partitions()
+        scenario.do_create_topic()
+    assert {t.name: t.partitions for t in scenario.coord.topics} == {"foo": 8, "bar": 8}
+    assert scenario.stats["topics created"] == 1 and 2 <= scenario.stats["topics grown"] <= 12
+    assert "topic bar created: " in "\n".join(scenario.events)
