@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import typer
 
-from groupctl.cli.durations import FORMS, duration_option
+from groupctl.cli.durations import duration_option, forms
 from groupctl.cli.options import settings
 from groupctl.errors import UsageError
 
@@ -72,9 +72,10 @@ TimeoutOption = typer.Option(
     "30s",
     "--timeout",
     metavar="DURATION",
-    parser=duration_option(),
+    parser=duration_option(bare_unit="ms"),
     help="Give up on the cluster after this long: each operation's connections, requests and retries "
-    f"together. A duration: {FORMS}, from 1ms to 24h.",
+    f"together. A duration: {forms('ms')}, from 1ms to 24h; --timeout 5000 is 5 s, as kafka-consumer-groups.sh "
+    "reads it.",
 )
 
 NO_CLUSTER: Final = (
@@ -207,7 +208,7 @@ def _open(choice: ClusterChoice) -> Backend:
     config = load_client_config(
         choice.command_config, choice.overrides, bootstrap_servers=choice.bootstrap, environ=os.environ
     )
-    if settings.verbose:
+    if settings.debug:
         shown = ", ".join(f"{k}={v}" for k, v in config.redacted().items())
         typer.echo(f"groupctl: client settings for {config.bootstrap_text}: {shown}", err=True)
     return KafkaBackend(config, timeout=choice.timeout)
