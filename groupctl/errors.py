@@ -1,7 +1,7 @@
 """groupctl's own errors, each carrying the exit code the CLI contract gives it.
 
 The CLI catches `GroupctlError` and prints its message on stderr; anything else is a bug and
-shows a trace only with --verbose.
+shows a trace only with --debug.
 """
 
 from __future__ import annotations

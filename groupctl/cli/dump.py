@@ -186,7 +186,7 @@ def decode(
             width = None if out_fmt in (OutputFormat.wide, OutputFormat.csv) else 100
             rows = (table_row(rec, dump.path, width) for dump, rec in records(inputs))
             render("RecordList", rows, RECORD_COLUMNS, out_fmt)
-    reading.report(verbose=settings.verbose)
+    reading.report(debug=settings.debug)
 
 
 def _kafka_profile(fmt: DecodeFormat, version: str | None):
@@ -250,7 +250,7 @@ def groups(
     offsets: bool = typer.Option(False, "--offsets", help="One row per committed partition (the default view)."),
     state: bool = typer.Option(False, "--state", help="One row per group: state, epochs, convergence, migration."),
     verbose: bool = typer.Option(
-        False, "--verbose", help="More columns: assignments, subscriptions, leader epochs (as -o wide)."
+        False, "--verbose", "-v", help="More columns: assignments, subscriptions, leader epochs (as -o wide)."
     ),
     topic_ids: Path = typer.Option(
         None, "--topic-ids", metavar="FILE",
@@ -295,7 +295,7 @@ def groups(
         render_groups(descs, view, output_format(output), verbose=verbose)
     for g in missing:
         typer.echo(f"groupctl: error: group '{g}' does not exist in the dump", err=True)
-    reading.report(verbose=settings.verbose)
+    reading.report(debug=settings.debug)
     if missing:
         cls = PartialFailure if descs else GroupctlError
         raise cls(f"{len(missing)} of {len(wanted)} group(s) not found in the dump")

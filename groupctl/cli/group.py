@@ -18,6 +18,7 @@ from groupctl.cli import group_offsets
 from groupctl.cli.cluster import REJOIN_WAIT_S, ClusterOptions, open_cluster, with_cluster_options
 from groupctl.cli.confirmed import plan_confirm_apply, require_someone_to_ask
 from groupctl.cli.durations import duration_option
+from groupctl.cli.group_selection import GroupsOption, joined
 from groupctl.cli.group_views import View, render_groups
 from groupctl.cli.names import group_ids_callback, name_callback
 from groupctl.cli.options import OutputOption, output_format
@@ -155,7 +156,10 @@ def _state_notes(descs: list[GroupDescription]) -> None:
 def describe(
     groups: list[str] = typer.Argument(None, metavar="GROUP", help="The groups to describe.",
                                        callback=group_ids_callback),
-    all_groups: bool = typer.Option(False, "--all", "-a", help="Describe every group (narrow it with --type)."),
+    group_options: list[str] = GroupsOption,
+    all_groups: bool = typer.Option(
+        False, "--all", "--all-groups", "-a", help="Describe every group (narrow it with --type)."
+    ),
     types: list[str] = TypeOption,
     members: bool = typer.Option(
         False, "--members", help="One row per member: ids, host, protocol, member epoch, #partitions."
@@ -167,7 +171,7 @@ def describe(
         False, "--state", help="One row per group: coordinator, assignor, state, epochs, members, converged, migration."
     ),
     verbose: bool = typer.Option(
-        False, "--verbose",
+        False, "--verbose", "-v",
         help="More columns (as -o wide): current and target assignment, pending revocation, subscription, upgraded.",
     ),
     cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
@@ -182,10 +186,11 @@ def describe(
     also has consumer-protocol members, `downgrading` when all its members speak classic.
     """
     view = _one_view(members, offsets, state)
+    groups = joined(groups, group_options)
     if all_groups and groups:
-        raise UsageError("give GROUP names or --all, not both")
+        raise UsageError("give GROUP names (or --group) or --all, not both")
     if not all_groups and not groups:
-        raise UsageError("name the groups to describe, or pass --all")
+        raise UsageError("name the groups to describe (GROUP... or --group GROUP), or pass --all")
     if types and not all_groups:
         raise UsageError("--type narrows --all; pass --all too, or drop --type")
     want_types = _canonical(types, GROUP_TYPES, "type", "--type")

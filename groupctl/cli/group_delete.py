@@ -11,9 +11,10 @@ from groupctl import deletion
 from groupctl.cli.cluster import ClusterOptions, with_cluster_options
 from groupctl.cli.confirmed import plan_confirm_apply, require_someone_to_ask
 from groupctl.cli.group import app
+from groupctl.cli.group_selection import GroupsOption, all_groups_refused, joined
 from groupctl.cli.names import group_ids_callback
 from groupctl.cli.options import OutputOption, output_format
-from groupctl.errors import PartialFailure
+from groupctl.errors import PartialFailure, UsageError
 from groupctl.model import WOULD_DELETE, GroupDeletion
 from groupctl.output import Column, OutputFormat, render, to_item, write_table
 
@@ -49,8 +50,12 @@ def _show_plan(plan: list[GroupDeletion], location: str) -> None:
 @app.command("delete")
 @with_cluster_options
 def delete_groups(
-    groups: list[str] = typer.Argument(..., metavar="GROUP", help="The groups to delete.",
+    groups: list[str] = typer.Argument(None, metavar="GROUP", help="The groups to delete.",
                                        callback=group_ids_callback),
+    group_options: list[str] = GroupsOption,
+    all_groups: bool = all_groups_refused(
+        "name the groups to delete (GROUP... or --group GROUP); `groupctl group list --state Empty` lists the "
+        "groups without members, the only ones that can be deleted"),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would be deleted, and change nothing."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
     cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
@@ -63,7 +68,9 @@ def delete_groups(
     --yes, sends one DeleteGroups for all the groups, and prints one result per group. Exit 3 when any
     group was not deleted. Works for classic, consumer (KIP-848) and offsets-only groups.
     """
-    names = list(dict.fromkeys(groups))
+    names = joined(groups, group_options)
+    if not names:
+        raise UsageError("name the groups to delete: GROUP... or --group GROUP")
     require_someone_to_ask(yes, dry_run, "the deletion", "see what would be deleted")
     fmt = output_format(output)
 

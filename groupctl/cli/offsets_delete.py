@@ -11,6 +11,7 @@ from groupctl import deletion
 from groupctl.cli import group_offsets
 from groupctl.cli.cluster import ClusterOptions, with_cluster_options
 from groupctl.cli.confirmed import plan_confirm_apply, require_someone_to_ask
+from groupctl.cli.group_selection import OneGroupOption, all_groups_refused, the_one
 from groupctl.cli.names import check_topic, group_ids_callback
 from groupctl.cli.options import OutputOption, output_format
 from groupctl.errors import PartialFailure
@@ -51,8 +52,12 @@ def _show_plan(plan: list[OffsetDeletion], group: str, location: str) -> None:
 @group_offsets.app.command("delete")
 @with_cluster_options
 def delete_offsets(
-    group: str = typer.Argument(..., metavar="GROUP", help="The group whose offsets to delete.",
-                                callback=group_ids_callback),
+    group_argument: str = typer.Argument(None, metavar="GROUP", help="The group whose offsets to delete.",
+                                         callback=group_ids_callback),
+    group_options: list[str] = OneGroupOption,
+    all_groups: bool = all_groups_refused(
+        "it deletes one group's offsets at a time, as kafka-consumer-groups.sh --delete-offsets does: give GROUP "
+        "or --group GROUP"),
     topics: list[str] = typer.Option(
         ..., "--topic", metavar="TOPIC[:P[,P...]]",
         help="A topic, or some of its partitions (repeatable); a bare topic means every partition where the "
@@ -71,6 +76,7 @@ def delete_offsets(
     unless --yes, sends one OffsetDelete, and prints one result per partition. Exit 3 when any
     partition failed; a partition without a committed offset is shown as no-offset and not sent.
     """
+    group = the_one(group_argument, group_options, "group offsets delete")
     wanted = deletion.parse_topic_partitions(topics)
     for topic, _ in wanted:
         check_topic(topic, "--topic")

@@ -18,6 +18,7 @@ from groupctl import offsets_reset as reset
 from groupctl.cli import group_offsets
 from groupctl.cli.cluster import ClusterOptions, with_cluster_options
 from groupctl.cli.confirmed import plan_confirm_apply, require_someone_to_ask
+from groupctl.cli.group_selection import GroupsOption, all_groups_refused, joined
 from groupctl.cli.names import group_ids_callback
 from groupctl.cli.options import OutputOption, output_format
 from groupctl.errors import GroupctlError, PartialFailure, UsageError
@@ -81,8 +82,12 @@ def _item(r: OffsetReset, dry_run: bool) -> dict[str, Any]:
 @group_offsets.app.command("reset")
 @with_cluster_options
 def reset_offsets(
-    groups: list[str] = typer.Argument(..., metavar="GROUP", help="The groups whose offsets to reset.",
+    groups: list[str] = typer.Argument(None, metavar="GROUP", help="The groups whose offsets to reset.",
                                        callback=group_ids_callback),
+    group_options: list[str] = GroupsOption,
+    all_groups: bool = all_groups_refused(
+        "name the groups to reset (GROUP... or --group GROUP); `groupctl group list --state Empty` lists the "
+        "groups without active members, the only ones a reset can change"),
     to_earliest: bool = typer.Option(False, "--to-earliest", help="To the log start offset."),
     to_latest: bool = typer.Option(False, "--to-latest", help="To the log end offset."),
     to_current: bool = typer.Option(
@@ -134,7 +139,9 @@ def reset_offsets(
     Each group's new offsets are committed in one OffsetCommit, as the admin API does. Exit 3 when
     any group or partition failed while others were reset.
     """
-    group_ids = list(dict.fromkeys(groups))
+    group_ids = joined(groups, group_options)
+    if not group_ids:
+        raise UsageError("name the groups whose offsets to reset: GROUP... or --group GROUP")
     mode = _mode(to_earliest, to_latest, to_current, to_offset, shift_by, to_datetime, by_duration, to_group,
                  from_file)
     if from_file is not None and (topics or all_topics):

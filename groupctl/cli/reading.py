@@ -80,12 +80,12 @@ class DumpReading:
     def problems(self) -> list:
         return [p for d in self.files for p in d.problems]
 
-    def report(self, *, verbose: bool = False) -> None:
+    def report(self, *, debug: bool = False) -> None:
         """Warn about every skipped piece of input on stderr; exit 3 when there was any."""
         problems = self.problems
         for problem in problems:
             typer.echo(f"groupctl: warning: {problem}", err=True)
-        if verbose:
+        if debug:
             typer.echo(f"groupctl: read {len(self.files)} file(s), {self.total} bytes", err=True)
         if problems or self.decode_errors:
             parts = []

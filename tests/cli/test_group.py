@@ -290,9 +290,9 @@ def test_secrets_are_refused_on_the_command_line(cli, secret):
     assert "hunter2" not in r.err
 
 
-def test_verbose_shows_the_client_settings_with_secrets_redacted(cli, serve, local):
+def test_debug_shows_the_client_settings_with_secrets_redacted(cli, serve, local):
     served = serve(local, "serve-sasl-scram")
-    r = cli("-v", "group", "list", *served.args)
+    r = cli("--debug", "group", "list", *served.args)
     assert r.code == 0, r.err
     assert f"groupctl: client settings for {served.location}: " in r.err
     assert "sasl.mechanisms=SCRAM-SHA-512" in r.err and "sasl.password=[redacted]" in r.err
@@ -302,7 +302,7 @@ def test_verbose_shows_the_client_settings_with_secrets_redacted(cli, serve, loc
 @pytest.mark.parametrize("args", KAFKA_COMMANDS)
 def test_an_unreachable_bootstrap_server_fails_at_once(cli, closed_port, args):
     start = time.monotonic()
-    r = cli(*args, "-b", f"127.0.0.1:{closed_port}", "--timeout", "5")
+    r = cli(*args, "-b", f"127.0.0.1:{closed_port}", "--timeout", "5s")
     assert time.monotonic() - start < 5
     assert r.code == 1 and r.out == ""
     assert r.err == (f"groupctl: error: cannot reach 127.0.0.1:{closed_port}: no bootstrap server answered "
@@ -317,7 +317,7 @@ def test_a_broker_that_never_answers_costs_the_timeout_and_no_more(cli, args):
         silent.listen(8)
         start = time.monotonic()
         address = f"127.0.0.1:{silent.getsockname()[1]}"
-        r = cli(*args, "-b", address, "--timeout", "1")
+        r = cli(*args, "-b", address, "--timeout", "1s")
         elapsed = time.monotonic() - start
     assert 0.9 < elapsed < 3
     assert r.code == 1
@@ -333,7 +333,7 @@ def test_a_hung_bootstrap_server_costs_seconds_then_the_next_one_answers(cli, se
         hung.listen(8)
         servers = f"127.0.0.1:{hung.getsockname()[1]},{served.location}"
         start = time.monotonic()
-        r = cli(*args, "-b", servers, "--timeout", "30")
+        r = cli(*args, "-b", servers, "--timeout", "30s")
         elapsed = time.monotonic() - start
     assert r.code in (0, 3), r.err  # remove-members may find the member already gone: a per-member result
     assert "timed out" not in r.err
@@ -345,7 +345,7 @@ def test_a_wrong_password_is_explained(cli, serve, local, monkeypatch, args):
     served = serve(local, "serve-sasl-scram")
     monkeypatch.setenv("GROUPCTL_SASL_PASSWORD", "not-the-password")
     start = time.monotonic()
-    r = cli(*args, *served.args, "--timeout", "10")
+    r = cli(*args, *served.args, "--timeout", "10s")
     assert time.monotonic() - start < 10
     assert r.code == 1 and r.out == ""
     error = r.err.splitlines()[-1]  # the served broker logs the failed login on the same stderr, in-process
@@ -369,7 +369,7 @@ def test_every_connection_is_closed_when_the_command_ends(cli, serve, local, arg
 def test_mechanisms_the_wire_client_lacks_are_named(cli, serve, local, mechanism):
     served = serve(local, "serve")
     r = cli("group", "describe", "orders-app", *served.args, "-X", "security.protocol=SASL_PLAINTEXT",
-            "-X", f"sasl.mechanism={mechanism}", "--timeout", "5")
+            "-X", f"sasl.mechanism={mechanism}", "--timeout", "5s")
     assert r.code == 1 and r.out == ""
     assert r.err.startswith(f"groupctl: error: SASL mechanism {mechanism} is not supported by groupctl's wire client")
     assert "describe, list, remove-members" in r.err
@@ -578,7 +578,8 @@ def test_describe_unknown_group(cli, cluster):
 @pytest.mark.parametrize(("args", "message"), [
     (("orders-app", "--members", "--state"), "only one of --members, --offsets and --state"),
     (("orders-app", "--all"), "not both"),
-    ((), "name the groups to describe, or pass --all"),
+    ((), "name the groups to describe (GROUP... or --group GROUP), or pass --all"),
+    (("--group", "orders-app", "--all-groups"), "not both"),
     (("orders-app", "--type", "classic"), "--type narrows --all"),
     (("--all", "--type", "nope"), "unknown type 'nope'"),
 ])
@@ -876,7 +877,7 @@ def test_a_timeout_out_of_range_is_a_usage_error(cli, timeout, says):
     r = cli("group", "describe", "orders-app", "-b", "127.0.0.1:9", "--timeout", timeout)
     assert r.code == 2 and r.out == ""
     assert "Invalid value for '--timeout'" in r.err and says in r.err
-    assert "30s, 5000ms, 2m or 1.5s (a bare number is seconds)" in r.err
+    assert "30s, 5000ms, 2m or 1.5s (a bare number is milliseconds)" in r.err
 
 
 def test_verify_after_takes_a_duration(cli, local):
@@ -902,7 +903,7 @@ def test_a_coordinator_that_went_away_fails_at_once_with_connection_refused(cli,
 
     broker.on(10, gone)
     start = time.monotonic()
-    r = cli("group", "describe", "orders-app", "-b", broker.address, "--timeout", "30")
+    r = cli("group", "describe", "orders-app", "-b", broker.address, "--timeout", "30s")
     assert time.monotonic() - start < 5
     assert r.code == 1 and r.out == ""
     assert r.err.startswith(f"groupctl: error: cannot reach 127.0.0.1:{closed_port}: connection refused 3 times in a "
@@ -966,7 +967,7 @@ def test_a_host_name_that_does_not_resolve_is_named_at_once(cli, monkeypatch):
 
     monkeypatch.setattr("groupctl.kafka.connection.socket.getaddrinfo", resolver)
     start = time.monotonic()
-    r = cli("group", "list", "-b", "kafka-9.example:9092", "--timeout", "30")
+    r = cli("group", "list", "-b", "kafka-9.example:9092", "--timeout", "30s")
     assert time.monotonic() - start < 5
     assert r.code == 1 and r.out == ""
     assert r.err == ("groupctl: error: cannot reach kafka-9.example:9092: no bootstrap server answered "
