@@ -18,6 +18,7 @@ import typer
 from groupctl import __version__
 from groupctl.cli import demo, dump, group, local, regex, serve, simulate, spark
 from groupctl.cli.faults import world_fault
+from groupctl.cli.help_format import plain_flags
 from groupctl.cli.options import settings
 from groupctl.errors import EXIT_ERROR, EXIT_USAGE, GroupctlError
 from groupctl.output import OutputFormat
@@ -37,12 +38,13 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-app.add_typer(demo.app, name="demo")
 app.add_typer(dump.app, name="dump")
 app.add_typer(group.app, name="group")
 app.add_typer(local.app, name="local")
 app.add_typer(regex.app, name="regex")
 app.command("serve", context_settings={"help_option_names": ["-h", "--help"]})(serve.serve)
+# A command, not a group: the tour has no subcommands, so its usage line names none.
+app.command("demo", context_settings={"help_option_names": ["-h", "--help"]})(demo.demo)
 app.add_typer(simulate.app, name="simulate")
 app.add_typer(spark.app, name="spark")
 
@@ -144,6 +146,7 @@ def main(argv: list[str] | None = None) -> None:
 
         completion_init()
     command = typer.main.get_command(app)
+    plain_flags(command)
     args = sys.argv[1:] if argv is None else argv
     settings.debug = _debug_requested(args)
     try:
