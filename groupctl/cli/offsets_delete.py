@@ -17,6 +17,7 @@ from groupctl.cli.options import OutputOption, output_format
 from groupctl.errors import PartialFailure
 from groupctl.model import WOULD_DELETE, OffsetDeletion
 from groupctl.output import Column, OutputFormat, render, to_item, write_table
+from groupctl.plurals import counted
 
 OFFSET_COLUMNS = [
     Column("topic", "TOPIC"),
@@ -85,13 +86,13 @@ def delete_offsets(
 
     def question(plan: list[OffsetDeletion], location: str) -> str | None:
         count = sum(p.outcome == WOULD_DELETE for p in plan)
-        return f"Delete {count} committed offset(s) of group '{group}' on {location}?" if count else None
+        return f"Delete {counted(count, 'committed offset')} of group '{group}' on {location}?" if count else None
 
     plan, results = plan_confirm_apply(
         cluster.choose(), plan=lambda backend: deletion.plan_offset_deletion(backend, group, wanted),
         apply=lambda backend, plan: deletion.delete_offsets(backend, group, plan),
         show=lambda plan, location: _show_plan(plan, group, location), question=question,
-        refused=f"not confirmed: no offset of group '{group}' was deleted", yes=yes, dry_run=dry_run,
+        refused=f"no offset of group '{group}' was deleted", yes=yes, dry_run=dry_run,
     )
     if results is None:
         render("OffsetDeletion", _rows(plan), OFFSET_COLUMNS, fmt, items=_items(plan, True))
@@ -100,4 +101,5 @@ def delete_offsets(
     render("OffsetDeletion", _rows(results), OFFSET_COLUMNS, fmt, items=_items(results, False))
     failures = deletion.failed(results)
     if failures:
-        raise PartialFailure(f"{len(failures)} of {len(results)} partitions of group '{group}' kept their offsets")
+        raise PartialFailure(f"{len(failures)} of {counted(len(results), 'partition')} of group '{group}' kept "
+                             "their offsets")

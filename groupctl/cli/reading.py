@@ -14,6 +14,7 @@ from typing import Any
 import typer
 
 from groupctl.errors import PartialFailure
+from groupctl.plurals import counted
 
 
 def _size(file: Path) -> int:
@@ -86,11 +87,11 @@ class DumpReading:
         for problem in problems:
             typer.echo(f"groupctl: warning: {problem}", err=True)
         if debug:
-            typer.echo(f"groupctl: read {len(self.files)} file(s), {self.total} bytes", err=True)
+            typer.echo(f"groupctl: read {counted(len(self.files), 'file')}, {counted(self.total, 'byte')}", err=True)
         if problems or self.decode_errors:
             parts = []
             if problems:
-                parts.append(f"{len(problems)} damaged batch(es) or line(s) skipped")
+                parts.append(f"{counted(len(problems), 'damaged batch or line', 'damaged batches or lines')} skipped")
             if self.decode_errors:
-                parts.append(f"{self.decode_errors} record(s) whose key or value could not be decoded")
+                parts.append(f"{counted(self.decode_errors, 'record')} whose key or value could not be decoded")
             raise PartialFailure("; ".join(parts) + " (see the warnings above); the rest was decoded")
