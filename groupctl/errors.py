@@ -64,6 +64,16 @@ class FindingsReached(GroupctlError):
     exit_code = EXIT_FINDINGS
 
 
+class NotConfirmed(GroupctlError):
+    """The person at the terminal answered no (exit 1): nothing went wrong and nothing changed, so the
+    CLI says so plainly rather than as an error."""
+
+    exit_code = EXIT_ERROR
+
+    def __init__(self, unchanged: str) -> None:
+        super().__init__(f"not confirmed: nothing changed ({unchanged})")
+
+
 # Kafka's error codes (`Errors.java`, trunk), code -> name.
 KAFKA_ERROR_NAMES: dict[int, str] = dict(enumerate((
     "NONE", "OFFSET_OUT_OF_RANGE", "CORRUPT_MESSAGE", "UNKNOWN_TOPIC_OR_PARTITION", "INVALID_FETCH_SIZE",

@@ -20,10 +20,12 @@ from groupctl.cli import demo, dump, group, local, regex, serve, simulate, spark
 from groupctl.cli.faults import world_fault
 from groupctl.cli.help_format import plain_flags
 from groupctl.cli.options import settings
-from groupctl.errors import EXIT_ERROR, EXIT_USAGE, GroupctlError
+from groupctl.errors import EXIT_ERROR, EXIT_USAGE, GroupctlError, NotConfirmed
 from groupctl.output import OutputFormat
 
 COMPLETE_VAR = "_GROUPCTL_COMPLETE"
+EXIT_INTERRUPTED = 130
+"""Ctrl-C (SIGINT), as shells report a process it ended: 128 + 2."""
 DEBUG_FLAGS = ("--debug", "--verbose", "-v")
 """The root's flags for a trace; `-v/--verbose` only in their old place, before the command."""
 DEPRECATED_VERBOSE = ("groupctl: note: --verbose/-v before the command is deprecated: use --debug for details and "
@@ -135,6 +137,14 @@ def _unknown_option(exc: typer.TyperException, ctx: typer.Context | None) -> str
     return f"{said} (Possible options: {', '.join(sorted(near))})" if near else said
 
 
+def _say_interrupted() -> None:
+    """Ctrl-C: a terminal has echoed `^C` where the cursor was, mid-line (after a prompt, in a table), so
+    the message starts on a line of its own there."""
+    if sys.stderr.isatty():
+        typer.echo("", err=True)
+    _error("interrupted")
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: runs the app and maps every failure to the exit-code contract."""
     # A closed pipe (`| head`) ends the process quietly, as it does for coreutils.
@@ -151,6 +161,8 @@ def main(argv: list[str] | None = None) -> None:
     settings.debug = _debug_requested(args)
     try:
         code = command.main(args=args, prog_name="groupctl", standalone_mode=False)
+        if code == EXIT_INTERRUPTED:  # Typer turns Ctrl-C in a command into this exit code, silently
+            _say_interrupted()
     except typer.Exit as exc:
         code = exc.exit_code
     except typer.Abort:
@@ -158,14 +170,17 @@ def main(argv: list[str] | None = None) -> None:
         code = EXIT_ERROR
     except typer.TyperException as exc:
         code = _usage_or_click_error(exc)
+    except NotConfirmed as exc:  # an answer, not a failure
+        typer.echo(f"groupctl: {exc}", err=True)
+        code = exc.exit_code
     except GroupctlError as exc:
         if settings.debug:
             traceback.print_exc()
         _error(str(exc))
         code = exc.exit_code
     except KeyboardInterrupt:
-        _error("interrupted")
-        code = 130
+        _say_interrupted()
+        code = EXIT_INTERRUPTED
     except (OSError, UnicodeError, MemoryError, RecursionError) as exc:
         # The world's faults that escaped a more specific handler: say what and where, not "internal error".
         if settings.debug:

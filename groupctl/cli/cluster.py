@@ -135,11 +135,29 @@ def choose_cluster(
         )
     if local is None and not kafka:
         raise UsageError(NO_CLUSTER)
+    if command_config is not None:
+        _check_readable(command_config, _named("command-config", command_config, COMMAND_CONFIG_ENV))
     if extra:
         from groupctl.kafka.config import refuse_secret_overrides  # the Kafka client only when it is used
 
         refuse_secret_overrides(extra)
     return ClusterChoice(local, bootstrap, command_config, extra, timeout)
+
+
+def _check_readable(path: Path, option: str) -> None:
+    """The client properties file is part of the command line: one that is missing, a directory or
+    unreadable is a usage error (exit 2), said before anything is asked of the cluster."""
+    if not path.exists():
+        raise UsageError(f"{option} {path}: no such file; give the client properties file "
+                         "(what kafka-consumer-groups.sh --command-config takes)")
+    if path.is_dir():
+        raise UsageError(f"{option} {path} is a directory; give the client properties file in it")
+    try:
+        if path.is_file():  # not a pipe (`<(vault read ...)`): opening one waits for its writer
+            with path.open("rb"):
+                pass
+    except OSError as exc:
+        raise UsageError(f"{option} {path}: cannot read it ({exc.strerror or exc}); check its permissions") from None
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -15,6 +17,7 @@ from groupctl.cli.reading import DumpReading
 from groupctl.errors import GroupctlError, PartialFailure, UsageError
 from groupctl.log.kafka_versions import NEWEST, SUPPORTED_VERSIONS
 from groupctl.output import Column, OutputFormat, render
+from groupctl.plurals import counted
 
 app = typer.Typer(
     help="Read __consumer_offsets offline: raw segment files, partition directories, and "
@@ -153,7 +156,8 @@ def decode(
         raise UsageError(f"--output {out_fmt.value} applies to --format table only; --format {fmt.value} "
                          "has its own layout")
     kafka = _kafka_profile(fmt, kafka_version)
-    keep = make_filter(groups, _record_types(record_type), from_offset, to_offset)
+    chosen = make_filter(groups, _record_types(record_type), from_offset, to_offset)
+    keep = None if chosen is None else _Matches(chosen)
 
     def records(inputs):
         for dump in inputs:
@@ -186,7 +190,39 @@ def decode(
             width = None if out_fmt in (OutputFormat.wide, OutputFormat.csv) else 100
             rows = (table_row(rec, dump.path, width) for dump, rec in records(inputs))
             render("RecordList", rows, RECORD_COLUMNS, out_fmt)
+    if keep is not None:
+        keep.say_what_did_not_match(groups, record_type, from_offset, to_offset)
     reading.report(debug=settings.debug)
+
+
+class _Matches:
+    """The records filter, counting what it lets through: a filter that matched nothing is said on stderr
+    (exit 0: an empty answer is an answer), so a mistyped group id is not mistaken for a quiet group."""
+
+    def __init__(self, keep: Callable[[Any], bool]) -> None:
+        self.keep = keep
+        self.count = 0
+        self.groups: set[str | None] = set()
+
+    def __call__(self, rec: Any) -> bool:
+        if not self.keep(rec):
+            return False
+        self.count += 1
+        self.groups.add(rec.group)
+        return True
+
+    def say_what_did_not_match(self, groups: list[str] | None, types: str | None, start: int | None,
+                               end: int | None) -> None:
+        if self.count == 0:
+            given = [*(f"--group {g}" for g in groups or ()), *([f"--record-type {types}"] if types else []),
+                     *([f"--from-offset {start}"] if start is not None else []),
+                     *([f"--to-offset {end}"] if end is not None else [])]
+            hint = "; `groupctl dump groups PATH` lists the groups in the dump" if groups else ""
+            typer.echo(f"groupctl: note: no record matched {' '.join(given)}{hint}", err=True)
+            return
+        for group in dict.fromkeys(groups or ()):
+            if group not in self.groups:
+                typer.echo(f"groupctl: note: no record of group '{group}' matched", err=True)
 
 
 def _kafka_profile(fmt: DecodeFormat, version: str | None):
@@ -298,7 +334,7 @@ def groups(
     reading.report(debug=settings.debug)
     if missing:
         cls = PartialFailure if descs else GroupctlError
-        raise cls(f"{len(missing)} of {len(wanted)} group(s) not found in the dump")
+        raise cls(f"{len(missing)} of {counted(len(wanted), 'group')} not found in the dump")
 
 
 @app.command("audit")

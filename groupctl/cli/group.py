@@ -34,6 +34,7 @@ from groupctl.model import (
 )
 from groupctl.operations import WOULD_REMOVE, ConfigChange, RejoinCheck, Removal
 from groupctl.output import Column, OutputFormat, render, to_item, write_table
+from groupctl.plurals import counted, plural
 
 if TYPE_CHECKING:
     from groupctl.backends.base import Backend
@@ -94,7 +95,9 @@ LIST_COLUMNS = [
     Column("group", "GROUP"),
     Column("type", "TYPE"),
     Column("state", "STATE"),
-    Column("protocol", "PROTOCOL", wide_only=True),
+    # The group's protocol type (`consumer` for classic consumer groups, as Kafka's ProtocolType); PROTOCOL in
+    # the describe views is the group protocol a member speaks (classic or consumer).
+    Column("protocolType", "PROTOCOL-TYPE", wide_only=True),
     Column("members", "MEMBERS", wide_only=True),
     Column("mixed", "MIXED", wide_only=True, text=_mixed_text),
 ]
@@ -125,7 +128,7 @@ def list_groups(
         listings = backend.list_groups(types=want_types or None, states=want_states or None,
                                        mixed=fmt is OutputFormat.wide)
     rows = [
-        {"group": g.group_id, "type": g.type, "state": g.state, "protocol": g.protocol_type or None,
+        {"group": g.group_id, "type": g.type, "state": g.state, "protocolType": g.protocol_type or None,
          "members": g.members, "mixed": g.mixed}
         for g in listings
     ]
@@ -217,7 +220,8 @@ def describe(
         typer.echo(f"groupctl: error: {exc}", err=True)
     if missing:
         cls = PartialFailure if descs else GroupctlError
-        raise cls(f"{len(missing)} of {len(names)} groups do not exist on {location}")
+        raise cls(f"{len(missing)} of {counted(len(names), 'group')} {plural(len(missing), 'does', 'do')} not "
+                  f"exist on {location}")
 
 
 # -- group remove-members --------------------------------------------------------------------------
@@ -347,13 +351,13 @@ def remove_members(
 
     def question(plan: list[RemovalResult], location: str) -> str | None:
         count = sum(p.outcome == WOULD_REMOVE for p in plan)
-        return f"Remove {count} member(s) from group '{group}' on {location}?" if count else None
+        return f"Remove {counted(count, 'member')} from group '{group}' on {location}?" if count else None
 
     plan, removal = plan_confirm_apply(
         chosen, plan=lambda backend: operations.plan_removal(backend.describe_groups([group])[0], targets),
         apply=lambda backend, _: _remove(backend, group, targets, wait),
         show=lambda plan, location: _show_plan(plan, group, location), question=question,
-        refused=f"not confirmed: nothing was removed from group '{group}'", yes=yes, dry_run=dry_run,
+        refused=f"no member was removed from group '{group}'", yes=yes, dry_run=dry_run,
     )
     if removal is None:
         render("MemberRemoval", _removal_rows(plan), REMOVAL_COLUMNS, fmt, items=_removal_items(plan, True))
@@ -368,8 +372,9 @@ def remove_members(
         typer.echo(f"groupctl: warning: instance '{instance_id}' is back in group '{group}' {wait:g} s after its "
                    f"removal (as member {member_id}): its process still runs: stop it, or it rejoins", err=True)
     if removal.failed:
-        raise PartialFailure(f"{len(removal.failed)} of {len(results)} members were not removed from group "
-                             f"'{group}'")
+        were = plural(len(removal.failed), "was", "were")
+        raise PartialFailure(f"{len(removal.failed)} of {counted(len(results), 'member')} {were} not removed from "
+                             f"group '{group}'")
 
 
 def _stderr_is_terminal() -> bool:

@@ -17,6 +17,7 @@ from groupctl.cli.options import OutputOption, output_format
 from groupctl.errors import PartialFailure, UsageError
 from groupctl.model import WOULD_DELETE, GroupDeletion
 from groupctl.output import Column, OutputFormat, render, to_item, write_table
+from groupctl.plurals import counted, plural
 
 DELETE_COLUMNS = [
     Column("group", "GROUP"),
@@ -76,12 +77,14 @@ def delete_groups(
 
     def question(plan: list[GroupDeletion], location: str) -> str | None:
         count = sum(p.outcome == WOULD_DELETE for p in plan)
-        return f"Delete {count} group(s) and their committed offsets on {location}?" if count else None
+        if not count:
+            return None
+        return f"Delete {counted(count, 'group')} and {plural(count, 'its', 'their')} committed offsets on {location}?"
 
     plan, results = plan_confirm_apply(
         cluster.choose(), plan=lambda backend: deletion.plan_group_deletion(backend, names),
         apply=lambda backend, _: deletion.delete_groups(backend, names), show=_show_plan, question=question,
-        refused="not confirmed: no group was deleted", yes=yes, dry_run=dry_run,
+        refused="no group was deleted", yes=yes, dry_run=dry_run,
     )
     if results is None:
         render("GroupDeletion", _rows(plan), DELETE_COLUMNS, fmt, items=_items(plan, True))
@@ -92,4 +95,5 @@ def delete_groups(
     for r in failures:
         typer.echo(f"groupctl: error: {r.outcome}: {r.message}", err=True)
     if failures:
-        raise PartialFailure(f"{len(failures)} of {len(results)} groups were not deleted")
+        were = plural(len(failures), "was", "were")
+        raise PartialFailure(f"{len(failures)} of {counted(len(results), 'group')} {were} not deleted")

@@ -25,6 +25,7 @@ from groupctl.errors import GroupctlError, PartialFailure, UsageError
 from groupctl.model import OffsetReset
 from groupctl.offsets_csv import export_csv, read_plan
 from groupctl.output import Column, OutputFormat, render, to_item, write_table
+from groupctl.plurals import counted, plural
 
 RESET_COLUMNS = [
     Column("group", "GROUP"),
@@ -159,14 +160,15 @@ def reset_offsets(
     def question(plans: list[reset.GroupPlan], location: str) -> str | None:
         count = sum(len(p.offsets) for p in plans)
         groups_named = ", ".join(f"'{p.group_id}'" for p in plans if p.offsets)
-        return f"Reset {count} offset(s) of group(s) {groups_named} on {location}?" if count else None
+        named = plural(sum(1 for p in plans if p.offsets), "group")
+        return f"Reset {counted(count, 'offset')} of {named} {groups_named} on {location}?" if count else None
 
     plans, _ = plan_confirm_apply(
         cluster.choose(),
         plan=lambda backend: reset.plan_reset(backend, group_ids, mode, selectors, all_topics=all_topics,
                                               from_file=plan_file, now_ms=int(time.time() * 1000)),
         apply=reset.execute_reset, show=_show_plan, question=question,
-        refused="not confirmed: no offsets were reset", yes=yes, dry_run=dry_run,
+        refused="no offsets were reset", yes=yes, dry_run=dry_run,
     )
     _finish(plans, dry_run, export, output, len(group_ids) > 1)
 
@@ -201,8 +203,9 @@ def _finish(plans: list[reset.GroupPlan], dry_run: bool, export: bool, output: O
     good = [r for r in rows if not r.failed]
     parts = []
     if refused:
-        parts.append(f"{len(refused)} of {len(plans)} group(s) refused")
+        parts.append(f"{len(refused)} of {counted(len(plans), 'group')} refused")
     if failed:
-        parts.append(f"{len(failed)} of {len(rows)} partition(s) {'cannot be' if dry_run else 'were not'} reset")
+        not_reset = "cannot be" if dry_run else plural(len(failed), "was not", "were not")
+        parts.append(f"{len(failed)} of {counted(len(rows), 'partition')} {not_reset} reset")
     message = "; ".join(parts)
     raise (PartialFailure if good else GroupctlError)(message)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
 
 import pytest
+import typer
 
 from groupctl import __version__
+from groupctl.cli import app as app_module
 from groupctl.cli.app import _debug_requested
 
 
@@ -140,3 +143,27 @@ def test_verbose_where_a_command_has_no_more_columns_is_refused_naming_both_ways
         "details and a trace on failure, put --debug before the command: groupctl --debug dump locate ...")
     r = cli("demo", flag)
     assert r.code == 2 and "-o wide" not in r.err and "groupctl --debug demo ..." in r.err
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(("stderr", "said"), [(_Terminal, "\ngroupctl: error: interrupted\n"),
+                                               (io.StringIO, "groupctl: error: interrupted\n")])
+def test_ctrl_c_is_said_on_a_line_of_its_own(monkeypatch, stderr, said):
+    interrupted = typer.Typer()
+
+    @interrupted.command()
+    def work() -> None:
+        raise KeyboardInterrupt
+
+    build = app_module.typer.main.get_command
+    monkeypatch.setattr(app_module.typer.main, "get_command", lambda _app: build(interrupted))
+    err = stderr()
+    monkeypatch.setattr("sys.stderr", err)
+    with pytest.raises(SystemExit) as done:
+        app_module.main([])
+    assert done.value.code == 130
+    assert err.getvalue() == said
