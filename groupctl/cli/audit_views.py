@@ -36,8 +36,8 @@ FINDING_COLUMNS = [
     Column("severity", "SEVERITY"),
     Column("rule", "RULE"),
     Column("group", "GROUP"),
-    Column("evidence", "EVIDENCE"),
-    Column("explanation", "EXPLANATION"),
+    Column("evidence", "EVIDENCE", wide_only=True),
+    Column("explanation", "EXPLANATION", free=True),
 ]
 GROUP_SUMMARY_COLUMNS = [
     Column("group", "GROUP"),
@@ -46,8 +46,8 @@ GROUP_SUMMARY_COLUMNS = [
     Column("tombstones", "TOMBSTONES"),
     Column("commits", "COMMITS"),
     Column("commitsPerMinute", "COMMITS/MIN"),
-    Column("firstTimestamp", "FIRST-TIMESTAMP", wide_only=True),
-    Column("lastTimestamp", "LAST-TIMESTAMP", wide_only=True),
+    Column("firstTimestamp", "FIRST-TIMESTAMP", wide_only=True, timestamp=True),
+    Column("lastTimestamp", "LAST-TIMESTAMP", wide_only=True, timestamp=True),
 ]
 TYPE_SUMMARY_COLUMNS = [
     Column("type", "TYPE"),

@@ -207,7 +207,7 @@ SETTING_COLUMNS = [
     Column("value", "VALUE"),
     Column("source", "SOURCE"),
     Column("default", "DEFAULT", wide_only=True),
-    Column("description", "DESCRIPTION", wide_only=True),
+    Column("description", "DESCRIPTION", wide_only=True, free=True),
 ]
 
 
@@ -301,20 +301,20 @@ MEMBER_COLUMNS = [
     Column("status", "STATUS"),
     Column("memberId", "MEMBER-ID"),
     Column("epoch", "EPOCH"),
-    Column("assignment", "ASSIGNMENT"),
+    Column("assignment", "ASSIGNMENT", free=True),
     Column("clientState", "CLIENT-STATE", wide_only=True),
-    Column("subscription", "SUBSCRIPTION", wide_only=True),
+    Column("subscription", "SUBSCRIPTION", wide_only=True, free=True),
     Column("sessionTimeoutMs", "SESSION-TIMEOUT", wide_only=True),
     Column("assignor", "ASSIGNOR", wide_only=True),
     Column("nextHeartbeatInMs", "NEXT-HEARTBEAT-IN", wide_only=True),
-    Column("error", "ERROR", wide_only=True),
+    Column("error", "ERROR", wide_only=True, free=True),
 ]
 EVENT_COLUMNS = [
     Column("offset", "AT"),
     Column("group", "GROUP"),
     Column("member", "MEMBER"),
     Column("event", "EVENT"),
-    Column("detail", "DETAIL"),
+    Column("detail", "DETAIL", free=True),
     Column("time", "TIME", wide_only=True),
 ]
 HEARTBEAT_COLUMNS = [
@@ -324,8 +324,8 @@ HEARTBEAT_COLUMNS = [
     Column("error", "ERROR"),
     Column("memberId", "MEMBER-ID"),
     Column("epoch", "EPOCH"),
-    Column("assignment", "ASSIGNMENT"),
-    Column("message", "MESSAGE", wide_only=True),
+    Column("assignment", "ASSIGNMENT", free=True),
+    Column("message", "MESSAGE", wide_only=True, free=True),
     Column("intervalMs", "INTERVAL-MS", wide_only=True),
 ]
 

@@ -34,10 +34,10 @@ class RegexFailOn(str, Enum):
 COLUMNS = [
     Column("pattern", "PATTERN"),
     Column("valid", "VALID"),
-    Column("error", "ERROR"),
-    Column("warnings", "WARNINGS"),
+    Column("error", "ERROR", free=True),
+    Column("warnings", "WARNINGS", free=True),
 ]
-MATCH_COLUMNS = [Column("matchCount", "MATCHES"), Column("matches", "TOPICS", wide_only=True)]
+MATCH_COLUMNS = [Column("matchCount", "MATCHES"), Column("matches", "TOPICS", wide_only=True, free=True)]
 
 
 def _details(reports: list[PatternReport]) -> list[str]:

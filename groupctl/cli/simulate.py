@@ -58,7 +58,7 @@ MEMBER_COLUMNS = [
     Column("member", "MEMBER"),
     Column("instance_id", "INSTANCE_ID"),
     Column("member_id", "MEMBER_ID"),
-    Column("assignment", "ASSIGNMENT"),
+    Column("assignment", "ASSIGNMENT", free=True),
 ]
 
 ROLLING_BOUNCE_HELP = (

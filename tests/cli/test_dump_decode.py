@@ -22,7 +22,7 @@ def test_table_default(cli, sample):
     lines = r.out.splitlines()
     assert lines[0].split() == ["OFFSET", "TIMESTAMP", "TYPE", "GROUP", "KEY", "VALUE"]
     assert len(lines) == 32
-    assert lines[1].split()[:4] == ["0", "1767225600000", "GROUP_METADATA", "orders-app"]
+    assert lines[1].split()[:4] == ["0", "2026-01-01T00:00:00.000Z", "GROUP_METADATA", "orders-app"]
     assert "<DELETE>" in lines[-1]
     assert r.err == ""
 
@@ -62,7 +62,7 @@ def test_json_envelope_and_csv(cli, sample):
     assert len(doc["items"]) == 31
     r = cli("dump", "decode", str(sample), "-o", "csv", "--record-type", "3")
     rows = r.out.splitlines()
-    assert rows[0] == "file,position,offset,timestamp,type,version,group,key,value"
+    assert rows[0] == "file,position,offset,timestamp,type,version,group,key,value,crcValid"
     assert len(rows) == 2 and ",CONSUMER_GROUP_METADATA,0,payments-app," in rows[1]
 
 
