@@ -234,13 +234,17 @@ def write_table(
 
     `wide` shows every column and shortens nothing; `extra` shows every column, fitted. `width` is the
     line width to fit (default: the terminal's when `out` is one; pipes and files get everything).
+    Fitting cuts free-text columns, the widest first; when identifiers and numbers alone are too wide,
+    each row becomes a block of `HEADER  value` lines instead, so nothing anyone copies is cut.
     Widths come from the first `sample` rows so that millions of rows never sit in memory; a later,
     longer cell just pushes its line out (free text is cut to its column instead, when fitting).
     Returns the number of rows written.
     """
     out = out or sys.stdout
     cols = [c for c in columns if wide or extra or not c.wide_only]
-    if width is None and not wide:
+    if wide:
+        width = None
+    elif width is None:
         width = terminal_width(out)
     it: Iterator[dict[str, Any]] = iter(rows)
     shown = [_shower(c) for c in cols]
@@ -276,6 +280,19 @@ def write_table(
         out.write(line([show(r) for show in shown]) + "\n")
         count += 1
     return count
+
+
+def write_prose(text: str, *, out: TextIO | None = None) -> None:
+    """A line of prose under a table (a note, a warning's text): on a terminal, wrapped between words to
+    its width with the rest indented, instead of broken mid-word by the terminal; elsewhere as it is."""
+    out = out or sys.stdout
+    width = terminal_width(out)
+    if width is None or cells(text) <= width:
+        out.write(text + "\n")
+        return
+    import textwrap
+
+    out.write("\n".join(textwrap.wrap(text, width, subsequent_indent="  ", break_on_hyphens=False)) + "\n")
 
 
 def write_csv(rows: Iterable[dict[str, Any]], columns: Sequence[Column], *, out: TextIO | None = None) -> int:

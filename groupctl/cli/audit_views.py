@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from groupctl.errors import FindingsReached
-from groupctl.output import Column, OutputFormat, render, to_item, write_table
+from groupctl.output import Column, OutputFormat, render, to_item, write_prose, write_table
 
 if TYPE_CHECKING:
     from groupctl.log.audit import AuditReport
@@ -82,8 +82,9 @@ def render_report(report: AuditReport, fmt: OutputFormat) -> None:
     typer.echo("")
     write_table(report.by_type, TYPE_SUMMARY_COLUMNS, wide=wide)
     t = report.totals
-    typer.echo(f"\n{t['records']} records, {t['bytes']} bytes, {t['groups']} groups, "
-               f"tombstone ratio {t['tombstoneRatio']:.3f}, {len(report.findings)} finding(s)")
+    typer.echo("")
+    write_prose(f"{t['records']} records, {t['bytes']} bytes, {t['groups']} groups, "
+                f"tombstone ratio {t['tombstoneRatio']:.3f}, {len(report.findings)} finding(s)")
 
 
 def check_fail_on(report: AuditReport, fail_on: FailOn) -> None:

@@ -15,7 +15,7 @@ from groupctl.cli.options import OutputOption, output_format, settings
 from groupctl.cli.reading import DumpReading
 from groupctl.errors import GroupctlError, PartialFailure, UsageError
 from groupctl.log.kafka_versions import NEWEST, SUPPORTED_VERSIONS
-from groupctl.output import Column, OutputFormat, render
+from groupctl.output import Column, OutputFormat, render, write_prose
 
 app = typer.Typer(
     help="Read __consumer_offsets offline: raw segment files, partition directories, and "
@@ -212,9 +212,10 @@ def decode(
             else:
                 render("RecordList", rows(), RECORD_COLUMNS, out_fmt)
                 if marked:
-                    typer.echo(f"\n{CRC_MARK}: {marked} record(s) from a batch whose CRC check failed (see the "
-                               "warnings on stderr): their bytes are not what was written, so what they show "
-                               "may be wrong")
+                    typer.echo("")
+                    write_prose(f"{CRC_MARK}: {marked} record(s) from a batch whose CRC check failed (see the "
+                                "warnings on stderr): their bytes are not what was written, so what they show "
+                                "may be wrong")
     reading.report(verbose=settings.verbose)
 
 

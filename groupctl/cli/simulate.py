@@ -192,7 +192,7 @@ def rolling_bounce(
         render("RollingBounce", rows, columns, fmt)
         if fmt is OutputFormat.wide:
             typer.echo()
-            write_table(_member_rows(results), MEMBER_COLUMNS)
+            write_table(_member_rows(results), MEMBER_COLUMNS, wide=True)
     _check(results)
 
 
