@@ -62,4 +62,6 @@ def fold(text: str, width: int) -> list[str]:
 
 def pad(text: str, width: int) -> str:
     """`text` followed by spaces up to `width` cells (nothing added when it is already as wide)."""
+    if text.isascii():
+        return text.ljust(width)
     return text + " " * (width - cells(text))

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from datetime import UTC, datetime, timedelta
 from enum import Enum
+from functools import lru_cache
 from itertools import chain, islice
 from typing import Any, TextIO
 
@@ -105,20 +106,27 @@ def _csv_cell(value: Any) -> str:
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
+@lru_cache(maxsize=4096)
+def _iso_second(seconds: int) -> str | None:
+    """The date and time of one second (records come in runs sharing one: formatting it once per run
+    keeps a million-row table from costing seconds more); None past year 9999."""
+    try:
+        return f"{_EPOCH + timedelta(seconds=seconds):%Y-%m-%dT%H:%M:%S}"
+    except OverflowError:
+        return None
+
+
 def iso_ms(ms: int) -> str:
     """Epoch milliseconds as ISO-8601 UTC with milliseconds, `2026-11-27T08:00:00.123Z`: the one form
     tables show times in. Kafka's -1 (no timestamp) and values past year 9999 stay numbers."""
     if ms < 0:
         return str(ms)
-    try:
-        moment = _EPOCH + timedelta(milliseconds=ms)
-    except OverflowError:
-        return str(ms)
-    return f"{moment:%Y-%m-%dT%H:%M:%S}.{ms % 1000:03d}Z"
+    second = _iso_second(ms // 1000)
+    return str(ms) if second is None else f"{second}.{ms % 1000:03d}Z"
 
 
 def _time_cell(value: Any) -> str:
-    return iso_ms(value) if isinstance(value, int) and not isinstance(value, bool) else _cell(value)
+    return iso_ms(value) if type(value) is int else _cell(value)
 
 
 def _shower(column: Column) -> Callable[[dict[str, Any]], str]:
@@ -207,16 +215,24 @@ def _write_records(rows: Iterable[list[str]], cols: Sequence[Column], natural: l
     label = max(cells(c.header) for c in cols)
     room = max(width - label - 2, 1)
     span = min(width, label + 2 + max(natural))
+    labels = [pad(c.header, label) + "  " for c in cols]
+    more = " " * (label + 2)
+    free = [c.free for c in cols]
     count = 0
     for row in rows:
         count += 1
         rule = f"-[ {count} ]"
-        out.write(rule + "-" * max(span - len(rule), 0) + "\n")
-        for col, text in zip(cols, row, strict=True):
-            pieces = [cut(text, room)] if col.free else fold(text, room)
-            out.write(pad(col.header, label) + "  " + pieces[0] + "\n")
-            for piece in pieces[1:]:
-                out.write(" " * (label + 2) + piece + "\n")
+        lines = [rule + "-" * max(span - len(rule), 0)]
+        for i, text in enumerate(row):
+            if cells(text) <= room:
+                lines.append(labels[i] + text)
+            elif free[i]:
+                lines.append(labels[i] + cut(text, room))
+            else:
+                first, *rest = fold(text, room)
+                lines.append(labels[i] + first)
+                lines.extend(more + piece for piece in rest)
+        out.write("\n".join(lines) + "\n")
     return count
 
 
@@ -261,15 +277,12 @@ def write_table(
         return _write_records(chain(head, rest), cols, natural, width, out)
     widths, limits = fit.widths, fit.limits
     last = len(cols) - 1
+    cuts = [(i, limit) for i, limit in enumerate(limits) if limit is not None]
 
     def line(row: list[str]) -> str:
-        parts = []
-        for i, text in enumerate(row):
-            limit = limits[i]
-            if limit is not None:
-                text = cut(text, limit)
-            parts.append(text if i == last else pad(text, widths[i]))
-        return "  ".join(parts)
+        for i, limit in cuts:
+            row[i] = cut(row[i], limit)
+        return "  ".join([*map(pad, row[:last], widths), row[last]])
 
     out.write(line([c.header for c in cols]) + "\n")
     count = 0
