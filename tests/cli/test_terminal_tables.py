@@ -48,6 +48,7 @@ def lab_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
             f"k{i}", "--topics", "orders")
     run("local", "tick", "10s")
     run("local", "member", "commit", "k0", "--offset", "40")
+    run("local", "member", "crash", "c1")  # removed at the next long enough `local tick`
     return directory
 
 
@@ -116,6 +117,18 @@ def test_every_dump_regex_and_simulate_table_fits_at_80(cli, sample, columns, ar
     r = cli(*(a.format(dump=sample) for a in args))
     assert r.code == code, r.err
     assert r.out and _widest(r.out) <= 80
+
+
+def test_local_tick_details_are_cut_to_the_terminal_and_whole_in_wide(cli, lab, columns, tmp_path):
+    twin = shutil.copytree(lab, tmp_path / "twin")
+    columns(80)
+    lines = _ok(cli("local", "tick", "60s", "--local", str(lab))).out.splitlines()
+    assert lines[0].split() == ["AT", "GROUP", "MEMBER", "EVENT", "DETAIL"]
+    removed = next(line for line in lines if "member-removed" in line)
+    assert cells(removed) == 80 and removed.endswith("…")
+    wide = _ok(cli("local", "tick", "60s", "--local", str(twin), "-o", "wide")).out.splitlines()
+    removed = next(line for line in wide if "member-removed" in line)
+    assert cells(removed) > 80 and "…" not in removed and re.search(r"member c1-[0-9a-f-]{36}\b", removed)
 
 
 def test_describe_members_verbose_at_80_keeps_every_id_whole(cli, lab, columns):
