@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from enum import Enum
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -14,7 +15,7 @@ from groupctl.cli.options import OutputOption, output_format, settings
 from groupctl.cli.reading import DumpReading
 from groupctl.errors import GroupctlError, PartialFailure, UsageError
 from groupctl.log.kafka_versions import NEWEST, SUPPORTED_VERSIONS
-from groupctl.output import Column, OutputFormat, render
+from groupctl.output import Column, OutputFormat, render, write_prose
 
 app = typer.Typer(
     help="Read __consumer_offsets offline: raw segment files, partition directories, and "
@@ -72,17 +73,30 @@ class DecodeFormat(str, Enum):
     jsonl = "jsonl"
 
 
+#: Starts the VALUE cell of a record whose batch failed its CRC check (the JSON says crcValid: false).
+CRC_MARK = "CRC✗"
+
+
+def _value_text(row: dict[str, Any]) -> str:
+    """VALUE as the table shows it: marked when the bytes are not what was written."""
+    value = row.get("value")
+    text = "-" if value is None else str(value)
+    return text if row.get("crcValid", True) else f"{CRC_MARK} {text}"
+
+
 RECORD_COLUMNS = [
     Column("file", "FILE", wide_only=True),
     Column("position", "POSITION", wide_only=True),
     Column("offset", "OFFSET"),
-    Column("timestamp", "TIMESTAMP"),
+    Column("timestamp", "TIMESTAMP", timestamp=True),
     Column("type", "TYPE"),
     Column("version", "VERSION", wide_only=True),
     Column("group", "GROUP"),
     Column("key", "KEY"),
-    Column("value", "VALUE"),
+    Column("value", "VALUE", free=True, text=_value_text),
 ]
+#: CSV has the check as a column of its own, last so the columns before it keep their places.
+RECORD_CSV_COLUMNS = [*RECORD_COLUMNS, Column("crcValid", "CRC-VALID")]
 
 
 def _record_types(spec: str | None) -> list[int] | None:
@@ -183,9 +197,25 @@ def decode(
         else:
             from groupctl.log.jsonl import table_row
 
-            width = None if out_fmt in (OutputFormat.wide, OutputFormat.csv) else 100
-            rows = (table_row(rec, dump.path, width) for dump, rec in records(inputs))
-            render("RecordList", rows, RECORD_COLUMNS, out_fmt)
+            marked = 0
+
+            def rows():
+                nonlocal marked
+                for dump, rec in records(inputs):
+                    row = table_row(rec, dump.path)
+                    if not row["crcValid"]:
+                        marked += 1
+                    yield row
+
+            if out_fmt is OutputFormat.csv:
+                render("RecordList", rows(), RECORD_CSV_COLUMNS, out_fmt)
+            else:
+                render("RecordList", rows(), RECORD_COLUMNS, out_fmt)
+                if marked:
+                    typer.echo("")
+                    write_prose(f"{CRC_MARK}: {marked} record(s) from a batch whose CRC check failed (see the "
+                                "warnings on stderr): their bytes are not what was written, so what they show "
+                                "may be wrong")
     reading.report(verbose=settings.verbose)
 
 

@@ -222,7 +222,7 @@ REMOVAL_COLUMNS = [
     Column("memberId", "MEMBER-ID"),
     Column("result", "RESULT"),
     Column("partitions", "PARTITIONS"),
-    Column("message", "MESSAGE", wide_only=True),
+    Column("message", "MESSAGE", wide_only=True, free=True),
 ]
 #: Waits this long or longer are announced on a terminal: shorter ones pass before anyone wonders.
 ANNOUNCED_WAIT_S = 1.0

@@ -21,7 +21,7 @@ DELETE_COLUMNS = [
     Column("group", "GROUP"),
     Column("result", "RESULT"),
     Column("members", "MEMBERS"),
-    Column("message", "MESSAGE", wide_only=True),
+    Column("message", "MESSAGE", wide_only=True, free=True),
 ]
 
 

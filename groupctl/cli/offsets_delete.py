@@ -22,7 +22,7 @@ OFFSET_COLUMNS = [
     Column("partition", "PARTITION"),
     Column("offset", "OFFSET"),
     Column("result", "RESULT"),
-    Column("message", "MESSAGE", wide_only=True),
+    Column("message", "MESSAGE", wide_only=True, free=True),
 ]
 
 

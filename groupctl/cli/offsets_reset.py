@@ -36,7 +36,7 @@ RESET_COLUMNS = [
     Column("lagBefore", "LAG-BEFORE"),
     Column("lagAfter", "LAG-AFTER"),
     Column("result", "RESULT"),
-    Column("note", "NOTE"),
+    Column("note", "NOTE", free=True),
 ]
 
 
