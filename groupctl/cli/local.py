@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from groupctl.cli.cluster import NO_LOCAL, LocalOption
+from groupctl.cli.completion import complete_coordinator_versions
 from groupctl.cli.group import INSTANCE_ID
 from groupctl.cli.names import group_ids_callback, name_callback, topics_callback
 from groupctl.cli.options import OutputOption, output_format
@@ -223,6 +224,7 @@ def settings_command(
     kafka: str = typer.Option(
         None, "--kafka-version", metavar="X.Y",
         help="The Kafka release DIR stands in for (kafka.version=X.Y): which release's records its log gets.",
+        autocompletion=complete_coordinator_versions,
     ),
     local: Path = LocalOption,
     output: OutputFormat = OutputOption,
