@@ -172,14 +172,14 @@ def _context(name: str | None, explicit_cluster: bool) -> Context | None:
     """The context named, else the config file's current one unless the command line names a cluster."""
     if name is None and explicit_cluster:
         return None
-    from groupctl.kafka.contexts import load_contexts
+    from groupctl.kafka.contexts import load_contexts, shown_path
 
     contexts = load_contexts()
     if name is not None:
         return contexts.get(name, _named("context", name, CONTEXT_ENV))
     if contexts.current is None:
         return None
-    return contexts.get(contexts.current, f"{contexts.path}: current-context")
+    return contexts.get(contexts.current, f"{shown_path(contexts.path)}: current-context")
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import typer
 from groupctl.cli.completion import complete_contexts
 from groupctl.cli.options import OutputOption, output_format
 from groupctl.errors import UsageError
-from groupctl.kafka.contexts import CONTEXT_ENV, ContextFile, load_contexts, use_context
+from groupctl.kafka.contexts import CONTEXT_ENV, ContextFile, load_contexts, shown_path, use_context
 from groupctl.output import Column, OutputFormat, render
 
 app = typer.Typer(
@@ -33,7 +33,7 @@ SHOW_COLUMNS = [Column("name", "PROPERTY"), Column("value", "VALUE")]
 
 def _no_contexts_note(loaded: ContextFile) -> None:
     state = "has no contexts" if loaded.exists else "does not exist"
-    typer.echo(f"groupctl: note: {loaded.path} {state}; add a [contexts.NAME] table with bootstrap-servers "
+    typer.echo(f"groupctl: note: {shown_path(loaded.path)} {state}; add a [contexts.NAME] table with bootstrap-servers "
                "(see the README's Contexts section)", err=True)
 
 
@@ -70,8 +70,8 @@ def show(
     chosen = name or os.environ.get(CONTEXT_ENV) or loaded.current
     if chosen is None:
         known = ", ".join(sorted(loaded.contexts)) or "none"
-        raise UsageError(f"no current context in {loaded.path}: name one (the contexts are: {known}), or choose one "
-                         "with `groupctl context use NAME`")
+        raise UsageError(f"no current context in {shown_path(loaded.path)}: name one (the contexts are: {known}), "
+                         "or choose one with `groupctl context use NAME`")
     context = loaded.get(chosen, "context show")
     shown = context.shown()
     rows = [{"name": k, "value": v} for k, v in shown.items()]
@@ -92,7 +92,7 @@ def use(
     half written); GROUPCTL_CONTEXT, when set, still wins for the commands run with it.
     """
     loaded = use_context(name)
-    typer.echo(f"Switched to context \"{name}\" ({loaded.path}).")
+    typer.echo(f"Switched to context \"{name}\" ({shown_path(loaded.path)}).")
     overriding = os.environ.get(CONTEXT_ENV)
     if overriding and overriding != name:
         typer.echo(f"groupctl: note: GROUPCTL_CONTEXT={overriding} is set and wins over the file's current-context "

@@ -49,6 +49,14 @@ _CURRENT_LINE: Final = re.compile(r"^[ \t]*(current-context|\"current-context\"|
 _TABLE_LINE: Final = re.compile(r"^[ \t]*\[")
 
 
+def shown_path(path: Path) -> str:
+    """`path` as people write it in messages: the home directory as ~."""
+    try:
+        return f"~/{path.relative_to(Path.home())}"
+    except (ValueError, RuntimeError):
+        return str(path)
+
+
 def config_path(environ: Mapping[str, str] | None = None) -> Path:
     """GROUPCTL_CONFIG, else the XDG config home's groupctl/config.toml (a relative XDG_CONFIG_HOME is
     ignored, as the XDG spec says)."""
@@ -98,7 +106,7 @@ class Context:
         return out
 
     def _read(self, name: str, ref: SecretRef, env: Mapping[str, str]) -> str:
-        where = f"context '{self.name}' ({self.source})"
+        where = f"context '{self.name}' ({shown_path(self.source)})"
         if ref.kind == "env":
             if ref.target not in env:
                 raise UsageError(f"{where}: {name} comes from the environment variable {ref.target}, which is not "
@@ -132,8 +140,8 @@ class Context:
             return None
         if not secrets or not mode & (stat.S_IRWXG | stat.S_IRWXO):
             return None
-        return (f"context '{self.name}' holds {', '.join(secrets)} inline in {self.source}, which other users may "
-                f"read (mode {stat.S_IMODE(mode):o}): chmod 600 it, or use {{ env = \"NAME\" }} or "
+        return (f"context '{self.name}' holds {', '.join(secrets)} inline in {shown_path(self.source)}, which "
+                f"other users may read (mode {stat.S_IMODE(mode):o}): chmod 600 it, or use {{ env = \"NAME\" }} or "
                 "{ file = \"PATH\" } for the secret")
 
 
@@ -151,10 +159,11 @@ class ContextFile:
         if name in self.contexts:
             return self.contexts[name]
         if not self.exists:
-            raise UsageError(f"{option} {name}: there are no contexts, as {self.path} does not exist; create it "
-                             "with a [contexts.NAME] table (see the README's Contexts section), or set GROUPCTL_CONFIG")
+            raise UsageError(f"{option} {name}: there are no contexts, as {shown_path(self.path)} does not exist; "
+                             "create it with a [contexts.NAME] table (see the README's Contexts section), or set "
+                             "GROUPCTL_CONFIG")
         known = ", ".join(sorted(self.contexts)) or "none"
-        raise UsageError(f"{option} {name}: no such context in {self.path}; the contexts are: {known}")
+        raise UsageError(f"{option} {name}: no such context in {shown_path(self.path)}; the contexts are: {known}")
 
 
 def _scalar(value: Any, where: str) -> str:
@@ -197,7 +206,7 @@ def _bootstrap(value: Any, where: str) -> str:
 
 
 def _context(name: str, table: Any, path: Path) -> Context:
-    where = f"{path}: [contexts.{name}]"
+    where = f"{shown_path(path)}: [contexts.{name}]"
     if not isinstance(table, Mapping):
         raise UsageError(f"{where} must be a table")
     unknown = sorted(set(table) - set(_CONTEXT_KEYS))
@@ -225,22 +234,22 @@ def load_contexts(path: Path | None = None) -> ContextFile:
         return ContextFile(path, False, None, {})
     except (OSError, UnicodeDecodeError) as exc:
         why = getattr(exc, "strerror", None) or exc
-        raise UsageError(f"cannot read the groupctl config {path} ({why}); fix it, or point GROUPCTL_CONFIG "
-                         "elsewhere") from None
+        raise UsageError(f"cannot read the groupctl config {shown_path(path)} ({why}); fix it, or point "
+                         "GROUPCTL_CONFIG elsewhere") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise UsageError(f"{path} is not valid TOML: {exc}") from None
+        raise UsageError(f"{shown_path(path)} is not valid TOML: {exc}") from None
     unknown = sorted(set(data) - {CURRENT_KEY, "contexts"})
     if unknown:
-        raise UsageError(f"{path}: unknown key(s) {', '.join(unknown)}; the file has {CURRENT_KEY} and [contexts.NAME] "
-                         "tables")
+        raise UsageError(f"{shown_path(path)}: unknown key(s) {', '.join(unknown)}; the file has {CURRENT_KEY} "
+                         "and [contexts.NAME] tables")
     tables = data.get("contexts", {})
     if not isinstance(tables, Mapping):
-        raise UsageError(f"{path}: contexts must be tables, [contexts.NAME]")
+        raise UsageError(f"{shown_path(path)}: contexts must be tables, [contexts.NAME]")
     current = data.get(CURRENT_KEY)
     if current is not None and not isinstance(current, str):
-        raise UsageError(f"{path}: {CURRENT_KEY} must be a context name in quotes")
+        raise UsageError(f"{shown_path(path)}: {CURRENT_KEY} must be a context name in quotes")
     return ContextFile(path, True, current, {name: _context(name, t, path) for name, t in tables.items()})
 
 
@@ -268,7 +277,7 @@ def use_context(name: str, path: Path | None = None) -> ContextFile:
     new = _with_current(text, name)
     after = tomllib.loads(new)
     if after.get(CURRENT_KEY) != name or after.get("contexts") != tomllib.loads(text).get("contexts"):
-        raise UsageError(f"{target}: could not set {CURRENT_KEY} by editing one line; set {CURRENT_KEY} = "
+        raise UsageError(f"{shown_path(target)}: could not set {CURRENT_KEY} by editing one line; set {CURRENT_KEY} = "
                          f"{json.dumps(name)} at the top of the file by hand")
     mode = stat.S_IMODE(target.stat().st_mode)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
