@@ -7,14 +7,18 @@ current context, so nothing here needs a context's secrets.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 import typer
 
+from groupctl.cli.cluster import CONTEXT_ENV
 from groupctl.cli.completion import complete_contexts
 from groupctl.cli.options import OutputOption, output_format
 from groupctl.errors import UsageError
-from groupctl.kafka.contexts import CONTEXT_ENV, ContextFile, load_contexts, shown_path, use_context
 from groupctl.output import Column, OutputFormat, render
+
+if TYPE_CHECKING:
+    from groupctl.kafka.contexts import ContextFile
 
 app = typer.Typer(
     help="Named clusters (contexts) from the config file: list them, show one, choose the current one.",
@@ -32,6 +36,8 @@ SHOW_COLUMNS = [Column("name", "PROPERTY"), Column("value", "VALUE")]
 
 
 def _no_contexts_note(loaded: ContextFile) -> None:
+    from groupctl.kafka.contexts import shown_path
+
     state = "has no contexts" if loaded.exists else "does not exist"
     typer.echo(f"groupctl: note: {shown_path(loaded.path)} {state}; add a [contexts.NAME] table with bootstrap-servers "
                "(see the README's Contexts section)", err=True)
@@ -43,6 +49,8 @@ def list_contexts(output: OutputFormat = OutputOption) -> None:
 
     The current context is GROUPCTL_CONTEXT when set, else the file's current-context.
     """
+    from groupctl.kafka.contexts import load_contexts
+
     loaded = load_contexts()
     current = os.environ.get(CONTEXT_ENV) or loaded.current
     items = [
@@ -66,6 +74,8 @@ def show(
     A secret read from the environment or a file shows where it is read from; one written inline
     shows as [redacted]. Nothing is read from those places, so show works without them.
     """
+    from groupctl.kafka.contexts import load_contexts, shown_path
+
     loaded = load_contexts()
     chosen = name or os.environ.get(CONTEXT_ENV) or loaded.current
     if chosen is None:
@@ -91,6 +101,8 @@ def use(
     Only the file's current-context line is rewritten (atomically: the file is replaced whole, never
     half written); GROUPCTL_CONTEXT, when set, still wins for the commands run with it.
     """
+    from groupctl.kafka.contexts import shown_path, use_context
+
     loaded = use_context(name)
     typer.echo(f"Switched to context \"{name}\" ({shown_path(loaded.path)}).")
     overriding = os.environ.get(CONTEXT_ENV)

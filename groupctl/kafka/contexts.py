@@ -41,7 +41,6 @@ from groupctl.errors import UsageError
 from groupctl.kafka.config import REDACTED, is_secret
 
 CONFIG_ENV: Final = "GROUPCTL_CONFIG"
-CONTEXT_ENV: Final = "GROUPCTL_CONTEXT"
 CURRENT_KEY: Final = "current-context"
 _CONTEXT_KEYS: Final = ("bootstrap-servers", "properties")
 _REFERENCE_KINDS: Final = ("env", "file")
