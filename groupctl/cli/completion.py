@@ -115,6 +115,14 @@ def complete_group_ids(ctx: click.Context, args: list[str], incomplete: str) -> 
     return [g for g in _bounded(lambda: _group_ids(params)) if g.startswith(incomplete)]
 
 
+def complete_local_group_ids(ctx: click.Context, args: list[str], incomplete: str) -> list[str]:
+    """Group ids of `--local DIR` (or GROUPCTL_LOCAL) only: for the commands that drive the local coordinator."""
+    local = _params(ctx).get("local")
+    if local is None:
+        return []
+    return [g for g in _bounded(lambda: _read_local(Path(local)).group_ids()) if g.startswith(incomplete)]
+
+
 def complete_instance_ids(ctx: click.Context, args: list[str], incomplete: str) -> list[str]:
     """The group.instance.ids of the members of the group named on the line; after a comma, the next one."""
     params = _params(ctx)

@@ -81,6 +81,8 @@ def test_group_ids_and_instance_ids_come_from_a_local_dir_which_is_left_as_it_wa
     assert complete("group", "remove-members", "--local", d, "classic-app", "-i", "c0,") == ["c0,c1"]
     assert complete("group", "remove-members", "--local", d, "nosuch", "-i", "") == []
     assert complete("group", "describe", "", GROUPCTL_LOCAL=d) == ["classic-app", "kip-app"]
+    assert complete("local", "member", "list", "--local", d, "--group", "") == ["classic-app", "kip-app"]
+    assert complete("local", "member", "join", "m9", "--group", "k", GROUPCTL_LOCAL=d) == ["kip-app"]
     assert _snapshot(lab) == before
 
 
@@ -111,6 +113,9 @@ def test_group_ids_and_instance_ids_come_from_a_served_cluster(served_lab: Serve
     assert complete("group", "describe", "", GROUPCTL_CONFIG=str(config), GROUPCTL_CONTEXT="lab") == [
         "classic-app", "kip-app"]
     assert complete("group", "list", "--context", "", GROUPCTL_CONFIG=str(config)) == ["lab"]
+    # The local commands never ask a cluster, whatever context is current.
+    assert complete("local", "member", "list", "--group", "", GROUPCTL_CONFIG=str(config),
+                    GROUPCTL_CONTEXT="lab") == []
 
 
 @pytest.fixture
