@@ -10,6 +10,7 @@ from typing import Any
 import typer
 
 from groupctl.cli.audit_views import FailOn, FailOnOption, check_fail_on, render_report
+from groupctl.cli.completion import complete_dump_versions, complete_record_types
 from groupctl.cli.names import group_ids_callback
 from groupctl.cli.options import OutputOption, output_format, settings
 from groupctl.cli.reading import DumpReading
@@ -143,11 +144,12 @@ def decode(
         f"{', '.join(SUPPORTED_VERSIONS)} (default {NEWEST}). Releases differ in the record types and "
         "tagged fields they know, in how they read value versions they do not know, and in the "
         "legacy (magic 0/1) record line.",
+        autocompletion=complete_dump_versions,
     ),
     groups: list[str] = typer.Option(None, "--group", "-g", help="Only records of this group (repeatable)."),
     record_type: str = typer.Option(
         None, "--record-type", "-t", help="Only these record types: numbers or names, comma-separated "
-        "(1,2 or OFFSET_COMMIT,GROUP_METADATA)."
+        "(1,2 or OFFSET_COMMIT,GROUP_METADATA).", autocompletion=complete_record_types,
     ),
     from_offset: int = typer.Option(None, "--from-offset", help="Only records at this offset or later."),
     to_offset: int = typer.Option(None, "--to-offset", help="Only records at this offset or earlier."),

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from groupctl.cli.cluster import NO_LOCAL, LocalOption
+from groupctl.cli.completion import complete_coordinator_versions, complete_local_group_ids
 from groupctl.cli.group import INSTANCE_ID
 from groupctl.cli.names import group_ids_callback, name_callback, topics_callback
 from groupctl.cli.options import OutputOption, output_format
@@ -218,6 +219,7 @@ def settings_command(
     kafka: str = typer.Option(
         None, "--kafka-version", metavar="X.Y",
         help="The Kafka release DIR stands in for (kafka.version=X.Y): which release's records its log gets.",
+        autocompletion=complete_coordinator_versions,
     ),
     local: Path = LocalOption,
     output: OutputFormat = OutputOption,
@@ -397,7 +399,8 @@ def _render_run(result: RunResult, output: OutputFormat | None, what: str) -> No
 def member_join(
     name: str = NameArgument,
     group: str = typer.Option(..., "--group", "-g", metavar="G", help="The group (group.id) to join.",
-                              callback=group_ids_callback),
+                              callback=group_ids_callback,
+                              autocompletion=complete_local_group_ids),
     protocol: Protocol = typer.Option(
         Protocol.classic, "--protocol", case_sensitive=False,
         help="group.protocol: classic (JoinGroup/SyncGroup, eager range) or consumer (KIP-848).",
@@ -649,7 +652,8 @@ def member_crash(name: str = NameArgument, local: Path = LocalOption, output: Ou
 @member_app.command("list")
 def member_list(
     group: str = typer.Option(None, "--group", "-g", metavar="G", help="Only the members of this group.",
-                              callback=group_ids_callback),
+                              callback=group_ids_callback,
+                              autocompletion=complete_local_group_ids),
     local: Path = LocalOption,
     output: OutputFormat = OutputOption,
 ) -> None:
