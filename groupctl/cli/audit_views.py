@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from groupctl.errors import FindingsReached
-from groupctl.output import Column, OutputFormat, render, to_item, write_csv, write_table
+from groupctl.output import Column, OutputFormat, render, to_item, write_csv, write_prose, write_table
 from groupctl.plurals import counted
 
 if TYPE_CHECKING:
@@ -37,8 +37,8 @@ FINDING_COLUMNS = [
     Column("severity", "SEVERITY"),
     Column("rule", "RULE"),
     Column("group", "GROUP"),
-    Column("evidence", "EVIDENCE"),
-    Column("explanation", "EXPLANATION"),
+    Column("evidence", "EVIDENCE", wide_only=True),
+    Column("explanation", "EXPLANATION", free=True),
 ]
 GROUP_SUMMARY_COLUMNS = [
     Column("group", "GROUP"),
@@ -47,8 +47,8 @@ GROUP_SUMMARY_COLUMNS = [
     Column("tombstones", "TOMBSTONES"),
     Column("commits", "COMMITS"),
     Column("commitsPerMinute", "COMMITS/MIN"),
-    Column("firstTimestamp", "FIRST-TIMESTAMP", wide_only=True),
-    Column("lastTimestamp", "LAST-TIMESTAMP", wide_only=True),
+    Column("firstTimestamp", "FIRST-TIMESTAMP", wide_only=True, timestamp=True),
+    Column("lastTimestamp", "LAST-TIMESTAMP", wide_only=True, timestamp=True),
 ]
 TYPE_SUMMARY_COLUMNS = [
     Column("type", "TYPE"),
@@ -88,14 +88,15 @@ def render_report(report: AuditReport, fmt: OutputFormat) -> None:
     if rows:
         render("AuditReport", rows, FINDING_COLUMNS, fmt)
     else:
-        typer.echo(NO_FINDINGS)
+        write_prose(NO_FINDINGS)
     typer.echo("")
     write_table(report.by_group, GROUP_SUMMARY_COLUMNS, wide=wide)
     typer.echo("")
     write_table(report.by_type, TYPE_SUMMARY_COLUMNS, wide=wide)
     t = report.totals
-    typer.echo(f"\n{counted(t['records'], 'record')}, {counted(t['bytes'], 'byte')}, {counted(t['groups'], 'group')}, "
-               f"tombstone ratio {t['tombstoneRatio']:.3f}, {counted(len(report.findings), 'finding')}")
+    typer.echo("")
+    write_prose(f"{counted(t['records'], 'record')}, {counted(t['bytes'], 'byte')}, {counted(t['groups'], 'group')}, "
+                f"tombstone ratio {t['tombstoneRatio']:.3f}, {counted(len(report.findings), 'finding')}")
 
 
 def _write_csv(report: AuditReport, findings: list[dict]) -> None:

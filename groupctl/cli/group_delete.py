@@ -9,6 +9,7 @@ import typer
 
 from groupctl import deletion
 from groupctl.cli.cluster import ClusterOptions, with_cluster_options
+from groupctl.cli.completion import complete_group_ids
 from groupctl.cli.confirmed import plan_confirm_apply, require_someone_to_ask
 from groupctl.cli.group import app
 from groupctl.cli.group_selection import GroupsOption, all_groups_refused, joined
@@ -23,7 +24,7 @@ DELETE_COLUMNS = [
     Column("group", "GROUP"),
     Column("result", "RESULT"),
     Column("members", "MEMBERS"),
-    Column("message", "MESSAGE", wide_only=True),
+    Column("message", "MESSAGE", wide_only=True, free=True),
 ]
 
 
@@ -52,7 +53,8 @@ def _show_plan(plan: list[GroupDeletion], location: str) -> None:
 @with_cluster_options
 def delete_groups(
     groups: list[str] = typer.Argument(None, metavar="GROUP", help="The groups to delete.",
-                                       callback=group_ids_callback),
+                                       callback=group_ids_callback,
+                                       autocompletion=complete_group_ids),
     group_options: list[str] = GroupsOption,
     all_groups: bool = all_groups_refused(
         "name the groups to delete (GROUP... or --group GROUP); `groupctl group list --state Empty` lists the "

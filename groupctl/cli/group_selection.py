@@ -12,18 +12,19 @@ from __future__ import annotations
 import typer
 from typer.models import OptionInfo
 
+from groupctl.cli.completion import complete_group_ids
 from groupctl.cli.names import group_ids_callback
 from groupctl.errors import UsageError
 
 GroupsOption = typer.Option(
     None, "--group", "-g", metavar="GROUP",
     help="A group, as kafka-consumer-groups.sh --group takes it (repeatable); joins the GROUP arguments.",
-    callback=group_ids_callback,
+    callback=group_ids_callback, autocompletion=complete_group_ids,
 )
 OneGroupOption = typer.Option(
     None, "--group", "-g", metavar="GROUP",
     help="The group, as kafka-consumer-groups.sh --group takes it, instead of the GROUP argument.",
-    callback=group_ids_callback,
+    callback=group_ids_callback, autocompletion=complete_group_ids,
 )
 
 

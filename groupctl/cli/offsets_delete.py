@@ -10,6 +10,7 @@ import typer
 from groupctl import deletion
 from groupctl.cli import group_offsets
 from groupctl.cli.cluster import ClusterOptions, with_cluster_options
+from groupctl.cli.completion import complete_group_ids
 from groupctl.cli.confirmed import plan_confirm_apply, require_someone_to_ask
 from groupctl.cli.group_selection import OneGroupOption, all_groups_refused, the_one
 from groupctl.cli.names import check_topic, group_ids_callback
@@ -24,7 +25,7 @@ OFFSET_COLUMNS = [
     Column("partition", "PARTITION"),
     Column("offset", "OFFSET"),
     Column("result", "RESULT"),
-    Column("message", "MESSAGE", wide_only=True),
+    Column("message", "MESSAGE", wide_only=True, free=True),
 ]
 
 
@@ -54,7 +55,8 @@ def _show_plan(plan: list[OffsetDeletion], group: str, location: str) -> None:
 @with_cluster_options
 def delete_offsets(
     group_argument: str = typer.Argument(None, metavar="GROUP", help="The group whose offsets to delete.",
-                                         callback=group_ids_callback),
+                                         callback=group_ids_callback,
+                                         autocompletion=complete_group_ids),
     group_options: list[str] = OneGroupOption,
     all_groups: bool = all_groups_refused(
         "it deletes one group's offsets at a time, as kafka-consumer-groups.sh --delete-offsets does: give GROUP "
