@@ -32,12 +32,12 @@ def _paragraphs(text: str) -> str:
     return "\n.PP\n".join(_roff(" ".join(b.split())) for b in blocks)
 
 
-def _walk(command: Any, path: list[str]) -> Iterator[tuple[list[str], Any]]:
+def walk(command: Any, path: list[str]) -> Iterator[tuple[list[str], Any]]:
     yield path, command
     for name in sorted(getattr(command, "commands", {}) or {}):
         sub = command.commands[name]
         if not getattr(sub, "hidden", False):
-            yield from _walk(sub, [*path, name])
+            yield from walk(sub, [*path, name])
 
 
 def _option_lines(ctx: Any, command: Any) -> list[str]:
@@ -74,7 +74,7 @@ def man_pages() -> dict[str, str]:
 
     root = typer.main.get_command(app)
     pages: dict[str, str] = {}
-    for path, command in _walk(root, [PROG]):
+    for path, command in walk(root, [PROG]):
         name = "-".join(path)
         ctx = command.make_context(" ".join(path), [], resilient_parsing=True)
         usage = " ".join(command.collect_usage_pieces(ctx))
