@@ -129,7 +129,8 @@ EXAMPLES: dict[str, tuple[Example, ...]] = {
                 "client properties"),
         Example("groupctl group list --type consumer --state Stable,Reconciling --local lab",
                 "Only KIP-848 groups in these states"),
-        Example("groupctl group list -o wide --local lab", "More columns"),
+        Example("groupctl group list -o wide --local lab",
+                "... with protocol type, member count, and MIXED for a consumer group holding classic members"),
     ),
     "group describe": (
         Example("groupctl group describe orders-app --local lab", "Committed offsets and lag (the default view)"),
