@@ -16,6 +16,7 @@ import typer
 from groupctl import __version__
 from groupctl.cli import context, demo, dump, group, local, regex, serve, simulate, spark
 from groupctl.cli.faults import world_fault
+from groupctl.cli.help_text import install as install_help_text
 from groupctl.cli.options import settings
 from groupctl.errors import EXIT_ERROR, EXIT_USAGE, GroupctlError
 from groupctl.output import OutputFormat
@@ -97,6 +98,7 @@ def main(argv: list[str] | None = None) -> None:
 
         completion_init()
     command = typer.main.get_command(app)
+    install_help_text(command)
     args = sys.argv[1:] if argv is None else argv
     settings.verbose = any(a in ("-v", "--verbose") for a in args)
     try:
