@@ -162,7 +162,9 @@ class GroupDescription:
 
     `group_epoch` is the consumer group's epoch or the classic group's generation;
     `assignment_epoch` the consumer group's target-assignment epoch (None for classic groups).
-    `coordinator` names who answered: `host:port (id)` live, `__consumer_offsets-N` for a dump.
+    `coordinator` names who answered: `host:port (id)` live; for a dump, the `__consumer_offsets-N`
+    its records were read from, and `hashed_coordinator` the one its id hashes to (where the broker
+    looks for it; None live).
     """
 
     group_id: str
@@ -173,6 +175,7 @@ class GroupDescription:
     group_epoch: int | None = None
     assignment_epoch: int | None = None
     coordinator: str | None = None
+    hashed_coordinator: str | None = None
     leader: str | None = None
     state_timestamp: int | None = None
     members: list[Member] = field(default_factory=list)
