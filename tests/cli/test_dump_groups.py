@@ -282,3 +282,14 @@ def test_committed_offsets_are_what_kafka_40_described_for_the_same_groups(cli):
             shown = {k for k in kafka if k[0] == item["groupId"] and kafka[k] != "-"}
             assert shown <= {(item["groupId"], o["topic"], o["partition"]) for o in item["offsets"]}
     assert compared >= 10
+
+
+def test_real_brokers_wrote_every_group_where_its_id_hashes(cli, real_segments: list[Path]):
+    """Real brokers' partition directories (Kafka 1.0 to 3.9, 50 partitions): each group read from
+    one is the one its id hashes to, so COORDINATOR and HASHED-PARTITION agree and no note is printed."""
+    r = cli("dump", "groups", *map(str, real_segments), "-o", "json")
+    assert r.code == 0, r.err
+    items = json.loads(r.out)["items"]
+    assert len(items) >= 20
+    assert all(i["coordinator"] == i["hashedCoordinator"] is not None for i in items)
+    assert "note:" not in cli("dump", "groups", *map(str, real_segments), "--state").err
