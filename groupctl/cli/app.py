@@ -14,7 +14,7 @@ import traceback
 import typer
 
 from groupctl import __version__
-from groupctl.cli import demo, dump, group, local, regex, serve, simulate, spark
+from groupctl.cli import context, demo, dump, group, local, regex, serve, simulate, spark
 from groupctl.cli.faults import world_fault
 from groupctl.cli.options import settings
 from groupctl.errors import EXIT_ERROR, EXIT_USAGE, GroupctlError
@@ -31,6 +31,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+app.add_typer(context.app, name="context")
 app.add_typer(demo.app, name="demo")
 app.add_typer(dump.app, name="dump")
 app.add_typer(group.app, name="group")

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from groupctl.errors import FindingsReached
-from groupctl.output import Column, OutputFormat, render, to_item, write_table
+from groupctl.output import Column, OutputFormat, render, to_item, write_prose, write_table
 
 if TYPE_CHECKING:
     from groupctl.log.audit import AuditReport
@@ -36,8 +36,8 @@ FINDING_COLUMNS = [
     Column("severity", "SEVERITY"),
     Column("rule", "RULE"),
     Column("group", "GROUP"),
-    Column("evidence", "EVIDENCE"),
-    Column("explanation", "EXPLANATION"),
+    Column("evidence", "EVIDENCE", wide_only=True),
+    Column("explanation", "EXPLANATION", free=True),
 ]
 GROUP_SUMMARY_COLUMNS = [
     Column("group", "GROUP"),
@@ -46,8 +46,8 @@ GROUP_SUMMARY_COLUMNS = [
     Column("tombstones", "TOMBSTONES"),
     Column("commits", "COMMITS"),
     Column("commitsPerMinute", "COMMITS/MIN"),
-    Column("firstTimestamp", "FIRST-TIMESTAMP", wide_only=True),
-    Column("lastTimestamp", "LAST-TIMESTAMP", wide_only=True),
+    Column("firstTimestamp", "FIRST-TIMESTAMP", wide_only=True, timestamp=True),
+    Column("lastTimestamp", "LAST-TIMESTAMP", wide_only=True, timestamp=True),
 ]
 TYPE_SUMMARY_COLUMNS = [
     Column("type", "TYPE"),
@@ -82,8 +82,9 @@ def render_report(report: AuditReport, fmt: OutputFormat) -> None:
     typer.echo("")
     write_table(report.by_type, TYPE_SUMMARY_COLUMNS, wide=wide)
     t = report.totals
-    typer.echo(f"\n{t['records']} records, {t['bytes']} bytes, {t['groups']} groups, "
-               f"tombstone ratio {t['tombstoneRatio']:.3f}, {len(report.findings)} finding(s)")
+    typer.echo("")
+    write_prose(f"{t['records']} records, {t['bytes']} bytes, {t['groups']} groups, "
+                f"tombstone ratio {t['tombstoneRatio']:.3f}, {len(report.findings)} finding(s)")
 
 
 def check_fail_on(report: AuditReport, fail_on: FailOn) -> None:

@@ -6,16 +6,18 @@ import re
 import sys
 from enum import Enum
 from pathlib import Path, PurePath
+from typing import Any
 
 import typer
 
 from groupctl.cli.audit_views import FailOn, FailOnOption, check_fail_on, render_report
+from groupctl.cli.completion import complete_dump_versions, complete_record_types
 from groupctl.cli.names import group_ids_callback
 from groupctl.cli.options import OutputOption, output_format, settings
 from groupctl.cli.reading import DumpReading
 from groupctl.errors import GroupctlError, PartialFailure, UsageError
 from groupctl.log.kafka_versions import NEWEST, SUPPORTED_VERSIONS
-from groupctl.output import Column, OutputFormat, render
+from groupctl.output import Column, OutputFormat, render, write_prose
 
 app = typer.Typer(
     help="Read __consumer_offsets offline: raw segment files, partition directories, and "
@@ -73,17 +75,30 @@ class DecodeFormat(str, Enum):
     jsonl = "jsonl"
 
 
+#: Starts the VALUE cell of a record whose batch failed its CRC check (the JSON says crcValid: false).
+CRC_MARK = "CRC✗"
+
+
+def _value_text(row: dict[str, Any]) -> str:
+    """VALUE as the table shows it: marked when the bytes are not what was written."""
+    value = row.get("value")
+    text = "-" if value is None else str(value)
+    return text if row.get("crcValid", True) else f"{CRC_MARK} {text}"
+
+
 RECORD_COLUMNS = [
     Column("file", "FILE", wide_only=True),
     Column("position", "POSITION", wide_only=True),
     Column("offset", "OFFSET"),
-    Column("timestamp", "TIMESTAMP"),
+    Column("timestamp", "TIMESTAMP", timestamp=True),
     Column("type", "TYPE"),
     Column("version", "VERSION", wide_only=True),
     Column("group", "GROUP"),
     Column("key", "KEY"),
-    Column("value", "VALUE"),
+    Column("value", "VALUE", free=True, text=_value_text),
 ]
+#: CSV has the check as a column of its own, last so the columns before it keep their places.
+RECORD_CSV_COLUMNS = [*RECORD_COLUMNS, Column("crcValid", "CRC-VALID")]
 
 
 def _record_types(spec: str | None) -> list[int] | None:
@@ -130,11 +145,12 @@ def decode(
         f"{', '.join(SUPPORTED_VERSIONS)} (default {NEWEST}). Releases differ in the record types and "
         "tagged fields they know, in how they read value versions they do not know, and in the "
         "legacy (magic 0/1) record line.",
+        autocompletion=complete_dump_versions,
     ),
     groups: list[str] = typer.Option(None, "--group", "-g", help="Only records of this group (repeatable)."),
     record_type: str = typer.Option(
         None, "--record-type", "-t", help="Only these record types: numbers or names, comma-separated "
-        "(1,2 or OFFSET_COMMIT,GROUP_METADATA)."
+        "(1,2 or OFFSET_COMMIT,GROUP_METADATA).", autocompletion=complete_record_types,
     ),
     from_offset: int = typer.Option(None, "--from-offset", help="Only records at this offset or later."),
     to_offset: int = typer.Option(None, "--to-offset", help="Only records at this offset or earlier."),
@@ -184,9 +200,25 @@ def decode(
         else:
             from groupctl.log.jsonl import table_row
 
-            width = None if out_fmt in (OutputFormat.wide, OutputFormat.csv) else 100
-            rows = (table_row(rec, dump.path, width) for dump, rec in records(inputs))
-            render("RecordList", rows, RECORD_COLUMNS, out_fmt)
+            marked = 0
+
+            def rows():
+                nonlocal marked
+                for dump, rec in records(inputs):
+                    row = table_row(rec, dump.path)
+                    if not row["crcValid"]:
+                        marked += 1
+                    yield row
+
+            if out_fmt is OutputFormat.csv:
+                render("RecordList", rows(), RECORD_CSV_COLUMNS, out_fmt)
+            else:
+                render("RecordList", rows(), RECORD_COLUMNS, out_fmt)
+                if marked:
+                    typer.echo("")
+                    write_prose(f"{CRC_MARK}: {marked} record(s) from a batch whose CRC check failed (see the "
+                                "warnings on stderr): their bytes are not what was written, so what they show "
+                                "may be wrong")
     reading.report(verbose=settings.verbose)
 
 

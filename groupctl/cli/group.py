@@ -16,6 +16,7 @@ import typer
 from groupctl import operations
 from groupctl.cli import group_offsets
 from groupctl.cli.cluster import REJOIN_WAIT_S, ClusterOptions, open_cluster, with_cluster_options
+from groupctl.cli.completion import complete_group_ids, complete_instance_ids, words
 from groupctl.cli.confirmed import plan_confirm_apply, require_someone_to_ask
 from groupctl.cli.durations import duration_option
 from groupctl.cli.group_views import View, render_groups
@@ -61,6 +62,7 @@ INSTANCE_ID = re.compile(r"[A-Za-z0-9._-]{1,249}")
 TypeOption = typer.Option(
     None, "--type", "-t", metavar="TYPE[,TYPE...]",
     help="Only groups of these types: classic, consumer, share, streams (comma-separated or repeated; any case).",
+    autocompletion=words(GROUP_TYPES, comma_list=True),
 )
 
 
@@ -106,6 +108,7 @@ def list_groups(
     states: list[str] = typer.Option(
         None, "--state", "-s", metavar="STATE[,STATE...]",
         help=f"Only groups in these states: {', '.join(GROUP_STATES)} (comma-separated or repeated; any case).",
+        autocompletion=words(GROUP_STATES, comma_list=True),
     ),
     cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
     output: OutputFormat = OutputOption,
@@ -154,7 +157,8 @@ def _state_notes(descs: list[GroupDescription]) -> None:
 @with_cluster_options
 def describe(
     groups: list[str] = typer.Argument(None, metavar="GROUP", help="The groups to describe.",
-                                       callback=group_ids_callback),
+                                       callback=group_ids_callback,
+                                       autocompletion=complete_group_ids),
     all_groups: bool = typer.Option(False, "--all", "-a", help="Describe every group (narrow it with --type)."),
     types: list[str] = TypeOption,
     members: bool = typer.Option(
@@ -222,7 +226,7 @@ REMOVAL_COLUMNS = [
     Column("memberId", "MEMBER-ID"),
     Column("result", "RESULT"),
     Column("partitions", "PARTITIONS"),
-    Column("message", "MESSAGE", wide_only=True),
+    Column("message", "MESSAGE", wide_only=True, free=True),
 ]
 #: Waits this long or longer are announced on a terminal: shorter ones pass before anyone wonders.
 ANNOUNCED_WAIT_S = 1.0
@@ -278,11 +282,13 @@ def _removal_items(results: list[RemovalResult], dry_run: bool) -> list[dict[str
 @with_cluster_options
 def remove_members(
     group: str = typer.Argument(..., metavar="GROUP", help="The group to remove members from.",
-                                callback=group_ids_callback),
+                                callback=group_ids_callback,
+                                autocompletion=complete_group_ids),
     instance_ids: list[str] = typer.Option(
         None, "--instance-id", "-i", metavar="ID[,ID...]",
         help="Static members to remove, by group.instance.id (comma-separated or repeated).",
         callback=name_callback("group.instance.id"),
+        autocompletion=complete_instance_ids,
     ),
     from_file: str = typer.Option(
         None, "--from-file", "-f", metavar="FILE",
@@ -429,7 +435,8 @@ def _shown(value: object) -> object:
 @with_cluster_options
 def config_get(
     group: str = typer.Argument(..., metavar="GROUP", help="The group whose configs to show.",
-                                callback=group_ids_callback),
+                                callback=group_ids_callback,
+                                autocompletion=complete_group_ids),
     keys: list[str] = typer.Argument(None, metavar="KEY", help="Only these configs (default: all)."),
     cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
     output: OutputFormat = OutputOption,
@@ -476,7 +483,8 @@ def _render_change(changes: list[ConfigChange], output: OutputFormat | None, dry
 @config_app.command("set")
 @with_cluster_options
 def config_set(
-    group: str = typer.Argument(..., metavar="GROUP", help="The group to configure.", callback=group_ids_callback),
+    group: str = typer.Argument(..., metavar="GROUP", help="The group to configure.", callback=group_ids_callback,
+                                autocompletion=complete_group_ids),
     pairs: list[str] = typer.Argument(
         ..., metavar="KEY=VALUE", help="Configs to set, e.g. consumer.session.timeout.ms=50000."
     ),
@@ -500,7 +508,8 @@ def config_set(
 @config_app.command("unset")
 @with_cluster_options
 def config_unset(
-    group: str = typer.Argument(..., metavar="GROUP", help="The group to configure.", callback=group_ids_callback),
+    group: str = typer.Argument(..., metavar="GROUP", help="The group to configure.", callback=group_ids_callback,
+                                autocompletion=complete_group_ids),
     keys: list[str] = typer.Argument(..., metavar="KEY", help="Configs to return to the broker's value."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Validate only: change nothing."),
     cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options

@@ -9,6 +9,7 @@ import typer
 
 from groupctl import deletion
 from groupctl.cli.cluster import ClusterOptions, with_cluster_options
+from groupctl.cli.completion import complete_group_ids
 from groupctl.cli.confirmed import plan_confirm_apply, require_someone_to_ask
 from groupctl.cli.group import app
 from groupctl.cli.names import group_ids_callback
@@ -21,7 +22,7 @@ DELETE_COLUMNS = [
     Column("group", "GROUP"),
     Column("result", "RESULT"),
     Column("members", "MEMBERS"),
-    Column("message", "MESSAGE", wide_only=True),
+    Column("message", "MESSAGE", wide_only=True, free=True),
 ]
 
 
@@ -50,7 +51,8 @@ def _show_plan(plan: list[GroupDeletion], location: str) -> None:
 @with_cluster_options
 def delete_groups(
     groups: list[str] = typer.Argument(..., metavar="GROUP", help="The groups to delete.",
-                                       callback=group_ids_callback),
+                                       callback=group_ids_callback,
+                                       autocompletion=complete_group_ids),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would be deleted, and change nothing."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
     cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options

@@ -50,8 +50,8 @@ OFFSET_COLUMNS = [
     Column("consumerId", "CONSUMER-ID"),
     Column("host", "HOST"),
     Column("clientId", "CLIENT-ID"),
-    Column("commitTimestamp", "COMMIT-TIMESTAMP", wide_only=True),
-    Column("metadata", "METADATA", wide_only=True),
+    Column("commitTimestamp", "COMMIT-TIMESTAMP", wide_only=True, timestamp=True),
+    Column("metadata", "METADATA", wide_only=True, free=True),
 ]
 
 MEMBER_COLUMNS = [
@@ -63,10 +63,10 @@ MEMBER_COLUMNS = [
     Column("protocol", "PROTOCOL"),
     Column("memberEpoch", "MEMBER-EPOCH"),
     Column("partitions", "#PARTITIONS"),
-    Column("currentAssignment", "CURRENT-ASSIGNMENT", wide_only=True),
-    Column("targetAssignment", "TARGET-ASSIGNMENT", wide_only=True),
-    Column("pendingRevocation", "PENDING-REVOCATION", wide_only=True),
-    Column("subscription", "SUBSCRIPTION", wide_only=True),
+    Column("currentAssignment", "CURRENT-ASSIGNMENT", wide_only=True, free=True),
+    Column("targetAssignment", "TARGET-ASSIGNMENT", wide_only=True, free=True),
+    Column("pendingRevocation", "PENDING-REVOCATION", wide_only=True, free=True),
+    Column("subscription", "SUBSCRIPTION", wide_only=True, free=True),
     Column("upgraded", "UPGRADED", wide_only=True, text=_true_false),
 ]
 
@@ -165,14 +165,13 @@ def description_item(desc: GroupDescription) -> dict[str, Any]:
 
 def render_groups(descs: list[GroupDescription], view: View, fmt: OutputFormat, verbose: bool = False,
                   columns: list[Column] | None = None) -> None:
-    """Print descriptions in one view (`columns` in place of the view's own); --verbose shows what
-    `-o wide` shows."""
+    """Print descriptions in one view (`columns` in place of the view's own); --verbose adds wide's
+    columns, still fitted to the terminal."""
     if view is View.offsets:
         rows = [row for d in descs for row in offset_rows(d)]
     elif view is View.members:
         rows = [row for d in descs for row in member_rows(d)]
     else:
         rows = [state_row(d) for d in descs]
-    if verbose and fmt is OutputFormat.table:
-        fmt = OutputFormat.wide
-    render("GroupDescription", rows, columns or COLUMNS[view], fmt, items=[description_item(d) for d in descs])
+    render("GroupDescription", rows, columns or COLUMNS[view], fmt, items=[description_item(d) for d in descs],
+           extra=verbose)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,12 +17,13 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from groupctl.cli.cluster import NO_LOCAL, LocalOption
+from groupctl.cli.completion import complete_coordinator_versions, complete_local_group_ids
 from groupctl.cli.group import INSTANCE_ID
 from groupctl.cli.names import group_ids_callback, name_callback, topics_callback
 from groupctl.cli.options import OutputOption, output_format
 from groupctl.errors import GroupctlError, PartialFailure, UsageError
 from groupctl.model import format_assignment
-from groupctl.output import Column, OutputFormat, render, to_item
+from groupctl.output import Column, OutputFormat, iso_ms, render, to_item
 
 if TYPE_CHECKING:
     from groupctl.backends.local import LocalBackend
@@ -82,10 +82,6 @@ def parse_duration(text: str, option: str) -> int:
 
 def _csv_values(values: list[str] | None) -> list[str]:
     return [v.strip() for value in values or () for v in value.split(",") if v.strip()]
-
-
-def _iso(ms: int) -> str:
-    return datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 @contextmanager
@@ -207,7 +203,7 @@ SETTING_COLUMNS = [
     Column("value", "VALUE"),
     Column("source", "SOURCE"),
     Column("default", "DEFAULT", wide_only=True),
-    Column("description", "DESCRIPTION", wide_only=True),
+    Column("description", "DESCRIPTION", wide_only=True, free=True),
 ]
 
 
@@ -223,6 +219,7 @@ def settings_command(
     kafka: str = typer.Option(
         None, "--kafka-version", metavar="X.Y",
         help="The Kafka release DIR stands in for (kafka.version=X.Y): which release's records its log gets.",
+        autocompletion=complete_coordinator_versions,
     ),
     local: Path = LocalOption,
     output: OutputFormat = OutputOption,
@@ -301,20 +298,20 @@ MEMBER_COLUMNS = [
     Column("status", "STATUS"),
     Column("memberId", "MEMBER-ID"),
     Column("epoch", "EPOCH"),
-    Column("assignment", "ASSIGNMENT"),
+    Column("assignment", "ASSIGNMENT", free=True),
     Column("clientState", "CLIENT-STATE", wide_only=True),
-    Column("subscription", "SUBSCRIPTION", wide_only=True),
+    Column("subscription", "SUBSCRIPTION", wide_only=True, free=True),
     Column("sessionTimeoutMs", "SESSION-TIMEOUT", wide_only=True),
     Column("assignor", "ASSIGNOR", wide_only=True),
     Column("nextHeartbeatInMs", "NEXT-HEARTBEAT-IN", wide_only=True),
-    Column("error", "ERROR", wide_only=True),
+    Column("error", "ERROR", wide_only=True, free=True),
 ]
 EVENT_COLUMNS = [
     Column("offset", "AT"),
     Column("group", "GROUP"),
     Column("member", "MEMBER"),
     Column("event", "EVENT"),
-    Column("detail", "DETAIL"),
+    Column("detail", "DETAIL", free=True),
     Column("time", "TIME", wide_only=True),
 ]
 HEARTBEAT_COLUMNS = [
@@ -324,8 +321,8 @@ HEARTBEAT_COLUMNS = [
     Column("error", "ERROR"),
     Column("memberId", "MEMBER-ID"),
     Column("epoch", "EPOCH"),
-    Column("assignment", "ASSIGNMENT"),
-    Column("message", "MESSAGE", wide_only=True),
+    Column("assignment", "ASSIGNMENT", free=True),
+    Column("message", "MESSAGE", wide_only=True, free=True),
     Column("intervalMs", "INTERVAL-MS", wide_only=True),
 ]
 
@@ -346,7 +343,7 @@ def _member_row(view: MemberView) -> dict[str, Any]:
 
 def _event_rows(events: list[Event], started_ms: int) -> list[dict[str, Any]]:
     return [{"offset": f"+{e.at_ms - started_ms}ms", "offsetMs": e.at_ms - started_ms, "atMs": e.at_ms,
-             "time": _iso(e.at_ms), "group": e.group, "member": e.member, "event": e.event, "detail": e.detail}
+             "time": iso_ms(e.at_ms), "group": e.group, "member": e.member, "event": e.event, "detail": e.detail}
             for e in events]
 
 
@@ -402,7 +399,8 @@ def _render_run(result: RunResult, output: OutputFormat | None, what: str) -> No
 def member_join(
     name: str = NameArgument,
     group: str = typer.Option(..., "--group", "-g", metavar="G", help="The group (group.id) to join.",
-                              callback=group_ids_callback),
+                              callback=group_ids_callback,
+                              autocompletion=complete_local_group_ids),
     protocol: Protocol = typer.Option(
         Protocol.classic, "--protocol", case_sensitive=False,
         help="group.protocol: classic (JoinGroup/SyncGroup, eager range) or consumer (KIP-848).",
@@ -654,7 +652,8 @@ def member_crash(name: str = NameArgument, local: Path = LocalOption, output: Ou
 @member_app.command("list")
 def member_list(
     group: str = typer.Option(None, "--group", "-g", metavar="G", help="Only the members of this group.",
-                              callback=group_ids_callback),
+                              callback=group_ids_callback,
+                              autocompletion=complete_local_group_ids),
     local: Path = LocalOption,
     output: OutputFormat = OutputOption,
 ) -> None:
@@ -695,5 +694,5 @@ def tick(
     rows = _event_rows(result.events, result.started_ms)
     render("LocalEvent", rows, EVENT_COLUMNS, output_format(output), items=_event_items(result.events,
                                                                                        result.started_ms))
-    typer.echo(f"groupctl: note: the virtual clock moved {ms} ms to {_iso(result.ended_ms)}"
+    typer.echo(f"groupctl: note: the virtual clock moved {ms} ms to {iso_ms(result.ended_ms)}"
                + ("" if rows else "; nothing changed"), err=True)

@@ -10,6 +10,7 @@ import typer
 from groupctl import deletion
 from groupctl.cli import group_offsets
 from groupctl.cli.cluster import ClusterOptions, with_cluster_options
+from groupctl.cli.completion import complete_group_ids
 from groupctl.cli.confirmed import plan_confirm_apply, require_someone_to_ask
 from groupctl.cli.names import check_topic, group_ids_callback
 from groupctl.cli.options import OutputOption, output_format
@@ -22,7 +23,7 @@ OFFSET_COLUMNS = [
     Column("partition", "PARTITION"),
     Column("offset", "OFFSET"),
     Column("result", "RESULT"),
-    Column("message", "MESSAGE", wide_only=True),
+    Column("message", "MESSAGE", wide_only=True, free=True),
 ]
 
 
@@ -52,7 +53,8 @@ def _show_plan(plan: list[OffsetDeletion], group: str, location: str) -> None:
 @with_cluster_options
 def delete_offsets(
     group: str = typer.Argument(..., metavar="GROUP", help="The group whose offsets to delete.",
-                                callback=group_ids_callback),
+                                callback=group_ids_callback,
+                                autocompletion=complete_group_ids),
     topics: list[str] = typer.Option(
         ..., "--topic", metavar="TOPIC[:P[,P...]]",
         help="A topic, or some of its partitions (repeatable); a bare topic means every partition where the "

@@ -17,6 +17,7 @@ import typer
 from groupctl import offsets_reset as reset
 from groupctl.cli import group_offsets
 from groupctl.cli.cluster import ClusterOptions, with_cluster_options
+from groupctl.cli.completion import complete_group_ids
 from groupctl.cli.confirmed import plan_confirm_apply, require_someone_to_ask
 from groupctl.cli.names import group_ids_callback
 from groupctl.cli.options import OutputOption, output_format
@@ -36,7 +37,7 @@ RESET_COLUMNS = [
     Column("lagBefore", "LAG-BEFORE"),
     Column("lagAfter", "LAG-AFTER"),
     Column("result", "RESULT"),
-    Column("note", "NOTE"),
+    Column("note", "NOTE", free=True),
 ]
 
 
@@ -82,7 +83,8 @@ def _item(r: OffsetReset, dry_run: bool) -> dict[str, Any]:
 @with_cluster_options
 def reset_offsets(
     groups: list[str] = typer.Argument(..., metavar="GROUP", help="The groups whose offsets to reset.",
-                                       callback=group_ids_callback),
+                                       callback=group_ids_callback,
+                                       autocompletion=complete_group_ids),
     to_earliest: bool = typer.Option(False, "--to-earliest", help="To the log start offset."),
     to_latest: bool = typer.Option(False, "--to-latest", help="To the log end offset."),
     to_current: bool = typer.Option(
@@ -103,7 +105,7 @@ def reset_offsets(
     ),
     to_group: str = typer.Option(
         None, "--to-group", metavar="OTHER", help="To the offsets group OTHER has committed (with --all-topics: "
-        "every partition OTHER has).", callback=group_ids_callback,
+        "every partition OTHER has).", callback=group_ids_callback, autocompletion=complete_group_ids,
     ),
     from_file: Path = typer.Option(
         None, "--from-file", metavar="PLAN.csv",

@@ -12,7 +12,7 @@ from groupctl.cli.cluster import ClusterOptions, open_cluster, with_cluster_opti
 from groupctl.cli.names import name_callback
 from groupctl.cli.options import OutputOption, output_format
 from groupctl.errors import FindingsReached, GroupctlError, UsageError
-from groupctl.output import Column, OutputFormat, render
+from groupctl.output import Column, OutputFormat, render, write_prose
 
 if TYPE_CHECKING:
     from groupctl.regex.report import PatternReport
@@ -34,10 +34,10 @@ class RegexFailOn(str, Enum):
 COLUMNS = [
     Column("pattern", "PATTERN"),
     Column("valid", "VALID"),
-    Column("error", "ERROR"),
-    Column("warnings", "WARNINGS"),
+    Column("error", "ERROR", free=True),
+    Column("warnings", "WARNINGS", free=True),
 ]
-MATCH_COLUMNS = [Column("matchCount", "MATCHES"), Column("matches", "TOPICS", wide_only=True)]
+MATCH_COLUMNS = [Column("matchCount", "MATCHES"), Column("matches", "TOPICS", wide_only=True, free=True)]
 
 
 def _details(reports: list[PatternReport]) -> list[str]:
@@ -153,7 +153,7 @@ def validate(
         if details and fmt in (OutputFormat.table, OutputFormat.wide):
             typer.echo("")
             for line in details:
-                typer.echo(line)
+                write_prose(line)
 
     invalid = sum(not r.valid for r in reports)
     if invalid:

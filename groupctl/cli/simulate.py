@@ -58,7 +58,7 @@ MEMBER_COLUMNS = [
     Column("member", "MEMBER"),
     Column("instance_id", "INSTANCE_ID"),
     Column("member_id", "MEMBER_ID"),
-    Column("assignment", "ASSIGNMENT"),
+    Column("assignment", "ASSIGNMENT", free=True),
 ]
 
 ROLLING_BOUNCE_HELP = (
@@ -192,7 +192,7 @@ def rolling_bounce(
         render("RollingBounce", rows, columns, fmt)
         if fmt is OutputFormat.wide:
             typer.echo()
-            write_table(_member_rows(results), MEMBER_COLUMNS)
+            write_table(_member_rows(results), MEMBER_COLUMNS, wide=True)
     _check(results)
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import typer
 
 from groupctl.cli.audit_views import FailOn, FailOnOption, check_fail_on, render_report
+from groupctl.cli.completion import complete_spark_masters
 from groupctl.cli.durations import duration_option
 from groupctl.cli.options import OutputOption, output_format, settings
 from groupctl.errors import GroupctlError, UsageError
@@ -67,6 +68,7 @@ def audit(
         None, "--master", metavar="URL",
         help="Where Spark runs: local[*] (every core of this machine, the default), local[N], spark://HOST:PORT, "
         "yarn or k8s://... Under spark-submit, spark-submit's own --master applies.",
+        autocompletion=complete_spark_masters,
     ),
     out: str = typer.Option(
         None, "--out", metavar="DIR",

@@ -11,7 +11,7 @@ def test_sample_report(cli, sample):
     r = cli("dump", "audit", str(sample))
     assert r.code == 0, r.err
     lines = r.out.splitlines()
-    assert lines[0].split() == ["SEVERITY", "RULE", "GROUP", "EVIDENCE", "EXPLANATION"]
+    assert lines[0].split() == ["SEVERITY", "RULE", "GROUP", "EXPLANATION"]
     assert any(line.startswith("info") and "aborted-commit" in line and "billing-etl" in line for line in lines)
     assert not any(line.startswith("error") for line in lines)
     assert any(line.split()[:1] == ["GROUP"] and "COMMITS/MIN" in line for line in lines)

@@ -22,7 +22,7 @@ def test_table_default(cli, sample):
     lines = r.out.splitlines()
     assert lines[0].split() == ["OFFSET", "TIMESTAMP", "TYPE", "GROUP", "KEY", "VALUE"]
     assert len(lines) == 32
-    assert lines[1].split()[:4] == ["0", "1767225600000", "GROUP_METADATA", "orders-app"]
+    assert lines[1].split()[:4] == ["0", "2026-01-01T00:00:00.000Z", "GROUP_METADATA", "orders-app"]
     assert "<DELETE>" in lines[-1]
     assert r.err == ""
 
@@ -62,7 +62,7 @@ def test_json_envelope_and_csv(cli, sample):
     assert len(doc["items"]) == 31
     r = cli("dump", "decode", str(sample), "-o", "csv", "--record-type", "3")
     rows = r.out.splitlines()
-    assert rows[0] == "file,position,offset,timestamp,type,version,group,key,value"
+    assert rows[0] == "file,position,offset,timestamp,type,version,group,key,value,crcValid"
     assert len(rows) == 2 and ",CONSUMER_GROUP_METADATA,0,payments-app," in rows[1]
 
 
@@ -129,6 +129,30 @@ def test_strict_stops_at_first_damage(cli, sample):
     assert "CRC mismatch" in r.err
     offsets = [json.loads(line)["offset"] for line in r.out.splitlines()]
     assert offsets == list(range(7))
+
+
+def test_records_of_a_batch_whose_crc_failed_are_marked_in_the_table(cli, sample):
+    segment = sample / "__consumer_offsets-0" / "00000000000000000000.log"
+    data = bytearray(segment.read_bytes())
+    victim = list(iter_batches(bytes(data)))[3]
+    data[victim.position + 42] ^= 0x01  # the batch's max timestamp: the CRC fails, the records still read
+    segment.write_bytes(bytes(data))
+    jsonl = [json.loads(line) for line in cli("dump", "decode", str(sample), "-f", "jsonl").out.splitlines()]
+    damaged = {str(o["offset"]) for o in jsonl if not o["crcValid"]}
+    assert damaged and len(damaged) < len(jsonl)
+    r = cli("dump", "decode", str(sample))
+    assert r.code == 3 and "CRC mismatch" in r.err
+    lines = r.out.splitlines()
+    rows = [line for line in lines[1:] if line and line.split()[0].isdigit()]
+    marked = {row.split()[0] for row in rows if "CRC✗ " in row}
+    assert marked == damaged
+    assert lines[-1].startswith(f"CRC✗: {len(damaged)} record(s) from a batch whose CRC check failed")
+    csv_rows = cli("dump", "decode", str(sample), "-o", "csv").out.splitlines()
+    assert csv_rows[0].endswith(",crcValid")
+    assert {row.split(",")[2] for row in csv_rows[1:] if row.endswith(",false")} == damaged
+    assert "CRC✗" not in cli("dump", "decode", str(sample), "-o", "csv").out
+    clean = cli("dump", "decode", str(sample), "--to-offset", str(min(map(int, damaged)) - 1))
+    assert "CRC✗" not in clean.out
 
 
 def test_random_bytes_exit_3_without_trace(cli, tmp_path):
