@@ -11,6 +11,17 @@ EXIT_ERROR = 1
 EXIT_USAGE = 2
 EXIT_PARTIAL = 3
 EXIT_FINDINGS = 4
+EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports a process ended by SIGINT
+
+#: Every exit code and what it means: the README's table and each man page's EXIT STATUS come from it.
+EXIT_STATUSES = (
+    (EXIT_OK, "ok"),
+    (EXIT_ERROR, "error; also a confirmation answered no (nothing changed)"),
+    (EXIT_USAGE, "usage error"),
+    (EXIT_PARTIAL, "partial failure: some input was damaged or skipped, or some items failed"),
+    (EXIT_FINDINGS, "findings at or above `--fail-on`"),
+    (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
+)
 
 
 class GroupctlError(Exception):

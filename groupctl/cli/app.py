@@ -18,14 +18,12 @@ import typer
 from groupctl import __version__
 from groupctl.cli import context, demo, dump, group, local, regex, serve, simulate, spark
 from groupctl.cli.faults import world_fault
-from groupctl.cli.help_format import plain_flags
+from groupctl.cli.help_text import install as install_help_text
 from groupctl.cli.options import settings
-from groupctl.errors import EXIT_ERROR, EXIT_USAGE, GroupctlError, NotConfirmed
+from groupctl.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, GroupctlError, NotConfirmed
 from groupctl.output import OutputFormat
 
 COMPLETE_VAR = "_GROUPCTL_COMPLETE"
-EXIT_INTERRUPTED = 130
-"""Ctrl-C (SIGINT), as shells report a process it ended: 128 + 2."""
 DEBUG_FLAGS = ("--debug", "--verbose", "-v")
 """The root's flags for a trace; `-v/--verbose` only in their old place, before the command."""
 DEPRECATED_VERBOSE = ("groupctl: note: --verbose/-v before the command is deprecated: use --debug for details and "
@@ -157,7 +155,7 @@ def main(argv: list[str] | None = None) -> None:
 
         completion_init()
     command = typer.main.get_command(app)
-    plain_flags(command)
+    install_help_text(command)
     args = sys.argv[1:] if argv is None else argv
     settings.debug = _debug_requested(args)
     try:

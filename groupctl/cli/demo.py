@@ -67,8 +67,8 @@ STEPS: list[tuple[str, list[str]]] = [
         "group config get payments-app --local {dir}",
     ]),
     ("The coordinator's own log is a __consumer_offsets partition in Kafka's format: the dump tools read it "
-     "as they read a broker's.", [
-        "dump groups {log} --state",
+     "as they read a broker's (it holds every group, as a one-partition __consumer_offsets would).", [
+        "dump groups {log} --state --partitions 1",
         "dump audit {log} --fail-on none",
     ]),
 ]

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable
 from enum import Enum
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 import typer
@@ -18,7 +19,7 @@ from groupctl.cli.reading import DumpReading
 from groupctl.errors import GroupctlError, PartialFailure, UsageError
 from groupctl.log.kafka_versions import NEWEST, SUPPORTED_VERSIONS
 from groupctl.output import Column, OutputFormat, render, write_prose
-from groupctl.plurals import counted
+from groupctl.plurals import counted, plural
 
 app = typer.Typer(
     help="Read __consumer_offsets offline: raw segment files, partition directories, and "
@@ -294,16 +295,47 @@ def _split_paths_and_groups(args: list[str]) -> tuple[list[Path], list[str]]:
     return paths, []
 
 
+OFFSETS_TOPIC = "__consumer_offsets"
+_PARTITION_DIR = re.compile(OFFSETS_TOPIC + r"-(\d+)")
+
+
+def source_partition(path: str) -> int | None:
+    """The `__consumer_offsets` partition a file was read from: its directory's name (a segment in
+    `__consumer_offsets-7/`, or the file a kafka-dump-log text names in its `Dumping` line); None
+    when the path does not say (a pipe, a segment copied elsewhere)."""
+    parent = PurePath(path).parent.name
+    match = _PARTITION_DIR.fullmatch(parent)
+    return int(match.group(1)) if match else None
+
+
 def _replay(paths: list[Path], strict: bool):
-    """Replay every record of the inputs into one state; returns it with the reading (for problems)."""
+    """Replay every record of the inputs into one state.
+
+    Returns it with the reading (for problems) and, for each group, the partitions its records were
+    read from, in the order first seen (none when no input path names its partition).
+    """
     from groupctl.log.replay import Replay
 
     replay = Replay()
     apply = replay.apply
+    where: dict[str, list[int]] = {}
     with DumpReading(paths, strict=strict, what="replaying") as reading:
-        for _dump, rec in reading.records():
-            apply(rec)
-    return replay, reading
+        for dump in reading.dumps():
+            partition = source_partition(dump.path)
+            groups: set[str | None] = set()
+            add = groups.add
+            for _batch, recs in dump.batches:
+                for rec in recs:
+                    apply(rec)
+                    key = rec[2]
+                    if key is not None:
+                        add(key.data["group"] if key.type <= 2 else key.data.get("groupId"))
+            if partition is not None:
+                for group in groups:
+                    found = where.setdefault(group, [])
+                    if partition not in found:
+                        found.append(partition)
+    return replay, reading, where
 
 
 @app.command("groups")
@@ -321,10 +353,13 @@ def groups(
     ),
     topic_ids: Path = typer.Option(
         None, "--topic-ids", metavar="FILE",
-        help="Show topic ids as names: kafka-topics.sh --describe output, JSON, or 'name id' lines.",
+        help="Names for the topic ids the dump does not name itself (the dump's own names are always used): "
+        "kafka-topics.sh --describe output, JSON, or 'name id' lines. Without it such an id is shown as is.",
     ),
     partitions: int = typer.Option(
-        50, "--partitions", min=1, help="offsets.topic.num.partitions, to name each group's coordinator partition."
+        50, "--partitions", min=1,
+        help="offsets.topic.num.partitions: the partition each group id hashes to (-o wide, and a note when the "
+        "records were read from another one).",
     ),
     strict: bool = typer.Option(False, "--strict", help="Stop at the first damaged batch instead of skipping it."),
     output: OutputFormat = OutputOption,
@@ -333,33 +368,51 @@ def groups(
 
     Offsets, transactional commits and their markers, tombstones, classic group metadata and KIP-848
     records are replayed in order; the result is shown like a live `group describe`. KIP-848 records
-    name topics by id: pass --topic-ids to see names.
+    name topics by id: they are shown by the names the dump itself holds (ConsumerGroupPartitionMetadata,
+    OffsetCommitValue v4), and by --topic-ids for the rest. COORDINATOR is the partition the group's
+    records were read from.
     """
-    from groupctl.cli.group_views import View, render_groups
+    from groupctl.cli.group_views import DUMP_STATE_COLUMNS, View, render_groups
     from groupctl.describe import describe_replayed
     from groupctl.log.partitioning import partition_for
+    from groupctl.log.topic_ids import dump_topic_names
 
     chosen = [v for v, on in ((View.members, members), (View.offsets, offsets), (View.state, state)) if on]
     if len(chosen) > 1:
         raise UsageError("only one of --members, --offsets and --state can be given")
     view = chosen[0] if chosen else View.offsets
     paths, wanted = _split_paths_and_groups(args)
-    names = None
+    names: dict[str, str] = {}
     if topic_ids is not None:
         from groupctl.log.topic_ids import load_topic_ids
 
         names = load_topic_ids(topic_ids)
-    replay, reading = _replay(paths, strict)
+    replay, reading, where = _replay(paths, strict)
+    names.update(dump_topic_names(replay))
     existing = replay.group_ids()
     missing = [g for g in wanted if g not in existing]
     selected = [g for g in wanted if g not in missing] if wanted else existing
-    descs = [
-        describe_replayed(replay, g, topic_names=names,
-                          coordinator=f"__consumer_offsets-{partition_for(g, partitions)}")
-        for g in selected
-    ]
+    descs = []
+    elsewhere = []
+    for g in selected:
+        read_from = where.get(g, [])
+        hashed = partition_for(g, partitions)
+        shown = hashed if hashed in read_from else read_from[-1] if read_from else None
+        desc = describe_replayed(replay, g, topic_names=names,
+                                 coordinator=None if shown is None else f"{OFFSETS_TOPIC}-{shown}")
+        desc.hashed_coordinator = f"{OFFSETS_TOPIC}-{hashed}"
+        descs.append(desc)
+        if read_from and read_from != [hashed]:
+            elsewhere.append(f"'{g}' from {', '.join(map(str, read_from))}, hashes to {hashed}")
     if descs or not missing:
-        render_groups(descs, view, output_format(output), verbose=verbose)
+        render_groups(descs, view, output_format(output), verbose=verbose,
+                      columns=DUMP_STATE_COLUMNS if view is View.state else None)
+    if elsewhere:
+        shown = "; ".join(elsewhere[:3]) + (f"; {len(elsewhere) - 3} more" if len(elsewhere) > 3 else "")
+        read = plural(len(elsewhere), "group was", "groups were")
+        typer.echo(f"groupctl: note: {len(elsewhere)} {read} read from another partition than the one their id "
+                   f"hashes to with --partitions {partitions} ({shown}): the broker looks for a group only there; "
+                   "check --partitions (offsets.topic.num.partitions) and the partition directories' names", err=True)
     for g in missing:
         typer.echo(f"groupctl: error: group '{g}' does not exist in the dump", err=True)
     reading.report(debug=settings.debug)

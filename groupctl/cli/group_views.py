@@ -83,6 +83,12 @@ STATE_COLUMNS = [
     Column("migration", "MIGRATION", text=migration_text),
 ]
 
+DUMP_STATE_COLUMNS = [
+    *STATE_COLUMNS[:2], Column("hashedCoordinator", "HASHED-PARTITION", wide_only=True), *STATE_COLUMNS[2:]
+]
+"""`dump groups --state`: COORDINATOR is the partition the records were read from; the one the group id
+hashes to is beside it in -o wide."""
+
 COLUMNS = {View.offsets: OFFSET_COLUMNS, View.members: MEMBER_COLUMNS, View.state: STATE_COLUMNS}
 
 
@@ -137,7 +143,8 @@ def member_rows(desc: GroupDescription) -> list[dict[str, Any]]:
 
 def state_row(desc: GroupDescription) -> dict[str, Any]:
     return {
-        "group": desc.group_id, "coordinator": desc.coordinator, "assignor": desc.assignor, "state": desc.state,
+        "group": desc.group_id, "coordinator": desc.coordinator, "hashedCoordinator": desc.hashed_coordinator,
+        "assignor": desc.assignor, "state": desc.state,
         "type": desc.type, "groupEpoch": desc.group_epoch, "assignmentEpoch": desc.assignment_epoch,
         "members": len(desc.members), "converged": desc.converged, "migration": desc.migration,
         "classicMembers": desc.classic_members, "consumerMembers": desc.consumer_members,
@@ -158,12 +165,15 @@ def description_item(desc: GroupDescription) -> dict[str, Any]:
     return item
 
 
-def render_groups(descs: list[GroupDescription], view: View, fmt: OutputFormat, verbose: bool = False) -> None:
-    """Print descriptions in one view; --verbose adds wide's columns, still fitted to the terminal."""
+def render_groups(descs: list[GroupDescription], view: View, fmt: OutputFormat, verbose: bool = False,
+                  columns: list[Column] | None = None) -> None:
+    """Print descriptions in one view (`columns` in place of the view's own); --verbose adds wide's
+    columns, still fitted to the terminal."""
     if view is View.offsets:
         rows = [row for d in descs for row in offset_rows(d)]
     elif view is View.members:
         rows = [row for d in descs for row in member_rows(d)]
     else:
         rows = [state_row(d) for d in descs]
-    render("GroupDescription", rows, COLUMNS[view], fmt, items=[description_item(d) for d in descs], extra=verbose)
+    render("GroupDescription", rows, columns or COLUMNS[view], fmt, items=[description_item(d) for d in descs],
+           extra=verbose)

@@ -2,9 +2,9 @@
 
 Typer's Rich help fills that column from each option's type, flags included, so `--dry-run`,
 `--yes` and `--help` itself read as if they took a value (`--yes <bool>`). An option's metavar, when
-set, is what the column shows; a flag takes no value, so its metavar is made empty here, once, on the
-built command tree. The `--help` option is made by Click per command on first use; it is made here
-with the context the command will get (the same help option names), so it is the one later shown.
+set, is what the column shows; a flag takes no value, so its metavar is made empty, when the help is
+shown (see `help_text.HelpContext`): the command's own flags, and the `--help` option Click makes
+for that context.
 """
 
 from __future__ import annotations
@@ -17,13 +17,10 @@ def _plain(option: Any) -> None:
         option.metavar = ""
 
 
-def plain_flags(command: Any, name: str = "groupctl", parent: Any = None) -> None:
-    """Give every flag of `command` and its subcommands (and their --help) an empty metavar."""
+def plain_flags(command: Any, ctx: Any) -> None:
+    """Give every flag of `command`, and its --help in `ctx`, an empty metavar."""
     for param in command.params:
         _plain(param)
-    ctx = command.context_class(command, info_name=name, parent=parent, **command.context_settings)
     help_option = command.get_help_option(ctx)
     if help_option is not None:
         _plain(help_option)
-    for sub_name, sub in (getattr(command, "commands", None) or {}).items():
-        plain_flags(sub, sub_name, ctx)

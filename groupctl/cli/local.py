@@ -159,8 +159,6 @@ def topics_create(
 
     The one command that may create DIR. Fails with Kafka's errors: INVALID_TOPIC_EXCEPTION for a
     bad name, TOPIC_ALREADY_EXISTS, INVALID_PARTITIONS for fewer than one partition.
-
-    Example: groupctl local topics create orders --partitions 6 --messages 1000 --local ./lab
     """
     _check_counts(partitions, messages)
     with _session(local, create=True) as backend:
@@ -247,10 +245,6 @@ def settings_command(
     Prints every setting with its value and SOURCE (DIR, or default); wide adds Kafka's default and
     what it governs. An unknown KEY or a bad value is a usage error (exit 2) naming the choices, and
     nothing is saved. Setting a value creates DIR if it holds no coordinator yet.
-
-    Example: groupctl local settings group.consumer.migration.policy=upgrade --local ./lab
-
-    Example: groupctl local settings --kafka-version 4.0 --local ./lab
     """
     from groupctl.backends.local_settings import (
         KAFKA_VERSION,
@@ -440,8 +434,6 @@ def member_join(
     virtual time moves. Gives up after 600000 ms (10 min) of virtual time without the group
     settling (exit 1; the members keep their state). Prints the member: member id, epoch
     (classic: the generation), assignment.
-
-    Example: groupctl local member join pod-0 --group orders-app --instance-id pod-0 --topics orders --local ./lab
     """
     from groupctl.backends.local_members import DEFAULT_SESSION_TIMEOUT_MS, MemberLaunch
 

@@ -56,16 +56,11 @@ VALIDATE_HELP = (
     "Since KIP-848 the broker compiles SubscribedTopicRegex with RE2/J and matches whole topic names "
     "(librdkafka's classic consumer searched for a match anywhere in the name). Each PATTERN gets the broker's "
     "verdict, with RE2/J's error description and the exact INVALID_REGULAR_EXPRESSION message, and lint "
-    "warnings: prefix patterns without .*, shell-glob stars, {,n} (literal text in RE2), Java class "
+    "warnings: prefix patterns without .* (a plain topic name only when listed topics extend it), "
+    "shell-glob stars, {,n} (literal text in RE2), Java class "
     "intersection, \\Z, and Java or Python constructs RE2 lacks (lookaround, backreferences, possessive "
     "quantifiers, atomic groups, ...), each with the pattern to write instead where there is one.\n\n"
-    "Exit 1 when any pattern is invalid; 4 with --fail-on warning when a warning fired; else 0.\n\n"
-    "Example: groupctl regex validate '^topic*' 'orders' 'orders-.*' '(?!tmp).*'\n\n"
-    "Example: kafka-topics.sh --bootstrap-server b:9092 --list | groupctl regex validate -t - 'orders-.*'\n\n"
-    "Example: groupctl regex validate --from-cluster -b kafka-1:9092 --command-config client.properties 'orders-.*'\n\n"
-    "Example: groupctl regex validate --from-cluster --local DIR 'orders-.*'\n\n"
-    "Example: groupctl regex validate --kafka-tool 'orders-(?=eu).*'\n\n"
-    "Example: groupctl regex validate --fail-on warning -o json -- '-dlq$' '.*-dlq'"
+    "Exit 1 when any pattern is invalid; 4 with --fail-on warning when a warning fired; else 0."
 )
 
 

@@ -106,12 +106,7 @@ ROLLING_BOUNCE_HELP = (
     "groupTypeBefore, groupTypeAfter, convertedAtRestart and convertedAtMs (null when nothing converted). "
     "As both protocols run, --session-timeout must suit both: 45000..60000 ms.\n\n"
     "Exit 1 when a run did not settle or met errors a healthy group never sees (they are printed); 2 on bad "
-    "input.\n\n"
-    "Example: groupctl simulate rolling-bounce --compare --members 10 --partitions 30\n\n"
-    "Example: groupctl simulate rolling-bounce --static --session-timeout 6000 --restart-time 10000\n\n"
-    "Example: groupctl simulate rolling-bounce --protocol consumer --dynamic -o json\n\n"
-    "Example: groupctl simulate rolling-bounce --migrate upgrade --members 10 --partitions 30\n\n"
-    "Example: groupctl simulate rolling-bounce --migrate downgrade --dynamic -o wide"
+    "input."
 )
 
 #: Setting name in the library -> the option that sets it, for usage errors.

@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 from groupctl.describe import current_held
 from groupctl.errors import DecodeError
-from groupctl.model import Finding
+from groupctl.model import Finding, empty_group_epochs
 from groupctl.plurals import counted, plural
+from groupctl.protocol.consumer_protocol import ASSIGNMENT, SUBSCRIPTION, reads_as_earlier_version, version_of
 from groupctl.protocol.primitives import uuid_to_kafka
 from groupctl.protocol.records import RECORD_TYPE_NAMES, RecordKey, encode_key
 
@@ -50,7 +51,10 @@ RULES: dict[str, str] = {
     "unknown-record-type": "warning",
     "aborted-commit": "info",
 }
-"""Every rule id and its severity, for documentation and for filtering by rule."""
+"""Every rule id and its severity, for documentation and for filtering by rule. Two rules are `info`
+for their harmless cause: `empty-group-epoch-mismatch` when the assignment epoch is behind (the
+KAFKA-20442 leftover), `undecodable-subscription` when the bytes are a whole earlier version of the
+message (kafka-go's)."""
 
 _NO_TS = 1 << 62  # "no timestamp seen yet" for a running minimum
 _UNKNOWN_PREFIX = "Unknown record type "
@@ -58,6 +62,8 @@ _UNKNOWN_PREFIX = "Unknown record type "
 _RECORDS, _BYTES, _TOMBSTONES, _COMMITS, _FIRST, _LAST = range(6)
 # Member record types whose last log offset is kept for evidence: metadata, target, current assignment.
 _MEMBER_SLOT = {5: 0, 7: 1, 8: 2}
+# A classic member's consumer-protocol fields and the message each holds.
+_EMBEDDED = {"subscription": SUBSCRIPTION, "assignment": ASSIGNMENT}
 
 
 def at_or_above(finding: Finding, threshold: str) -> bool:
@@ -68,8 +74,8 @@ def at_or_above(finding: Finding, threshold: str) -> bool:
         raise ValueError(f"unknown severity {threshold!r}; expected one of {', '.join(SEVERITIES)}") from None
 
 
-def _finding(rule: str, group: str | None, explanation: str, evidence: dict) -> Finding:
-    return Finding(RULES[rule], rule, group, explanation, evidence)
+def _finding(rule: str, group: str | None, explanation: str, evidence: dict, severity: str | None = None) -> Finding:
+    return Finding(severity or RULES[rule], rule, group, explanation, evidence)
 
 
 def _sort_key(f: Finding) -> tuple:
@@ -593,19 +599,26 @@ class Auditor:
                     "subscription or client details",
                     {"memberIds": ids, "logOffset": offsets[0] if offsets else -1, "logOffsets": offsets},
                 ))
-            if state.has_metadata and not members and state.epoch != state.assignment_epoch:
+            verdict = empty_group_epochs(state.epoch, state.assignment_epoch)
+            if state.has_metadata and not members and verdict != "equal":
                 where = self._group_offsets.get(group, [None, None])
                 evidence: dict[str, Any] = {"groupEpoch": state.epoch, "assignmentEpoch": state.assignment_epoch,
                                             "logOffset": where[0] if where[0] is not None else -1}
                 if where[1] is not None:
                     evidence["assignmentLogOffset"] = where[1]
-                out.append(_finding(
-                    "empty-group-epoch-mismatch", group,
-                    f"the group has no members but its group epoch {state.epoch} differs from its assignment "
-                    f"epoch {state.assignment_epoch} (KAFKA-20442): the assignment epoch was not brought up to "
-                    "date when the last member left, so the group looks unconverged although it is empty",
-                    evidence,
-                ))
+                if verdict == "behind":
+                    explanation = (
+                        f"the group has no members and its assignment epoch {state.assignment_epoch} is behind its "
+                        f"group epoch {state.epoch}: what a broker without the KAFKA-20442 fix leaves when the last "
+                        "member is fenced; harmless, Kafka loads the group as Empty and the next member to join "
+                        "gets a new assignment")
+                else:
+                    explanation = (
+                        f"the group has no members but its assignment epoch {state.assignment_epoch} is ahead of "
+                        f"its group epoch {state.epoch}, which Kafka never writes: a member joining gets no new "
+                        "assignment until the group epoch passes it (leftover records of a deletion or downgrade)")
+                out.append(_finding("empty-group-epoch-mismatch", group, explanation, evidence,
+                                    "info" if verdict == "behind" else None))
             out += self._owned_twice(group, state.current)
             out += self._duplicate_ids(
                 group,
@@ -676,13 +689,27 @@ class Auditor:
                 if not bad:
                     continue
                 member_id = str(member.get("memberId"))
+                earlier = {name: reads_as_earlier_version(_EMBEDDED[name], member[name]) for name in bad}
+                evidence = {"memberId": member_id, "fields": bad, "logOffset": state.log_offset,
+                            "generation": state.generation}
+                if all(v is not None for v in earlier.values()):
+                    labelled = sorted({version_of(member[name]) for name in bad})
+                    evidence["readsAsVersions"] = [earlier[name] for name in bad]  # one per field
+                    out.append(_finding(
+                        "undecodable-subscription", group,
+                        f"member {member_id}'s {' and '.join(bad)} bytes say version "
+                        f"{'/'.join(map(str, labelled))} but hold a whole earlier version (as kafka-go writes them): "
+                        "Kafka leaves them undecoded too (base64) and the group works; an online upgrade to the "
+                        "consumer protocol is refused while this member is in the group",
+                        evidence, "info",
+                    ))
+                    continue
                 out.append(_finding(
                     "undecodable-subscription", group,
-                    f"member {member_id}'s {' and '.join(bad)} bytes do not decode as the consumer protocol "
-                    "(Kafka shows them as base64): a non-Java or faulty client wrote them, and tools cannot show "
-                    "its topics or partitions",
-                    {"memberId": member_id, "fields": bad, "logOffset": state.log_offset,
-                     "generation": state.generation},
+                    f"member {member_id}'s {' and '.join(bad)} bytes do not decode as any version of the consumer "
+                    "protocol (Kafka shows them as base64): a faulty client or damaged bytes; tools cannot show its "
+                    "topics or partitions, and an online upgrade to the consumer protocol is refused",
+                    evidence,
                 ))
         return out
 

@@ -177,7 +177,7 @@ def test_help_explains_the_scenario_and_the_claim(cli):
     for words in ("KIP-345", "LeaveGroup", "epoch -1, or -2 when static", "range assignor",
                   "consumer.session.timeout.ms", "StatefulSet", f"1..{MAX_MEMBERS}", "--migrate upgrade",
                   "group.protocol=consumer", "CONVERTED", "convertedAtRestart",
-                  "Example: groupctl simulate rolling-bounce --migrate downgrade"):
+                  "groupctl simulate rolling-bounce --migrate downgrade"):
         assert words in text, words
 
 
