@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Final
 import typer
 
 from groupctl.cli.completion import complete_contexts
-from groupctl.cli.durations import FORMS, duration_option
+from groupctl.cli.durations import duration_option, forms
 from groupctl.cli.options import settings
 from groupctl.errors import UsageError
 
@@ -92,9 +92,10 @@ TimeoutOption = typer.Option(
     "30s",
     "--timeout",
     metavar="DURATION",
-    parser=duration_option(),
+    parser=duration_option(bare_unit="ms"),
     help="Give up on the cluster after this long: each operation's connections, requests and retries "
-    f"together. A duration: {FORMS}, from 1ms to 24h.",
+    f"together. A duration: {forms('ms')}, from 1ms to 24h; --timeout 5000 is 5 s, as kafka-consumer-groups.sh "
+    "reads it.",
 )
 
 NO_CLUSTER: Final = (
@@ -161,6 +162,8 @@ def choose_cluster(
     chosen = None if local is not None else _context(context, bootstrap is not None or command_config is not None)
     if local is None and not kafka and chosen is None:
         raise UsageError(NO_CLUSTER)
+    if command_config is not None:
+        _check_readable(command_config, _named("command-config", command_config, COMMAND_CONFIG_ENV))
     if extra:
         from groupctl.kafka.config import refuse_secret_overrides  # the Kafka client only when it is used
 
@@ -180,6 +183,22 @@ def _context(name: str | None, explicit_cluster: bool) -> Context | None:
     if contexts.current is None:
         return None
     return contexts.get(contexts.current, f"{shown_path(contexts.path)}: current-context")
+
+
+def _check_readable(path: Path, option: str) -> None:
+    """The client properties file is part of the command line: one that is missing, a directory or
+    unreadable is a usage error (exit 2), said before anything is asked of the cluster."""
+    if not path.exists():
+        raise UsageError(f"{option} {path}: no such file; give the client properties file "
+                         "(what kafka-consumer-groups.sh --command-config takes)")
+    if path.is_dir():
+        raise UsageError(f"{option} {path} is a directory; give the client properties file in it")
+    try:
+        if path.is_file():  # not a pipe (`<(vault read ...)`): opening one waits for its writer
+            with path.open("rb"):
+                pass
+    except OSError as exc:
+        raise UsageError(f"{option} {path}: cannot read it ({exc.strerror or exc}); check its permissions") from None
 
 
 @dataclass(frozen=True)
@@ -257,7 +276,7 @@ def _open(choice: ClusterChoice) -> Backend:
     config = load_client_config(
         choice.command_config, choice.overrides, bootstrap_servers=choice.bootstrap, environ=os.environ, base=base
     )
-    if settings.verbose:
+    if settings.debug:
         shown = ", ".join(f"{k}={v}" for k, v in config.redacted().items())
         named = f" (context '{choice.context.name}')" if choice.context is not None else ""
         typer.echo(f"groupctl: client settings for {config.bootstrap_text}{named}: {shown}", err=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable
 from enum import Enum
 from pathlib import Path, PurePath
 from typing import Any
@@ -18,6 +19,7 @@ from groupctl.cli.reading import DumpReading
 from groupctl.errors import GroupctlError, PartialFailure, UsageError
 from groupctl.log.kafka_versions import NEWEST, SUPPORTED_VERSIONS
 from groupctl.output import Column, OutputFormat, render, write_prose
+from groupctl.plurals import counted, plural
 
 app = typer.Typer(
     help="Read __consumer_offsets offline: raw segment files, partition directories, and "
@@ -170,7 +172,8 @@ def decode(
         raise UsageError(f"--output {out_fmt.value} applies to --format table only; --format {fmt.value} "
                          "has its own layout")
     kafka = _kafka_profile(fmt, kafka_version)
-    keep = make_filter(groups, _record_types(record_type), from_offset, to_offset)
+    chosen = make_filter(groups, _record_types(record_type), from_offset, to_offset)
+    keep = None if chosen is None else _Matches(chosen)
 
     def records(inputs):
         for dump in inputs:
@@ -216,10 +219,42 @@ def decode(
                 render("RecordList", rows(), RECORD_COLUMNS, out_fmt)
                 if marked:
                     typer.echo("")
-                    write_prose(f"{CRC_MARK}: {marked} record(s) from a batch whose CRC check failed (see the "
+                    write_prose(f"{CRC_MARK}: {counted(marked, 'record')} from a batch whose CRC check failed (see the "
                                 "warnings on stderr): their bytes are not what was written, so what they show "
                                 "may be wrong")
-    reading.report(verbose=settings.verbose)
+    if keep is not None:
+        keep.say_what_did_not_match(groups, record_type, from_offset, to_offset)
+    reading.report(debug=settings.debug)
+
+
+class _Matches:
+    """The records filter, counting what it lets through: a filter that matched nothing is said on stderr
+    (exit 0: an empty answer is an answer), so a mistyped group id is not mistaken for a quiet group."""
+
+    def __init__(self, keep: Callable[[Any], bool]) -> None:
+        self.keep = keep
+        self.count = 0
+        self.groups: set[str | None] = set()
+
+    def __call__(self, rec: Any) -> bool:
+        if not self.keep(rec):
+            return False
+        self.count += 1
+        self.groups.add(rec.group)
+        return True
+
+    def say_what_did_not_match(self, groups: list[str] | None, types: str | None, start: int | None,
+                               end: int | None) -> None:
+        if self.count == 0:
+            given = [*(f"--group {g}" for g in groups or ()), *([f"--record-type {types}"] if types else []),
+                     *([f"--from-offset {start}"] if start is not None else []),
+                     *([f"--to-offset {end}"] if end is not None else [])]
+            hint = "; `groupctl dump groups PATH` lists the groups in the dump" if groups else ""
+            typer.echo(f"groupctl: note: no record matched {' '.join(given)}{hint}", err=True)
+            return
+        for group in dict.fromkeys(groups or ()):
+            if group not in self.groups:
+                typer.echo(f"groupctl: note: no record of group '{group}' matched", err=True)
 
 
 def _kafka_profile(fmt: DecodeFormat, version: str | None):
@@ -314,7 +349,7 @@ def groups(
     offsets: bool = typer.Option(False, "--offsets", help="One row per committed partition (the default view)."),
     state: bool = typer.Option(False, "--state", help="One row per group: state, epochs, convergence, migration."),
     verbose: bool = typer.Option(
-        False, "--verbose", help="More columns: assignments, subscriptions, leader epochs (as -o wide)."
+        False, "--verbose", "-v", help="More columns: assignments, subscriptions, leader epochs (as -o wide)."
     ),
     topic_ids: Path = typer.Option(
         None, "--topic-ids", metavar="FILE",
@@ -374,15 +409,16 @@ def groups(
                       columns=DUMP_STATE_COLUMNS if view is View.state else None)
     if elsewhere:
         shown = "; ".join(elsewhere[:3]) + (f"; {len(elsewhere) - 3} more" if len(elsewhere) > 3 else "")
-        typer.echo(f"groupctl: note: {len(elsewhere)} group(s) read from another partition than the one their id "
+        read = plural(len(elsewhere), "group was", "groups were")
+        typer.echo(f"groupctl: note: {len(elsewhere)} {read} read from another partition than the one their id "
                    f"hashes to with --partitions {partitions} ({shown}): the broker looks for a group only there; "
                    "check --partitions (offsets.topic.num.partitions) and the partition directories' names", err=True)
     for g in missing:
         typer.echo(f"groupctl: error: group '{g}' does not exist in the dump", err=True)
-    reading.report(verbose=settings.verbose)
+    reading.report(debug=settings.debug)
     if missing:
         cls = PartialFailure if descs else GroupctlError
-        raise cls(f"{len(missing)} of {len(wanted)} group(s) not found in the dump")
+        raise cls(f"{len(missing)} of {counted(len(wanted), 'group')} not found in the dump")
 
 
 @app.command("audit")

@@ -19,6 +19,7 @@ from groupctl.cli.cluster import REJOIN_WAIT_S, ClusterOptions, open_cluster, wi
 from groupctl.cli.completion import complete_group_ids, complete_instance_ids, words
 from groupctl.cli.confirmed import plan_confirm_apply, require_someone_to_ask
 from groupctl.cli.durations import duration_option
+from groupctl.cli.group_selection import GroupsOption, joined
 from groupctl.cli.group_views import View, render_groups
 from groupctl.cli.names import group_ids_callback, name_callback
 from groupctl.cli.options import OutputOption, output_format
@@ -34,6 +35,7 @@ from groupctl.model import (
 )
 from groupctl.operations import WOULD_REMOVE, ConfigChange, RejoinCheck, Removal
 from groupctl.output import Column, OutputFormat, render, to_item, write_table
+from groupctl.plurals import counted, plural
 
 if TYPE_CHECKING:
     from groupctl.backends.base import Backend
@@ -95,7 +97,9 @@ LIST_COLUMNS = [
     Column("group", "GROUP"),
     Column("type", "TYPE"),
     Column("state", "STATE"),
-    Column("protocol", "PROTOCOL", wide_only=True),
+    # The group's protocol type (`consumer` for classic consumer groups, as Kafka's ProtocolType); PROTOCOL in
+    # the describe views is the group protocol a member speaks (classic or consumer).
+    Column("protocolType", "PROTOCOL-TYPE", wide_only=True),
     Column("members", "MEMBERS", wide_only=True),
     Column("mixed", "MIXED", wide_only=True, text=_mixed_text),
 ]
@@ -127,7 +131,7 @@ def list_groups(
         listings = backend.list_groups(types=want_types or None, states=want_states or None,
                                        mixed=fmt is OutputFormat.wide)
     rows = [
-        {"group": g.group_id, "type": g.type, "state": g.state, "protocol": g.protocol_type or None,
+        {"group": g.group_id, "type": g.type, "state": g.state, "protocolType": g.protocol_type or None,
          "members": g.members, "mixed": g.mixed}
         for g in listings
     ]
@@ -159,7 +163,10 @@ def describe(
     groups: list[str] = typer.Argument(None, metavar="GROUP", help="The groups to describe.",
                                        callback=group_ids_callback,
                                        autocompletion=complete_group_ids),
-    all_groups: bool = typer.Option(False, "--all", "-a", help="Describe every group (narrow it with --type)."),
+    group_options: list[str] = GroupsOption,
+    all_groups: bool = typer.Option(
+        False, "--all", "--all-groups", "-a", help="Describe every group (narrow it with --type)."
+    ),
     types: list[str] = TypeOption,
     members: bool = typer.Option(
         False, "--members", help="One row per member: ids, host, protocol, member epoch, #partitions."
@@ -171,7 +178,7 @@ def describe(
         False, "--state", help="One row per group: coordinator, assignor, state, epochs, members, converged, migration."
     ),
     verbose: bool = typer.Option(
-        False, "--verbose",
+        False, "--verbose", "-v",
         help="More columns (as -o wide): current and target assignment, pending revocation, subscription, upgraded.",
     ),
     cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
@@ -186,10 +193,11 @@ def describe(
     also has consumer-protocol members, `downgrading` when all its members speak classic.
     """
     view = _one_view(members, offsets, state)
+    groups = joined(groups, group_options)
     if all_groups and groups:
-        raise UsageError("give GROUP names or --all, not both")
+        raise UsageError("give GROUP names (or --group) or --all, not both")
     if not all_groups and not groups:
-        raise UsageError("name the groups to describe, or pass --all")
+        raise UsageError("name the groups to describe (GROUP... or --group GROUP), or pass --all")
     if types and not all_groups:
         raise UsageError("--type narrows --all; pass --all too, or drop --type")
     want_types = _canonical(types, GROUP_TYPES, "type", "--type")
@@ -216,7 +224,8 @@ def describe(
         typer.echo(f"groupctl: error: {exc}", err=True)
     if missing:
         cls = PartialFailure if descs else GroupctlError
-        raise cls(f"{len(missing)} of {len(names)} groups do not exist on {location}")
+        raise cls(f"{len(missing)} of {counted(len(names), 'group')} {plural(len(missing), 'does', 'do')} not "
+                  f"exist on {location}")
 
 
 # -- group remove-members --------------------------------------------------------------------------
@@ -348,13 +357,13 @@ def remove_members(
 
     def question(plan: list[RemovalResult], location: str) -> str | None:
         count = sum(p.outcome == WOULD_REMOVE for p in plan)
-        return f"Remove {count} member(s) from group '{group}' on {location}?" if count else None
+        return f"Remove {counted(count, 'member')} from group '{group}' on {location}?" if count else None
 
     plan, removal = plan_confirm_apply(
         chosen, plan=lambda backend: operations.plan_removal(backend.describe_groups([group])[0], targets),
         apply=lambda backend, _: _remove(backend, group, targets, wait),
         show=lambda plan, location: _show_plan(plan, group, location), question=question,
-        refused=f"not confirmed: nothing was removed from group '{group}'", yes=yes, dry_run=dry_run,
+        refused=f"no member was removed from group '{group}'", yes=yes, dry_run=dry_run,
     )
     if removal is None:
         render("MemberRemoval", _removal_rows(plan), REMOVAL_COLUMNS, fmt, items=_removal_items(plan, True))
@@ -369,8 +378,9 @@ def remove_members(
         typer.echo(f"groupctl: warning: instance '{instance_id}' is back in group '{group}' {wait:g} s after its "
                    f"removal (as member {member_id}): its process still runs: stop it, or it rejoins", err=True)
     if removal.failed:
-        raise PartialFailure(f"{len(removal.failed)} of {len(results)} members were not removed from group "
-                             f"'{group}'")
+        were = plural(len(removal.failed), "was", "were")
+        raise PartialFailure(f"{len(removal.failed)} of {counted(len(results), 'member')} {were} not removed from "
+                             f"group '{group}'")
 
 
 def _stderr_is_terminal() -> bool:

@@ -160,6 +160,8 @@ def description_item(desc: GroupDescription) -> dict[str, Any]:
     for member, raw in zip(desc.members, item["members"], strict=True):
         raw["converged"] = member.converged
         raw["upgraded"] = desc.upgraded(member)
+    for offset, raw in zip(desc.offsets, item["offsets"], strict=True):
+        raw["lag"] = offset.lag  # a property, which to_item does not carry: the LAG column's value
     return item
 
 

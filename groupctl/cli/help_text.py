@@ -71,7 +71,10 @@ class HelpContext(typer.Context):
     """A context that readies its command's help text when the help is asked for."""
 
     def get_help(self) -> str:
+        from groupctl.cli.help_format import plain_flags
+
         prepare(self.command, self.command_path.split()[1:])
+        plain_flags(self.command, self)
         return super().get_help()
 
 

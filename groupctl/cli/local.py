@@ -24,6 +24,7 @@ from groupctl.cli.options import OutputOption, output_format
 from groupctl.errors import GroupctlError, PartialFailure, UsageError
 from groupctl.model import format_assignment
 from groupctl.output import Column, OutputFormat, iso_ms, render, to_item
+from groupctl.plurals import counted, plural
 
 if TYPE_CHECKING:
     from groupctl.backends.local import LocalBackend
@@ -301,7 +302,7 @@ MEMBER_COLUMNS = [
     Column("error", "ERROR", wide_only=True, free=True),
 ]
 EVENT_COLUMNS = [
-    Column("offset", "AT"),
+    Column("offsetMs", "AT", text=lambda row: f"+{row['offsetMs']}ms"),
     Column("group", "GROUP"),
     Column("member", "MEMBER"),
     Column("event", "EVENT"),
@@ -336,13 +337,11 @@ def _member_row(view: MemberView) -> dict[str, Any]:
 
 
 def _event_rows(events: list[Event], started_ms: int) -> list[dict[str, Any]]:
-    return [{"offset": f"+{e.at_ms - started_ms}ms", "offsetMs": e.at_ms - started_ms, "atMs": e.at_ms,
-             "time": iso_ms(e.at_ms), "group": e.group, "member": e.member, "event": e.event, "detail": e.detail}
+    """Events as tables, CSV and JSON show them: `offsetMs` after the tick's start (the table's AT, `+300ms`),
+    `atMs` on the virtual clock, and that time in ISO-8601."""
+    return [{"offsetMs": e.at_ms - started_ms, "atMs": e.at_ms, "time": iso_ms(e.at_ms), "group": e.group,
+             "member": e.member, "event": e.event, "detail": e.detail}
             for e in events]
-
-
-def _event_items(events: list[Event], started_ms: int) -> list[dict[str, Any]]:
-    return [{k: v for k, v in row.items() if k != "offset"} for row in _event_rows(events, started_ms)]
 
 
 def _epoch_words(result: RunResult, protocol: str) -> str:
@@ -368,7 +367,7 @@ def _render_run(result: RunResult, output: OutputFormat | None, what: str) -> No
     item = {**to_item(view), "run": {
         "settled": result.settled, "virtualMs": result.virtual_ms, "startedMs": result.started_ms,
         "endedMs": result.ended_ms, "epochBefore": result.epoch_before, "epochAfter": result.epoch_after,
-        "sent": result.sent, "events": _event_items(result.events, result.started_ms),
+        "sent": result.sent, "events": _event_rows(result.events, result.started_ms),
     }}
     render("LocalMember", [_member_row(view)], MEMBER_COLUMNS, fmt, items=[item])
     if result.sent is not None:
@@ -582,7 +581,8 @@ def member_commit(
     render("LocalCommit", rows, COMMIT_COLUMNS, output_format(output))
     failed = [c for c in commits if c.error != "NONE"]
     if failed:
-        raise PartialFailure(f"{len(failed)} of {len(commits)} partitions were not committed")
+        were = plural(len(failed), "was", "were")
+        raise PartialFailure(f"{len(failed)} of {counted(len(commits), 'partition')} {were} not committed")
 
 
 @member_app.command("leave")
@@ -684,7 +684,6 @@ def tick(
     with _members(local) as members:
         result = members.tick(ms)
     rows = _event_rows(result.events, result.started_ms)
-    render("LocalEvent", rows, EVENT_COLUMNS, output_format(output), items=_event_items(result.events,
-                                                                                       result.started_ms))
+    render("LocalEvent", rows, EVENT_COLUMNS, output_format(output))
     typer.echo(f"groupctl: note: the virtual clock moved {ms} ms to {iso_ms(result.ended_ms)}"
                + ("" if rows else "; nothing changed"), err=True)

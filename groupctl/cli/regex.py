@@ -13,6 +13,7 @@ from groupctl.cli.names import name_callback
 from groupctl.cli.options import OutputOption, output_format
 from groupctl.errors import FindingsReached, GroupctlError, UsageError
 from groupctl.output import Column, OutputFormat, render, write_prose
+from groupctl.plurals import counted
 
 if TYPE_CHECKING:
     from groupctl.regex.report import PatternReport
@@ -151,7 +152,7 @@ def validate(
 
     invalid = sum(not r.valid for r in reports)
     if invalid:
-        raise GroupctlError(f"{invalid} of {len(reports)} pattern(s) would be rejected by the broker (RE2/J)")
+        raise GroupctlError(f"{invalid} of {counted(len(reports), 'pattern')} would be rejected by the broker (RE2/J)")
     warned = sum(bool(r.warnings) for r in reports)
     if fail_on is RegexFailOn.warning and warned:
-        raise FindingsReached(f"lint warnings for {warned} of {len(reports)} pattern(s) (--fail-on warning)")
+        raise FindingsReached(f"lint warnings for {warned} of {counted(len(reports), 'pattern')} (--fail-on warning)")

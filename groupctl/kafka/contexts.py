@@ -39,6 +39,7 @@ from typing import Any, Final
 
 from groupctl.errors import UsageError
 from groupctl.kafka.config import REDACTED, is_secret
+from groupctl.plurals import plural
 
 CONFIG_ENV: Final = "GROUPCTL_CONFIG"
 CURRENT_KEY: Final = "current-context"
@@ -210,7 +211,8 @@ def _context(name: str, table: Any, path: Path) -> Context:
         raise UsageError(f"{where} must be a table")
     unknown = sorted(set(table) - set(_CONTEXT_KEYS))
     if unknown:
-        raise UsageError(f"{where}: unknown key(s) {', '.join(unknown)}; a context has {', '.join(_CONTEXT_KEYS)}")
+        raise UsageError(f"{where}: unknown {plural(len(unknown), 'key')} {', '.join(unknown)}; a context has "
+                         f"{', '.join(_CONTEXT_KEYS)}")
     values: dict[str, Value] = {}
     properties = table.get("properties", {})
     if not isinstance(properties, Mapping):
@@ -241,7 +243,8 @@ def load_contexts(path: Path | None = None) -> ContextFile:
         raise UsageError(f"{shown_path(path)} is not valid TOML: {exc}") from None
     unknown = sorted(set(data) - {CURRENT_KEY, "contexts"})
     if unknown:
-        raise UsageError(f"{shown_path(path)}: unknown key(s) {', '.join(unknown)}; the file has {CURRENT_KEY} "
+        raise UsageError(f"{shown_path(path)}: unknown {plural(len(unknown), 'key')} {', '.join(unknown)}; the file "
+                         f"has {CURRENT_KEY} "
                          "and [contexts.NAME] tables")
     tables = data.get("contexts", {})
     if not isinstance(tables, Mapping):

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from groupctl.describe import current_held
 from groupctl.errors import DecodeError
 from groupctl.model import Finding, empty_group_epochs
+from groupctl.plurals import counted, plural
 from groupctl.protocol.consumer_protocol import ASSIGNMENT, SUBSCRIPTION, reads_as_earlier_version, version_of
 from groupctl.protocol.primitives import uuid_to_kafka
 from groupctl.protocol.records import RECORD_TYPE_NAMES, RecordKey, encode_key
@@ -344,8 +345,9 @@ class Auditor:
         tp = _tp(key["topic"], key["partition"])
         self._findings.append(_finding(
             "offset-rewind", group,
-            f"the committed offset of {tp} went back from {old} to {new}: the group re-reads {old - new} "
-            "message(s), after a deliberate offset reset or a consumer re-processing from an older position",
+            f"the committed offset of {tp} went back from {old} to {new}: the group re-reads "
+            f"{counted(old - new, 'message')}, after a deliberate offset reset or a consumer re-processing from an "
+            "older position",
             {"topic": key["topic"], "partition": key["partition"], "oldOffset": old, "newOffset": new,
              "oldLogOffset": prev.log_offset, "logOffset": log_offset, **extra},
         ))
@@ -384,7 +386,7 @@ class Auditor:
                 entries.sort(key=lambda e: (e[2].log_offset, e[0], e[1]))
                 self._findings.append(_finding(
                     "aborted-commit", group,
-                    f"producer {pid}'s transactional commit of {len(entries)} offset(s) was aborted: those "
+                    f"producer {pid}'s transactional commit of {counted(len(entries), 'offset')} was aborted: those "
                     "offsets were never applied and the group resumes from its previous commit "
                     "(expected after a failed or fenced transaction)",
                     {"producerId": pid, "producerEpoch": batch.producer_epoch, "logOffset": marker_offset,
@@ -552,7 +554,8 @@ class Auditor:
                 continue
             out.append(_finding(
                 "offset-expired", group,
-                f"{len(hits)} committed offset(s) carry an expire timestamp before the dump's last record "
+                f"{counted(len(hits), 'committed offset')} {plural(len(hits), 'carries', 'carry')} an expire timestamp "
+                "before the dump's last record "
                 f"({last_ts}): the broker drops them at its next retention check, and the group then starts "
                 "from auto.offset.reset",
                 {"logOffset": hits[0][0], "partitions": [_tp(*tp) for _, tp, _ in hits],
@@ -579,7 +582,8 @@ class Auditor:
                 offsets = self._member_evidence(group, ids)
                 out.append(_finding(
                     "orphan-member-records", group,
-                    f"records for {len(ids)} member(s) but no ConsumerGroupMetadata record: leftovers of a deletion "
+                    f"records for {counted(len(ids), 'member')} but no ConsumerGroupMetadata record: leftovers of a "
+                    "deletion "
                     "or downgrade whose tombstones were compacted away (KAFKA-17306); loading them can fail or "
                     "resurrect a group that no longer exists",
                     {"memberIds": ids, "logOffset": offsets[0] if offsets else -1, "logOffsets": offsets},
@@ -589,7 +593,8 @@ class Auditor:
                 offsets = self._member_evidence(group, ids)
                 out.append(_finding(
                     "orphan-member-records", group,
-                    f"assignment records for {len(ids)} member(s) without member metadata: leftovers of a member "
+                    f"assignment records for {counted(len(ids), 'member')} without member metadata: leftovers of a "
+                    "member "
                     "removal whose tombstones were compacted away; the coordinator rebuilds members without "
                     "subscription or client details",
                     {"memberIds": ids, "logOffset": offsets[0] if offsets else -1, "logOffsets": offsets},
@@ -712,7 +717,7 @@ class Auditor:
         return [
             _finding(
                 "unknown-record-type", None,
-                f"{count} record(s) of unknown type {t}: written by a newer broker or left from an aborted "
+                f"{counted(count, 'record')} of unknown type {t}: written by a newer broker or left from an aborted "
                 "upgrade; this version's coordinator skips them, so whatever they hold is ignored",
                 {"recordType": t, "records": count, "logOffset": first},
             )

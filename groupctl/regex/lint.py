@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from groupctl.plurals import plural
 from groupctl.regex import re2j
 from groupctl.regex.bounded import RegexTooComplex, max_width, parse
 from groupctl.regex.engine import cpp_error
@@ -342,7 +343,7 @@ def _prefix(p: str, tokens: list[Token], topics: Sequence[str] | None) -> LintWa
             return None
         example = f"'{longer[0]}'" if longer else f"'{name}-1'"
         if len(longer) > 1:
-            example += f" (nor {len(longer) - 1} more known topic(s) starting with '{name}')"
+            example += f" (nor {len(longer) - 1} more known {plural(len(longer) - 1, 'topic')} starting with '{name}')"
         message = (f"the broker matches whole topic names: `{p}` matches only the topic '{name}', not "
                    f"{example}; for a prefix write `{p}.*`")
         return LintWarning("prefix-without-wildcard", message)

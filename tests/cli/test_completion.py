@@ -78,6 +78,8 @@ def test_group_ids_and_instance_ids_come_from_a_local_dir_which_is_left_as_it_wa
                   ("offsets", "reset", "--local", d), ("offsets", "reset", "g", "--local", d, "--to-group")):
         assert complete("group", *words, "cl") == ["classic-app"], words
     assert complete("group", "remove-members", "kip-app", "--local", d, "--instance-id", "") == ["k0", "k1"]
+    for words in (("describe",), ("delete",), ("offsets", "delete"), ("offsets", "reset", "classic-app")):
+        assert complete("group", *words, "--local", d, "--group", "k") == ["kip-app"], words
     assert complete("group", "remove-members", "--local", d, "classic-app", "-i", "c0,") == ["c0,c1"]
     assert complete("group", "remove-members", "--local", d, "nosuch", "-i", "") == []
     assert complete("group", "describe", "", GROUPCTL_LOCAL=d) == ["classic-app", "kip-app"]

@@ -54,6 +54,53 @@ def test_text_and_segment_audit_alike(cli, sample, tmp_path):
     assert from_text == from_segment
 
 
+def _one_commit(tmp_path):
+    """A dump holding one offset commit of one group: nothing for any rule to find."""
+    from groupctl.log.synthetic import offset_commit
+    from groupctl.log.writer import build_batch
+
+    partition = tmp_path / "__consumer_offsets-0"
+    partition.mkdir()
+    (partition / "00000000000000000000.log").write_bytes(
+        build_batch([offset_commit("solo", "orders", 0, 5, 1_767_225_600_000)]))
+    return partition
+
+
+def test_no_findings_is_a_sentence_and_counts_agree(cli, tmp_path):
+    dump = _one_commit(tmp_path)
+    for fmt in ("table", "wide"):
+        r = cli("dump", "audit", str(dump), "-o", fmt)
+        assert r.code == 0, r.err
+        lines = r.out.splitlines()
+        assert lines[0] == "No findings: none of the audit's rules fired on this dump."
+        assert "SEVERITY" not in r.out
+        assert lines[-1].startswith("1 record, ") and ", 1 group, " in lines[-1] and lines[-1].endswith(", 0 findings")
+
+
+def test_csv_keeps_the_summaries_as_their_own_kinds(cli, sample):
+    import csv
+    import io
+
+    r = cli("dump", "audit", str(sample), "-o", "csv")
+    assert r.code == 0, r.err
+    rows = list(csv.DictReader(io.StringIO(r.out)))
+    doc = json.loads(cli("dump", "audit", str(sample), "-o", "json").out)["items"][0]
+    kinds = [row["kind"] for row in rows]
+    assert kinds == (["Finding"] * len(doc["findings"]) + ["GroupSummary"] * len(doc["byGroup"])
+                     + ["TypeSummary"] * len(doc["byType"]) + ["Totals"])
+    groups = [row for row in rows if row["kind"] == "GroupSummary"]
+    assert [(g["group"], int(g["records"]), int(g["commits"])) for g in groups] == [
+        (g["group"], g["records"], g["commits"]) for g in doc["byGroup"]]
+    types = [row for row in rows if row["kind"] == "TypeSummary"]
+    assert [t["name"] for t in types] == [t["name"] for t in doc["byType"]]
+    (totals,) = [row for row in rows if row["kind"] == "Totals"]
+    assert int(totals["records"]) == doc["totals"]["records"] == 31
+    assert int(totals["findings"]) == len(doc["findings"])
+    finding = rows[0]
+    assert (finding["severity"], finding["rule"], finding["group"]) == ("info", "aborted-commit", "billing-etl")
+    assert finding["records"] == ""  # each kind fills its own columns
+
+
 # -- the audit and describe judge an empty group's epochs alike (KAFKA-20442) ------------------------
 
 

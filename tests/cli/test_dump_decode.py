@@ -146,7 +146,8 @@ def test_records_of_a_batch_whose_crc_failed_are_marked_in_the_table(cli, sample
     rows = [line for line in lines[1:] if line and line.split()[0].isdigit()]
     marked = {row.split()[0] for row in rows if "CRC✗ " in row}
     assert marked == damaged
-    assert lines[-1].startswith(f"CRC✗: {len(damaged)} record(s) from a batch whose CRC check failed")
+    noun = "record" if len(damaged) == 1 else "records"
+    assert lines[-1].startswith(f"CRC✗: {len(damaged)} {noun} from a batch whose CRC check failed")
     csv_rows = cli("dump", "decode", str(sample), "-o", "csv").out.splitlines()
     assert csv_rows[0].endswith(",crcValid")
     assert {row.split(",")[2] for row in csv_rows[1:] if row.endswith(",false")} == damaged
@@ -190,7 +191,7 @@ def test_undecodable_value_gives_exit_3(cli, tmp_path):
     assert r.code == 3
     assert "Error at offset 0, skipping. Could not read record with version 0 from value's buffer" in r.out
     assert "key: Unknown record type 32767 at offset 1, skipping." in r.out
-    assert "1 record(s) whose key or value could not be decoded" in r.err
+    assert "1 record whose key or value could not be decoded" in r.err
 
 
 @pytest.mark.parametrize(
@@ -246,3 +247,22 @@ def test_kafka_version_usage_errors(cli, sample):
     for fmt in ("jsonl", "table"):
         r = cli("dump", "decode", str(sample), "-f", fmt, "--kafka-version", "4.0")
         assert r.code == 2 and "--kafka-version applies to --format dump-log only" in r.err
+
+
+def test_a_filter_that_matches_nothing_says_so_and_exits_0(cli, sample):
+    for fmt in ("table", "dump-log", "jsonl"):
+        r = cli("dump", "decode", str(sample), "--group", "nosuch", "-f", fmt)
+        assert r.code == 0, (fmt, r.err)
+        assert r.err == ("groupctl: note: no record matched --group nosuch; `groupctl dump groups PATH` lists the "
+                         "groups in the dump\n"), fmt
+    r = cli("dump", "decode", str(sample), "--group", "nosuch", "-o", "json")
+    assert r.code == 0 and json.loads(r.out)["items"] == [] and "no record matched --group nosuch" in r.err
+    r = cli("dump", "decode", str(sample), "-t", "2", "--from-offset", "1000")
+    assert r.code == 0 and r.err == "groupctl: note: no record matched --record-type 2 --from-offset 1000\n"
+
+
+def test_a_named_group_without_records_is_named_beside_those_with(cli, sample):
+    r = cli("dump", "decode", str(sample), "-g", "billing-etl", "-g", "nosuch", "-f", "jsonl")
+    assert r.code == 0 and len(r.out.splitlines()) == 2
+    assert r.err == "groupctl: note: no record of group 'nosuch' matched\n"
+    assert cli("dump", "decode", str(sample), "-g", "billing-etl").err == ""

@@ -155,7 +155,7 @@ def test_coordinator_is_the_partition_read_and_the_hashed_one_is_in_wide(cli, tm
     header, row = (line.split() for line in r.out.splitlines())
     assert header[:5] == ["GROUP", "COORDINATOR", "(ID)", "HASHED-PARTITION", "ASSIGNMENT-STRATEGY"]
     assert row[:3] == ["cg", f"__consumer_offsets-{other}", f"__consumer_offsets-{hashed}"]
-    assert r.err.startswith("groupctl: note: 1 group(s) read from another partition")
+    assert r.err.startswith("groupctl: note: 1 group was read from another partition")
     assert f"'cg' from {other}, hashes to {hashed}" in r.err
     (item,) = _json(cli, str(moved))
     assert (item["coordinator"], item["hashedCoordinator"]) == (

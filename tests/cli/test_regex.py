@@ -45,7 +45,7 @@ def test_invalid_pattern_exits_1_and_shows_the_broker_message(cli):
         "(?<=eu-)orders: error: SubscribedTopicRegex `(?<=eu-)orders` is not a valid regular expression: "
         "invalid named capture." in r.out
     )
-    assert "1 of 2 pattern(s) would be rejected by the broker" in r.err
+    assert "1 of 2 patterns would be rejected by the broker" in r.err
     assert "Traceback" not in r.err
 
 
@@ -82,7 +82,7 @@ def test_a_plain_topic_name_warns_only_when_listed_topics_extend_it(cli, topics_
     assert lines[1].split() == ["orders", "yes", "-", "prefix-without-wildcard", "1"]
     assert lines[2].split() == ["payments", "yes", "-", "-", "1"]
     assert any(line.startswith("orders: prefix-without-wildcard: ") and "not 'orders-eu'" in line for line in lines)
-    assert "lint warnings for 1 of 2 pattern(s)" in r.err
+    assert "lint warnings for 1 of 2 patterns" in r.err
 
 
 def test_yaml_and_csv(cli):
@@ -97,7 +97,7 @@ def test_yaml_and_csv(cli):
 def test_fail_on_warning_exits_4(cli):
     r = cli("regex", "validate", "--fail-on", "warning", "^topic*", "orders-.*")
     assert r.code == 4
-    assert "lint warnings for 1 of 2 pattern(s)" in r.err
+    assert "lint warnings for 1 of 2 patterns" in r.err
 
 
 def test_warnings_alone_exit_0_by_default(cli):

@@ -63,7 +63,7 @@ def test_a_plain_name_that_known_topics_extend_warns_naming_one(pattern, first, 
     (warning,) = lint(pattern, topics=TOPICS)
     assert warning.code == "prefix-without-wildcard"
     assert f"matches only the topic '{pattern}', not '{first}'" in warning.message
-    assert (f"nor {more} more known topic(s)" in warning.message) == bool(more)
+    assert (f"nor {more} more known {'topic' if more == 1 else 'topics'}" in warning.message) == bool(more)
     assert warning.message.endswith(f"write `{pattern}.*`")
 
 
