@@ -35,3 +35,15 @@ def test_demo_has_no_phantom_command(cli):
     assert "Usage: groupctl demo [OPTIONS]" in out
     assert "COMMAND" not in out
     assert cli("demo", "extra").code == 2
+
+
+def test_an_argument_shows_its_name_not_its_python_type(cli):
+    paths = _paths(typer.main.get_command(app))
+    for path in paths:
+        out = cli(*path, "--help").out
+        for label in ("<str>", "<list[str]>", "<path>", "<list[path]>"):
+            panel = out.split("Arguments", 1)[1].split("╰", 1)[0] if "Arguments" in out else ""
+            assert label not in panel, (path, label)
+    out = cli("group", "describe", "--help").out
+    cells = next(line for line in out.splitlines() if "GROUP " in line and "│" in line)
+    assert cells.replace("│", " ").split()[:4] == ["GROUP", "The", "groups", "to"]
