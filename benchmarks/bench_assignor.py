@@ -14,8 +14,19 @@ are much slower than ours, the sticky one enormously so: points over --range-bud
 --sticky-budget members x partitions are skipped and marked as such.
 
 Targets (uniform): 1,000 members x 10 partitions each over 100 topics < 100 ms FULL and < 20 ms INCREMENTAL;
-10,000 members x 5 partitions each < 2 s (printed for all three topic counts).
-Usage: python3 benchmarks/bench_assignor.py [--quick] [--members N ...] [--ratio N ...] [--topics N ...]
+10,000 members x 5 partitions each < 2 s (printed for all three topic counts). And against Kafka 4.0.0's
+UniformAssignor: at most 2x its time on the points of issue 20 (homogeneous 1,000x10x100 and 10,000x5x1,000, FULL
+and INCREMENTAL; heterogeneous 1,000x10x100). No JVM runs here: Kafka's times are recorded figures, derived from
+the ratios issue 20 measured against a real Kafka 4.0.0 jar (warmed JVM) and groupctl's times at the commit named
+below, measured on this machine; `--kafka-ms POINT=MS` gives a live figure instead (POINT as printed, e.g.
+1000x10x100/HOMOGENEOUS/FULL), and the output says which each figure is.
+
+"Overlapping subscriptions" in issue 20: Kafka's grid has only HOMOGENEOUS and HETEROGENEOUS, and its
+HETEROGENEOUS members are 5 buckets of disjoint topics. The issue's "overlapping subscriptions, 1,000 members" is
+read as that point at 1,000x10x100 FULL (Kafka takes its heterogeneous builder there; groupctl splits the group
+into its 5 disjoint parts and assigns each as a homogeneous group). The issue gives no INCREMENTAL figure for it.
+Usage: python3 benchmarks/bench_assignor.py [--quick | --kafka-points] [--members N ...] [--ratio N ...]
+       [--topics N ...] [--kafka-ms POINT=MS ...]
 """
 
 from __future__ import annotations
@@ -45,6 +56,18 @@ TARGETS_MS = {
     (1000, 10, 100, "INCREMENTAL"): 20.0,
     **{(10000, 5, topics, kind): 2000.0 for topics in TOPICS for kind in KINDS},
 }
+
+# Kafka 4.0.0's UniformAssignor, ms per assignment: groupctl's best time at KAFKA_BASE_COMMIT on this machine
+# divided by the ratio groupctl/Kafka that issue 20 measured for the point.
+KAFKA_BASE_COMMIT = "4e3c6cc"
+KAFKA_RECORDED_MS = {
+    (1000, 10, 100, "HOMOGENEOUS", "FULL"): 1.22 / 4.7,
+    (1000, 10, 100, "HOMOGENEOUS", "INCREMENTAL"): 1.77 / 20,
+    (10000, 5, 1000, "HOMOGENEOUS", "FULL"): 16.0 / 8.7,
+    (10000, 5, 1000, "HOMOGENEOUS", "INCREMENTAL"): 17.99 / 14,
+    (1000, 10, 100, "HETEROGENEOUS", "FULL"): 1.31 / 5.7,
+}
+KAFKA_TARGET = 2.0  # groupctl / Kafka at most
 
 
 class Point(NamedTuple):
@@ -196,9 +219,65 @@ def peer_cost(assignor_name: str, case: Case) -> int:
 # --- main ------------------------------------------------------------------------------------------------------
 
 
+def point_key(text: str) -> tuple[int, int, int, str, str]:
+    """`1000x10x100/HOMOGENEOUS/FULL` -> (1000, 10, 100, "HOMOGENEOUS", "FULL")."""
+    try:
+        sizes, subscription, kind = text.split("/")
+        members, ratio, topics = (int(n) for n in sizes.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"point {text!r}: expected MEMBERSxRATIOxTOPICS/SUBSCRIPTION/KIND") from None
+    subscription, kind = subscription.upper(), kind.upper()
+    if subscription not in SUBSCRIPTIONS or kind not in KINDS:
+        raise argparse.ArgumentTypeError(f"point {text!r}: subscription is one of {SUBSCRIPTIONS}, kind one of {KINDS}")
+    return members, ratio, topics, subscription, kind
+
+
+def kafka_ms(text: str) -> tuple[tuple[int, int, int, str, str], float]:
+    """`--kafka-ms POINT=MS`: a live Kafka time for one point."""
+    point, sep, ms = text.partition("=")
+    try:
+        value = float(ms)
+    except ValueError:
+        value = -1.0
+    if not sep or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected POINT=MS with MS a positive number of milliseconds")
+    return point_key(point), value
+
+
+def point_name(key: tuple[int, int, int, str, str]) -> str:
+    members, ratio, topics, subscription, kind = key
+    return f"{members}x{ratio}x{topics}/{subscription}/{kind}"
+
+
+def print_against_kafka(measured: Mapping[tuple, float], live: Mapping[tuple, float]) -> None:
+    """groupctl / Kafka for every point with a Kafka figure, against the 2x target."""
+    print(f"\nagainst Kafka 4.0.0's UniformAssignor: ratio = groupctl / Kafka, target <= {KAFKA_TARGET:g}x")
+    print(
+        f"  recorded figures: derived from issue 20's ratios against groupctl {KAFKA_BASE_COMMIT} on this machine;"
+        " live: given with --kafka-ms"
+    )
+    for key in sorted({**KAFKA_RECORDED_MS, **live}):
+        kafka = live.get(key, KAFKA_RECORDED_MS.get(key))
+        source = "live" if key in live else "recorded"
+        ours = measured.get(("uniform", *key))
+        if ours is None:
+            print(f"  {point_name(key):<36} Kafka {kafka:>8.3f} ms ({source}): not measured (outside the grid run)")
+            continue
+        ratio = ours / kafka
+        print(
+            f"  {point_name(key):<36} groupctl {ours:>8.3f} ms  Kafka {kafka:>8.3f} ms ({source:<8})  "
+            f"ratio {ratio:>5.2f}x  {'PASS' if ratio <= KAFKA_TARGET else 'MISS'}"
+        )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="100 and 1000 members, ratio 10, 100 topics")
+    parser.add_argument("--kafka-points", action="store_true", help="only the points with a Kafka figure")
+    parser.add_argument(
+        "--kafka-ms", type=kafka_ms, action="append", default=[], metavar="POINT=MS",
+        help="a live Kafka 4.0.0 UniformAssignor time for POINT (e.g. 1000x10x100/HOMOGENEOUS/FULL=0.25)",
+    )
     parser.add_argument("--members", type=int, nargs="+", help=f"only these member counts (grid: {MEMBERS})")
     parser.add_argument("--ratio", type=int, nargs="+", help=f"only these partitions per member (grid: {RATIOS})")
     parser.add_argument("--topics", type=int, nargs="+", help=f"only these topic counts (grid: {TOPICS})")
@@ -211,7 +290,12 @@ def main() -> int:
     members = args.members or (QUICK["members"] if args.quick else MEMBERS)
     ratios = args.ratio or (QUICK["ratio"] if args.quick else RATIOS)
     topic_counts = args.topics or (QUICK["topics"] if args.quick else TOPICS)
+    live = dict(args.kafka_ms)
     points = [Point(m, r, t) for m in members for r in ratios for t in topic_counts]
+    selected: set[tuple[int, int, int, str, str]] | None = None
+    if args.kafka_points:
+        selected = {*KAFKA_RECORDED_MS, *live}
+        points = sorted({Point(*key[:3]) for key in selected})
     skipped = [p for p in points if p.per_topic < 1]
     points = [p for p in points if p.per_topic >= 1]
     if skipped:
@@ -233,6 +317,8 @@ def main() -> int:
     for point in points:
         for subscription in SUBSCRIPTIONS:
             for kind in KINDS:
+                if selected is not None and (*point, subscription, kind) not in selected:
+                    continue
                 for name in args.assignor:
                     case = build_case(point, subscription, kind, name)
                     ours, result = best_ms(
@@ -275,7 +361,7 @@ def main() -> int:
         for subscription in SUBSCRIPTIONS:
             ours_ms = measured.get(("uniform", m, r, t, subscription, kind))
             if ours_ms is None:
-                missing.add(f"{m:,} members x {r}/{t} topics")
+                missing.add(f"{m:,} members x {r}/{t} topics {subscription} {kind}")
                 continue
             ratio = ours_ms / limit
             print(
@@ -284,6 +370,7 @@ def main() -> int:
             )
     if missing:
         print("  not measured (outside the selected grid): " + "; ".join(sorted(missing)))
+    print_against_kafka(measured, live)
     return 0
 
 
