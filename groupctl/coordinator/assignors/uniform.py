@@ -10,23 +10,22 @@ from typing import ClassVar
 
 from groupctl.coordinator.assignors.common import (
     Assignment,
-    AssignorError,
     MemberSpec,
     check_topics,
     claim,
-    effective_subscriptions,
     free_partitions,
     java_sorted,
 )
+from groupctl.coordinator.assignors.homogeneous import assign_homogeneous
 
 
 class UniformAssignor:
     """Kafka's default server-side assignor: balance first, then stickiness.
 
-    All members with the same subscription: the homogeneous path (quota = total // members, `total % members`
-    members one more). Otherwise the heterogeneous path: keep what is still subscribed, deal the rest to the
-    least loaded subscribers, then move partitions from the most to the least loaded subscriber of each topic
-    until no partition can move from a member to a subscriber of its topic that has at least 2 fewer.
+    All members with the same subscription: the homogeneous path (`homogeneous.py`: quota = total // members,
+    `total % members` members one more). Otherwise the heterogeneous path: keep what is still subscribed, deal the
+    rest to the least loaded subscribers, then move partitions from the most to the least loaded subscriber of
+    each topic until no partition can move from a member to a subscriber of its topic that has at least 2 fewer.
 
     Unlike Kafka, a group whose subscriptions fall apart into parts sharing no topic is assigned part by part,
     and a part whose members all have the same subscription takes the homogeneous path. The parts are
@@ -40,25 +39,37 @@ class UniformAssignor:
         check_topics(topics)
         if not members:
             return {}
-        order = java_sorted(members)
-        effective = effective_subscriptions(members, topics)
+        # Members by subscription, in their given order: a group has few distinct subscriptions, so resolving
+        # them against `topics` is done once per subscription, not once per member.
+        by_subscription: dict[frozenset[uuid.UUID], list[str]] = {}
+        for member_id, spec in members.items():
+            subscribed = spec.subscribed_topic_ids
+            if type(subscribed) is not frozenset:
+                subscribed = frozenset(subscribed)
+            same = by_subscription.get(subscribed)
+            if same is None:
+                by_subscription[subscribed] = [member_id]
+            else:
+                same.append(member_id)
         classes: dict[frozenset[uuid.UUID], list[str]] = {}
-        for member_id in order:
-            classes.setdefault(effective[member_id], []).append(member_id)
+        for subscribed, member_ids in by_subscription.items():
+            effective = subscribed if subscribed.issubset(topics) else subscribed.intersection(topics)
+            same = classes.get(effective)
+            classes[effective] = member_ids if same is None else same + member_ids
 
         result: dict[str, Assignment] = {}
-        rank: dict[str, int] = {}
         for part in _disjoint_parts(list(classes)):
             if len(part) == 1:
                 subscribed = part[0]
-                part_order = classes[subscribed]
+                member_ids = classes[subscribed]
                 if subscribed:
-                    result.update(_uniform_homogeneous(part_order, members, subscribed, topics))
+                    assigned = [members[member_id].assigned for member_id in member_ids]
+                    result.update(assign_homogeneous(member_ids, assigned, subscribed, topics))
                 else:
-                    result.update((member_id, {}) for member_id in part_order)
+                    result.update((member_id, {}) for member_id in member_ids)
             else:
-                rank = rank or {member_id: i for i, member_id in enumerate(order)}
-                part_order = sorted((m for s in part for m in classes[s]), key=rank.__getitem__)
+                effective = {member_id: s for s in part for member_id in classes[s]}
+                part_order = java_sorted(effective)
                 result.update(_uniform_heterogeneous(part_order, members, effective, topics))
         return result
 
@@ -109,107 +120,6 @@ def _disjoint_parts(subscriptions: list[frozenset[uuid.UUID]]) -> list[list[froz
     for i, subscribed in enumerate(subscriptions):
         parts.setdefault(root(i), []).append(subscribed)
     return list(parts.values())
-
-
-def _uniform_homogeneous(
-    order: list[str],
-    members: Mapping[str, MemberSpec],
-    subscribed: frozenset[uuid.UUID],
-    topics: Mapping[uuid.UUID, int],
-) -> dict[str, Assignment]:
-    """Every member has the same subscription: each keeps its current partitions up to its quota, the rest
-    are dealt in contiguous runs to the members below quota. Sizes differ by at most one."""
-    topic_ids = sorted(subscribed)
-    total = sum(topics[t] for t in topic_ids)
-    quota, extra = divmod(total, len(order))
-
-    claimed: dict[uuid.UUID, set[int]] = {}
-    result: dict[str, Assignment] = {}
-    counts: list[int] = []
-    for member_id in order:
-        kept, count = claim(members[member_id].assigned, subscribed, topics, claimed)
-        result[member_id] = kept
-        counts.append(count)
-
-    # Kafka hands the `extra` larger quotas to the first members in hash order. Handing them first to the
-    # members that already hold more than `quota` lets each of those keep one more of its own partitions;
-    # only then to the others, in member order.
-    caps = [quota] * len(order)
-    if extra:
-        for i, count in enumerate(counts):
-            if count > quota:
-                caps[i] += 1
-                extra -= 1
-                if not extra:
-                    break
-        i = 0
-        while extra:
-            if caps[i] == quota:
-                caps[i] += 1
-                extra -= 1
-            i += 1
-
-    given_up: dict[uuid.UUID, list[int]] = {}
-    for i, member_id in enumerate(order):
-        cap = caps[i]
-        if counts[i] <= cap:
-            continue
-        kept = result[member_id]
-        trimmed: Assignment = {}
-        room = cap
-        for topic_id in sorted(kept):
-            parts = kept[topic_id]
-            if room >= len(parts):
-                trimmed[topic_id] = parts
-                room -= len(parts)
-                continue
-            ascending = sorted(parts)
-            if room:
-                trimmed[topic_id] = frozenset(ascending[:room])
-            given_up.setdefault(topic_id, []).extend(ascending[room:])
-            room = 0
-        result[member_id] = trimmed
-        counts[i] = cap
-
-    pool = [
-        (topic_id, free)
-        for topic_id in topic_ids
-        if (free := free_partitions(topics[topic_id], claimed.get(topic_id), given_up.get(topic_id)))
-    ]
-    _deal_runs(order, caps, counts, result, pool)
-    return result
-
-
-def _deal_runs(
-    order: list[str],
-    caps: list[int],
-    counts: list[int],
-    result: dict[str, Assignment],
-    pool: list[tuple[uuid.UUID, range | list[int]]],
-) -> None:
-    """Hand each member below its cap the next run of free partitions, topic by topic."""
-    slot = 0
-    pos = 0
-    for i, member_id in enumerate(order):
-        need = caps[i] - counts[i]
-        if need <= 0:
-            continue
-        assignment = result[member_id]
-        while need:
-            if slot >= len(pool):
-                raise AssignorError("internal: the free partitions ran out before every member met its quota")
-            topic_id, free = pool[slot]
-            run = free[pos : pos + need]
-            got = frozenset(run)
-            held = assignment.get(topic_id)
-            assignment[topic_id] = got if held is None else held | got
-            need -= len(run)
-            pos += len(run)
-            if pos >= len(free):
-                slot += 1
-                pos = 0
-    if slot < len(pool):
-        raise AssignorError("internal: partitions were left unassigned")
 
 
 class _Heterogeneous:
