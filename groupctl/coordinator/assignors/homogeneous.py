@@ -140,6 +140,9 @@ class _Builder:
                 slot.append(parts)
                 count += len(parts)
             held.append(count)
+        # One frozenset of all partitions per distinct partition count: testing a union against it is a hash
+        # lookup per partition (min() and max() would compare Python ints one by one, several times slower).
+        every: dict[int, frozenset[int]] = {}
         for slot, count in zip(slots, self.counts, strict=True):
             if not slot:
                 self.free.append(range(count))
@@ -147,9 +150,12 @@ class _Builder:
             if not all(slot) or not all(map(isinstance, slot, repeat(frozenset))):
                 return False
             taken = set().union(*slot)
-            if len(taken) != sum(map(len, slot)) or min(taken) < 0 or max(taken) >= count:
+            valid = every.get(count)
+            if valid is None:
+                valid = every[count] = frozenset(range(count))
+            if len(taken) != sum(map(len, slot)) or not taken.issubset(valid):
                 return False
-            self.free.append([] if len(taken) == count else sorted(set(range(count)).difference(taken)))
+            self.free.append([] if len(taken) == count else sorted(valid.difference(taken)))
         self.result = list(map(dict, assigned))
         return True
 

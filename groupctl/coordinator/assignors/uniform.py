@@ -6,6 +6,7 @@ from __future__ import annotations
 import heapq
 import uuid
 from collections.abc import Mapping
+from operator import attrgetter
 from typing import ClassVar
 
 from groupctl.coordinator.assignors.common import (
@@ -17,6 +18,9 @@ from groupctl.coordinator.assignors.common import (
     java_sorted,
 )
 from groupctl.coordinator.assignors.homogeneous import assign_homogeneous
+
+_SUBSCRIBED = attrgetter("subscribed_topic_ids")
+_ASSIGNED = attrgetter("assigned")
 
 
 class UniformAssignor:
@@ -41,21 +45,36 @@ class UniformAssignor:
             return {}
         # Members by subscription, in their given order: a group has few distinct subscriptions, so resolving
         # them against `topics` is done once per subscription, not once per member.
+        member_ids = list(members)
+        subscriptions = list(map(_SUBSCRIBED, members.values()))
+        try:
+            distinct = set(subscriptions)
+        except TypeError:  # a set, not a frozenset
+            distinct = set()
+        if any(type(subscribed) is not frozenset for subscribed in distinct) or not distinct:
+            subscriptions = [s if type(s) is frozenset else frozenset(s) for s in subscriptions]
+            distinct = set(subscriptions)
         by_subscription: dict[frozenset[uuid.UUID], list[str]] = {}
-        for member_id, spec in members.items():
-            subscribed = spec.subscribed_topic_ids
-            if type(subscribed) is not frozenset:
-                subscribed = frozenset(subscribed)
-            same = by_subscription.get(subscribed)
-            if same is None:
-                by_subscription[subscribed] = [member_id]
-            else:
-                same.append(member_id)
+        if len(distinct) == 1:
+            by_subscription[subscriptions[0]] = member_ids
+        else:
+            for member_id, subscribed in zip(member_ids, subscriptions, strict=True):
+                same = by_subscription.get(subscribed)
+                if same is None:
+                    by_subscription[subscribed] = [member_id]
+                else:
+                    same.append(member_id)
         classes: dict[frozenset[uuid.UUID], list[str]] = {}
         for subscribed, member_ids in by_subscription.items():
             effective = subscribed if subscribed.issubset(topics) else subscribed.intersection(topics)
             same = classes.get(effective)
             classes[effective] = member_ids if same is None else same + member_ids
+
+        if len(classes) == 1:  # every member alike: no per-member lookups, and the result is the builder's
+            (subscribed,) = classes
+            if not subscribed:
+                return {member_id: {} for member_id in members}
+            return assign_homogeneous(list(members), list(map(_ASSIGNED, members.values())), subscribed, topics)
 
         result: dict[str, Assignment] = {}
         for part in _disjoint_parts(list(classes)):
