@@ -115,6 +115,7 @@ class _Builder:
 
     def reset(self) -> None:
         self._order: list[int] | None = None
+        self._ascii: bool | None = None
         self._topic_index: dict[uuid.UUID, int] | None = None
         self.result: list[dict[uuid.UUID, frozenset[int]]] = []
         self.held: list[int] = []  # what each member keeps, in partitions
@@ -135,27 +136,26 @@ class _Builder:
             count = 0
             for topic_id, parts in assignment.items():
                 slot = where.get(topic_id)
-                if slot is None:
+                if slot is None or type(parts) is not frozenset or not parts:
                     return False
                 slot.append(parts)
                 count += len(parts)
             held.append(count)
-        # One frozenset of all partitions per distinct partition count: testing a union against it is a hash
-        # lookup per partition (min() and max() would compare Python ints one by one, several times slower).
+        # Per topic, what its owners hold must be in range and held once: removed from the topic's partitions,
+        # it must leave exactly as many as were not held (an out-of-range or second copy removes nothing). One
+        # frozenset of all partitions per distinct partition count serves every topic of that count.
         every: dict[int, frozenset[int]] = {}
         for slot, count in zip(slots, self.counts, strict=True):
             if not slot:
                 self.free.append(range(count))
                 continue
-            if not all(slot) or not all(map(isinstance, slot, repeat(frozenset))):
-                return False
-            taken = set().union(*slot)
             valid = every.get(count)
             if valid is None:
                 valid = every[count] = frozenset(range(count))
-            if len(taken) != sum(map(len, slot)) or not taken.issubset(valid):
+            left = valid.difference(*slot)
+            if len(left) != count - sum(map(len, slot)):
                 return False
-            self.free.append([] if len(taken) == count else sorted(valid.difference(taken)))
+            self.free.append(sorted(left) if left else [])
         self.result = list(map(dict, assigned))
         return True
 
@@ -165,8 +165,10 @@ class _Builder:
         if everyone and self._order is not None:
             return self._order
         ids = self.member_ids
+        if self._ascii is None:
+            self._ascii = "".join(ids).isascii()
         key: Callable[[int], object] = ids.__getitem__
-        if not "".join(ids).isascii():
+        if not self._ascii:
             key = lambda i: java_key(ids[i])  # noqa: E731
         order = sorted(members, key=key)
         if everyone:
