@@ -56,25 +56,27 @@ def _deal_everything(order: list[str], topic_ids: list[uuid.UUID], counts: list[
     spares hashing the topic id again."""
     quota, extra = divmod(sum(counts), len(order))
     result: dict[str, Assignment] = {}
-    runs: dict[tuple[int, int], frozenset[int]] = {}
+    runs: dict[tuple[int, int], frozenset[int]] = {}  # (first partition, size) -> the run
+    runs_get, from_keys = runs.get, dict.fromkeys
     single: frozenset[uuid.UUID] | None = None
     index, start, end, lo = -1, 0, 0, 0  # the topic the line is in, its bounds on the line, the next partition
-    for k, member_id in enumerate(order):
-        hi = lo + quota + (k < extra)
-        if hi == lo:
+    sizes = [quota + 1] * extra + [quota] * (len(order) - extra)
+    for member_id, size in zip(order, sizes, strict=True):
+        if not size:
             result[member_id] = {}
             continue
+        hi = lo + size
         while lo >= end:
             index += 1
             start, end, single = end, end + counts[index], None
         if hi <= end:
-            bounds = (lo - start, hi - start)
-            got = runs.get(bounds)
+            key = (lo - start, size)
+            got = runs_get(key)
             if got is None:
-                got = runs[bounds] = frozenset(range(*bounds))
+                got = runs[key] = frozenset(range(lo - start, hi - start))
             if single is None:
                 single = frozenset((topic_ids[index],))
-            result[member_id] = dict.fromkeys(single, got)
+            result[member_id] = from_keys(single, got)
             lo = hi
             continue
         assignment = result[member_id] = {}
