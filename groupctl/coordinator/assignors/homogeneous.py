@@ -31,23 +31,28 @@ def assign_homogeneous(
     assigned: list[Mapping[uuid.UUID, frozenset[int]]],
     subscribed: frozenset[uuid.UUID],
     topics: Mapping[uuid.UUID, int],
+    into: dict[str, Assignment] | None = None,
 ) -> dict[str, Assignment]:
     """`member_ids[i]` currently owns `assigned[i]`; all subscribe to `subscribed` (known topics only, not
     empty). The result does not depend on the order of `member_ids`: every choice that could is made in Java
-    string order of member id, as the other paths make it."""
+    string order of member id, as the other paths make it. The members' assignments are added to `into` when
+    given (a group assigned part by part), else to a new dict; either is returned."""
+    into = {} if into is None else into
     topic_ids = sorted(subscribed, key=_UUID_INT)
     counts = list(map(topics.__getitem__, topic_ids))
     if not any(assigned):
-        return _deal_everything(java_sorted(member_ids), topic_ids, counts)
+        return _deal_everything(java_sorted(member_ids), topic_ids, counts, into)
     builder = _Builder(member_ids, topic_ids, counts)
     if not builder.read(assigned):
         builder.reset()
         if not builder.read(_cleaned(member_ids, assigned, subscribed, topics)):
             raise AssignorError("internal: a cleaned assignment failed the homogeneous builder's check")
-    return builder.build()
+    return builder.build(into)
 
 
-def _deal_everything(order: list[str], topic_ids: list[uuid.UUID], counts: list[int]) -> dict[str, Assignment]:
+def _deal_everything(
+    order: list[str], topic_ids: list[uuid.UUID], counts: list[int], result: dict[str, Assignment]
+) -> dict[str, Assignment]:
     """Nobody owns anything: lay the topics' partitions end to end (topics in Uuid order) and cut the line into
     the members' runs, in member order, the first `total % members` runs one longer.
 
@@ -55,7 +60,6 @@ def _deal_everything(order: list[str], topic_ids: list[uuid.UUID], counts: list[
     other run of those bounds, and the member's dict is built from a one-topic frozenset, whose stored hash
     spares hashing the topic id again."""
     quota, extra = divmod(sum(counts), len(order))
-    result: dict[str, Assignment] = {}
     runs: dict[tuple[int, int], frozenset[int]] = {}  # (first partition, size) -> the run
     runs_get, from_keys = runs.get, dict.fromkeys
     single: frozenset[uuid.UUID] | None = None
@@ -182,7 +186,7 @@ class _Builder:
             self._topic_index = {t: i for i, t in enumerate(self.topic_ids)}
         return self._topic_index[topic_id]
 
-    def build(self) -> dict[str, Assignment]:
+    def build(self, into: dict[str, Assignment]) -> dict[str, Assignment]:
         quota, held = self.quota, self.held
         everyone = range(len(held))
         over = list(compress(everyone, map(gt, held, repeat(quota))))
@@ -205,7 +209,8 @@ class _Builder:
         below.update(m for m in plus if held[m] <= quota)
         unfilled = self.java_order(below)
         self.deal(unfilled, [quota + (m in plus) - held[m] for m in unfilled])
-        return dict(zip(self.member_ids, self.result, strict=True))
+        into.update(zip(self.member_ids, self.result, strict=True))
+        return into
 
     def trim(self, member: int, cap: int, given: dict[int, list[int]]) -> None:
         """Keep the member's first `cap` partitions (topics in Uuid order, partitions ascending); the rest go

@@ -83,7 +83,7 @@ class UniformAssignor:
                 member_ids = classes[subscribed]
                 if subscribed:
                     assigned = [members[member_id].assigned for member_id in member_ids]
-                    result.update(assign_homogeneous(member_ids, assigned, subscribed, topics))
+                    assign_homogeneous(member_ids, assigned, subscribed, topics, into=result)
                 else:
                     result.update((member_id, {}) for member_id in member_ids)
             else:
