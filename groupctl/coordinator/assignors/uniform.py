@@ -47,13 +47,17 @@ class UniformAssignor:
         # them against `topics` is done once per subscription, not once per member.
         member_ids = list(members)
         subscriptions = list(map(_SUBSCRIBED, members.values()))
-        try:
-            distinct = set(subscriptions)
-        except TypeError:  # a set, not a frozenset
-            distinct = set()
-        if any(type(subscribed) is not frozenset for subscribed in distinct) or not distinct:
-            subscriptions = [s if type(s) is frozenset else frozenset(s) for s in subscriptions]
-            distinct = set(subscriptions)
+        first = subscriptions[0]
+        if type(first) is frozenset and subscriptions.count(first) == len(subscriptions):
+            distinct = {first}  # the usual group; count() compares by identity first, so this costs little
+        else:
+            try:
+                distinct = set(subscriptions)
+            except TypeError:  # a set, not a frozenset
+                distinct = set()
+            if any(type(subscribed) is not frozenset for subscribed in distinct) or not distinct:
+                subscriptions = [s if type(s) is frozenset else frozenset(s) for s in subscriptions]
+                distinct = set(subscriptions)
         by_subscription: dict[frozenset[uuid.UUID], list[str]] = {}
         if len(distinct) == 1:
             by_subscription[subscriptions[0]] = member_ids
