@@ -168,8 +168,8 @@ class _Heterogeneous:
         class_topics: list[frozenset[uuid.UUID]] = []
         self.work: list[Assignment] = []
         self.counts: list[int] = []
-        self.claimed: dict[uuid.UUID, set[int]] = {}
         self.holders: dict[uuid.UUID, set[int]] = {}
+        self.free_of: dict[uuid.UUID, range | list[int]] = {}
         for i, member_id in enumerate(order):
             subscribed = effective[member_id]
             c = class_index.get(subscribed)
@@ -179,15 +179,9 @@ class _Heterogeneous:
                 self.class_members.append([])
             self.class_of.append(c)
             self.class_members[c].append(i)
-            kept, count = claim(members[member_id].assigned, subscribed, topics, self.claimed)
-            for topic_id in kept:
-                held = self.holders.get(topic_id)
-                if held is None:
-                    self.holders[topic_id] = {i}
-                else:
-                    held.add(i)
-            self.work.append(kept)
-            self.counts.append(count)
+        assigned = [members[member_id].assigned for member_id in order]
+        if not self.keep_all(order, assigned, effective):
+            self.claim_each(order, assigned, effective)
         self.initial = [dict(kept) for kept in self.work]
 
         self.topic_classes: dict[uuid.UUID, list[int]] = {}
@@ -203,6 +197,82 @@ class _Heterogeneous:
         self.heaps = [[(self.counts[i], i, 0) for i in cm] for cm in self.class_members]
         for heap in self.heaps:
             heapq.heapify(heap)
+
+    def keep_all(
+        self,
+        order: list[str],
+        assigned: list[Mapping[uuid.UUID, frozenset[int]]],
+        effective: Mapping[str, frozenset[uuid.UUID]],
+    ) -> bool:
+        """Keep every member's current assignment as it is, if all of it may be kept (subscribed, in range,
+        owned once); False otherwise, and `claim_each` decides member by member.
+
+        The check costs one topic id hash per assignment entry and one set difference per topic (what is held
+        must remove exactly its own size from the topic's partitions), where `claim` hashes each id several
+        times: a heterogeneous assignment gives members a few partitions of many topics, so entries abound."""
+        self.work, self.counts, self.holders = [], [], {}
+        slots: dict[uuid.UUID, tuple[list[frozenset[int]], list[int]]] = {}
+        counts = self.counts
+        for i, member_id in enumerate(order):
+            assignment = assigned[i]
+            count = 0
+            if assignment:
+                if not effective[member_id].issuperset(assignment):
+                    return False
+                for topic_id, parts in assignment.items():
+                    if type(parts) is not frozenset or not parts:
+                        return False
+                    slot = slots.get(topic_id)
+                    if slot is None:
+                        slots[topic_id] = ([parts], [i])
+                    else:
+                        slot[0].append(parts)
+                        slot[1].append(i)
+                    count += len(parts)
+            counts.append(count)
+        free: dict[uuid.UUID, range | list[int]] = {}
+        every: dict[int, frozenset[int]] = {}
+        for topic_id, (held, owners) in slots.items():
+            size = self.topics[topic_id]
+            valid = every.get(size)
+            if valid is None:
+                valid = every[size] = frozenset(range(size))
+            left = valid.difference(*held)
+            if len(left) != size - sum(map(len, held)):
+                return False
+            free[topic_id] = sorted(left)
+            self.holders[topic_id] = set(owners)
+        self.work = list(map(dict, assigned))
+        self.free_of = free
+        return True
+
+    def claim_each(
+        self,
+        order: list[str],
+        assigned: list[Mapping[uuid.UUID, frozenset[int]]],
+        effective: Mapping[str, frozenset[uuid.UUID]],
+    ) -> None:
+        """Each member keeps what `claim` lets it keep, in member order."""
+        self.work, self.counts, self.holders = [], [], {}
+        claimed: dict[uuid.UUID, set[int]] = {}
+        for i, member_id in enumerate(order):
+            kept, count = claim(assigned[i], effective[member_id], self.topics, claimed)
+            for topic_id in kept:
+                held = self.holders.get(topic_id)
+                if held is None:
+                    self.holders[topic_id] = {i}
+                else:
+                    held.add(i)
+            self.work.append(kept)
+            self.counts.append(count)
+        self.free_of = {
+            topic_id: free_partitions(self.topics[topic_id], taken) for topic_id, taken in claimed.items()
+        }
+
+    def free(self, topic_id: uuid.UUID) -> range | list[int]:
+        """The topic's partitions nobody keeps, ascending."""
+        free = self.free_of.get(topic_id)
+        return range(self.topics[topic_id]) if free is None else free
 
     def sorted_topics(self) -> list[uuid.UUID]:
         """Kafka's topic order: partitions per subscriber descending, then subscriber count ascending, then
@@ -376,7 +446,7 @@ def _uniform_heterogeneous(
     state = _Heterogeneous(order, members, effective, topics)
     ordered = state.sorted_topics()
     for topic_id in ordered:
-        free = free_partitions(topics[topic_id], state.claimed.get(topic_id))
+        free = state.free(topic_id)
         if free:
             state.deal(topic_id, free)
     state.balance(ordered)
