@@ -170,6 +170,7 @@ class _Heterogeneous:
         self.counts: list[int] = []
         self.holders: dict[uuid.UUID, set[int]] = {}
         self.free_of: dict[uuid.UUID, range | list[int]] = {}
+        self.runs: dict[tuple[int, int], frozenset[int]] = {}  # runs of a whole topic, by (first, size)
         for i, member_id in enumerate(order):
             subscribed = effective[member_id]
             c = class_index.get(subscribed)
@@ -331,17 +332,27 @@ class _Heterogeneous:
 
         level, plus_one = divmod(level_sum + left, len(taken))
         holders = self.holders.setdefault(topic_id, set())
+        work, class_of, runs = self.work, self.class_of, self.runs
+        whole = type(free) is range  # then a run's partitions are its bounds, and its frozenset can be shared
         pos = 0
         for rank, member in enumerate(taken):
             gain = level + (rank < plus_one) - counts[member]
-            run = free[pos : pos + gain]
+            if whole:
+                got = runs.get((pos, gain))
+                if got is None:
+                    got = runs[(pos, gain)] = frozenset(range(pos, pos + gain))
+            else:
+                got = frozenset(free[pos : pos + gain])
             pos += gain
-            assignment = self.work[member]
-            held = assignment.get(topic_id)
-            assignment[topic_id] = frozenset(run) if held is None else held | frozenset(run)
-            holders.add(member)
-            counts[member] += gain
-            self.touch(member)
+            if member in holders:
+                assignment = work[member]
+                assignment[topic_id] = assignment[topic_id] | got
+            else:
+                work[member][topic_id] = got
+                holders.add(member)
+            count = counts[member] = counts[member] + gain
+            touched = version[member] = version[member] + 1  # what touch() does, without the call
+            heapq.heappush(heaps[class_of[member]], (count, member, touched))
 
     def balance_topic(self, topic_id: uuid.UUID) -> int:
         """Move partitions of one topic from its most loaded holder to its least loaded subscriber while they
