@@ -54,44 +54,60 @@ def _deal_everything(
     order: list[str], topic_ids: list[uuid.UUID], counts: list[int], result: dict[str, Assignment]
 ) -> dict[str, Assignment]:
     """Nobody owns anything: lay the topics' partitions end to end (topics in Uuid order) and cut the line into
-    the members' runs, in member order, the first `total % members` runs one longer.
+    the members' runs, in member order, the first `total % members` runs one longer."""
+    quota, extra = divmod(sum(counts), len(order))
+    line = _Line(topic_ids, counts)
+    line.cut(order[:extra], quota + 1, result)
+    line.cut(order[extra:], quota, result)
+    return result
+
+
+class _Line:
+    """The subscribed topics' partitions end to end, cut into consecutive runs.
 
     A run inside one topic (nearly every run) shares the frozenset of its bounds within the topic with every
     other run of those bounds, and the member's dict is built from a one-topic frozenset, whose stored hash
     spares hashing the topic id again."""
-    quota, extra = divmod(sum(counts), len(order))
-    runs: dict[tuple[int, int], frozenset[int]] = {}  # (first partition, size) -> the run
-    runs_get, from_keys = runs.get, dict.fromkeys
-    single: frozenset[uuid.UUID] | None = None
-    index, start, end, lo = -1, 0, 0, 0  # the topic the line is in, its bounds on the line, the next partition
-    sizes = [quota + 1] * extra + [quota] * (len(order) - extra)
-    for member_id, size in zip(order, sizes, strict=True):
+
+    def __init__(self, topic_ids: list[uuid.UUID], counts: list[int]) -> None:
+        self.topic_ids = topic_ids
+        self.counts = counts
+        self.index, self.start, self.end, self.lo = -1, 0, 0, 0  # the topic, its bounds, the next partition
+
+    def cut(self, members: list[str], size: int, result: dict[str, Assignment]) -> None:
+        """Give each member the next `size` partitions."""
         if not size:
-            result[member_id] = {}
-            continue
-        hi = lo + size
-        while lo >= end:
-            index += 1
-            start, end, single = end, end + counts[index], None
-        if hi <= end:
-            key = (lo - start, size)
-            got = runs_get(key)
-            if got is None:
-                got = runs[key] = frozenset(range(lo - start, hi - start))
-            if single is None:
-                single = frozenset((topic_ids[index],))
-            result[member_id] = from_keys(single, got)
-            lo = hi
-            continue
-        assignment = result[member_id] = {}
-        while lo < hi:
+            result.update((member_id, {}) for member_id in members)
+            return
+        topic_ids, counts = self.topic_ids, self.counts
+        index, start, end, lo = self.index, self.start, self.end, self.lo
+        runs: dict[int, frozenset[int]] = {}  # by first partition
+        runs_get, from_keys = runs.get, dict.fromkeys
+        single = frozenset((topic_ids[index],)) if index >= 0 else None
+        for member_id in members:
+            hi = lo + size
             while lo >= end:
                 index += 1
                 start, end, single = end, end + counts[index], None
-            top = min(hi, end)
-            assignment[topic_ids[index]] = frozenset(range(lo - start, top - start))
-            lo = top
-    return result
+            if hi <= end:
+                first = lo - start
+                got = runs_get(first)
+                if got is None:
+                    got = runs[first] = frozenset(range(first, first + size))
+                if single is None:
+                    single = frozenset((topic_ids[index],))
+                result[member_id] = from_keys(single, got)
+                lo = hi
+                continue
+            assignment = result[member_id] = {}
+            while lo < hi:
+                while lo >= end:
+                    index += 1
+                    start, end, single = end, end + counts[index], None
+                top = min(hi, end)
+                assignment[topic_ids[index]] = frozenset(range(lo - start, top - start))
+                lo = top
+        self.index, self.start, self.end, self.lo = index, start, end, lo
 
 
 def _cleaned(
