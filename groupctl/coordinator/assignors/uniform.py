@@ -49,25 +49,9 @@ class UniformAssignor:
         subscriptions = list(map(_SUBSCRIBED, members.values()))
         first = subscriptions[0]
         if type(first) is frozenset and subscriptions.count(first) == len(subscriptions):
-            distinct = {first}  # the usual group; count() compares by identity first, so this costs little
+            by_subscription = {first: member_ids}  # the usual group; count() compares by identity first
         else:
-            try:
-                distinct = set(subscriptions)
-            except TypeError:  # a set, not a frozenset
-                distinct = set()
-            if any(type(subscribed) is not frozenset for subscribed in distinct) or not distinct:
-                subscriptions = [s if type(s) is frozenset else frozenset(s) for s in subscriptions]
-                distinct = set(subscriptions)
-        by_subscription: dict[frozenset[uuid.UUID], list[str]] = {}
-        if len(distinct) == 1:
-            by_subscription[subscriptions[0]] = member_ids
-        else:
-            for member_id, subscribed in zip(member_ids, subscriptions, strict=True):
-                same = by_subscription.get(subscribed)
-                if same is None:
-                    by_subscription[subscribed] = [member_id]
-                else:
-                    same.append(member_id)
+            by_subscription = _by_subscription(member_ids, subscriptions)
         classes: dict[frozenset[uuid.UUID], list[str]] = {}
         for subscribed, member_ids in by_subscription.items():
             effective = subscribed if subscribed.issubset(topics) else subscribed.intersection(topics)
@@ -95,6 +79,24 @@ class UniformAssignor:
                 part_order = java_sorted(effective)
                 result.update(_uniform_heterogeneous(part_order, members, effective, topics))
         return result
+
+
+def _by_subscription(member_ids: list[str], subscriptions: list[frozenset[uuid.UUID]]) -> dict[frozenset, list[str]]:
+    """Member ids by subscription, each subscription a frozenset (a caller may have given a set)."""
+    groups: dict[frozenset[uuid.UUID], list[str]] = {}
+    try:
+        for member_id, subscribed in zip(member_ids, subscriptions, strict=True):
+            same = groups.get(subscribed)
+            if same is None:
+                groups[subscribed] = [member_id]
+            else:
+                same.append(member_id)
+    except TypeError:  # unhashable: a set
+        pass
+    else:
+        if all(type(subscribed) is frozenset for subscribed in groups):
+            return groups
+    return _by_subscription(member_ids, [frozenset(subscribed) for subscribed in subscriptions])
 
 
 def _disjoint_parts(subscriptions: list[frozenset[uuid.UUID]]) -> list[list[frozenset[uuid.UUID]]]:
