@@ -216,6 +216,7 @@ class Connection(asyncio.Protocol):
         need = framing.SIZE.size
         reason = ""
         quiet = False
+        answered = 0
         try:
             while not (self._closing or self._held):
                 if end - pos < 4:
@@ -235,6 +236,7 @@ class Connection(asyncio.Protocol):
                     break
                 payload = data[pos + 4:pos + 4 + size]
                 pos += 4 + size
+                answered += 1
                 self._answer(payload)
             if not self._closing:
                 self._flush()
@@ -243,6 +245,9 @@ class Connection(asyncio.Protocol):
         except Exception as exc:  # a handler bug: drop this client, keep serving the others
             reason = f"after an internal error: {type(exc).__name__}: {exc}"
             exc.__traceback__ = None
+        finally:
+            if answered and self._owner.broker is not None:
+                self._owner.broker.after_request()
         if reason:
             self._close(reason, quiet)
             return
@@ -286,10 +291,7 @@ class Connection(asyncio.Protocol):
         broker = self._owner.broker
         assert broker is not None
         context = RequestContext(broker, session, api_key, api_version, correlation_id, request.client_id)
-        try:
-            body, task = run_eagerly(registration.handler(context, request.body), self._loop)
-        finally:
-            broker.after_request()
+        body, task = run_eagerly(registration.handler(context, request.body), self._loop)
         if task is None:
             self._respond(api_key, api_version, correlation_id, body)
             return
