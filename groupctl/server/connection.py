@@ -1,14 +1,19 @@
-"""One client connection: read a frame, answer it, read the next.
+"""One client connection: cut the bytes it sends into requests and answer them in order.
 
 Like a Kafka broker, the listener handles a connection's requests one at a time (a broker mutes the
 channel while a request is in flight), so responses leave in request order and a JoinGroup that
-waits for the rebalance holds that connection only. Bad input never reaches a handler: a size
-prefix over the limit, a header that does not parse, an unknown API key, or an unsupported version
-of anything but ApiVersions closes the connection, as Kafka does; ApiVersions of an unknown version
-gets a v0 answer with UNSUPPORTED_VERSION and the versions served, so the client can retry lower.
+waits for the rebalance holds that connection only. It is an `asyncio.Protocol`, not a stream
+reader: the requests a read brings in are answered in one go, each handler run at once and given a
+task only if it has to wait (`eager`), and their answers leave in one write; no timeout is armed per
+request. Bad input never reaches a handler: a size prefix over the limit, a header that does not
+parse, an unknown API key, or an unsupported version of anything but ApiVersions closes the
+connection, as Kafka does; ApiVersions of an unknown version gets a v0 answer with
+UNSUPPORTED_VERSION and the versions served, so the client can retry lower.
 A handler may also ask for the connection to be closed once its answer is out (a failed SASL
-exchange, as a broker's authenticator does), and a client that stops reading its answers is
-dropped after the idle timeout rather than holding its handler forever.
+exchange, as a broker's authenticator does). A client that stops reading its answers stops being
+read once the transport holds more than its high-water mark (backpressure per connection: the
+others are served meanwhile), and is dropped after the idle timeout rather than holding its
+handler forever.
 
 A client may vanish at any moment (reset, half-close, close while its answer is being written):
 that ends its own connection and nothing else. Before a SASL client has authenticated, a frame
@@ -17,8 +22,9 @@ peers cannot make the server buffer large bodies; a failed authentication is ans
 Kafka's `connection.failed.authentication.delay.ms`, without holding up other connections. Each
 connection dropped for cause (garbage, an oversized prefix, a malformed request) is one
 rate-limited line on stderr. Errors are turned into reason strings and raised outside the `except`
-clause, never chained: a chained exception's traceback keeps the frame, and with it the buffered
-bytes of an abandoned frame, alive in a reference cycle until the garbage collector runs.
+clause, never chained, and a handler's exception loses its traceback: either would keep the frame,
+and with it the buffered bytes of an abandoned frame, alive in a reference cycle until the garbage
+collector runs.
 """
 
 from __future__ import annotations
