@@ -288,7 +288,7 @@ class Connection(asyncio.Protocol):
         if not session.authenticated and api_key not in _PRE_AUTH_APIS:
             raise ConnectionClosed(f"API {api_key} sent before SASL authentication completed")
         try:
-            request = framing.decode_request(payload)
+            request = framing.decode_peeked_request(payload, api_key, api_version, correlation_id)
         except DecodeError as exc:
             reason = f"malformed request (API {api_key} v{api_version}): {exc}"
         if reason:

@@ -104,7 +104,11 @@ def encode_request(
 
 def decode_request(payload: bytes) -> Request:
     """Decode a request frame's payload (the bytes after the size prefix)."""
-    api_key, api_version, correlation_id = peek_request(payload)
+    return decode_peeked_request(payload, *peek_request(payload))
+
+
+def decode_peeked_request(payload: bytes, api_key: int, api_version: int, correlation_id: int) -> Request:
+    """`decode_request` for a caller that has already peeked at the header (a listener routing requests)."""
     codecs = _REQUEST_DECODERS.get((api_key, api_version)) or _request_decoders(api_key, api_version, correlation_id)
     header, pos = codecs[0](payload, 0)
     body, _ = codecs[1](payload, pos)
