@@ -6,8 +6,8 @@ request body (a dict in the schema's JSON names) and returns the response body, 
 Kafka sends no response (Produce with acks=0). Fields it leaves out take the schema's defaults, so a
 handler may build the superset of every version's fields and the encoder keeps those of the
 negotiated version. The listener runs a handler at once and makes it a task only when it awaits
-(`eager`): until its first await it runs outside any task, so `asyncio.timeout` or a `TaskGroup` must
-come after one (`asyncio.wait_for` and `asyncio.wait` are fine anywhere).
+(`eager`): on Python 3.11 it runs outside any task until its first await, so `asyncio.timeout` or a
+`TaskGroup` must come after one there (`asyncio.wait_for` and `asyncio.wait` may come first).
 """
 
 from __future__ import annotations

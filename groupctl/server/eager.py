@@ -5,18 +5,23 @@ anything, and a task per request (creating it, scheduling its first step, its do
 as much as answering one. So the listener steps the handler's coroutine itself: if it finishes, its
 answer is had without a task; if it awaits a future (a JoinGroup waiting for the rebalance, a
 long-poll Fetch), the coroutine, suspended where it is, is handed to a task that carries on from
-there. Python 3.12's eager tasks do the same; this also runs on 3.11.
+there. Python 3.12's eager tasks do the same, and are used from 3.12 on.
 
-Until its first suspension a handler runs outside any task: `asyncio.current_task()` is None there,
-so what needs it (`asyncio.timeout`, a `TaskGroup`) must come after a first await. Every handler
-today waits through `asyncio.wait_for` or `asyncio.wait`, which do not.
+On 3.11, until its first suspension a handler runs outside any task: `asyncio.current_task()` is
+None there, so what needs it (`asyncio.timeout`, a `TaskGroup`) must come after a first await.
+Every handler today waits through `asyncio.wait_for` or `asyncio.wait`, which on 3.11 do not.
 """
 
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import Coroutine, Generator
-from typing import Any
+from typing import Any, Final
+
+#: Python 3.12's tasks start eagerly on request, with the task current from the first step: there
+#: `asyncio.wait_for` itself needs one (it is built on `asyncio.timeout`).
+_EAGER_TASKS: Final = sys.version_info >= (3, 12)
 
 
 class Started(Coroutine[Any, Any, Any]):
@@ -57,6 +62,11 @@ def run_eagerly(coro: Coroutine[Any, Any, Any],
                 loop: asyncio.AbstractEventLoop) -> tuple[Any, asyncio.Task[Any] | None]:
     """`(result, None)` when `coro` finishes without waiting, `(None, task)` when it waits; its exception
     is raised here when it fails before waiting."""
+    if _EAGER_TASKS:
+        task = asyncio.Task(coro, loop=loop, eager_start=True)  # type: ignore[call-arg]
+        if not task.done():
+            return None, task
+        return task.result(), None
     try:
         first = coro.send(None)
     except StopIteration as done:

@@ -62,6 +62,33 @@ def test_a_handler_that_waits_finishes_in_a_task_from_where_it_waited(run: Calla
     assert run(check()) == (["before", "after"], 42)
 
 
+def test_a_handler_may_first_wait_through_wait_for(run: Callable[..., Any]) -> None:
+    """As JoinGroup and SyncGroup do, started from a transport's callback as the listener starts it (no task
+    is current there; `wait_for` needs one from Python 3.12 on)."""
+    async def check() -> Any:
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[str] = loop.create_future()
+        started: asyncio.Future[tuple[Any, Any]] = loop.create_future()
+
+        async def handler() -> str:
+            return await asyncio.wait_for(answer, 5)
+
+        def from_a_callback() -> None:
+            assert asyncio.current_task() is None
+            try:
+                started.set_result(run_eagerly(handler(), loop))
+            except Exception as exc:
+                started.set_exception(exc)
+
+        loop.call_soon(from_a_callback)
+        result, task = await started
+        assert result is None and task is not None
+        answer.set_result("joined")
+        return await task
+
+    assert run(check()) == "joined"
+
+
 def test_an_error_before_waiting_is_raised_at_once(run: Callable[..., Any]) -> None:
     async def handler() -> None:
         raise LookupError("no such group")
