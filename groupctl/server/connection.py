@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import time
 from dataclasses import dataclass
 from typing import Any, Final, Protocol, cast
 
@@ -348,12 +349,18 @@ class Connection(asyncio.Protocol):
         if self.session.authenticated:
             self._last(frame)
         else:
-            self._delay = self._loop.call_later(self._limits.failed_auth_delay_s, self._last, frame)
+            delay = self._limits.failed_auth_delay_s
+            self._delay = self._loop.call_later(delay, self._last, frame, time.monotonic() + delay)
 
-    def _last(self, frame: bytes | None) -> None:
-        """The connection's last answer, then close."""
+    def _last(self, frame: bytes | None, not_before: float = 0.0) -> None:
+        """The connection's last answer, then close; not before `not_before` (uvloop's timers count whole
+        milliseconds and may fire up to one early)."""
         self._delay = None
         if self._closing:
+            return
+        early = not_before - time.monotonic()
+        if early > 0:
+            self._delay = self._loop.call_later(early, self._last, frame, not_before)
             return
         if frame is not None:
             self._out.append(frame)
