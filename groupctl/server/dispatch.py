@@ -5,7 +5,9 @@ register themselves with `@handles(api_key)`. A handler takes the request contex
 request body (a dict in the schema's JSON names) and returns the response body, or None when
 Kafka sends no response (Produce with acks=0). Fields it leaves out take the schema's defaults, so a
 handler may build the superset of every version's fields and the encoder keeps those of the
-negotiated version.
+negotiated version. The listener runs a handler at once and makes it a task only when it awaits
+(`eager`): on Python 3.11 it runs outside any task until its first await, so `asyncio.timeout` or a
+`TaskGroup` must come after one there (`asyncio.wait_for` and `asyncio.wait` may come first).
 """
 
 from __future__ import annotations

@@ -22,10 +22,11 @@ from typing import TYPE_CHECKING
 
 from groupctl.errors import GroupctlError
 from groupctl.server.broker import Broker, Listener, run_timers
-from groupctl.server.connection import Limits, serve_connection, stream_protocol
+from groupctl.server.connection import Connection, Limits
 from groupctl.server.data import partition_store
 from groupctl.server.dispatch import Session, load_handlers
-from groupctl.server.peer_log import to_stderr
+from groupctl.server.event_loops import new_event_loop
+from groupctl.server.peer_log import PeerLog, to_stderr
 
 if TYPE_CHECKING:
     from groupctl.server.auth import User
@@ -67,9 +68,8 @@ class Server:
         self.broker: Broker | None = None
         self._server: asyncio.Server | None = None
         self._stop = asyncio.Event()
-        #: Each connection's task and its writer (aborted on stop: Python 3.10/3.11's wait_for can
-        #: swallow a cancellation, and a closed socket ends the read loop regardless).
-        self._connections: dict[asyncio.Task[None], asyncio.StreamWriter] = {}
+        #: The connections being served (aborted on stop).
+        self._connections: set[Connection] = set()
         self._timers: asyncio.Task[None] | None = None
 
     @property
@@ -88,7 +88,7 @@ class Server:
         load_handlers()
         try:
             server = await asyncio.get_running_loop().create_server(
-                lambda: stream_protocol(self._accept, 2**16), self.options.host, self.options.port,
+                self._connection, self.options.host, self.options.port,
                 ssl=self.options.tls, reuse_address=True, start_serving=False, backlog=_BACKLOG,
             )
         except OSError as exc:
@@ -117,31 +117,23 @@ class Server:
         await server.start_serving()
         return listener
 
-    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        peer = writer.get_extra_info("peername")
-        if self._stop.is_set():
-            writer.close()
-            return
+    def _connection(self) -> Connection:
+        log = self.broker.log if self.broker is not None else PeerLog()
+        return Connection(self, self.options.limits, log)
+
+    def admit(self, connection: Connection, peer: str) -> Session | None:
+        """A session for a new connection, or None to refuse it (stopping, or --max-connections reached)."""
+        if self._stop.is_set() or self.broker is None:
+            return None
         if len(self._connections) >= self.options.limits.max_connections:
-            assert self.broker is not None
-            address = f"{peer[0]}:{peer[1]}" if peer else "?"
-            self.broker.log.line(address, f"refusing a connection from {address}: "
+            self.broker.log.line(peer, f"refusing a connection from {peer}: "
                                  f"{self.options.limits.max_connections} connections are open (--max-connections)")
-            writer.close()
-            return
-        session = Session(
-            peer=f"{peer[0]}:{peer[1]}" if peer else "?",
-            listener=self.protocol,
-            authenticated=not self.options.sasl_mechanisms,
-        )
-        task = asyncio.current_task()
-        assert task is not None
-        self._connections[task] = writer
-        try:
-            assert self.broker is not None
-            await serve_connection(reader, writer, self.broker, session, self.options.limits, self.broker.log)
-        finally:
-            self._connections.pop(task, None)
+            return None
+        self._connections.add(connection)
+        return Session(peer=peer, listener=self.protocol, authenticated=not self.options.sasl_mechanisms)
+
+    def release(self, connection: Connection) -> None:
+        self._connections.discard(connection)
 
     @property
     def connection_count(self) -> int:
@@ -158,11 +150,11 @@ class Server:
         self._stop.set()
         if self._server is not None:
             self._server.close()
-        for task, writer in list(self._connections.items()):
-            task.cancel()
-            writer.transport.abort()
-        if self._connections:
-            await asyncio.wait(list(self._connections), timeout=5.0)
+        closing = [connection.closed for connection in self._connections]
+        for connection in list(self._connections):
+            connection.abort()
+        if closing:
+            await asyncio.wait(closing, timeout=5.0)
         if self._timers is not None:
             await asyncio.wait([self._timers], timeout=5.0)
         if self._server is not None:
@@ -218,7 +210,8 @@ def serve_until_signalled(options: ServerOptions, ready: Callable[[Listener], No
     """
     previous = signal.signal(signal.SIGPIPE, signal.SIG_IGN) if hasattr(signal, "SIGPIPE") else None
     try:
-        asyncio.run(_serve(Server(options), ready))
+        with asyncio.Runner(loop_factory=new_event_loop) as runner:
+            runner.run(_serve(Server(options), ready))
     finally:
         if previous is not None:
             signal.signal(signal.SIGPIPE, previous)
@@ -231,10 +224,11 @@ class ServerThread:
     `call(fn)` runs `fn(broker)` on the server's loop, for tests that look inside.
     """
 
-    def __init__(self, options: ServerOptions, timeout_s: float = 10.0) -> None:
+    def __init__(self, options: ServerOptions, timeout_s: float = 10.0, loop: str | None = None) -> None:
         self.server = Server(options)
         self.timeout_s = timeout_s
-        self.loop = asyncio.new_event_loop()
+        #: uvloop's when installed, unless `loop` (or $GROUPCTL_EVENT_LOOP) says "asyncio" (see event_loops).
+        self.loop = new_event_loop(loop)
         self._thread = threading.Thread(target=self.loop.run_forever, name="groupctl-serve", daemon=True)
         self.listener: Listener | None = None
 

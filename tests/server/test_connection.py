@@ -16,12 +16,22 @@ import pytest
 from groupctl.protocol.messages import API_SCHEMAS, framing
 from groupctl.protocol.schema import Field, default_value
 from groupctl.sasl import plain_initial_response
+from groupctl.server import event_loops
 from groupctl.server.auth import User
 from groupctl.server.connection import SASL_MAX_RECEIVE_SIZE, Limits
 from groupctl.server.dispatch import supported_versions
 from groupctl.server.peer_log import PeerLog
 from groupctl.server.server import ServerOptions, ServerThread
-from tests.server.frames import TIMEOUT_S, Wire, closed_by_server, connect, exchange, read_answer, read_exactly
+from tests.server.frames import (
+    TIMEOUT_S,
+    Wire,
+    call,
+    closed_by_server,
+    connect,
+    exchange,
+    read_answer,
+    read_exactly,
+)
 from tests.server.test_data import batch, fetch_body, list_offsets, produce_body
 from tests.server.test_groups import TOPIC, join_body, stable_static_member, sync_body
 from tests.server.waits import wait_until
@@ -416,8 +426,8 @@ def _park(served: ServerThread, what: str, leader: Wire, parked: Wire) -> None:
         return
     first = stable_static_member(leader)
     parked.send(11, 9, join_body("g", instance="pod-b"))
+    assert parked.waiting(0.3)  # pod-b's JoinGroup is in before the leader rejoins (two connections: no order)
     if what == "join":
-        assert parked.waiting(0.3)
         return
     rejoined = leader.call(11, 9, join_body("g", first["memberId"], "pod-a"))
     joined = parked.receive()
@@ -459,3 +469,94 @@ def test_requests_sent_just_before_a_close_are_still_carried_out(served: ServerT
             assert closed_by_server(client)
     with Wire(served) as reader:
         assert list_offsets(reader, 7, -1, topic=TOPIC)["offset"] == 3 * 20 * 2
+
+
+# -- pipelining, held requests, backpressure, on each event loop --------------------------------------------------
+
+@pytest.fixture(params=event_loops.available())
+def on_each_loop(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ServerThread]:
+    """A server on each event loop this interpreter has (uvloop's and asyncio's), idle timeout 1 s."""
+    limits = Limits(idle_timeout_s=1.0)
+    server = ServerThread(ServerOptions(tmp_path / "cluster", port=0, limits=limits), loop=request.param)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_the_event_loop_is_the_one_asked_for(on_each_loop: ServerThread, request: pytest.FixtureRequest) -> None:
+    expected = {"uvloop": "uvloop", "asyncio": "asyncio"}[request.node.callspec.params["on_each_loop"]]
+    assert type(on_each_loop.loop).__module__.split(".")[0] == expected
+
+
+def test_pipelined_requests_are_answered_in_order(on_each_loop: ServerThread) -> None:
+    on_each_loop.call(lambda b: b.backend.create_topic(TOPIC, 3))
+    asked = [(18, 3, API_VERSIONS_V3), (3, 12, {"topics": None}), (18, 0, {}), (3, 12, {"topics": [{"name": TOPIC}]})]
+    requests = [asked[n % len(asked)] for n in range(200)]
+    with connect(on_each_loop) as client:
+        client.sendall(b"".join(framing.encode_request(key, version, n, "pipelined", body)
+                                for n, (key, version, body) in enumerate(requests)))
+        for n, (key, version, _) in enumerate(requests):
+            answer = read_answer(client, key, version, n)
+            if key == 18:
+                assert answer["errorCode"] == 0
+            else:
+                assert answer["brokers"][0]["nodeId"] == 1
+        assert exchange(client, 18, 3, API_VERSIONS_V3, 999)["errorCode"] == 0
+
+
+def test_a_request_that_waits_holds_the_ones_behind_it(on_each_loop: ServerThread) -> None:
+    """A long-poll Fetch is answered when its wait is over, and only then the ApiVersions sent behind it."""
+    on_each_loop.call(lambda b: b.backend.create_topic(TOPIC, 1))
+    fetch = fetch_body(0, topic=TOPIC, max_wait_ms=400, min_bytes=1)
+    with connect(on_each_loop) as client:
+        started = time.monotonic()
+        client.sendall(framing.encode_request(1, 12, 1, "held", fetch)
+                       + framing.encode_request(18, 3, 2, "held", API_VERSIONS_V3))
+        assert read_answer(client, 1, 12, 1)["responses"][0]["partitions"][0]["errorCode"] == 0
+        assert time.monotonic() - started >= 0.3
+        assert read_answer(client, 18, 3, 2)["errorCode"] == 0
+
+
+def test_a_client_that_does_not_read_is_stopped_alone_then_dropped(on_each_loop: ServerThread) -> None:
+    """Answers a client leaves unread fill the server's transport: the server stops reading that client
+    (its sends block, well before it has sent all it wanted), serves the others meanwhile, and drops it after
+    the idle timeout."""
+    burst = b"".join(framing.encode_request(18, 3, n, "stuck", API_VERSIONS_V3) for n in range(1000))
+    wanted = 256 << 20
+    with connect(on_each_loop) as stuck:
+        stuck.setblocking(False)
+        sender = _Sender(stuck, burst)
+        blocked, started = False, time.monotonic()
+        while sender.sent < wanted and time.monotonic() - started < TIMEOUT_S:
+            if sender.send():
+                continue
+            assert call(on_each_loop, 18, 3, API_VERSIONS_V3)["errorCode"] == 0
+            time.sleep(0.2)
+            if not sender.send():
+                blocked = True
+                break
+        assert blocked, f"the server kept reading: {sender.sent >> 20} MB taken"
+        assert call(on_each_loop, 3, 12, {"topics": None})["brokers"][0]["nodeId"] == 1
+        wait_until(lambda: on_each_loop.server.connection_count == 0, "the stuck client is dropped", 5)
+        assert call(on_each_loop, 18, 3, API_VERSIONS_V3)["errorCode"] == 0
+
+
+class _Sender:
+    """Sends the same burst of whole requests again and again on a non-blocking socket, never cutting one."""
+
+    def __init__(self, sock: socket.socket, burst: bytes) -> None:
+        self.sock, self.burst = sock, burst
+        self.pending = memoryview(burst)
+        self.sent = 0
+
+    def send(self) -> bool:
+        """False when the socket takes nothing now."""
+        try:
+            n = self.sock.send(self.pending)
+        except BlockingIOError:
+            return False
+        self.sent += n
+        self.pending = self.pending[n:] if n < len(self.pending) else memoryview(self.burst)
+        return True

@@ -76,7 +76,10 @@ def test_clients_that_close_mid_fetch_and_mid_join_cost_only_themselves(served: 
         while _group_state(served)[1] < 2 and time.monotonic() < deadline:
             for consumer in (*fetchers, *joiners):
                 consumer.poll(0.05)
-        assert _group_state(served) == (PREPARING_REBALANCE, 2), "the joiners' JoinGroups are not parked"
+        # At least two: the joiners of earlier rounds that got as far as a parked JoinGroup stay in the group
+        # until their session times out (as on Kafka), and this round's may still be joining.
+        state, awaiting = _group_state(served)
+        assert state == PREPARING_REBALANCE and awaiting >= 2, "the joiners' JoinGroups are not parked"
         for i in range(50):
             producer.produce("churn", value=b"x" * 1000, partition=i % 2)
         producer.poll(0)

@@ -9,6 +9,7 @@ schema raises `UnsupportedRequest`, which still carries the header a reply needs
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable
 from typing import Any, Final, NamedTuple
 
 from groupctl.errors import DecodeError
@@ -103,18 +104,45 @@ def encode_request(
 
 def decode_request(payload: bytes) -> Request:
     """Decode a request frame's payload (the bytes after the size prefix)."""
-    api_key, api_version, correlation_id = peek_request(payload)
-    request, _ = schemas_for(api_key, api_version, correlation_id)
-    header, pos = H.decode_request_header(payload, 0, H.request_header_version(request, api_version))
-    body, _ = request.decoder(api_version)(payload, pos)
+    return decode_peeked_request(payload, *peek_request(payload))
+
+
+def decode_peeked_request(payload: bytes, api_key: int, api_version: int, correlation_id: int) -> Request:
+    """`decode_request` for a caller that has already peeked at the header (a listener routing requests)."""
+    codecs = _REQUEST_DECODERS.get((api_key, api_version)) or _request_decoders(api_key, api_version, correlation_id)
+    header, pos = codecs[0](payload, 0)
+    body, _ = codecs[1](payload, pos)
     return Request(api_key, api_version, correlation_id, header.get("clientId"), body, header)
 
 
 def encode_response(api_key: int, api_version: int, correlation_id: int, body: dict[str, Any]) -> bytes:
     """A complete, size-prefixed response frame."""
+    codecs = _RESPONSE_ENCODERS.get((api_key, api_version)) or _response_encoders(api_key, api_version, correlation_id)
+    payload = codecs[0]({"correlationId": correlation_id}) + codecs[1](body)
+    return SIZE.pack(len(payload)) + payload
+
+
+#: The header and body codecs of each (API key, version) a listener has met, found once: looking them
+#: up through the schemas costs more than decoding a heartbeat's header.
+_REQUEST_DECODERS: dict[tuple[int, int], tuple[Callable[[bytes, int], tuple[dict[str, Any], int]], ...]] = {}
+_RESPONSE_ENCODERS: dict[tuple[int, int], tuple[Callable[[dict[str, Any]], bytes], ...]] = {}
+
+
+def _request_decoders(api_key: int, api_version: int,
+                      correlation_id: int) -> tuple[Callable[[bytes, int], tuple[dict[str, Any], int]], ...]:
+    request, _ = schemas_for(api_key, api_version, correlation_id)
+    codecs = (H.request_header_decoder(H.request_header_version(request, api_version)), request.decoder(api_version))
+    _REQUEST_DECODERS[(api_key, api_version)] = codecs
+    return codecs
+
+
+def _response_encoders(api_key: int, api_version: int,
+                       correlation_id: int) -> tuple[Callable[[dict[str, Any]], bytes], ...]:
     _, response = schemas_for(api_key, api_version, correlation_id)
-    head = H.encode_response_header({"correlationId": correlation_id}, H.response_header_version(response, api_version))
-    return frame(head + response.encode(body, api_version))
+    header = H.RESPONSE_HEADER.encoder(H.response_header_version(response, api_version))
+    codecs = (header, response.encoder(api_version))
+    _RESPONSE_ENCODERS[(api_key, api_version)] = codecs
+    return codecs
 
 
 def decode_response(payload: bytes, api_key: int, api_version: int) -> Response:

@@ -9,6 +9,8 @@ schema data: no byte of a header is written by hand.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any, Final
 
 from groupctl.protocol.schema import UNKNOWN_TAGS, Message, field, message
@@ -56,16 +58,29 @@ def encode_request_header(header: dict[str, Any], header_version: int) -> bytes:
 
 def decode_request_header(buf: bytes, pos: int, header_version: int) -> tuple[dict[str, Any], int]:
     """`(header, end)`; raises `primitives.WireError` (a DecodeError) on bad bytes."""
-    header, pos = REQUEST_HEADER.decoder(header_version)(buf, pos)
-    if header_version >= 2:
-        tags, pos = HEADER_TAGS.decoder(0)(buf, pos)
+    return request_header_decoder(header_version)(buf, pos)
+
+
+@functools.cache
+def request_header_decoder(header_version: int) -> Callable[[bytes, int], tuple[dict[str, Any], int]]:
+    """`decode_request_header` at one header version, looked up once (a listener decodes one per request)."""
+    fields = REQUEST_HEADER.decoder(header_version)
+    if header_version < 2:
+        return fields
+    tag_section = HEADER_TAGS.decoder(0)
+
+    def decode(buf: bytes, pos: int) -> tuple[dict[str, Any], int]:
+        header, pos = fields(buf, pos)
+        tags, pos = tag_section(buf, pos)
         if UNKNOWN_TAGS in tags:
             header[UNKNOWN_TAGS] = tags[UNKNOWN_TAGS]
-    return header, pos
+        return header, pos
+
+    return decode
 
 
 def encode_response_header(header: dict[str, Any], header_version: int) -> bytes:
-    return RESPONSE_HEADER.encode(header, header_version)
+    return RESPONSE_HEADER.encoder(header_version)(header)
 
 
 def decode_response_header(buf: bytes, pos: int, header_version: int) -> tuple[dict[str, Any], int]:
