@@ -170,11 +170,9 @@ def decode(
             for _ in write_dump_log(inputs, sys.stdout, keep, kafka):
                 pass
         elif fmt is DecodeFormat.jsonl:
-            from groupctl.log.jsonl import dumps_line, record_jsonable
+            from groupctl.log.jsonl import write_jsonl
 
-            write = sys.stdout.write
-            for dump, rec in records(inputs):
-                write(dumps_line(record_jsonable(rec, dump.path)) + "\n")
+            write_jsonl(inputs, sys.stdout, keep)
         elif out_fmt in (OutputFormat.json, OutputFormat.yaml):
             from groupctl.log.jsonl import record_jsonable
 

@@ -1,0 +1,888 @@
+/* The compiled record loop behind `groupctl.log.fast`: the per-record work of `dump decode` and
+ * `dump audit` out of the interpreter.
+ *
+ * Every function here handles the common, well-formed case and nothing else. Whatever it does not
+ * recognise (a varint it would have to guess about, headers, a record type or value version other
+ * than an OffsetCommit's, a string needing escapes, an unknown tagged field) goes to the pure-Python
+ * code, a whole batch (walk) or one record (decode, lines) at a time, so the output is the
+ * reference's, byte for byte, and the reference alone words every error.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+#include <stdint.h>
+#include <string.h>
+
+/* ---- state set once by setup() ------------------------------------------------------------- */
+
+#define N_RECORD_FIELDS 10
+static const char *const RECORD_FIELDS[N_RECORD_FIELDS] = {
+    "offset", "timestamp", "key", "value", "headers", "sequence", "key_size", "value_size", "crc", "crc_valid",
+};
+enum { R_OFFSET, R_TIMESTAMP, R_KEY, R_VALUE, R_HEADERS, R_SEQUENCE, R_KEY_SIZE, R_VALUE_SIZE, R_CRC, R_CRC_VALID };
+
+static PyTypeObject *RecordType, *DecodedType, *KeyType, *ValueType;
+static Py_ssize_t record_offsets[N_RECORD_FIELDS];
+static PyObject *key_cache, *uuid_cache, *uuid_from_bytes, *zero_uuid, *decode_record_py;
+static PyObject *s_offset, *s_leaderEpoch, *s_metadata, *s_commitTimestamp, *s_expireTimestamp, *s_topicId;
+static PyObject *s_group, *s_topic, *s_partition, *s_int, *s_magic, *s_is_control, *s_timestamp_type;
+static PyObject *s_producer_id;
+static int ready = 0;
+
+#define SLOT(obj, i) (*(PyObject **)((char *)(obj) + record_offsets[i]))
+
+static int intern(PyObject **dst, const char *text) {
+    *dst = PyUnicode_InternFromString(text);
+    return *dst == NULL ? -1 : 0;
+}
+
+static PyObject *setup(PyObject *self, PyObject *args) {
+    PyObject *record, *decoded, *rkey, *rvalue;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!O!OOO", &PyType_Type, &record, &PyType_Type, &decoded, &PyType_Type,
+                          &rkey, &PyType_Type, &rvalue, &PyDict_Type, &key_cache, &PyDict_Type, &uuid_cache,
+                          &uuid_from_bytes, &zero_uuid, &decode_record_py))
+        return NULL;
+    RecordType = (PyTypeObject *)record;
+    DecodedType = (PyTypeObject *)decoded;
+    KeyType = (PyTypeObject *)rkey;
+    ValueType = (PyTypeObject *)rvalue;
+    if (!PyType_IsSubtype(DecodedType, &PyTuple_Type) || !PyType_IsSubtype(KeyType, &PyTuple_Type) ||
+        !PyType_IsSubtype(ValueType, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "DecodedRecord, RecordKey and RecordValue must be tuples");
+        return NULL;
+    }
+    for (int i = 0; i < N_RECORD_FIELDS; i++) {
+        PyObject *descr = PyDict_GetItemString(RecordType->tp_dict, RECORD_FIELDS[i]);
+        if (descr == NULL || !Py_IS_TYPE(descr, &PyMemberDescr_Type) ||
+            ((PyMemberDescrObject *)descr)->d_member->type != T_OBJECT_EX) {
+            PyErr_Format(PyExc_TypeError, "Record.%s is not a slot", RECORD_FIELDS[i]);
+            return NULL;
+        }
+        record_offsets[i] = ((PyMemberDescrObject *)descr)->d_member->offset;
+    }
+    if (RecordType->tp_dictoffset != 0) {
+        PyErr_SetString(PyExc_TypeError, "Record must have __slots__ and no __dict__");
+        return NULL;
+    }
+    Py_INCREF(record); Py_INCREF(decoded); Py_INCREF(rkey); Py_INCREF(rvalue);
+    Py_INCREF(key_cache); Py_INCREF(uuid_cache); Py_INCREF(uuid_from_bytes); Py_INCREF(zero_uuid);
+    Py_INCREF(decode_record_py);
+    if (intern(&s_offset, "offset") || intern(&s_leaderEpoch, "leaderEpoch") || intern(&s_metadata, "metadata") ||
+        intern(&s_commitTimestamp, "commitTimestamp") || intern(&s_expireTimestamp, "expireTimestamp") ||
+        intern(&s_topicId, "topicId") || intern(&s_group, "group") || intern(&s_topic, "topic") ||
+        intern(&s_partition, "partition") || intern(&s_int, "int") || intern(&s_magic, "magic") ||
+        intern(&s_is_control, "is_control") || intern(&s_timestamp_type, "timestamp_type") ||
+        intern(&s_producer_id, "producer_id"))
+        return NULL;
+    ready = 1;
+    Py_RETURN_NONE;
+}
+
+static int check_ready(void) {
+    if (!ready) {
+        PyErr_SetString(PyExc_RuntimeError, "groupctl.log._fastlog.setup() was not called");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- varints: 0 on success, -1 for anything the reference must judge ------------------------- */
+
+static inline int read_uvarint32(const uint8_t *b, Py_ssize_t *p, Py_ssize_t end, uint32_t *out) {
+    uint64_t raw = 0;
+    Py_ssize_t q = *p;
+    for (int shift = 0; shift < 35; shift += 7) {
+        if (q >= end) return -1;
+        uint8_t c = b[q++];
+        raw |= (uint64_t)(c & 0x7F) << shift;
+        if (!(c & 0x80)) {
+            if (raw > 0xFFFFFFFFu) return -1;
+            *out = (uint32_t)raw;
+            *p = q;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static inline int read_varint(const uint8_t *b, Py_ssize_t *p, Py_ssize_t end, int64_t *out) {
+    uint32_t raw;
+    if (read_uvarint32(b, p, end, &raw)) return -1;
+    *out = (int32_t)((raw >> 1) ^ (uint32_t)(-(int32_t)(raw & 1)));
+    return 0;
+}
+
+static inline int read_varlong(const uint8_t *b, Py_ssize_t *p, Py_ssize_t end, int64_t *out) {
+    uint64_t raw = 0;
+    Py_ssize_t q = *p;
+    for (int shift = 0; shift < 70; shift += 7) {
+        if (q >= end) return -1;
+        uint8_t c = b[q++];
+        if (shift == 63 && c > 1) return -1;
+        raw |= (uint64_t)(c & 0x7F) << shift;
+        if (!(c & 0x80)) {
+            *out = (int64_t)((raw >> 1) ^ (uint64_t)(-(int64_t)(raw & 1)));
+            *p = q;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* ---- walk: the records of one v2 batch ------------------------------------------------------ */
+
+/* Keys repeat (one per group, topic and partition): the same bytes object is handed out for the same
+ * key bytes, which saves an allocation per record and lets the key cache reuse the bytes' hash. */
+#define KEY_SLOTS 8192
+static PyObject *key_slots[KEY_SLOTS];
+
+static PyObject *key_bytes(const uint8_t *b, Py_ssize_t n) {
+    if (n > 256) return PyBytes_FromStringAndSize((const char *)b, n);
+    uint32_t h = 2166136261u;
+    for (Py_ssize_t i = 0; i < n; i++) h = (h ^ b[i]) * 16777619u;
+    PyObject **slot = &key_slots[h & (KEY_SLOTS - 1)];
+    PyObject *hit = *slot;
+    if (hit != NULL && PyBytes_GET_SIZE(hit) == n && memcmp(PyBytes_AS_STRING(hit), b, n) == 0)
+        return Py_NewRef(hit);
+    PyObject *fresh = PyBytes_FromStringAndSize((const char *)b, n);
+    if (fresh == NULL) return NULL;
+    Py_XSETREF(*slot, Py_NewRef(fresh));
+    return fresh;
+}
+
+static PyObject *new_record(int64_t offset, PyObject *timestamp, PyObject *key, PyObject *value, int64_t seq,
+                            int64_t ksize, int64_t vsize) {
+    PyObject *fields[N_RECORD_FIELDS];
+    fields[R_OFFSET] = PyLong_FromLongLong(offset);
+    fields[R_TIMESTAMP] = Py_NewRef(timestamp);
+    fields[R_KEY] = key;
+    fields[R_VALUE] = value;
+    fields[R_HEADERS] = PyList_New(0);
+    fields[R_SEQUENCE] = PyLong_FromLongLong(seq);
+    fields[R_KEY_SIZE] = PyLong_FromLongLong(ksize);
+    fields[R_VALUE_SIZE] = PyLong_FromLongLong(vsize);
+    fields[R_CRC] = Py_NewRef(Py_None);
+    fields[R_CRC_VALID] = Py_NewRef(Py_True);
+    PyObject *rec = NULL;
+    for (int i = 0; i < N_RECORD_FIELDS; i++)
+        if (fields[i] == NULL) goto fail;
+    rec = RecordType->tp_alloc(RecordType, 0);
+    if (rec == NULL) goto fail;
+    for (int i = 0; i < N_RECORD_FIELDS; i++) SLOT(rec, i) = fields[i];
+    return rec;
+fail:
+    for (int i = 0; i < N_RECORD_FIELDS; i++) Py_XDECREF(fields[i]);
+    return NULL;
+}
+
+static PyObject *walk(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    Py_ssize_t p, stop, count;
+    long long base_offset, base_ts, max_ts, bseq;
+    int lat;
+    if (check_ready()) return NULL;
+    if (!PyArg_ParseTuple(args, "y*nnnLLLpL", &view, &p, &stop, &count, &base_offset, &base_ts, &max_ts, &lat,
+                          &bseq))
+        return NULL;
+    const uint8_t *b = view.buf;
+    PyObject *records = NULL, *ts_obj = NULL; /* records of a batch mostly share their timestamp */
+    int64_t last_ts = 0;
+    if (p < 0 || stop > view.len || p > stop || count < 0) goto fallback;
+    records = PyList_New(count);
+    if (records == NULL) goto error;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        int64_t size, ts_delta, delta, ksize, vsize, nheaders;
+        if (read_varint(b, &p, stop, &size)) goto fallback;
+        Py_ssize_t rend = p + size;
+        if (size < 6 || size > stop - p) goto fallback;
+        p += 1; /* attributes */
+        if (read_varlong(b, &p, rend, &ts_delta) || read_varint(b, &p, rend, &delta) ||
+            read_varint(b, &p, rend, &ksize))
+            goto fallback;
+        PyObject *key, *value;
+        if (ksize < 0) {
+            ksize = -1;
+            key = Py_NewRef(Py_None);
+        } else {
+            if (ksize > rend - p) goto fallback;
+            key = key_bytes(b + p, ksize);
+            if (key == NULL) goto error;
+            p += ksize;
+        }
+        if (read_varint(b, &p, rend, &vsize)) {
+            Py_DECREF(key);
+            goto fallback;
+        }
+        if (vsize < 0) {
+            vsize = -1;
+            value = Py_NewRef(Py_None);
+        } else {
+            if (vsize > rend - p) {
+                Py_DECREF(key);
+                goto fallback;
+            }
+            value = PyBytes_FromStringAndSize((const char *)b + p, vsize);
+            if (value == NULL) {
+                Py_DECREF(key);
+                goto error;
+            }
+            p += vsize;
+        }
+        if (read_varint(b, &p, rend, &nheaders) || nheaders != 0 || p != rend) {
+            Py_DECREF(key);
+            Py_DECREF(value);
+            goto fallback;
+        }
+        int64_t seq = -1, offset, timestamp;
+        if (bseq >= 0) {
+            if (delta < 0 || bseq + delta > INT32_MAX) {
+                Py_DECREF(key);
+                Py_DECREF(value);
+                goto fallback;
+            }
+            seq = bseq + delta;
+        }
+        if (__builtin_add_overflow((int64_t)base_offset, delta, &offset)) {
+            Py_DECREF(key);
+            Py_DECREF(value);
+            goto fallback;
+        }
+        if (lat) {
+            timestamp = max_ts;
+        } else if (__builtin_add_overflow((int64_t)base_ts, ts_delta, &timestamp)) {
+            Py_DECREF(key);
+            Py_DECREF(value);
+            goto fallback;
+        }
+        if (ts_obj == NULL || timestamp != last_ts) {
+            Py_XSETREF(ts_obj, PyLong_FromLongLong(timestamp));
+            last_ts = timestamp;
+            if (ts_obj == NULL) {
+                Py_DECREF(key);
+                Py_DECREF(value);
+                goto error;
+            }
+        }
+        PyObject *rec = new_record(offset, ts_obj, key, value, seq, ksize, vsize);
+        if (rec == NULL) goto error;
+        PyList_SET_ITEM(records, i, rec);
+    }
+    Py_XDECREF(ts_obj);
+    ts_obj = NULL;
+    if (count && p != stop) goto fallback;
+    PyBuffer_Release(&view);
+    return records;
+fallback:
+    Py_XDECREF(ts_obj);
+    Py_XDECREF(records);
+    PyBuffer_Release(&view);
+    Py_RETURN_NONE;
+error:
+    Py_XDECREF(ts_obj);
+    Py_XDECREF(records);
+    PyBuffer_Release(&view);
+    return NULL;
+}
+
+/* ---- decode: keys from the reference's cache, OffsetCommit values here ------------------------ */
+
+static PyObject *new_tuple_of(PyTypeObject *type, Py_ssize_t n, PyObject **items) {
+    /* A NamedTuple instance without its __new__; steals the references in items. */
+    PyObject *t = type->tp_alloc(type, n);
+    if (t == NULL) {
+        for (Py_ssize_t i = 0; i < n; i++) Py_DECREF(items[i]);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) PyTuple_SET_ITEM(t, i, items[i]);
+    return t;
+}
+
+static inline int64_t be64(const uint8_t *b) {
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++) v = (v << 8) | b[i];
+    return (int64_t)v;
+}
+static inline int32_t be32(const uint8_t *b) {
+    return (int32_t)((uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3]);
+}
+static inline int16_t be16(const uint8_t *b) { return (int16_t)((uint16_t)b[0] << 8 | b[1]); }
+
+static int dict_set_steal(PyObject *d, PyObject *k, PyObject *v) {
+    if (v == NULL) return -1;
+    int rc = PyDict_SetItem(d, k, v);
+    Py_DECREF(v);
+    return rc;
+}
+
+static PyObject *topic_id(const uint8_t *raw) {
+    PyObject *key = PyBytes_FromStringAndSize((const char *)raw, 16);
+    if (key == NULL) return NULL;
+    PyObject *u = PyDict_GetItemWithError(uuid_cache, key);
+    if (u != NULL) {
+        Py_DECREF(key);
+        return Py_NewRef(u);
+    }
+    if (PyErr_Occurred()) {
+        Py_DECREF(key);
+        return NULL;
+    }
+    u = PyObject_CallOneArg(uuid_from_bytes, key);
+    Py_DECREF(key);
+    return u;
+}
+
+/* The data dict of an OffsetCommitValue (type 1) at versions 0-4, as the generated decoder builds
+ * it; NULL without an exception set means "let the reference decode it". */
+static PyObject *offset_commit_data(const uint8_t *b, Py_ssize_t n, int version, PyObject *record_ts) {
+    Py_ssize_t p = 2;
+    int64_t offset, commit_ts, expire_ts = 0;
+    int32_t leader_epoch = 0;
+    Py_ssize_t mlen;
+    const uint8_t *uuid_raw = NULL;
+    if (version < 0 || version > 4) return NULL;
+    if (version == 4) {
+        if (n < p + 12) return NULL;
+        offset = be64(b + p);
+        leader_epoch = be32(b + p + 8);
+        p += 12;
+        uint32_t raw;
+        if (read_uvarint32(b, &p, n, &raw)) return NULL;
+        mlen = (Py_ssize_t)raw - 1;
+        if (mlen < 0 || mlen > 32767) return NULL;
+    } else {
+        Py_ssize_t head = version == 3 ? 14 : 10;
+        if (n < p + head) return NULL;
+        offset = be64(b + p);
+        if (version == 3) leader_epoch = be32(b + p + 8);
+        mlen = be16(b + p + head - 2);
+        p += head;
+        if (mlen < 0) return NULL;
+    }
+    if (mlen > n - p) return NULL;
+    Py_ssize_t mstart = p;
+    p += mlen;
+    if (n - p < 8) return NULL;
+    commit_ts = be64(b + p);
+    p += 8;
+    if (version == 1) {
+        if (n - p < 8) return NULL;
+        expire_ts = be64(b + p);
+        p += 8;
+    }
+    if (version == 4) {
+        uint32_t ntags;
+        if (read_uvarint32(b, &p, n, &ntags)) return NULL;
+        for (uint32_t t = 0; t < ntags; t++) {
+            uint32_t tag, size;
+            if (read_uvarint32(b, &p, n, &tag) || read_uvarint32(b, &p, n, &size)) return NULL;
+            if (tag != 0 || size != 16 || n - p < 16 || uuid_raw != NULL) return NULL;
+            uuid_raw = b + p;
+            p += 16;
+        }
+    }
+    PyObject *d = PyDict_New();
+    if (d == NULL) return NULL;
+    if (dict_set_steal(d, s_offset, PyLong_FromLongLong(offset))) goto error;
+    if (version >= 3 && dict_set_steal(d, s_leaderEpoch, PyLong_FromLong(leader_epoch))) goto error;
+    if (dict_set_steal(d, s_metadata, PyUnicode_DecodeUTF8((const char *)b + mstart, mlen, "replace"))) goto error;
+    /* The commit's timestamp is usually its record's: share that int. */
+    int overflow = 1;
+    int64_t rts = record_ts != NULL && PyLong_CheckExact(record_ts) ? PyLong_AsLongLongAndOverflow(record_ts, &overflow) : 0;
+    if (rts == -1 && PyErr_Occurred()) PyErr_Clear();
+    PyObject *cts = !overflow && rts == commit_ts ? Py_NewRef(record_ts) : PyLong_FromLongLong(commit_ts);
+    if (dict_set_steal(d, s_commitTimestamp, cts)) goto error;
+    if (version == 1 && dict_set_steal(d, s_expireTimestamp, PyLong_FromLongLong(expire_ts))) goto error;
+    if (version == 4) {
+        PyObject *u = uuid_raw == NULL ? Py_NewRef(zero_uuid) : topic_id(uuid_raw);
+        if (dict_set_steal(d, s_topicId, u)) goto error;
+    }
+    return d;
+error:
+    Py_DECREF(d);
+    return NULL;
+}
+
+static PyObject *decode_one(PyObject *batch, PyObject *rec, int *fallback) {
+    *fallback = 1;
+    if (Py_TYPE(rec) != RecordType) return NULL;
+    PyObject *kbytes = SLOT(rec, R_KEY), *vbytes = SLOT(rec, R_VALUE);
+    if (kbytes == NULL || vbytes == NULL || !PyBytes_CheckExact(kbytes)) return NULL;
+    PyObject *key = PyDict_GetItemWithError(key_cache, kbytes);
+    if (key == NULL) {
+        if (PyErr_Occurred()) {
+            *fallback = 0;
+        }
+        return NULL;
+    }
+    if (Py_TYPE(key) != KeyType || PyTuple_GET_SIZE(key) != 2) return NULL;
+    PyObject *value;
+    if (vbytes == Py_None) {
+        value = Py_NewRef(Py_None);
+    } else {
+        PyObject *type = PyTuple_GET_ITEM(key, 0);
+        if (!PyLong_CheckExact(type) || PyLong_AsLong(type) != 1 || !PyBytes_CheckExact(vbytes)) return NULL;
+        const uint8_t *b = (const uint8_t *)PyBytes_AS_STRING(vbytes);
+        Py_ssize_t n = PyBytes_GET_SIZE(vbytes);
+        if (n < 2) return NULL;
+        int version = be16(b);
+        PyObject *data = offset_commit_data(b, n, version, SLOT(rec, R_TIMESTAMP));
+        if (data == NULL) {
+            if (PyErr_Occurred()) *fallback = 0;
+            return NULL;
+        }
+        PyObject *items[2] = {PyLong_FromLong(version), data};
+        if (items[0] == NULL) {
+            Py_DECREF(data);
+            *fallback = 0;
+            return NULL;
+        }
+        value = new_tuple_of(ValueType, 2, items);
+        if (value == NULL) {
+            *fallback = 0;
+            return NULL;
+        }
+    }
+    *fallback = 0;
+    PyObject *items[7] = {Py_NewRef(batch), Py_NewRef(rec), Py_NewRef(key), value,
+                          Py_NewRef(Py_None), Py_NewRef(Py_None), Py_NewRef(Py_None)};
+    return new_tuple_of(DecodedType, 7, items);
+}
+
+static PyObject *decode(PyObject *self, PyObject *args) {
+    PyObject *batch, *records;
+    if (check_ready()) return NULL;
+    if (!PyArg_ParseTuple(args, "OO!", &batch, &PyList_Type, &records)) return NULL;
+    PyObject *ctl = PyObject_GetAttr(batch, s_is_control);
+    if (ctl == NULL) return NULL;
+    int control = PyObject_IsTrue(ctl);
+    Py_DECREF(ctl);
+    if (control < 0) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(records);
+    PyObject *out = PyList_New(n);
+    if (out == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *rec = PyList_GET_ITEM(records, i);
+        int fallback = 1;
+        PyObject *d = control ? NULL : decode_one(batch, rec, &fallback);
+        if (d == NULL) {
+            if (!fallback) goto error;
+            d = PyObject_CallFunctionObjArgs(decode_record_py, batch, rec, NULL);
+            if (d == NULL) goto error;
+        }
+        PyList_SET_ITEM(out, i, d);
+    }
+    return out;
+error:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* ---- text: dump-log and jsonl lines of decoded OffsetCommit records ---------------------------- */
+
+typedef struct {
+    char *buf;
+    Py_ssize_t len, cap;
+} Out;
+
+static int out_reserve(Out *o, Py_ssize_t more) {
+    if (o->len + more <= o->cap) return 0;
+    Py_ssize_t cap = o->cap ? o->cap : 4096;
+    while (cap < o->len + more) cap *= 2;
+    char *buf = PyMem_Realloc(o->buf, cap);
+    if (buf == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    o->buf = buf;
+    o->cap = cap;
+    return 0;
+}
+
+static inline int out_mem(Out *o, const char *s, Py_ssize_t n) {
+    if (out_reserve(o, n)) return -1;
+    memcpy(o->buf + o->len, s, n);
+    o->len += n;
+    return 0;
+}
+#define OUT_LIT(o, s) out_mem((o), (s), (Py_ssize_t)sizeof(s) - 1)
+
+static int out_i64(Out *o, int64_t v) {
+    char tmp[24];
+    int i = 24;
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    do {
+        tmp[--i] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0) tmp[--i] = '-';
+    return out_mem(o, tmp + i, 24 - i);
+}
+
+/* An int64 from a dict field; 1 = not one (the reference renders the record). */
+static int get_i64(PyObject *d, PyObject *name, int64_t *v) {
+    PyObject *x = PyDict_GetItemWithError(d, name);
+    if (x == NULL || !PyLong_CheckExact(x)) return 1;
+    int overflow;
+    *v = PyLong_AsLongLongAndOverflow(x, &overflow);
+    if (overflow || (*v == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return 1;
+    }
+    return 0;
+}
+
+/* A str that JSON (Jackson's and Python's alike) writes as is: printable ASCII but `"` and `\`. */
+static int plain_str(PyObject *s, const char **text, Py_ssize_t *n) {
+    if (s == NULL || !PyUnicode_CheckExact(s) || !PyUnicode_IS_ASCII(s)) return 1;
+    const unsigned char *c = PyUnicode_1BYTE_DATA(s);
+    Py_ssize_t len = PyUnicode_GET_LENGTH(s);
+    for (Py_ssize_t i = 0; i < len; i++)
+        if (c[i] < 0x20 || c[i] > 0x7E || c[i] == '"' || c[i] == '\\') return 1;
+    *text = (const char *)c;
+    *n = len;
+    return 0;
+}
+
+static int out_str(Out *o, const char *s, Py_ssize_t n) {
+    if (out_reserve(o, n + 2)) return -1;
+    o->buf[o->len++] = '"';
+    memcpy(o->buf + o->len, s, n);
+    o->len += n;
+    o->buf[o->len++] = '"';
+    return 0;
+}
+
+static const char B64URL[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/* A uuid's 16 bytes; 1 = not a plain UUID. */
+static int uuid_bytes(PyObject *u, uint8_t raw[16]) {
+    PyObject *i = PyObject_GetAttr(u, s_int);
+    if (i == NULL) {
+        PyErr_Clear();
+        return 1;
+    }
+    if (!PyLong_CheckExact(i) || Py_SIZE(i) < 0) {
+        Py_DECREF(i);
+        return 1;
+    }
+#if PY_VERSION_HEX >= 0x030D0000
+    int rc = _PyLong_AsByteArray((PyLongObject *)i, raw, 16, 0, 0, 0);
+#else
+    int rc = _PyLong_AsByteArray((PyLongObject *)i, raw, 16, 0, 0);
+#endif
+    Py_DECREF(i);
+    if (rc < 0) {
+        PyErr_Clear();
+        return 1;
+    }
+    return 0;
+}
+
+static void kafka_uuid(const uint8_t raw[16], char text[22]) {
+    int j = 0;
+    for (int i = 0; i < 15; i += 3) {
+        uint32_t v = (uint32_t)raw[i] << 16 | (uint32_t)raw[i + 1] << 8 | raw[i + 2];
+        text[j++] = B64URL[v >> 18];
+        text[j++] = B64URL[(v >> 12) & 63];
+        text[j++] = B64URL[(v >> 6) & 63];
+        text[j++] = B64URL[v & 63];
+    }
+    text[j++] = B64URL[raw[15] >> 2];
+    text[j++] = B64URL[(raw[15] & 3) << 4];
+}
+
+/* `"data":{...}` of an OffsetCommitValue; 1 = the reference renders it. */
+static int out_offset_commit(Out *o, PyObject *value, int hide_topic_id) {
+    if (Py_TYPE(value) != ValueType || PyTuple_GET_SIZE(value) != 2) return 1;
+    PyObject *ver = PyTuple_GET_ITEM(value, 0), *d = PyTuple_GET_ITEM(value, 1);
+    if (!PyLong_CheckExact(ver) || !PyDict_CheckExact(d)) return 1;
+    long version = PyLong_AsLong(ver);
+    if (version < 0 || version > 4) return 1;
+    static const Py_ssize_t sizes[5] = {3, 4, 3, 4, 5};
+    if (PyDict_GET_SIZE(d) != sizes[version]) return 1;
+    int64_t offset, epoch = 0, commit, expire = 0;
+    const char *meta;
+    Py_ssize_t mlen;
+    if (get_i64(d, s_offset, &offset) || get_i64(d, s_commitTimestamp, &commit)) return 1;
+    if (version >= 3 && get_i64(d, s_leaderEpoch, &epoch)) return 1;
+    if (version == 1 && get_i64(d, s_expireTimestamp, &expire)) return 1;
+    if (plain_str(PyDict_GetItemWithError(d, s_metadata), &meta, &mlen)) return 1;
+    char tid[22];
+    int show_tid = 0;
+    if (version == 4) {
+        PyObject *u = PyDict_GetItemWithError(d, s_topicId);
+        uint8_t raw[16];
+        if (u == NULL || uuid_bytes(u, raw)) return 1;
+        static const uint8_t zero[16] = {0};
+        if (memcmp(raw, zero, 16) != 0 && !hide_topic_id) {
+            show_tid = 1;
+            kafka_uuid(raw, tid);
+        }
+    }
+    if (OUT_LIT(o, "\"data\":{\"offset\":") || out_i64(o, offset)) return -1;
+    if (version >= 3 && (OUT_LIT(o, ",\"leaderEpoch\":") || out_i64(o, epoch))) return -1;
+    if (OUT_LIT(o, ",\"metadata\":") || out_str(o, meta, mlen)) return -1;
+    if (OUT_LIT(o, ",\"commitTimestamp\":") || out_i64(o, commit)) return -1;
+    if (version == 1 && (OUT_LIT(o, ",\"expireTimestamp\":") || out_i64(o, expire))) return -1;
+    if (show_tid && (OUT_LIT(o, ",\"topicId\":") || out_str(o, tid, 22))) return -1;
+    return OUT_LIT(o, "}");
+}
+
+/* `"data":{"group":..,"topic":..,"partition":..}` of an OffsetCommitKey; 1 = the reference renders it. */
+static int out_key_data(Out *o, PyObject *data) {
+    const char *g, *t;
+    Py_ssize_t gl, tl;
+    int64_t partition;
+    if (!PyDict_CheckExact(data) || PyDict_GET_SIZE(data) != 3) return 1;
+    if (plain_str(PyDict_GetItemWithError(data, s_group), &g, &gl) ||
+        plain_str(PyDict_GetItemWithError(data, s_topic), &t, &tl) || get_i64(data, s_partition, &partition))
+        return 1;
+    if (OUT_LIT(o, "\"data\":{\"group\":") || out_str(o, g, gl) || OUT_LIT(o, ",\"topic\":") ||
+        out_str(o, t, tl) || OUT_LIT(o, ",\"partition\":") || out_i64(o, partition) || OUT_LIT(o, "}"))
+        return -1;
+    return 0;
+}
+
+typedef struct {
+    PyObject *rec, *record, *key, *value;
+    int64_t offset, timestamp, ksize, vsize, seq;
+} Common;
+
+/* The fields of a decoded, error-free OffsetCommit record without headers; 1 = not one. */
+static int small_version(PyObject *value) {
+    if (Py_TYPE(value) != ValueType || PyTuple_GET_SIZE(value) != 2 || !PyLong_CheckExact(PyTuple_GET_ITEM(value, 0)))
+        return -1;
+    long v = PyLong_AsLong(PyTuple_GET_ITEM(value, 0));
+    if (v < 0 || v > 4) {
+        PyErr_Clear();
+        return -1;
+    }
+    return (int)v;
+}
+
+static int common_record(PyObject *rec, Common *c) {
+    if (Py_TYPE(rec) != DecodedType || PyTuple_GET_SIZE(rec) != 7) return 1;
+    c->rec = rec;
+    c->record = PyTuple_GET_ITEM(rec, 1);
+    c->key = PyTuple_GET_ITEM(rec, 2);
+    c->value = PyTuple_GET_ITEM(rec, 3);
+    if (PyTuple_GET_ITEM(rec, 4) != Py_None || PyTuple_GET_ITEM(rec, 5) != Py_None ||
+        PyTuple_GET_ITEM(rec, 6) != Py_None)
+        return 1;
+    if (Py_TYPE(c->record) != RecordType || Py_TYPE(c->key) != KeyType || PyTuple_GET_SIZE(c->key) != 2) return 1;
+    PyObject *type = PyTuple_GET_ITEM(c->key, 0);
+    if (!PyLong_CheckExact(type) || PyLong_AsLong(type) != 1) return 1;
+    PyObject *headers = SLOT(c->record, R_HEADERS);
+    if (headers == NULL || !PyList_CheckExact(headers) || PyList_GET_SIZE(headers) != 0) return 1;
+    PyObject *fields[5] = {SLOT(c->record, R_OFFSET), SLOT(c->record, R_TIMESTAMP), SLOT(c->record, R_KEY_SIZE),
+                           SLOT(c->record, R_VALUE_SIZE), SLOT(c->record, R_SEQUENCE)};
+    int64_t *dst[5] = {&c->offset, &c->timestamp, &c->ksize, &c->vsize, &c->seq};
+    for (int i = 0; i < 5; i++) {
+        if (fields[i] == NULL || !PyLong_CheckExact(fields[i])) return 1;
+        int overflow;
+        *dst[i] = PyLong_AsLongLongAndOverflow(fields[i], &overflow);
+        if (overflow || (*dst[i] == -1 && PyErr_Occurred())) {
+            PyErr_Clear();
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Per-batch facts the lines need: magic >= 2, not control, the timestamp type's text. */
+static int batch_facts(PyObject *batch, int *fast, PyObject **ts_type) {
+    *fast = 0;
+    *ts_type = NULL;
+    PyObject *magic = PyObject_GetAttr(batch, s_magic);
+    if (magic == NULL) return -1;
+    long m = PyLong_Check(magic) ? PyLong_AsLong(magic) : -1;
+    Py_DECREF(magic);
+    if (m == -1 && PyErr_Occurred()) PyErr_Clear();
+    PyObject *ctl = PyObject_GetAttr(batch, s_is_control);
+    if (ctl == NULL) return -1;
+    int control = PyObject_IsTrue(ctl);
+    Py_DECREF(ctl);
+    if (control < 0) return -1;
+    PyObject *tt = PyObject_GetAttr(batch, s_timestamp_type);
+    if (tt == NULL) return -1;
+    const char *text;
+    Py_ssize_t n;
+    if (m >= 2 && !control && !plain_str(tt, &text, &n)) {
+        *fast = 1;
+        *ts_type = tt;
+    } else {
+        Py_DECREF(tt);
+    }
+    return 0;
+}
+
+/* Appends a Python-rendered line (the reference's) to the pieces, after what is buffered. */
+static int flush(Out *o, PyObject *pieces) {
+    if (o->len == 0) return 0;
+    PyObject *s = PyUnicode_DecodeASCII(o->buf, o->len, "strict");
+    if (s == NULL) return -1;
+    o->len = 0;
+    int rc = PyList_Append(pieces, s);
+    Py_DECREF(s);
+    return rc;
+}
+
+static int reference_line(Out *o, PyObject *pieces, PyObject *fn, PyObject *rec) {
+    if (flush(o, pieces)) return -1;
+    PyObject *line = PyObject_CallOneArg(fn, rec);
+    if (line == NULL) return -1;
+    int rc = PyList_Append(pieces, line);
+    Py_DECREF(line);
+    if (rc == 0) rc = OUT_LIT(o, "\n");
+    return rc;
+}
+
+static PyObject *finish(Out *o, PyObject *pieces) {
+    PyObject *result = NULL;
+    if (flush(o, pieces) == 0) {
+        PyObject *empty = PyUnicode_FromString("");
+        if (empty != NULL) {
+            result = PyUnicode_Join(empty, pieces);
+            Py_DECREF(empty);
+        }
+    }
+    PyMem_Free(o->buf);
+    Py_DECREF(pieces);
+    return result;
+}
+
+/* dumplog_lines(batch, decoded, hide_topic_id, record_line) -> the records' lines, each ending "\n". */
+static PyObject *dumplog_lines(PyObject *self, PyObject *args) {
+    PyObject *batch, *decoded, *fn;
+    int hide_topic_id;
+    if (check_ready()) return NULL;
+    if (!PyArg_ParseTuple(args, "OO!pO", &batch, &PyList_Type, &decoded, &hide_topic_id, &fn)) return NULL;
+    int fast;
+    PyObject *tt;
+    if (batch_facts(batch, &fast, &tt)) return NULL;
+    Out o = {NULL, 0, 0};
+    PyObject *pieces = PyList_New(0);
+    if (pieces == NULL) {
+        Py_XDECREF(tt);
+        return NULL;
+    }
+    const char *tt_text = NULL;
+    Py_ssize_t tt_len = 0;
+    if (fast) plain_str(tt, &tt_text, &tt_len);
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(decoded); i++) {
+        PyObject *rec = PyList_GET_ITEM(decoded, i);
+        Common c;
+        int rc = 1;
+        if (fast && !common_record(rec, &c)) {
+            Py_ssize_t mark = o.len;
+            rc = OUT_LIT(&o, "| offset: ") || out_i64(&o, c.offset) || OUT_LIT(&o, " ") ||
+                 out_mem(&o, tt_text, tt_len) || OUT_LIT(&o, ": ") || out_i64(&o, c.timestamp) ||
+                 OUT_LIT(&o, " keySize: ") || out_i64(&o, c.ksize) || OUT_LIT(&o, " valueSize: ") ||
+                 out_i64(&o, c.vsize) || OUT_LIT(&o, " sequence: ") || out_i64(&o, c.seq) ||
+                 OUT_LIT(&o, " headerKeys: [] key: {\"type\":\"1\",") ? -1 : 0;
+            if (rc == 0) rc = out_key_data(&o, PyTuple_GET_ITEM(c.key, 1));
+            if (rc == 0) {
+                if (c.value == Py_None) {
+                    rc = OUT_LIT(&o, "} payload: <DELETE>\n") ? -1 : 0;
+                } else if (small_version(c.value) < 0) {
+                    rc = 1;
+                } else {
+                    rc = OUT_LIT(&o, "} payload: {\"version\":\"") || out_i64(&o, small_version(c.value)) ||
+                         OUT_LIT(&o, "\",") ? -1 : 0;
+                    if (rc == 0) rc = out_offset_commit(&o, c.value, hide_topic_id);
+                    if (rc == 0) rc = OUT_LIT(&o, "}\n") ? -1 : 0;
+                }
+            }
+            if (rc == 1) o.len = mark;
+        }
+        if (rc < 0 || (rc == 1 && reference_line(&o, pieces, fn, rec))) goto error;
+    }
+    Py_XDECREF(tt);
+    return finish(&o, pieces);
+error:
+    Py_XDECREF(tt);
+    PyMem_Free(o.buf);
+    Py_DECREF(pieces);
+    return NULL;
+}
+
+/* jsonl_lines(batch, decoded, head, batch_fields, record_jsonl) -> the records' JSON lines.
+ * `head` is `{"file":"...",` and `batch_fields` the batch's fields without braces, both rendered by
+ * the reference once per file and batch; `record_jsonl(rec)` renders a record the fast path leaves. */
+static PyObject *jsonl_lines(PyObject *self, PyObject *args) {
+    PyObject *batch, *decoded, *head, *fields, *fn;
+    if (check_ready()) return NULL;
+    if (!PyArg_ParseTuple(args, "OO!UUO", &batch, &PyList_Type, &decoded, &head, &fields, &fn)) return NULL;
+    int fast;
+    PyObject *tt;
+    if (batch_facts(batch, &fast, &tt)) return NULL;
+    Py_XDECREF(tt);
+    const char *head_text = NULL, *fields_text = NULL;
+    Py_ssize_t head_len = 0, fields_len = 0;
+    if (fast) {
+        /* Both are ASCII whenever the fast path may use them (UTF-8 otherwise: the reference writes). */
+        if (!PyUnicode_IS_ASCII(head) || !PyUnicode_IS_ASCII(fields)) {
+            fast = 0;
+        } else {
+            head_text = (const char *)PyUnicode_1BYTE_DATA(head);
+            head_len = PyUnicode_GET_LENGTH(head);
+            fields_text = (const char *)PyUnicode_1BYTE_DATA(fields);
+            fields_len = PyUnicode_GET_LENGTH(fields);
+        }
+    }
+    Out o = {NULL, 0, 0};
+    PyObject *pieces = PyList_New(0);
+    if (pieces == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(decoded); i++) {
+        PyObject *rec = PyList_GET_ITEM(decoded, i);
+        Common c;
+        int rc = 1;
+        if (fast && !common_record(rec, &c)) {
+            Py_ssize_t mark = o.len;
+            rc = out_mem(&o, head_text, head_len) || OUT_LIT(&o, "\"offset\":") || out_i64(&o, c.offset) ||
+                 OUT_LIT(&o, ",\"timestamp\":") || out_i64(&o, c.timestamp) || OUT_LIT(&o, ",\"keySize\":") ||
+                 out_i64(&o, c.ksize) || OUT_LIT(&o, ",\"valueSize\":") || out_i64(&o, c.vsize) ||
+                 OUT_LIT(&o, ",\"sequence\":") || out_i64(&o, c.seq) || OUT_LIT(&o, ",\"headerKeys\":[],") ||
+                 out_mem(&o, fields_text, fields_len) || OUT_LIT(&o, ",\"key\":{\"type\":1,") ? -1 : 0;
+            if (rc == 0) rc = out_key_data(&o, PyTuple_GET_ITEM(c.key, 1));
+            if (rc == 0) {
+                if (c.value == Py_None) {
+                    rc = OUT_LIT(&o, "},\"value\":null}\n") ? -1 : 0;
+                } else if (small_version(c.value) < 0) {
+                    rc = 1;
+                } else {
+                    rc = OUT_LIT(&o, "},\"value\":{\"version\":") || out_i64(&o, small_version(c.value)) ||
+                         OUT_LIT(&o, ",") ? -1 : 0;
+                    if (rc == 0) rc = out_offset_commit(&o, c.value, 0);
+                    if (rc == 0) rc = OUT_LIT(&o, "}}\n") ? -1 : 0;
+                }
+            }
+            if (rc == 1) o.len = mark;
+        }
+        if (rc < 0 || (rc == 1 && reference_line(&o, pieces, fn, rec))) goto error;
+    }
+    return finish(&o, pieces);
+error:
+    PyMem_Free(o.buf);
+    Py_DECREF(pieces);
+    return NULL;
+}
+
+static PyMethodDef methods[] = {
+    {"setup", setup, METH_VARARGS, "Bind the reference's types, caches and fallbacks (once, at import)."},
+    {"walk", walk, METH_VARARGS,
+     "walk(buf, start, stop, count, base_offset, base_ts, max_ts, log_append_time, base_sequence) -> "
+     "the batch's Records, or None to let the reference read (and judge) the batch."},
+    {"decode", decode, METH_VARARGS, "decode(batch, records) -> DecodedRecords, as decode_record gives them."},
+    {"dumplog_lines", dumplog_lines, METH_VARARGS,
+     "dumplog_lines(batch, decoded, hide_topic_id, record_line) -> the kafka-dump-log lines of the records."},
+    {"jsonl_lines", jsonl_lines, METH_VARARGS,
+     "jsonl_lines(batch, decoded, head, batch_fields, record_jsonl) -> the JSON lines of the records."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_fastlog", "groupctl's compiled record loop (see groupctl.log.fast).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__fastlog(void) { return PyModule_Create(&module); }
