@@ -23,7 +23,7 @@ def _load() -> tuple[ModuleType | None, str]:
     try:
         from groupctl.log import _fastlog
     except ImportError:
-        return None, "not built (no C compiler at install time)"
+        return None, "not built: pip install builds it where a C compiler is present"
     from groupctl.log.batch import Record
     from groupctl.log.decode import DecodedRecord, decode_record
     from groupctl.protocol import primitives, records
