@@ -319,12 +319,11 @@ def audit(
     from groupctl.log.audit import Auditor
 
     auditor = Auditor()
-    observe = auditor.observe
+    observe_batch = auditor.observe_batch
     with DumpReading(paths, what="auditing") as reading:
         for dump in reading.dumps():
-            for _batch, recs in dump.batches:
-                for rec in recs:
-                    observe(rec)
+            for batch, recs in dump.batches:
+                observe_batch(batch, recs)
             for problem in dump.problems:
                 auditor.observe_problem(problem)
     report = auditor.finish()

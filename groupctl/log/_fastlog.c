@@ -868,6 +868,248 @@ error:
     return NULL;
 }
 
+/* ---- audit: the short path of Auditor.observe and Replay.apply for plain offset commits ------- */
+
+typedef struct {
+    PyObject *commits, *last, *deleted, *offsets, *simple; /* borrowed from the auditor and its replay */
+} AuditState;
+
+static int audit_state(PyObject *auditor, PyObject *replay, AuditState *st) {
+    PyObject *objs[5];
+    const char *names[5] = {"_commits", "_last", "_deleted", "offsets", "_simple"};
+    for (int i = 0; i < 5; i++) {
+        objs[i] = PyObject_GetAttrString(i < 3 ? auditor : replay, names[i]);
+        if (objs[i] == NULL) {
+            for (int j = 0; j < i; j++) Py_DECREF(objs[j]);
+            return -1;
+        }
+        Py_DECREF(objs[i]); /* the auditor and the replay keep them alive */
+    }
+    st->commits = objs[0];
+    st->last = objs[1];
+    st->deleted = objs[2];
+    st->offsets = objs[3];
+    st->simple = objs[4];
+    if (!PyDict_CheckExact(st->commits) || !PyDict_CheckExact(st->last) || !PyDict_CheckExact(st->deleted) ||
+        !PyDict_CheckExact(st->offsets) || !PySet_CheckExact(st->simple)) {
+        PyErr_SetString(PyExc_TypeError, "unexpected auditor state");
+        return -1;
+    }
+    return 0;
+}
+
+static int list_add(PyObject *list, Py_ssize_t i, int64_t delta) {
+    PyObject *cur = PyList_GET_ITEM(list, i);
+    int64_t v = PyLong_AsLongLong(cur);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    PyObject *x = PyLong_FromLongLong(v + delta);
+    if (x == NULL) return -1;
+    PyList_SET_ITEM(list, i, x);
+    Py_DECREF(cur);
+    return 0;
+}
+
+/* One decoded type-1 commit of a batch without a producer id: Auditor.observe's short path, then
+ * Replay.apply's, in their order; -1 on error. Findings (a possible rewind, a commit after a group's
+ * deletion) are left to the auditor's own methods. */
+static int observe_commit(PyObject *auditor, AuditState *st, PyObject *rec, PyObject *entry_type,
+                          PyObject *ts_obj, int64_t ts, PyObject **first_ts, PyObject **last_ts, int64_t *records) {
+    PyObject *record = PyTuple_GET_ITEM(rec, 1), *key = PyTuple_GET_ITEM(rec, 2), *value = PyTuple_GET_ITEM(rec, 3);
+    PyObject *kd = PyTuple_GET_ITEM(key, 1);
+    PyObject *group = PyDict_GetItemWithError(kd, s_group);
+    if (group == NULL) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "group");
+        return -1;
+    }
+    Py_INCREF(group);
+    int rc = -1;
+    PyObject *s = PyDict_GetItemWithError(st->commits, group);
+    if (s == NULL) {
+        if (PyErr_Occurred()) goto done;
+        s = PyList_New(4);
+        if (s == NULL) goto done;
+        PyList_SET_ITEM(s, 0, PyLong_FromLong(0));
+        PyList_SET_ITEM(s, 1, PyLong_FromLong(0));
+        PyList_SET_ITEM(s, 2, Py_NewRef(ts_obj));
+        PyList_SET_ITEM(s, 3, Py_NewRef(ts_obj));
+        int bad = PyDict_SetItem(st->commits, group, s);
+        Py_DECREF(s);
+        if (bad) goto done;
+    }
+    if (!PyList_CheckExact(s) || PyList_GET_SIZE(s) != 4) {
+        PyErr_SetString(PyExc_TypeError, "unexpected commit counters");
+        goto done;
+    }
+    int64_t ksize = PyLong_AsLongLong(SLOT(record, R_KEY_SIZE)), vsize = PyLong_AsLongLong(SLOT(record, R_VALUE_SIZE));
+    if (PyErr_Occurred() || list_add(s, 0, 1) || list_add(s, 1, ksize + vsize)) goto done;
+    int64_t hi = PyLong_AsLongLong(PyList_GET_ITEM(s, 3)), lo = PyLong_AsLongLong(PyList_GET_ITEM(s, 2));
+    if (PyErr_Occurred()) goto done;
+    if (ts > hi) {
+        PyObject *old = PyList_GET_ITEM(s, 3);
+        PyList_SET_ITEM(s, 3, Py_NewRef(ts_obj));
+        Py_DECREF(old);
+    } else if (ts < lo) {
+        PyObject *old = PyList_GET_ITEM(s, 2);
+        PyList_SET_ITEM(s, 2, Py_NewRef(ts_obj));
+        Py_DECREF(old);
+    }
+    /* the rewind hint: the offset last committed under the same key bytes */
+    PyObject *kbytes = SLOT(record, R_KEY);
+    PyObject *vd = PyTuple_GET_ITEM(value, 1);
+    PyObject *new_offset = PyDict_GetItemWithError(vd, s_offset);
+    if (new_offset == NULL) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "offset");
+        goto done;
+    }
+    PyObject *last = PyDict_GetItemWithError(st->last, kbytes);
+    if (last == NULL && PyErr_Occurred()) goto done;
+    int check = last == NULL;
+    if (!check) {
+        check = PyObject_RichCompareBool(last, new_offset, Py_GT);
+        if (check < 0) goto done;
+    }
+    if (PyDict_SetItem(st->last, kbytes, new_offset)) goto done;
+    PyObject *log_offset = SLOT(record, R_OFFSET);
+    if (check) {
+        PyObject *r = PyObject_CallMethod(auditor, "_check_rewind", "OOOO", group, kd, new_offset, log_offset);
+        if (r == NULL) goto done;
+        Py_DECREF(r);
+    }
+    if (PyDict_GET_SIZE(st->deleted)) {
+        PyObject *gone = PyDict_GetItemWithError(st->deleted, group);
+        if (gone == NULL && PyErr_Occurred()) goto done;
+        if (gone != NULL) {
+            PyObject *r = PyObject_CallMethod(auditor, "_recommitted", "OOOO", group, gone, kd, log_offset);
+            if (r == NULL) goto done;
+            Py_DECREF(r);
+        }
+    }
+    /* Replay.apply */
+    *records += 1;
+    if (ts >= 0) {
+        if (*first_ts == Py_None) Py_SETREF(*first_ts, Py_NewRef(ts_obj));
+        Py_SETREF(*last_ts, Py_NewRef(ts_obj));
+    }
+    PyObject *committed = PyDict_GetItemWithError(st->offsets, group);
+    if (committed == NULL) {
+        if (PyErr_Occurred()) goto done;
+        committed = PyDict_New();
+        if (committed == NULL) goto done;
+        int bad = PyDict_SetItem(st->offsets, group, committed) || PySet_Add(st->simple, group);
+        Py_DECREF(committed);
+        if (bad) goto done;
+    }
+    PyObject *topic = PyDict_GetItemWithError(kd, s_topic), *partition = PyDict_GetItemWithError(kd, s_partition);
+    if (topic == NULL || partition == NULL) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "topic");
+        goto done;
+    }
+    PyObject *tp = PyTuple_Pack(2, topic, partition);
+    if (tp == NULL) goto done;
+    PyObject *items[3] = {Py_NewRef(value), Py_NewRef(log_offset), PyLong_FromLong(-1)};
+    PyObject *entry = new_tuple_of((PyTypeObject *)entry_type, 3, items);
+    if (entry == NULL) {
+        Py_DECREF(tp);
+        goto done;
+    }
+    int bad = PyDict_SetItem(committed, tp, entry);
+    Py_DECREF(tp);
+    Py_DECREF(entry);
+    if (bad) goto done;
+    rc = 0;
+done:
+    Py_DECREF(group);
+    return rc;
+}
+
+/* Write the replay's record count and timestamps back (before any Python-side observe, and at the end). */
+static int replay_sync(PyObject *replay, int64_t *records, PyObject **first_ts, PyObject **last_ts) {
+    if (*records) {
+        PyObject *cur = PyObject_GetAttrString(replay, "records");
+        if (cur == NULL) return -1;
+        PyObject *n = PyLong_FromLongLong(*records);
+        PyObject *sum = n == NULL ? NULL : PyNumber_Add(cur, n);
+        Py_DECREF(cur);
+        Py_XDECREF(n);
+        if (sum == NULL) return -1;
+        int bad = PyObject_SetAttrString(replay, "records", sum);
+        Py_DECREF(sum);
+        if (bad) return -1;
+        *records = 0;
+    }
+    if (*last_ts != NULL) {
+        if (PyObject_SetAttrString(replay, "first_timestamp", *first_ts) ||
+            PyObject_SetAttrString(replay, "last_timestamp", *last_ts))
+            return -1;
+    }
+    return 0;
+}
+
+static PyObject *observe_batch(PyObject *self, PyObject *args) {
+    PyObject *auditor, *replay, *batch, *decoded, *entry_type;
+    if (check_ready()) return NULL;
+    if (!PyArg_ParseTuple(args, "OOOO!O!", &auditor, &replay, &batch, &PyList_Type, &decoded, &PyType_Type,
+                          &entry_type))
+        return NULL;
+    PyObject *observe = PyObject_GetAttrString(auditor, "observe");
+    if (observe == NULL) return NULL;
+    PyObject *pid = PyObject_GetAttr(batch, s_producer_id);
+    if (pid == NULL) {
+        Py_DECREF(observe);
+        return NULL;
+    }
+    int plain = PyLong_CheckExact(pid) && PyLong_AsLong(pid) == -1;
+    Py_DECREF(pid);
+    if (PyErr_Occurred()) PyErr_Clear();
+    AuditState st;
+    PyObject *first_ts = PyObject_GetAttrString(replay, "first_timestamp");
+    PyObject *last_ts = PyObject_GetAttrString(replay, "last_timestamp");
+    int64_t records = 0;
+    if (first_ts == NULL || last_ts == NULL || audit_state(auditor, replay, &st)) goto error;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(decoded); i++) {
+        PyObject *rec = PyList_GET_ITEM(decoded, i);
+        int fast_one = 0;
+        PyObject *ts_obj = NULL;
+        int64_t ts = 0;
+        if (plain && Py_TYPE(rec) == DecodedType && PyTuple_GET_SIZE(rec) == 7 &&
+            PyTuple_GET_ITEM(rec, 3) != Py_None && Py_TYPE(PyTuple_GET_ITEM(rec, 1)) == RecordType) {
+            PyObject *key = PyTuple_GET_ITEM(rec, 2), *value = PyTuple_GET_ITEM(rec, 3);
+            if (Py_TYPE(key) == KeyType && PyLong_CheckExact(PyTuple_GET_ITEM(key, 0)) &&
+                PyLong_AsLong(PyTuple_GET_ITEM(key, 0)) == 1 && PyDict_CheckExact(PyTuple_GET_ITEM(key, 1)) &&
+                PyTuple_Check(value) && PyTuple_GET_SIZE(value) == 2 && PyDict_CheckExact(PyTuple_GET_ITEM(value, 1)) &&
+                PyBytes_CheckExact(SLOT(PyTuple_GET_ITEM(rec, 1), R_KEY))) {
+                ts_obj = SLOT(PyTuple_GET_ITEM(rec, 1), R_TIMESTAMP);
+                int overflow = 0;
+                ts = PyLong_CheckExact(ts_obj) ? PyLong_AsLongLongAndOverflow(ts_obj, &overflow) : 0;
+                fast_one = PyLong_CheckExact(ts_obj) && !overflow && !PyErr_Occurred();
+                PyErr_Clear();
+            }
+        }
+        if (fast_one) {
+            if (observe_commit(auditor, &st, rec, entry_type, ts_obj, ts, &first_ts, &last_ts, &records)) goto error;
+            continue;
+        }
+        /* everything else: the auditor's own observe, after the replay has what the short path did */
+        if (replay_sync(replay, &records, &first_ts, &last_ts)) goto error;
+        PyObject *r = PyObject_CallOneArg(observe, rec);
+        if (r == NULL) goto error;
+        Py_DECREF(r);
+        Py_SETREF(first_ts, PyObject_GetAttrString(replay, "first_timestamp"));
+        Py_SETREF(last_ts, PyObject_GetAttrString(replay, "last_timestamp"));
+        if (first_ts == NULL || last_ts == NULL || audit_state(auditor, replay, &st)) goto error;
+    }
+    if (replay_sync(replay, &records, &first_ts, &last_ts)) goto error;
+    Py_DECREF(first_ts);
+    Py_DECREF(last_ts);
+    Py_DECREF(observe);
+    Py_RETURN_NONE;
+error:
+    Py_XDECREF(first_ts);
+    Py_XDECREF(last_ts);
+    Py_DECREF(observe);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"setup", setup, METH_VARARGS, "Bind the reference's types, caches and fallbacks (once, at import)."},
     {"walk", walk, METH_VARARGS,
@@ -878,6 +1120,9 @@ static PyMethodDef methods[] = {
      "dumplog_lines(batch, decoded, hide_topic_id, record_line) -> the kafka-dump-log lines of the records."},
     {"jsonl_lines", jsonl_lines, METH_VARARGS,
      "jsonl_lines(batch, decoded, head, batch_fields, record_jsonl) -> the JSON lines of the records."},
+    {"observe_batch", observe_batch, METH_VARARGS,
+     "observe_batch(auditor, replay, batch, decoded, OffsetEntry): Auditor.observe for each record, "
+     "plain offset commits without a Python call each."},
     {NULL, NULL, 0, NULL},
 };
 
