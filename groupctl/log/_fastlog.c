@@ -26,7 +26,8 @@ static Py_ssize_t record_offsets[N_RECORD_FIELDS];
 static PyObject *key_cache, *uuid_cache, *uuid_from_bytes, *zero_uuid, *decode_record_py;
 static PyObject *s_offset, *s_leaderEpoch, *s_metadata, *s_commitTimestamp, *s_expireTimestamp, *s_topicId;
 static PyObject *s_group, *s_topic, *s_partition, *s_int, *s_magic, *s_is_control, *s_timestamp_type;
-static PyObject *s_producer_id;
+static PyObject *s_producer_id, *s_commits, *s_last, *s_deleted, *s_offsets, *s_simple, *s_records;
+static PyObject *s_first_timestamp, *s_last_timestamp, *s_observe, *s_check_rewind, *s_recommitted;
 static int ready = 0;
 
 #define SLOT(obj, i) (*(PyObject **)((char *)(obj) + record_offsets[i]))
@@ -72,7 +73,11 @@ static PyObject *setup(PyObject *self, PyObject *args) {
         intern(&s_topicId, "topicId") || intern(&s_group, "group") || intern(&s_topic, "topic") ||
         intern(&s_partition, "partition") || intern(&s_int, "int") || intern(&s_magic, "magic") ||
         intern(&s_is_control, "is_control") || intern(&s_timestamp_type, "timestamp_type") ||
-        intern(&s_producer_id, "producer_id"))
+        intern(&s_producer_id, "producer_id") || intern(&s_commits, "_commits") || intern(&s_last, "_last") ||
+        intern(&s_deleted, "_deleted") || intern(&s_offsets, "offsets") || intern(&s_simple, "_simple") ||
+        intern(&s_records, "records") || intern(&s_first_timestamp, "first_timestamp") ||
+        intern(&s_last_timestamp, "last_timestamp") || intern(&s_observe, "observe") ||
+        intern(&s_check_rewind, "_check_rewind") || intern(&s_recommitted, "_recommitted"))
         return NULL;
     ready = 1;
     Py_RETURN_NONE;
@@ -876,9 +881,9 @@ typedef struct {
 
 static int audit_state(PyObject *auditor, PyObject *replay, AuditState *st) {
     PyObject *objs[5];
-    const char *names[5] = {"_commits", "_last", "_deleted", "offsets", "_simple"};
+    PyObject *names[5] = {s_commits, s_last, s_deleted, s_offsets, s_simple};
     for (int i = 0; i < 5; i++) {
-        objs[i] = PyObject_GetAttrString(i < 3 ? auditor : replay, names[i]);
+        objs[i] = PyObject_GetAttr(i < 3 ? auditor : replay, names[i]);
         if (objs[i] == NULL) {
             for (int j = 0; j < i; j++) Py_DECREF(objs[j]);
             return -1;
@@ -971,7 +976,7 @@ static int observe_commit(PyObject *auditor, AuditState *st, PyObject *rec, PyOb
     if (PyDict_SetItem(st->last, kbytes, new_offset)) goto done;
     PyObject *log_offset = SLOT(record, R_OFFSET);
     if (check) {
-        PyObject *r = PyObject_CallMethod(auditor, "_check_rewind", "OOOO", group, kd, new_offset, log_offset);
+        PyObject *r = PyObject_CallMethodObjArgs(auditor, s_check_rewind, group, kd, new_offset, log_offset, NULL);
         if (r == NULL) goto done;
         Py_DECREF(r);
     }
@@ -979,7 +984,7 @@ static int observe_commit(PyObject *auditor, AuditState *st, PyObject *rec, PyOb
         PyObject *gone = PyDict_GetItemWithError(st->deleted, group);
         if (gone == NULL && PyErr_Occurred()) goto done;
         if (gone != NULL) {
-            PyObject *r = PyObject_CallMethod(auditor, "_recommitted", "OOOO", group, gone, kd, log_offset);
+            PyObject *r = PyObject_CallMethodObjArgs(auditor, s_recommitted, group, gone, kd, log_offset, NULL);
             if (r == NULL) goto done;
             Py_DECREF(r);
         }
@@ -1025,21 +1030,21 @@ done:
 /* Write the replay's record count and timestamps back (before any Python-side observe, and at the end). */
 static int replay_sync(PyObject *replay, int64_t *records, PyObject **first_ts, PyObject **last_ts) {
     if (*records) {
-        PyObject *cur = PyObject_GetAttrString(replay, "records");
+        PyObject *cur = PyObject_GetAttr(replay, s_records);
         if (cur == NULL) return -1;
         PyObject *n = PyLong_FromLongLong(*records);
         PyObject *sum = n == NULL ? NULL : PyNumber_Add(cur, n);
         Py_DECREF(cur);
         Py_XDECREF(n);
         if (sum == NULL) return -1;
-        int bad = PyObject_SetAttrString(replay, "records", sum);
+        int bad = PyObject_SetAttr(replay, s_records, sum);
         Py_DECREF(sum);
         if (bad) return -1;
         *records = 0;
     }
     if (*last_ts != NULL) {
-        if (PyObject_SetAttrString(replay, "first_timestamp", *first_ts) ||
-            PyObject_SetAttrString(replay, "last_timestamp", *last_ts))
+        if (PyObject_SetAttr(replay, s_first_timestamp, *first_ts) ||
+            PyObject_SetAttr(replay, s_last_timestamp, *last_ts))
             return -1;
     }
     return 0;
@@ -1051,7 +1056,7 @@ static PyObject *observe_batch(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOOO!O!", &auditor, &replay, &batch, &PyList_Type, &decoded, &PyType_Type,
                           &entry_type))
         return NULL;
-    PyObject *observe = PyObject_GetAttrString(auditor, "observe");
+    PyObject *observe = PyObject_GetAttr(auditor, s_observe);
     if (observe == NULL) return NULL;
     PyObject *pid = PyObject_GetAttr(batch, s_producer_id);
     if (pid == NULL) {
@@ -1062,8 +1067,8 @@ static PyObject *observe_batch(PyObject *self, PyObject *args) {
     Py_DECREF(pid);
     if (PyErr_Occurred()) PyErr_Clear();
     AuditState st;
-    PyObject *first_ts = PyObject_GetAttrString(replay, "first_timestamp");
-    PyObject *last_ts = PyObject_GetAttrString(replay, "last_timestamp");
+    PyObject *first_ts = PyObject_GetAttr(replay, s_first_timestamp);
+    PyObject *last_ts = PyObject_GetAttr(replay, s_last_timestamp);
     int64_t records = 0;
     if (first_ts == NULL || last_ts == NULL || audit_state(auditor, replay, &st)) goto error;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(decoded); i++) {
@@ -1094,8 +1099,8 @@ static PyObject *observe_batch(PyObject *self, PyObject *args) {
         PyObject *r = PyObject_CallOneArg(observe, rec);
         if (r == NULL) goto error;
         Py_DECREF(r);
-        Py_SETREF(first_ts, PyObject_GetAttrString(replay, "first_timestamp"));
-        Py_SETREF(last_ts, PyObject_GetAttrString(replay, "last_timestamp"));
+        Py_SETREF(first_ts, PyObject_GetAttr(replay, s_first_timestamp));
+        Py_SETREF(last_ts, PyObject_GetAttr(replay, s_last_timestamp));
         if (first_ts == NULL || last_ts == NULL || audit_state(auditor, replay, &st)) goto error;
     }
     if (replay_sync(replay, &records, &first_ts, &last_ts)) goto error;
