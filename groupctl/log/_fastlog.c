@@ -28,6 +28,13 @@ static PyObject *s_offset, *s_leaderEpoch, *s_metadata, *s_commitTimestamp, *s_e
 static PyObject *s_group, *s_topic, *s_partition, *s_int, *s_magic, *s_is_control, *s_timestamp_type;
 static PyObject *s_producer_id, *s_commits, *s_last, *s_deleted, *s_offsets, *s_simple, *s_records;
 static PyObject *s_first_timestamp, *s_last_timestamp, *s_observe, *s_check_rewind, *s_recommitted;
+#define N_BATCH_INTS 11
+static const char *const BATCH_INTS[N_BATCH_INTS] = {
+    "base_offset", "last_offset", "count", "base_sequence", "last_sequence", "producer_id", "producer_epoch",
+    "partition_leader_epoch", "position", "max_timestamp", "size",
+};
+static PyObject *s_batch_ints[N_BATCH_INTS];
+static PyObject *s_is_transactional, *s_delete_horizon_ms, *s_compression, *s_crc, *s_crc_valid;
 static int ready = 0;
 
 #define SLOT(obj, i) (*(PyObject **)((char *)(obj) + record_offsets[i]))
@@ -77,8 +84,12 @@ static PyObject *setup(PyObject *self, PyObject *args) {
         intern(&s_deleted, "_deleted") || intern(&s_offsets, "offsets") || intern(&s_simple, "_simple") ||
         intern(&s_records, "records") || intern(&s_first_timestamp, "first_timestamp") ||
         intern(&s_last_timestamp, "last_timestamp") || intern(&s_observe, "observe") ||
-        intern(&s_check_rewind, "_check_rewind") || intern(&s_recommitted, "_recommitted"))
+        intern(&s_check_rewind, "_check_rewind") || intern(&s_recommitted, "_recommitted") ||
+        intern(&s_is_transactional, "is_transactional") || intern(&s_delete_horizon_ms, "delete_horizon_ms") ||
+        intern(&s_compression, "compression") || intern(&s_crc, "crc") || intern(&s_crc_valid, "crc_valid"))
         return NULL;
+    for (int i = 0; i < N_BATCH_INTS; i++)
+        if (intern(&s_batch_ints[i], BATCH_INTS[i])) return NULL;
     ready = 1;
     Py_RETURN_NONE;
 }
@@ -756,12 +767,85 @@ static PyObject *finish(Out *o, PyObject *pieces) {
     return result;
 }
 
-/* dumplog_lines(batch, decoded, hide_topic_id, record_line) -> the records' lines, each ending "\n". */
+static int attr_i64(PyObject *obj, PyObject *name, int64_t *v) {
+    /* 1 = not an int that fits (the reference prints the line), -1 = error */
+    PyObject *x = PyObject_GetAttr(obj, name);
+    if (x == NULL) return -1;
+    int rc = 1;
+    if (PyLong_CheckExact(x)) {
+        int overflow;
+        *v = PyLong_AsLongLongAndOverflow(x, &overflow);
+        if (*v == -1 && PyErr_Occurred()) PyErr_Clear();
+        else if (!overflow) rc = 0;
+    }
+    Py_DECREF(x);
+    return rc;
+}
+
+static int attr_bool(PyObject *obj, PyObject *name, int *v) {
+    PyObject *x = PyObject_GetAttr(obj, name);
+    if (x == NULL) return -1;
+    int rc = 1;
+    if (x == Py_True || x == Py_False) {
+        *v = x == Py_True;
+        rc = 0;
+    }
+    Py_DECREF(x);
+    return rc;
+}
+
+static int out_bool(Out *o, int v) { return v ? OUT_LIT(o, "true") : OUT_LIT(o, "false"); }
+
+/* The batch line printBatchLevel writes for a v2 batch; 1 = the reference prints it. */
+static int out_batch_line(Out *o, PyObject *batch, const char *tt, Py_ssize_t tt_len) {
+    int64_t v[N_BATCH_INTS], horizon = 0;
+    int txn, ctl, valid, rc;
+    for (int i = 0; i < N_BATCH_INTS; i++)
+        if ((rc = attr_i64(batch, s_batch_ints[i], &v[i]))) return rc;
+    if ((rc = attr_bool(batch, s_is_transactional, &txn)) || (rc = attr_bool(batch, s_is_control, &ctl)) ||
+        (rc = attr_bool(batch, s_crc_valid, &valid)))
+        return rc;
+    int64_t crc, magic;
+    if ((rc = attr_i64(batch, s_crc, &crc)) || (rc = attr_i64(batch, s_magic, &magic))) return rc;
+    PyObject *h = PyObject_GetAttr(batch, s_delete_horizon_ms);
+    if (h == NULL) return -1;
+    int has_horizon = h != Py_None;
+    Py_DECREF(h);
+    if (has_horizon && (rc = attr_i64(batch, s_delete_horizon_ms, &horizon))) return rc;
+    PyObject *codec = PyObject_GetAttr(batch, s_compression);
+    if (codec == NULL) return -1;
+    const char *ctext;
+    Py_ssize_t clen;
+    if (plain_str(codec, &ctext, &clen)) {
+        Py_DECREF(codec);
+        return 1;
+    }
+    static const char *const labels[N_BATCH_INTS] = {
+        "baseOffset: ", " lastOffset: ", " count: ", " baseSequence: ", " lastSequence: ", " producerId: ",
+        " producerEpoch: ", " partitionLeaderEpoch: ", NULL, NULL, NULL,
+    };
+    rc = 0;
+    for (int i = 0; i < 8 && !rc; i++) rc = out_mem(o, labels[i], strlen(labels[i])) || out_i64(o, v[i]);
+    rc = rc || OUT_LIT(o, " isTransactional: ") || out_bool(o, txn) || OUT_LIT(o, " isControl: ") ||
+         out_bool(o, ctl) || OUT_LIT(o, " deleteHorizonMs: ");
+    if (!rc) rc = has_horizon ? OUT_LIT(o, "OptionalLong[") || out_i64(o, horizon) || OUT_LIT(o, "]")
+                              : OUT_LIT(o, "OptionalLong.empty");
+    rc = rc || OUT_LIT(o, " position: ") || out_i64(o, v[8]) || OUT_LIT(o, " ") || out_mem(o, tt, tt_len) ||
+         OUT_LIT(o, ": ") || out_i64(o, v[9]) || OUT_LIT(o, " size: ") || out_i64(o, v[10]) ||
+         OUT_LIT(o, " magic: ") || out_i64(o, magic) || OUT_LIT(o, " compresscodec: ") || out_mem(o, ctext, clen) || OUT_LIT(o, " crc: ") ||
+         out_i64(o, crc) || OUT_LIT(o, " isvalid: ") || out_bool(o, valid) || OUT_LIT(o, "\n");
+    Py_DECREF(codec);
+    return rc ? -1 : 0;
+}
+
+/* dumplog_lines(batch, decoded, hide_topic_id, record_line, batch_line) -> the batch line (when
+ * batch_line is not None) and the records' lines, each ending "\n". */
 static PyObject *dumplog_lines(PyObject *self, PyObject *args) {
-    PyObject *batch, *decoded, *fn;
+    PyObject *batch, *decoded, *fn, *batch_fn;
     int hide_topic_id;
     if (check_ready()) return NULL;
-    if (!PyArg_ParseTuple(args, "OO!pO", &batch, &PyList_Type, &decoded, &hide_topic_id, &fn)) return NULL;
+    if (!PyArg_ParseTuple(args, "OO!pOO", &batch, &PyList_Type, &decoded, &hide_topic_id, &fn, &batch_fn))
+        return NULL;
     int fast;
     PyObject *tt;
     if (batch_facts(batch, &fast, &tt)) return NULL;
@@ -774,6 +858,14 @@ static PyObject *dumplog_lines(PyObject *self, PyObject *args) {
     const char *tt_text = NULL;
     Py_ssize_t tt_len = 0;
     if (fast) plain_str(tt, &tt_text, &tt_len);
+    if (batch_fn != Py_None) {
+        int rc = fast ? out_batch_line(&o, batch, tt_text, tt_len) : 1;
+        if (rc == 1) {
+            o.len = 0;
+            rc = reference_line(&o, pieces, batch_fn, batch);
+        }
+        if (rc) goto error;
+    }
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(decoded); i++) {
         PyObject *rec = PyList_GET_ITEM(decoded, i);
         Common c;

@@ -164,7 +164,7 @@ def write_dump_log(
             if keep is not None and not shown:
                 continue
             if lines is not None:
-                out.write(batch_line(batch) + "\n" + lines(batch, shown))
+                out.write(lines(batch, shown))
                 continue
             out.write(batch_line(batch) + "\n")
             for rec in shown:
@@ -189,7 +189,8 @@ def _compiled_lines(kafka: Profile) -> Callable[[Any, list[DecodedRecord]], str]
     render = native.dumplog_lines
 
     def lines(batch: Any, records: list[DecodedRecord]) -> str:
-        return render(batch, records, hide_topic_id, reference)
+        """The batch line (v2 batches in C, others by `batch_line`) and the records' lines."""
+        return render(batch, records, hide_topic_id, reference, batch_line)
 
     return lines
 
