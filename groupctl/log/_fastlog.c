@@ -21,8 +21,17 @@ static const char *const RECORD_FIELDS[N_RECORD_FIELDS] = {
 };
 enum { R_OFFSET, R_TIMESTAMP, R_KEY, R_VALUE, R_HEADERS, R_SEQUENCE, R_KEY_SIZE, R_VALUE_SIZE, R_CRC, R_CRC_VALID };
 
-static PyTypeObject *RecordType, *DecodedType, *KeyType, *ValueType;
-static Py_ssize_t record_offsets[N_RECORD_FIELDS];
+#define N_BATCH_FIELDS 20
+static const char *const BATCH_FIELDS[N_BATCH_FIELDS] = {
+    "base_offset", "last_offset", "count", "base_sequence", "last_sequence", "producer_id", "producer_epoch",
+    "partition_leader_epoch", "is_transactional", "is_control", "delete_horizon_ms", "position", "size", "magic",
+    "compression", "timestamp_type", "max_timestamp", "crc", "crc_valid", "records",
+};
+
+static PyTypeObject *RecordType, *DecodedType, *KeyType, *ValueType, *BatchType;
+static Py_ssize_t record_offsets[N_RECORD_FIELDS], batch_offsets[N_BATCH_FIELDS];
+static PyObject *s_none, *s_create_time, *s_log_append_time;
+static uint32_t crc_table[8][256];
 static PyObject *key_cache, *uuid_cache, *uuid_from_bytes, *zero_uuid, *decode_record_py;
 static PyObject *s_offset, *s_leaderEpoch, *s_metadata, *s_commitTimestamp, *s_expireTimestamp, *s_topicId;
 static PyObject *s_group, *s_topic, *s_partition, *s_int, *s_magic, *s_is_control, *s_timestamp_type;
@@ -44,12 +53,57 @@ static int intern(PyObject **dst, const char *text) {
     return *dst == NULL ? -1 : 0;
 }
 
+static int slot_offsets(PyTypeObject *type, const char *const *names, int n, Py_ssize_t *offsets) {
+    for (int i = 0; i < n; i++) {
+        PyObject *descr = PyDict_GetItemString(type->tp_dict, names[i]);
+        if (descr == NULL || !Py_IS_TYPE(descr, &PyMemberDescr_Type) ||
+            ((PyMemberDescrObject *)descr)->d_member->type != T_OBJECT_EX) {
+            PyErr_Format(PyExc_TypeError, "%s.%s is not a slot", type->tp_name, names[i]);
+            return -1;
+        }
+        offsets[i] = ((PyMemberDescrObject *)descr)->d_member->offset;
+    }
+    if (type->tp_dictoffset != 0) {
+        PyErr_Format(PyExc_TypeError, "%s must have __slots__ and no __dict__", type->tp_name);
+        return -1;
+    }
+    return 0;
+}
+
+static void crc_init(void) {
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; k++) c = c & 1 ? (c >> 1) ^ 0x82F63B78u : c >> 1;
+        crc_table[0][i] = c;
+    }
+    for (uint32_t i = 0; i < 256; i++)
+        for (int t = 1; t < 8; t++) crc_table[t][i] = (crc_table[t - 1][i] >> 8) ^ crc_table[0][crc_table[t - 1][i] & 0xFF];
+}
+
+/* CRC-32C (Castagnoli), slicing by 8. */
+static uint32_t crc32c(const uint8_t *b, Py_ssize_t n) {
+    uint32_t c = 0xFFFFFFFFu;
+    while (n >= 8) {
+        uint32_t lo = c ^ ((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24);
+        c = crc_table[7][lo & 0xFF] ^ crc_table[6][(lo >> 8) & 0xFF] ^ crc_table[5][(lo >> 16) & 0xFF] ^
+            crc_table[4][lo >> 24] ^ crc_table[3][b[4]] ^ crc_table[2][b[5]] ^ crc_table[1][b[6]] ^ crc_table[0][b[7]];
+        b += 8;
+        n -= 8;
+    }
+    while (n--) c = (c >> 8) ^ crc_table[0][(c ^ *b++) & 0xFF];
+    return c ^ 0xFFFFFFFFu;
+}
+
 static PyObject *setup(PyObject *self, PyObject *args) {
-    PyObject *record, *decoded, *rkey, *rvalue;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!O!O!OOO", &PyType_Type, &record, &PyType_Type, &decoded, &PyType_Type,
+    PyObject *record, *decoded, *rkey, *rvalue, *batch;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!O!OOOO!", &PyType_Type, &record, &PyType_Type, &decoded, &PyType_Type,
                           &rkey, &PyType_Type, &rvalue, &PyDict_Type, &key_cache, &PyDict_Type, &uuid_cache,
-                          &uuid_from_bytes, &zero_uuid, &decode_record_py))
+                          &uuid_from_bytes, &zero_uuid, &decode_record_py, &PyType_Type, &batch))
         return NULL;
+    BatchType = (PyTypeObject *)batch;
+    if (slot_offsets(BatchType, BATCH_FIELDS, N_BATCH_FIELDS, batch_offsets)) return NULL;
+    Py_INCREF(batch);
+    crc_init();
     RecordType = (PyTypeObject *)record;
     DecodedType = (PyTypeObject *)decoded;
     KeyType = (PyTypeObject *)rkey;
@@ -59,19 +113,7 @@ static PyObject *setup(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_TypeError, "DecodedRecord, RecordKey and RecordValue must be tuples");
         return NULL;
     }
-    for (int i = 0; i < N_RECORD_FIELDS; i++) {
-        PyObject *descr = PyDict_GetItemString(RecordType->tp_dict, RECORD_FIELDS[i]);
-        if (descr == NULL || !Py_IS_TYPE(descr, &PyMemberDescr_Type) ||
-            ((PyMemberDescrObject *)descr)->d_member->type != T_OBJECT_EX) {
-            PyErr_Format(PyExc_TypeError, "Record.%s is not a slot", RECORD_FIELDS[i]);
-            return NULL;
-        }
-        record_offsets[i] = ((PyMemberDescrObject *)descr)->d_member->offset;
-    }
-    if (RecordType->tp_dictoffset != 0) {
-        PyErr_SetString(PyExc_TypeError, "Record must have __slots__ and no __dict__");
-        return NULL;
-    }
+    if (slot_offsets(RecordType, RECORD_FIELDS, N_RECORD_FIELDS, record_offsets)) return NULL;
     Py_INCREF(record); Py_INCREF(decoded); Py_INCREF(rkey); Py_INCREF(rvalue);
     Py_INCREF(key_cache); Py_INCREF(uuid_cache); Py_INCREF(uuid_from_bytes); Py_INCREF(zero_uuid);
     Py_INCREF(decode_record_py);
@@ -86,7 +128,9 @@ static PyObject *setup(PyObject *self, PyObject *args) {
         intern(&s_last_timestamp, "last_timestamp") || intern(&s_observe, "observe") ||
         intern(&s_check_rewind, "_check_rewind") || intern(&s_recommitted, "_recommitted") ||
         intern(&s_is_transactional, "is_transactional") || intern(&s_delete_horizon_ms, "delete_horizon_ms") ||
-        intern(&s_compression, "compression") || intern(&s_crc, "crc") || intern(&s_crc_valid, "crc_valid"))
+        intern(&s_compression, "compression") || intern(&s_crc, "crc") || intern(&s_crc_valid, "crc_valid") ||
+        intern(&s_none, "none") || intern(&s_create_time, "CreateTime") ||
+        intern(&s_log_append_time, "LogAppendTime"))
         return NULL;
     for (int i = 0; i < N_BATCH_INTS; i++)
         if (intern(&s_batch_ints[i], BATCH_INTS[i])) return NULL;
@@ -101,6 +145,16 @@ static int check_ready(void) {
     }
     return 0;
 }
+
+static inline int64_t be64(const uint8_t *b) {
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++) v = (v << 8) | b[i];
+    return (int64_t)v;
+}
+static inline int32_t be32(const uint8_t *b) {
+    return (int32_t)((uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3]);
+}
+static inline int16_t be16(const uint8_t *b) { return (int16_t)((uint16_t)b[0] << 8 | b[1]); }
 
 /* ---- varints: 0 on success, -1 for anything the reference must judge ------------------------- */
 
@@ -191,19 +245,12 @@ fail:
     return NULL;
 }
 
-static PyObject *walk(PyObject *self, PyObject *args) {
-    Py_buffer view;
-    Py_ssize_t p, stop, count;
-    long long base_offset, base_ts, max_ts, bseq;
-    int lat;
-    if (check_ready()) return NULL;
-    if (!PyArg_ParseTuple(args, "y*nnnLLLpL", &view, &p, &stop, &count, &base_offset, &base_ts, &max_ts, &lat,
-                          &bseq))
-        return NULL;
-    const uint8_t *b = view.buf;
+/* The records of a v2 batch: a list, Py_None (the reference must read it), or NULL on error. */
+static PyObject *walk_records(const uint8_t *b, Py_ssize_t len, Py_ssize_t p, Py_ssize_t stop, Py_ssize_t count,
+                              int64_t base_offset, int64_t base_ts, int64_t max_ts, int lat, int64_t bseq) {
     PyObject *records = NULL, *ts_obj = NULL; /* records of a batch mostly share their timestamp */
     int64_t last_ts = 0;
-    if (p < 0 || stop > view.len || p > stop || count < 0) goto fallback;
+    if (p < 0 || stop > len || p > stop || count < 0) goto fallback;
     records = PyList_New(count);
     if (records == NULL) goto error;
     for (Py_ssize_t i = 0; i < count; i++) {
@@ -286,18 +333,107 @@ static PyObject *walk(PyObject *self, PyObject *args) {
     Py_XDECREF(ts_obj);
     ts_obj = NULL;
     if (count && p != stop) goto fallback;
-    PyBuffer_Release(&view);
     return records;
 fallback:
     Py_XDECREF(ts_obj);
     Py_XDECREF(records);
-    PyBuffer_Release(&view);
     Py_RETURN_NONE;
 error:
     Py_XDECREF(ts_obj);
     Py_XDECREF(records);
-    PyBuffer_Release(&view);
     return NULL;
+}
+
+static PyObject *walk(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    Py_ssize_t p, stop, count;
+    long long base_offset, base_ts, max_ts, bseq;
+    int lat;
+    if (check_ready()) return NULL;
+    if (!PyArg_ParseTuple(args, "y*nnnLLLpL", &view, &p, &stop, &count, &base_offset, &base_ts, &max_ts, &lat,
+                          &bseq))
+        return NULL;
+    PyObject *r = walk_records(view.buf, view.len, p, stop, count, base_offset, base_ts, max_ts, lat, bseq);
+    PyBuffer_Release(&view);
+    return r;
+}
+
+/* next_batch(data, pos) -> (Batch, end) for a whole, uncompressed v2 batch whose CRC checks and whose
+ * records walk cleanly; None for anything else (the reference reads it and reports what is wrong). */
+static PyObject *next_batch(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    Py_ssize_t pos;
+    if (check_ready()) return NULL;
+    if (!PyArg_ParseTuple(args, "y*n", &view, &pos)) return NULL;
+    const uint8_t *b = view.buf;
+    Py_ssize_t n = view.len;
+    PyObject *result = Py_None, *records = NULL;
+    if (pos < 0 || n - pos < 61) goto done;
+    const uint8_t *h = b + pos;
+    int64_t base_offset = be64(h);
+    int32_t length = be32(h + 8), ple = be32(h + 12);
+    uint8_t magic = h[16];
+    uint32_t crc = (uint32_t)be32(h + 17);
+    int16_t attrs = be16(h + 21);
+    int32_t lod = be32(h + 23);
+    int64_t base_ts = be64(h + 27), max_ts = be64(h + 35), pid = be64(h + 43);
+    int16_t pep = be16(h + 51);
+    int32_t bseq = be32(h + 53), count = be32(h + 57);
+    if (magic != 2 || length < 49 || length > n - pos - 12) goto done;
+    Py_ssize_t end = pos + 12 + length;
+    if ((attrs & 0x07) != 0 || count <= 0 || count > (1 << 17) || count > (end - pos - 61) / 7) goto done;
+    if (crc32c(h + 21, end - pos - 21) != crc) goto done;
+    int64_t last_seq = -1, last_offset;
+    if (__builtin_add_overflow(base_offset, (int64_t)lod, &last_offset)) goto done;
+    if (bseq >= 0) {
+        if (lod < 0 || (int64_t)bseq + lod > INT32_MAX) goto done;
+        last_seq = (int64_t)bseq + lod;
+    }
+    int lat = (attrs & 0x08) != 0;
+    records = walk_records(b, n, pos + 61, end, count, base_offset, base_ts, max_ts, lat, bseq);
+    if (records == NULL) {
+        result = NULL;
+        goto done;
+    }
+    if (records == Py_None) {
+        Py_DECREF(records);
+        records = NULL;
+        goto done;
+    }
+    PyObject *f[N_BATCH_FIELDS];
+    int64_t ints[] = {base_offset, last_offset, count, bseq, last_seq, pid, pep, ple};
+    for (int i = 0; i < 8; i++) f[i] = PyLong_FromLongLong(ints[i]);
+    f[8] = Py_NewRef((attrs & 0x10) ? Py_True : Py_False);
+    f[9] = Py_NewRef((attrs & 0x20) ? Py_True : Py_False);
+    f[10] = (attrs & 0x40) ? PyLong_FromLongLong(base_ts) : Py_NewRef(Py_None);
+    f[11] = PyLong_FromSsize_t(pos);
+    f[12] = PyLong_FromLong(length + 12);
+    f[13] = PyLong_FromLong(2);
+    f[14] = Py_NewRef(s_none);
+    f[15] = Py_NewRef(lat ? s_log_append_time : s_create_time);
+    f[16] = PyLong_FromLongLong(max_ts);
+    f[17] = PyLong_FromUnsignedLong(crc);
+    f[18] = Py_NewRef(Py_True);
+    f[19] = records;
+    records = NULL;
+    PyObject *batch = NULL;
+    int ok = 1;
+    for (int i = 0; i < N_BATCH_FIELDS; i++) ok = ok && f[i] != NULL;
+    if (ok) batch = BatchType->tp_alloc(BatchType, 0);
+    if (batch == NULL) {
+        for (int i = 0; i < N_BATCH_FIELDS; i++) Py_XDECREF(f[i]);
+        result = NULL;
+        goto done;
+    }
+    for (int i = 0; i < N_BATCH_FIELDS; i++) *(PyObject **)((char *)batch + batch_offsets[i]) = f[i];
+    result = Py_BuildValue("(Nn)", batch, end);
+    PyBuffer_Release(&view);
+    return result;
+done:
+    Py_XDECREF(records);
+    PyBuffer_Release(&view);
+    if (result == Py_None) Py_RETURN_NONE;
+    return result;
 }
 
 /* ---- decode: keys from the reference's cache, OffsetCommit values here ------------------------ */
@@ -313,15 +449,6 @@ static PyObject *new_tuple_of(PyTypeObject *type, Py_ssize_t n, PyObject **items
     return t;
 }
 
-static inline int64_t be64(const uint8_t *b) {
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++) v = (v << 8) | b[i];
-    return (int64_t)v;
-}
-static inline int32_t be32(const uint8_t *b) {
-    return (int32_t)((uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3]);
-}
-static inline int16_t be16(const uint8_t *b) { return (int16_t)((uint16_t)b[0] << 8 | b[1]); }
 
 static int dict_set_steal(PyObject *d, PyObject *k, PyObject *v) {
     if (v == NULL) return -1;
@@ -1212,6 +1339,8 @@ static PyMethodDef methods[] = {
     {"walk", walk, METH_VARARGS,
      "walk(buf, start, stop, count, base_offset, base_ts, max_ts, log_append_time, base_sequence) -> "
      "the batch's Records, or None to let the reference read (and judge) the batch."},
+    {"next_batch", next_batch, METH_VARARGS,
+     "next_batch(data, pos) -> (Batch, end) of a plain v2 batch, or None to let the reference read it."},
     {"decode", decode, METH_VARARGS, "decode(batch, records) -> DecodedRecords, as decode_record gives them."},
     {"dumplog_lines", dumplog_lines, METH_VARARGS,
      "dumplog_lines(batch, decoded, hide_topic_id, record_line) -> the kafka-dump-log lines of the records."},

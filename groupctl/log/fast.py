@@ -24,13 +24,13 @@ def _load() -> tuple[ModuleType | None, str]:
         from groupctl.log import _fastlog
     except ImportError:
         return None, "not built: pip install builds it where a C compiler is present"
-    from groupctl.log.batch import Record
+    from groupctl.log.batch import Batch, Record
     from groupctl.log.decode import DecodedRecord, decode_record
     from groupctl.protocol import primitives, records
 
     _fastlog.setup(
         Record, DecodedRecord, records.RecordKey, records.RecordValue, records._KEY_CACHE, primitives._UUID_CACHE,
-        primitives.uuid_from_bytes, primitives.uuid_from_bytes(bytes(16)), decode_record,
+        primitives.uuid_from_bytes, primitives.uuid_from_bytes(bytes(16)), decode_record, Batch,
     )
     return _fastlog, "compiled"
 

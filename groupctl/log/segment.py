@@ -282,6 +282,7 @@ class BatchIterator:
         varint = decode_varint
         native = fast.module()
         walk = None if native is None else native.walk
+        next_batch = None if native is None else native.next_batch
         pos = 0
         mapped = isinstance(data, mmap)
         next_drop = _DROP_STEP
@@ -291,6 +292,12 @@ class BatchIterator:
                     # Pages behind us are never read again: give them back so memory stays flat.
                     data.madvise(_mmap.MADV_DONTNEED, 0, pos - pos % _mmap.PAGESIZE)
                     next_drop = pos + _DROP_STEP
+                if next_batch is not None:  # a plain batch whole in C; anything else is read below
+                    got = next_batch(data, pos)
+                    if got is not None:
+                        batch, pos = got
+                        yield batch
+                        continue
                 whole_v2 = False
                 if n - pos >= V2_OVERHEAD:
                     (base_offset, length, ple, magic, crc, attrs, lod, base_ts, max_ts, pid, pep, bseq, count) = (
