@@ -923,30 +923,73 @@ static int attr_bool(PyObject *obj, PyObject *name, int *v) {
 
 static int out_bool(Out *o, int v) { return v ? OUT_LIT(o, "true") : OUT_LIT(o, "false"); }
 
-/* The batch line printBatchLevel writes for a v2 batch; 1 = the reference prints it. */
-static int out_batch_line(Out *o, PyObject *batch, const char *tt, Py_ssize_t tt_len) {
-    int64_t v[N_BATCH_INTS], horizon = 0;
-    int txn, ctl, valid, rc;
-    for (int i = 0; i < N_BATCH_INTS; i++)
-        if ((rc = attr_i64(batch, s_batch_ints[i], &v[i]))) return rc;
-    if ((rc = attr_bool(batch, s_is_transactional, &txn)) || (rc = attr_bool(batch, s_is_control, &ctl)) ||
-        (rc = attr_bool(batch, s_crc_valid, &valid)))
-        return rc;
-    int64_t crc, magic;
-    if ((rc = attr_i64(batch, s_crc, &crc)) || (rc = attr_i64(batch, s_magic, &magic))) return rc;
-    PyObject *h = PyObject_GetAttr(batch, s_delete_horizon_ms);
-    if (h == NULL) return -1;
-    int has_horizon = h != Py_None;
-    Py_DECREF(h);
-    if (has_horizon && (rc = attr_i64(batch, s_delete_horizon_ms, &horizon))) return rc;
-    PyObject *codec = PyObject_GetAttr(batch, s_compression);
-    if (codec == NULL) return -1;
+typedef struct {
+    int64_t v[N_BATCH_INTS], horizon, crc, magic;
+    int txn, ctl, valid, has_horizon;
+    PyObject *codec; /* owned */
     const char *ctext;
     Py_ssize_t clen;
-    if (plain_str(codec, &ctext, &clen)) {
-        Py_DECREF(codec);
+} BatchFields;
+
+/* The batch's header fields; 1 = one is not what the fast printers expect, -1 = error. */
+static int batch_fields(PyObject *batch, BatchFields *f) {
+    int rc;
+    f->codec = NULL;
+    f->horizon = 0;
+    for (int i = 0; i < N_BATCH_INTS; i++)
+        if ((rc = attr_i64(batch, s_batch_ints[i], &f->v[i]))) return rc;
+    if ((rc = attr_bool(batch, s_is_transactional, &f->txn)) || (rc = attr_bool(batch, s_is_control, &f->ctl)) ||
+        (rc = attr_bool(batch, s_crc_valid, &f->valid)))
+        return rc;
+    if ((rc = attr_i64(batch, s_crc, &f->crc)) || (rc = attr_i64(batch, s_magic, &f->magic))) return rc;
+    PyObject *h = PyObject_GetAttr(batch, s_delete_horizon_ms);
+    if (h == NULL) return -1;
+    f->has_horizon = h != Py_None;
+    Py_DECREF(h);
+    if (f->has_horizon && (rc = attr_i64(batch, s_delete_horizon_ms, &f->horizon))) return rc;
+    f->codec = PyObject_GetAttr(batch, s_compression);
+    if (f->codec == NULL) return -1;
+    if (plain_str(f->codec, &f->ctext, &f->clen)) {
+        Py_CLEAR(f->codec);
         return 1;
     }
+    return 0;
+}
+
+/* `"baseOffset":...,"crcValid":...` as batch_fields + json.dumps write it; 1 = the reference does. */
+static int out_batch_json(Out *o, PyObject *batch, const char *tt, Py_ssize_t tt_len) {
+    BatchFields f;
+    int rc = batch_fields(batch, &f);
+    if (rc) return rc;
+    int64_t *v = f.v;
+    static const char *const labels[8] = {
+        "\"baseOffset\":", ",\"lastOffset\":", ",\"count\":", ",\"baseSequence\":", ",\"lastSequence\":",
+        ",\"producerId\":", ",\"producerEpoch\":", ",\"partitionLeaderEpoch\":",
+    };
+    rc = 0;
+    for (int i = 0; i < 8 && !rc; i++) rc = out_mem(o, labels[i], strlen(labels[i])) || out_i64(o, v[i]);
+    rc = rc || OUT_LIT(o, ",\"isTransactional\":") || out_bool(o, f.txn) || OUT_LIT(o, ",\"isControl\":") ||
+         out_bool(o, f.ctl) || OUT_LIT(o, ",\"deleteHorizonMs\":");
+    if (!rc) rc = f.has_horizon ? out_i64(o, f.horizon) : OUT_LIT(o, "null");
+    rc = rc || OUT_LIT(o, ",\"position\":") || out_i64(o, v[8]) || OUT_LIT(o, ",\"timestampType\":") ||
+         out_str(o, tt, tt_len) || OUT_LIT(o, ",\"maxTimestamp\":") || out_i64(o, v[9]) ||
+         OUT_LIT(o, ",\"size\":") || out_i64(o, v[10]) || OUT_LIT(o, ",\"magic\":") || out_i64(o, f.magic) ||
+         OUT_LIT(o, ",\"compressionType\":") || out_str(o, f.ctext, f.clen) || OUT_LIT(o, ",\"crc\":") ||
+         out_i64(o, f.crc) || OUT_LIT(o, ",\"crcValid\":") || out_bool(o, f.valid);
+    Py_DECREF(f.codec);
+    return rc ? -1 : 0;
+}
+
+/* The batch line printBatchLevel writes for a v2 batch; 1 = the reference prints it. */
+static int out_batch_line(Out *o, PyObject *batch, const char *tt, Py_ssize_t tt_len) {
+    BatchFields bf;
+    int rc = batch_fields(batch, &bf);
+    if (rc) return rc;
+    int64_t *v = bf.v, horizon = bf.horizon, crc = bf.crc, magic = bf.magic;
+    int txn = bf.txn, ctl = bf.ctl, valid = bf.valid, has_horizon = bf.has_horizon;
+    PyObject *codec = bf.codec;
+    const char *ctext = bf.ctext;
+    Py_ssize_t clen = bf.clen;
     static const char *const labels[N_BATCH_INTS] = {
         "baseOffset: ", " lastOffset: ", " count: ", " baseSequence: ", " lastSequence: ", " producerId: ",
         " producerEpoch: ", " partitionLeaderEpoch: ", NULL, NULL, NULL,
@@ -1034,29 +1077,49 @@ error:
  * `head` is `{"file":"...",` and `batch_fields` the batch's fields without braces, both rendered by
  * the reference once per file and batch; `record_jsonl(rec)` renders a record the fast path leaves. */
 static PyObject *jsonl_lines(PyObject *self, PyObject *args) {
-    PyObject *batch, *decoded, *head, *fields, *fn;
+    PyObject *batch, *decoded, *head, *fields_fn, *fn;
     if (check_ready()) return NULL;
-    if (!PyArg_ParseTuple(args, "OO!UUO", &batch, &PyList_Type, &decoded, &head, &fields, &fn)) return NULL;
+    if (!PyArg_ParseTuple(args, "OO!UOO", &batch, &PyList_Type, &decoded, &head, &fields_fn, &fn)) return NULL;
     int fast;
     PyObject *tt;
     if (batch_facts(batch, &fast, &tt)) return NULL;
-    Py_XDECREF(tt);
     const char *head_text = NULL, *fields_text = NULL;
     Py_ssize_t head_len = 0, fields_len = 0;
+    Out fo = {NULL, 0, 0};
+    PyObject *fields = NULL;
     if (fast) {
-        /* Both are ASCII whenever the fast path may use them (UTF-8 otherwise: the reference writes). */
-        if (!PyUnicode_IS_ASCII(head) || !PyUnicode_IS_ASCII(fields)) {
+        /* The head and the batch's fields, once per batch: in C, or by the reference's fields_fn(batch).
+         * Both must be ASCII for the fast path (UTF-8 otherwise: the reference writes the records). */
+        const char *tt_text = "";
+        Py_ssize_t tt_len = 0;
+        plain_str(tt, &tt_text, &tt_len);
+        int rc = out_batch_json(&fo, batch, tt_text, tt_len);
+        if (rc < 0) goto early_error;
+        if (rc == 0) {
+            fields_text = fo.buf;
+            fields_len = fo.len;
+        } else {
+            fields = PyObject_CallOneArg(fields_fn, batch);
+            if (fields == NULL) goto early_error;
+            if (!PyUnicode_Check(fields) || !PyUnicode_IS_ASCII(fields)) {
+                fast = 0;
+            } else {
+                fields_text = (const char *)PyUnicode_1BYTE_DATA(fields);
+                fields_len = PyUnicode_GET_LENGTH(fields);
+            }
+        }
+        if (!PyUnicode_IS_ASCII(head)) {
             fast = 0;
         } else {
             head_text = (const char *)PyUnicode_1BYTE_DATA(head);
             head_len = PyUnicode_GET_LENGTH(head);
-            fields_text = (const char *)PyUnicode_1BYTE_DATA(fields);
-            fields_len = PyUnicode_GET_LENGTH(fields);
         }
     }
+    Py_XDECREF(tt);
+    tt = NULL;
     Out o = {NULL, 0, 0};
     PyObject *pieces = PyList_New(0);
-    if (pieces == NULL) return NULL;
+    if (pieces == NULL) goto early_error;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(decoded); i++) {
         PyObject *rec = PyList_GET_ITEM(decoded, i);
         Common c;
@@ -1085,10 +1148,16 @@ static PyObject *jsonl_lines(PyObject *self, PyObject *args) {
         }
         if (rc < 0 || (rc == 1 && reference_line(&o, pieces, fn, rec))) goto error;
     }
+    PyMem_Free(fo.buf);
+    Py_XDECREF(fields);
     return finish(&o, pieces);
 error:
     PyMem_Free(o.buf);
     Py_DECREF(pieces);
+early_error:
+    Py_XDECREF(tt);
+    PyMem_Free(fo.buf);
+    Py_XDECREF(fields);
     return NULL;
 }
 

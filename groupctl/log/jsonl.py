@@ -82,10 +82,15 @@ def dumps_line(obj: dict[str, Any]) -> str:
         return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
 
+def _batch_fields_text(batch: Any) -> str:
+    """The batch's fields as they sit inside each of its records' lines (no braces)."""
+    return dumps_line(batch_fields(batch))[1:-1]
+
+
 def write_jsonl(dumps: Iterable[FileDump], out: TextIO, keep: RecordFilter | None = None) -> None:
     """`--format jsonl`: one line per (kept) record. With the compiled loop, a batch's offset commits
-    are printed in C around the file and batch fields rendered here once; other records take
-    `record_jsonable` either way."""
+    and its fields are printed in C (the fields by `_batch_fields_text` when C declines them); other
+    records take `record_jsonable` either way."""
     from groupctl.log import fast
 
     native = fast.module()
@@ -102,7 +107,7 @@ def write_jsonl(dumps: Iterable[FileDump], out: TextIO, keep: RecordFilter | Non
             if not shown:
                 continue
             if native is not None:
-                write(native.jsonl_lines(batch, shown, head, dumps_line(batch_fields(batch))[1:-1], reference))
+                write(native.jsonl_lines(batch, shown, head, _batch_fields_text, reference))
                 continue
             for rec in shown:
                 write(reference(rec) + "\n")

@@ -115,22 +115,25 @@ def test_every_shared_vector_reads_the_same(path: Path) -> None:
 
 
 def test_the_vectors_reach_the_compiled_path() -> None:
-    """The fast path is taken on real data, not declined into the reference everywhere."""
+    """Real segments take the whole-batch C path, not the reference everywhere: every plain batch
+    (uncompressed, CRC good) of the shared vectors is read by next_batch, and read as the reference does."""
     segments = [p for p in VECTOR_FILES if p.suffix == ".log"]
     if not segments:
         pytest.skip("the shared vectors (../shared/) are not present")
-    walked = 0
     with fast.forced(False):
         native = fast.module()
-        for path in segments:
-            data = path.read_bytes()
-            for batch in iter_batches(data):
-                if batch.magic == 2 and batch.compression == "none" and batch.records:
-                    start = batch.position + 61
-                    got = native.walk(data, start, batch.position + batch.size, batch.count, batch.base_offset,
-                                      batch.records[0].timestamp, batch.max_timestamp, False, batch.base_sequence)
-                    walked += got is not None
-    assert walked > 0
+    taken = 0
+    for path in segments:
+        data = path.read_bytes()
+        with fast.forced(True):
+            reference = list(iter_batches(data))
+        for batch in reference:
+            if batch.magic == 2 and batch.compression == "none" and batch.crc_valid and batch.records:
+                got = native.next_batch(data, batch.position)
+                assert got is not None, f"{path}: the batch at byte {batch.position} was declined"
+                assert got == (batch, batch.position + batch.size)
+                taken += 1
+    assert taken > 0
 
 
 def test_the_dump_with_every_audit_finding_reads_the_same(every_finding: list[Path]) -> None:
