@@ -21,6 +21,7 @@ from groupctl.model import (
     OffsetDeletion,
     TopicPartition,
 )
+from groupctl.plurals import counted, plural
 
 if TYPE_CHECKING:
     from groupctl.backends.base import Backend
@@ -46,7 +47,7 @@ def member_names(desc: GroupDescription) -> list[str]:
 
 def non_empty_message(desc: GroupDescription) -> str:
     names = member_names(desc)
-    who = f"{len(names)} member(s) still in it: {', '.join(names)}" if names else "members are joining it"
+    who = f"{counted(len(names), 'member')} still in it: {', '.join(names)}" if names else "members are joining it"
     return (f"group '{desc.group_id}' is {desc.state}, {who}; stop those consumers (static members can be "
             "removed with `groupctl group remove-members`) and retry")
 
@@ -72,7 +73,8 @@ def plan_group_deletion(backend: Backend, group_ids: Iterable[str]) -> list[Grou
             plan.append(GroupDeletion(group_id, NON_EMPTY, non_empty_message(desc), member_names(desc)))
         else:
             count = len(desc.offsets)
-            plan.append(GroupDeletion(group_id, WOULD_DELETE, f"{count} committed offset(s) go with it"))
+            goes = plural(count, "goes", "go")
+            plan.append(GroupDeletion(group_id, WOULD_DELETE, f"{counted(count, 'committed offset')} {goes} with it"))
     return plan
 
 

@@ -1,7 +1,7 @@
 """groupctl's own errors, each carrying the exit code the CLI contract gives it.
 
 The CLI catches `GroupctlError` and prints its message on stderr; anything else is a bug and
-shows a trace only with --verbose.
+shows a trace only with --debug.
 """
 
 from __future__ import annotations
@@ -11,6 +11,17 @@ EXIT_ERROR = 1
 EXIT_USAGE = 2
 EXIT_PARTIAL = 3
 EXIT_FINDINGS = 4
+EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports a process ended by SIGINT
+
+#: Every exit code and what it means: the README's table and each man page's EXIT STATUS come from it.
+EXIT_STATUSES = (
+    (EXIT_OK, "ok"),
+    (EXIT_ERROR, "error; also a confirmation answered no (nothing changed)"),
+    (EXIT_USAGE, "usage error"),
+    (EXIT_PARTIAL, "partial failure: some input was damaged or skipped, or some items failed"),
+    (EXIT_FINDINGS, "findings at or above `--fail-on`"),
+    (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
+)
 
 
 class GroupctlError(Exception):
@@ -62,6 +73,16 @@ class FindingsReached(GroupctlError):
     """An audit found something at or above --fail-on (exit 4); the report itself went to stdout."""
 
     exit_code = EXIT_FINDINGS
+
+
+class NotConfirmed(GroupctlError):
+    """The person at the terminal answered no (exit 1): nothing went wrong and nothing changed, so the
+    CLI says so plainly rather than as an error."""
+
+    exit_code = EXIT_ERROR
+
+    def __init__(self, unchanged: str) -> None:
+        super().__init__(f"not confirmed: nothing changed ({unchanged})")
 
 
 # Kafka's error codes (`Errors.java`, trunk), code -> name.

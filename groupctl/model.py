@@ -77,6 +77,24 @@ def format_assignment(partitions: Iterable[TopicPartition] | None) -> str:
     return ";".join(f"{t}:{','.join(str(p) for p in sorted(ps))}" for t, ps in sorted(by_topic.items()))
 
 
+def empty_group_epochs(group_epoch: int, assignment_epoch: int) -> str:
+    """How a consumer group without members stands by its epochs, by Kafka's rules: "equal", "behind"
+    or "ahead" (the target assignment epoch against the group epoch).
+
+    Kafka calls a group without members Empty whatever its epochs (`maybeUpdateGroupState` looks at
+    the members first), and the next member to join bumps the group epoch past the assignment epoch,
+    which computes a new target assignment. So "behind" is harmless: it is what brokers without the
+    KAFKA-20442 fix leave when the last member is fenced (the group epoch is bumped, the assignment
+    epoch is not), and fixed brokers write the assignment epoch too ("equal"). "Ahead" is what Kafka
+    never writes: the target was computed at an epoch the group has not reached, and a member joining
+    gets no new assignment until the group epoch passes it. `group describe`/`dump groups` (CONVERGED)
+    and the audit (`empty-group-epoch-mismatch`) both judge by this.
+    """
+    if assignment_epoch == group_epoch:
+        return "equal"
+    return "behind" if assignment_epoch < group_epoch else "ahead"
+
+
 @dataclass(slots=True)
 class GroupListing:
     """One row of `group list`: ListGroups v5's fields plus what is known beyond them.
@@ -162,7 +180,9 @@ class GroupDescription:
 
     `group_epoch` is the consumer group's epoch or the classic group's generation;
     `assignment_epoch` the consumer group's target-assignment epoch (None for classic groups).
-    `coordinator` names who answered: `host:port (id)` live, `__consumer_offsets-N` for a dump.
+    `coordinator` names who answered: `host:port (id)` live; for a dump, the `__consumer_offsets-N`
+    its records were read from, and `hashed_coordinator` the one its id hashes to (where the broker
+    looks for it; None live).
     """
 
     group_id: str
@@ -173,6 +193,7 @@ class GroupDescription:
     group_epoch: int | None = None
     assignment_epoch: int | None = None
     coordinator: str | None = None
+    hashed_coordinator: str | None = None
     leader: str | None = None
     state_timestamp: int | None = None
     members: list[Member] = field(default_factory=list)
@@ -182,8 +203,12 @@ class GroupDescription:
 
     @property
     def converged(self) -> bool:
-        """Stable, and every member owns exactly its target assignment."""
+        """Stable, and every member owns exactly its target assignment; Empty, with epochs a member
+        joining can start from (`empty_group_epochs`)."""
         if self.state not in ("Stable", "Empty"):
+            return False
+        if (self.state == "Empty" and self.group_epoch is not None and self.assignment_epoch is not None
+                and empty_group_epochs(self.group_epoch, self.assignment_epoch) == "ahead"):
             return False
         return all(m.converged for m in self.members)
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from groupctl.errors import GroupctlError, GroupNotFound, UsageError
 from groupctl.model import GroupState, OffsetReset, TopicPartition
+from groupctl.plurals import counted
 
 if TYPE_CHECKING:
     from groupctl.backends.base import Backend
@@ -156,7 +157,8 @@ def _partitions(backend: Backend, selectors: list[TopicSelector], fix: str = "")
         wanted = s.partitions if s.partitions is not None else tuple(range(count))
         bad = [p for p in wanted if p >= count]
         if bad:
-            raise GroupctlError(f"topic '{s.topic}' has {count} partition(s) (0-{count - 1}) on {backend.location}, "
+            raise GroupctlError(f"topic '{s.topic}' has {counted(count, 'partition')} (0-{count - 1}) on "
+                                f"{backend.location}, "
                                 f"not {', '.join(map(str, bad))}; {fix or f'fix --topic {s.topic}:P[,P...]'}")
         out.extend(TopicPartition(s.topic, p) for p in wanted)
     return sorted(set(out))

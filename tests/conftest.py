@@ -35,6 +35,14 @@ KAFKA_40_SEGMENTS = sorted(KAFKA_40_VECTORS.glob("__consumer_offsets-*/000000000
 kafka-dump-log.sh printed for it (empty when the vectors are absent)."""
 
 
+@pytest.fixture(autouse=True)
+def _no_contexts_of_the_user(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tests never see the contexts of whoever runs them: their config file and GROUPCTL_CONTEXT
+    would select a cluster where a test expects none (tests of contexts set their own)."""
+    monkeypatch.setenv("GROUPCTL_CONFIG", str(tmp_path_factory.getbasetemp() / "no-groupctl-config.toml"))
+    monkeypatch.delenv("GROUPCTL_CONTEXT", raising=False)
+
+
 @pytest.fixture(scope="session")
 def vectors_dir() -> Path:
     """The shared vectors folder; tests that need it are skipped when it is absent."""

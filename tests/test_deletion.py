@@ -33,7 +33,7 @@ def test_members_are_named_by_instance_id_or_member_id_with_client() -> None:
         Member("m-2", None, "app", "/10.0.0.2", "classic"),
     ])
     assert member_names(desc) == ["pod-0", "m-2 (app@/10.0.0.2)"]
-    assert non_empty_message(desc).startswith("group 'g' is Stable, 2 member(s) still in it: pod-0, m-2 (app@")
+    assert non_empty_message(desc).startswith("group 'g' is Stable, 2 members still in it: pod-0, m-2 (app@")
 
 
 def test_only_what_kept_its_offset_or_group_failed() -> None:

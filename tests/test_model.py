@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from groupctl.model import GroupDescription, Member
+from groupctl.model import GroupDescription, Member, empty_group_epochs
 
 
 def _members(*protocols: str) -> list[Member]:
@@ -31,3 +31,19 @@ def test_upgraded_is_kafkas_column_for_consumer_groups_only():
     assert [consumer.upgraded(m) for m in consumer.members] == [False, True]
     classic = GroupDescription("g", "classic", "Stable", members=_members("classic"))
     assert classic.upgraded(classic.members[0]) is None
+
+
+@pytest.mark.parametrize(("group_epoch", "assignment_epoch", "verdict", "converged"), [
+    (5, 5, "equal", True),
+    (7, 6, "behind", True),  # a broker without KAFKA-20442's fix, after its last member was fenced
+    (3, -1, "behind", True),  # the target assignment epoch tombstoned
+    (4, 9, "ahead", False),  # a target the group never reached: a joining member gets nothing new
+])
+def test_an_empty_consumer_group_converged_by_its_epochs(group_epoch, assignment_epoch, verdict, converged):
+    """The one rule `describe` (CONVERGED) and the audit (empty-group-epoch-mismatch) both apply."""
+    assert empty_group_epochs(group_epoch, assignment_epoch) == verdict
+    desc = GroupDescription("g", "consumer", "Empty", group_epoch=group_epoch, assignment_epoch=assignment_epoch)
+    assert desc.converged is converged
+    # With members the state already says it: Assigning when the group epoch is ahead, and so on.
+    assert GroupDescription("g", "consumer", "Assigning", group_epoch=9, assignment_epoch=8).converged is False
+    assert GroupDescription("g", "classic", "Empty", group_epoch=3).converged is True

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 import typer
 
 from groupctl.errors import FindingsReached
-from groupctl.output import Column, OutputFormat, render, to_item, write_table
+from groupctl.output import Column, OutputFormat, render, to_item, write_csv, write_prose, write_table
+from groupctl.plurals import counted
 
 if TYPE_CHECKING:
     from groupctl.log.audit import AuditReport
@@ -36,8 +37,8 @@ FINDING_COLUMNS = [
     Column("severity", "SEVERITY"),
     Column("rule", "RULE"),
     Column("group", "GROUP"),
-    Column("evidence", "EVIDENCE"),
-    Column("explanation", "EXPLANATION"),
+    Column("evidence", "EVIDENCE", wide_only=True),
+    Column("explanation", "EXPLANATION", free=True),
 ]
 GROUP_SUMMARY_COLUMNS = [
     Column("group", "GROUP"),
@@ -46,8 +47,8 @@ GROUP_SUMMARY_COLUMNS = [
     Column("tombstones", "TOMBSTONES"),
     Column("commits", "COMMITS"),
     Column("commitsPerMinute", "COMMITS/MIN"),
-    Column("firstTimestamp", "FIRST-TIMESTAMP", wide_only=True),
-    Column("lastTimestamp", "LAST-TIMESTAMP", wide_only=True),
+    Column("firstTimestamp", "FIRST-TIMESTAMP", wide_only=True, timestamp=True),
+    Column("lastTimestamp", "LAST-TIMESTAMP", wide_only=True, timestamp=True),
 ]
 TYPE_SUMMARY_COLUMNS = [
     Column("type", "TYPE"),
@@ -56,6 +57,13 @@ TYPE_SUMMARY_COLUMNS = [
     Column("bytes", "BYTES"),
     Column("tombstones", "TOMBSTONES"),
 ]
+
+
+#: CSV holds the whole report in one table: the kind column says what each row is (Finding, GroupSummary,
+#: TypeSummary or Totals), and each kind fills its own columns.
+CSV_COLUMNS = list({c.key: c for c in [Column("kind", "KIND"), *FINDING_COLUMNS, *GROUP_SUMMARY_COLUMNS,
+                                        *TYPE_SUMMARY_COLUMNS]}.values())
+NO_FINDINGS = "No findings: none of the audit's rules fired on this dump."
 
 
 def evidence_text(evidence: dict) -> str:
@@ -73,17 +81,33 @@ def render_report(report: AuditReport, fmt: OutputFormat) -> None:
         render("AuditReport", [], FINDING_COLUMNS, fmt, items=[item])
         return
     rows = [{**to_item(f), "evidence": evidence_text(f.evidence)} for f in report.findings]
-    render("AuditReport", rows, FINDING_COLUMNS, fmt)
     if fmt is OutputFormat.csv:
+        _write_csv(report, rows)
         return
     wide = fmt is OutputFormat.wide
+    if rows:
+        render("AuditReport", rows, FINDING_COLUMNS, fmt)
+    else:
+        write_prose(NO_FINDINGS)
     typer.echo("")
     write_table(report.by_group, GROUP_SUMMARY_COLUMNS, wide=wide)
     typer.echo("")
     write_table(report.by_type, TYPE_SUMMARY_COLUMNS, wide=wide)
     t = report.totals
-    typer.echo(f"\n{t['records']} records, {t['bytes']} bytes, {t['groups']} groups, "
-               f"tombstone ratio {t['tombstoneRatio']:.3f}, {len(report.findings)} finding(s)")
+    typer.echo("")
+    write_prose(f"{counted(t['records'], 'record')}, {counted(t['bytes'], 'byte')}, {counted(t['groups'], 'group')}, "
+                f"tombstone ratio {t['tombstoneRatio']:.3f}, {counted(len(report.findings), 'finding')}")
+
+
+def _write_csv(report: AuditReport, findings: list[dict]) -> None:
+    """Findings, then each group's and each record type's summary, then the totals: one CSV, a kind per row."""
+    totals = {**report.totals, "findings": len(report.findings)}
+    columns = [*CSV_COLUMNS, *(Column(k, k) for k in totals if k not in {c.key for c in CSV_COLUMNS})]
+    rows = [*({"kind": "Finding", **f} for f in findings),
+            *({"kind": "GroupSummary", **g} for g in report.by_group),
+            *({"kind": "TypeSummary", **t} for t in report.by_type),
+            {"kind": "Totals", **totals}]
+    write_csv(rows, columns)
 
 
 def check_fail_on(report: AuditReport, fail_on: FailOn) -> None:
@@ -98,7 +122,8 @@ def check_fail_on(report: AuditReport, fail_on: FailOn) -> None:
         for ev in damaged:
             problem = DecodeError(ev.get("reason", "damaged input"), path=ev.get("file"), position=ev.get("position"))
             typer.echo(f"groupctl: warning: {problem}", err=True)
-        raise PartialFailure(f"{len(damaged)} damaged batch(es) or line(s) skipped (see the warnings above); "
+        skipped = counted(len(damaged), "damaged batch or line", "damaged batches or lines")
+        raise PartialFailure(f"{skipped} skipped (see the warnings above); "
                              "the audit covers the rest")
     if fail_on is not FailOn.none and any(at_or_above(f, fail_on.value) for f in report.findings):
         raise FindingsReached(f"findings at or above '{fail_on.value}' (see the report)")

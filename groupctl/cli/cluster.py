@@ -3,7 +3,14 @@
 Kept apart from the commands so every one of them selects a cluster with the same options, the
 same environment variables and the same messages: `--local DIR` for the in-process coordinator,
 or `--bootstrap-server` with `--command-config FILE` and `-X key=value` for a Kafka cluster, every
-network operation bounded by `--timeout`.
+network operation bounded by `--timeout`, or a named context from the config file
+(`groupctl.kafka.contexts`).
+
+Precedence, for one setting: `-b` over `-X` over `--command-config` (and GROUPCTL_SASL_PASSWORD,
+GROUPCTL_SSL_KEY_PASSWORD) over the context. A context named by `--context`/GROUPCTL_CONTEXT is the
+base the others override one by one; the file's `current-context` applies only when neither `-b`
+nor `--command-config` is given, so a cluster named on the command line never receives another
+cluster's credentials.
 """
 
 from __future__ import annotations
@@ -21,16 +28,19 @@ from typing import TYPE_CHECKING, Any, Final
 
 import typer
 
-from groupctl.cli.durations import FORMS, duration_option
+from groupctl.cli.completion import complete_contexts
+from groupctl.cli.durations import duration_option, forms
 from groupctl.cli.options import settings
 from groupctl.errors import UsageError
 
 if TYPE_CHECKING:
     from groupctl.backends.base import Backend
+    from groupctl.kafka.contexts import Context
 
 LOCAL_ENV: Final = "GROUPCTL_LOCAL"
 BOOTSTRAP_ENV: Final = "GROUPCTL_BOOTSTRAP_SERVER"
 COMMAND_CONFIG_ENV: Final = "GROUPCTL_COMMAND_CONFIG"
+CONTEXT_ENV: Final = "GROUPCTL_CONTEXT"
 DEFAULT_TIMEOUT_S: Final = 30.0
 #: How long remove-members waits before looking for removed members that came back: a member whose
 #: process still runs rejoins on its next heartbeat (3 s for classic consumers and 5 s for KIP-848
@@ -68,19 +78,30 @@ OverrideOption = typer.Option(
     help="A client property, over the --command-config file (repeatable). Secrets are refused here: "
     "use the file, GROUPCTL_SASL_PASSWORD or GROUPCTL_SSL_KEY_PASSWORD.",
 )
+ContextOption = typer.Option(
+    None,
+    "--context",
+    metavar="NAME",
+    envvar=CONTEXT_ENV,
+    help="A named cluster from the config file (GROUPCTL_CONFIG, else ~/.config/groupctl/config.toml; also "
+    "GROUPCTL_CONTEXT); default its current-context when neither -b nor --command-config is given. -b, -X and "
+    "--command-config override the context's settings one by one.",
+    autocompletion=complete_contexts,
+)
 TimeoutOption = typer.Option(
     "30s",
     "--timeout",
     metavar="DURATION",
-    parser=duration_option(),
+    parser=duration_option(bare_unit="ms"),
     help="Give up on the cluster after this long: each operation's connections, requests and retries "
-    f"together. A duration: {FORMS}, from 1ms to 24h.",
+    f"together. A duration: {forms('ms')}, from 1ms to 24h; --timeout 5000 is 5 s, as kafka-consumer-groups.sh "
+    "reads it.",
 )
 
 NO_CLUSTER: Final = (
     "no cluster selected: pass --bootstrap-server HOST:PORT (or set GROUPCTL_BOOTSTRAP_SERVER, or give a "
-    "--command-config file with bootstrap.servers) for a Kafka cluster, or --local DIR (or set GROUPCTL_LOCAL) "
-    "for the in-process coordinator"
+    "--command-config file with bootstrap.servers) or --context NAME (or `groupctl context use NAME`) for a Kafka "
+    "cluster, or --local DIR (or set GROUPCTL_LOCAL) for the in-process coordinator"
 )
 NO_LOCAL: Final = (
     "no local coordinator selected: pass --local DIR (or set GROUPCTL_LOCAL); these commands drive the "
@@ -97,6 +118,7 @@ class ClusterChoice:
     command_config: Path | None = None
     overrides: tuple[str, ...] = ()
     timeout: float = DEFAULT_TIMEOUT_S
+    context: Context | None = None
 
     @property
     def rejoin_wait_s(self) -> float:
@@ -115,8 +137,12 @@ def choose_cluster(
     command_config: Path | None = None,
     overrides: list[str] | None = None,
     timeout: float = DEFAULT_TIMEOUT_S,
+    context: str | None = None,
 ) -> ClusterChoice:
-    """Check the cluster options together: exactly one cluster, and no secret in -X (usage errors)."""
+    """Check the cluster options together: exactly one cluster, and no secret in -X (usage errors).
+
+    The named context, or else the config file's current one when no -b or --command-config is given
+    (and no --local), becomes the base of the Kafka settings (see the module's precedence)."""
     extra = tuple(overrides or ())
     kafka = [
         name
@@ -124,6 +150,7 @@ def choose_cluster(
             (_named("bootstrap-server", bootstrap, BOOTSTRAP_ENV), bootstrap),
             (_named("command-config", command_config, COMMAND_CONFIG_ENV), command_config),
             ("-X", extra or None),
+            (_named("context", context, CONTEXT_ENV), context),
         )
         if given
     ]
@@ -132,13 +159,46 @@ def choose_cluster(
             f"{_named('local', local, LOCAL_ENV)} selects the in-process coordinator and {', '.join(kafka)} a Kafka "
             "cluster: give one of them"
         )
-    if local is None and not kafka:
+    chosen = None if local is not None else _context(context, bootstrap is not None or command_config is not None)
+    if local is None and not kafka and chosen is None:
         raise UsageError(NO_CLUSTER)
+    if command_config is not None:
+        _check_readable(command_config, _named("command-config", command_config, COMMAND_CONFIG_ENV))
     if extra:
         from groupctl.kafka.config import refuse_secret_overrides  # the Kafka client only when it is used
 
         refuse_secret_overrides(extra)
-    return ClusterChoice(local, bootstrap, command_config, extra, timeout)
+    return ClusterChoice(local, bootstrap, command_config, extra, timeout, chosen)
+
+
+def _context(name: str | None, explicit_cluster: bool) -> Context | None:
+    """The context named, else the config file's current one unless the command line names a cluster."""
+    if name is None and explicit_cluster:
+        return None
+    from groupctl.kafka.contexts import load_contexts, shown_path
+
+    contexts = load_contexts()
+    if name is not None:
+        return contexts.get(name, _named("context", name, CONTEXT_ENV))
+    if contexts.current is None:
+        return None
+    return contexts.get(contexts.current, f"{shown_path(contexts.path)}: current-context")
+
+
+def _check_readable(path: Path, option: str) -> None:
+    """The client properties file is part of the command line: one that is missing, a directory or
+    unreadable is a usage error (exit 2), said before anything is asked of the cluster."""
+    if not path.exists():
+        raise UsageError(f"{option} {path}: no such file; give the client properties file "
+                         "(what kafka-consumer-groups.sh --command-config takes)")
+    if path.is_dir():
+        raise UsageError(f"{option} {path} is a directory; give the client properties file in it")
+    try:
+        if path.is_file():  # not a pipe (`<(vault read ...)`): opening one waits for its writer
+            with path.open("rb"):
+                pass
+    except OSError as exc:
+        raise UsageError(f"{option} {path}: cannot read it ({exc.strerror or exc}); check its permissions") from None
 
 
 @dataclass(frozen=True)
@@ -150,9 +210,11 @@ class ClusterOptions:
     command_config: Path | None
     overrides: list[str] | None
     timeout: float
+    context: str | None = None
 
     def choose(self) -> ClusterChoice:
-        return choose_cluster(self.local, self.bootstrap, self.command_config, self.overrides, self.timeout)
+        return choose_cluster(self.local, self.bootstrap, self.command_config, self.overrides, self.timeout,
+                              self.context)
 
 
 #: The options `with_cluster_options` adds to a command: (name, Typer option, type).
@@ -161,13 +223,14 @@ _CLUSTER_PARAMETERS = (
     ("bootstrap", BootstrapOption, str),
     ("command_config", CommandConfigOption, Path),
     ("overrides", OverrideOption, list[str]),
+    ("context", ContextOption, str),
     ("timeout", TimeoutOption, float),
 )
 
 
 def with_cluster_options(command: Callable[..., None]) -> Callable[..., None]:
     """Give a command every cluster option (--local, --bootstrap-server, --command-config, -X,
-    --timeout) as one `cluster: ClusterOptions` argument, so the options are declared once.
+    --context, --timeout) as one `cluster: ClusterOptions` argument, so the options are declared once.
 
     The options appear in --help before `--output` (or last), in the order above.
     """
@@ -204,12 +267,19 @@ def _open(choice: ClusterChoice) -> Backend:
     from groupctl.backends.kafka import KafkaBackend
     from groupctl.kafka.config import load_client_config
 
+    base = {}
+    if choice.context is not None:
+        warning = choice.context.world_readable_warning()
+        if warning:
+            typer.echo(f"groupctl: warning: {warning}", err=True)
+        base = choice.context.properties(os.environ)
     config = load_client_config(
-        choice.command_config, choice.overrides, bootstrap_servers=choice.bootstrap, environ=os.environ
+        choice.command_config, choice.overrides, bootstrap_servers=choice.bootstrap, environ=os.environ, base=base
     )
-    if settings.verbose:
+    if settings.debug:
         shown = ", ".join(f"{k}={v}" for k, v in config.redacted().items())
-        typer.echo(f"groupctl: client settings for {config.bootstrap_text}: {shown}", err=True)
+        named = f" (context '{choice.context.name}')" if choice.context is not None else ""
+        typer.echo(f"groupctl: client settings for {config.bootstrap_text}{named}: {shown}", err=True)
     return KafkaBackend(config, timeout=choice.timeout)
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, TypeVar
 import typer
 
 from groupctl.cli.cluster import open_cluster
-from groupctl.errors import GroupctlError, UsageError
+from groupctl.errors import NotConfirmed, UsageError
 
 if TYPE_CHECKING:
     from groupctl.backends.base import Backend
@@ -54,8 +54,9 @@ def plan_confirm_apply(
 
     With --yes the plan is shown and applied on the same connection. Otherwise the plan is shown,
     the connection closed while a person reads it, and `question(plan, location)` asked; a refusal
-    raises GroupctlError(`refused`). A question of None means the plan changes nothing: it is
-    applied without asking, so the cluster's answers say why each item cannot be changed.
+    raises NotConfirmed(`refused`), `refused` saying what stays as it was. A question of None means
+    the plan changes nothing: it is applied without asking, so the cluster's answers say why each
+    item cannot be changed.
     """
     with open_cluster(chosen) as backend:
         planned = plan(backend)
@@ -68,6 +69,6 @@ def plan_confirm_apply(
     show(planned, location)
     asked = question(planned, location)
     if asked is not None and not confirm(asked):
-        raise GroupctlError(refused)
+        raise NotConfirmed(refused)
     with open_cluster(chosen) as backend:
         return planned, apply(backend, planned)

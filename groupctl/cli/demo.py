@@ -15,8 +15,6 @@ import typer
 
 from groupctl.errors import GroupctlError, UsageError
 
-app = typer.Typer(help="A guided tour on the in-process coordinator.")
-
 # (explanation, command); {dir} is the local DIR, {log} its __consumer_offsets partition.
 STEPS: list[tuple[str, list[str]]] = [
     ("Two topics on the local coordinator (its state lives in DIR; --messages sets log end offsets).", [
@@ -69,8 +67,8 @@ STEPS: list[tuple[str, list[str]]] = [
         "group config get payments-app --local {dir}",
     ]),
     ("The coordinator's own log is a __consumer_offsets partition in Kafka's format: the dump tools read it "
-     "as they read a broker's.", [
-        "dump groups {log} --state",
+     "as they read a broker's (it holds every group, as a one-partition __consumer_offsets would).", [
+        "dump groups {log} --state --partitions 1",
         "dump audit {log} --fail-on none",
     ]),
 ]
@@ -89,7 +87,6 @@ def _run(argv: list[str]) -> int:
     return result if isinstance(result, int) else 0
 
 
-@app.callback(invoke_without_command=True)
 def demo(
     local: Path = typer.Option(
         None, "--local", metavar="DIR",
@@ -97,9 +94,12 @@ def demo(
         "directory that is removed at the end.",
     ),
 ) -> None:
-    """A guided tour on the in-process coordinator: topics, a classic group with static members, a KIP-848
-    group, a rolling bounce without a rebalance, a scale-down with remove-members, epochs at each step, a
-    config change, and dump groups on the coordinator's own log."""
+    """A guided tour on the in-process coordinator.
+
+    Topics, a classic group with static members, a KIP-848 group, a rolling bounce without a
+    rebalance, a scale-down with remove-members, epochs at each step, a config change, and dump groups
+    on the coordinator's own log: each step a real groupctl command, printed first.
+    """
     keep = local is not None
     directory = local if local is not None else Path(tempfile.mkdtemp(prefix="groupctl-demo-")) / "lab"
     if directory.exists() and any(directory.iterdir()):

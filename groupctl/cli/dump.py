@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import re
 import sys
+from collections.abc import Callable
 from enum import Enum
-from pathlib import Path
+from pathlib import Path, PurePath
+from typing import Any
 
 import typer
 
 from groupctl.cli.audit_views import FailOn, FailOnOption, check_fail_on, render_report
+from groupctl.cli.completion import complete_dump_versions, complete_record_types
 from groupctl.cli.names import group_ids_callback
 from groupctl.cli.options import OutputOption, output_format, settings
 from groupctl.cli.reading import DumpReading
 from groupctl.errors import GroupctlError, PartialFailure, UsageError
 from groupctl.log.kafka_versions import NEWEST, SUPPORTED_VERSIONS
-from groupctl.output import Column, OutputFormat, render
+from groupctl.output import Column, OutputFormat, render, write_prose
+from groupctl.plurals import counted, plural
 
 app = typer.Typer(
     help="Read __consumer_offsets offline: raw segment files, partition directories, and "
@@ -72,17 +77,30 @@ class DecodeFormat(str, Enum):
     jsonl = "jsonl"
 
 
+#: Starts the VALUE cell of a record whose batch failed its CRC check (the JSON says crcValid: false).
+CRC_MARK = "CRC✗"
+
+
+def _value_text(row: dict[str, Any]) -> str:
+    """VALUE as the table shows it: marked when the bytes are not what was written."""
+    value = row.get("value")
+    text = "-" if value is None else str(value)
+    return text if row.get("crcValid", True) else f"{CRC_MARK} {text}"
+
+
 RECORD_COLUMNS = [
     Column("file", "FILE", wide_only=True),
     Column("position", "POSITION", wide_only=True),
     Column("offset", "OFFSET"),
-    Column("timestamp", "TIMESTAMP"),
+    Column("timestamp", "TIMESTAMP", timestamp=True),
     Column("type", "TYPE"),
     Column("version", "VERSION", wide_only=True),
     Column("group", "GROUP"),
     Column("key", "KEY"),
-    Column("value", "VALUE"),
+    Column("value", "VALUE", free=True, text=_value_text),
 ]
+#: CSV has the check as a column of its own, last so the columns before it keep their places.
+RECORD_CSV_COLUMNS = [*RECORD_COLUMNS, Column("crcValid", "CRC-VALID")]
 
 
 def _record_types(spec: str | None) -> list[int] | None:
@@ -129,11 +147,12 @@ def decode(
         f"{', '.join(SUPPORTED_VERSIONS)} (default {NEWEST}). Releases differ in the record types and "
         "tagged fields they know, in how they read value versions they do not know, and in the "
         "legacy (magic 0/1) record line.",
+        autocompletion=complete_dump_versions,
     ),
     groups: list[str] = typer.Option(None, "--group", "-g", help="Only records of this group (repeatable)."),
     record_type: str = typer.Option(
         None, "--record-type", "-t", help="Only these record types: numbers or names, comma-separated "
-        "(1,2 or OFFSET_COMMIT,GROUP_METADATA)."
+        "(1,2 or OFFSET_COMMIT,GROUP_METADATA).", autocompletion=complete_record_types,
     ),
     from_offset: int = typer.Option(None, "--from-offset", help="Only records at this offset or later."),
     to_offset: int = typer.Option(None, "--to-offset", help="Only records at this offset or earlier."),
@@ -153,7 +172,8 @@ def decode(
         raise UsageError(f"--output {out_fmt.value} applies to --format table only; --format {fmt.value} "
                          "has its own layout")
     kafka = _kafka_profile(fmt, kafka_version)
-    keep = make_filter(groups, _record_types(record_type), from_offset, to_offset)
+    chosen = make_filter(groups, _record_types(record_type), from_offset, to_offset)
+    keep = None if chosen is None else _Matches(chosen)
 
     def records(inputs):
         for dump in inputs:
@@ -181,10 +201,58 @@ def decode(
         else:
             from groupctl.log.jsonl import table_row
 
-            width = None if out_fmt in (OutputFormat.wide, OutputFormat.csv) else 100
-            rows = (table_row(rec, dump.path, width) for dump, rec in records(inputs))
-            render("RecordList", rows, RECORD_COLUMNS, out_fmt)
-    reading.report(verbose=settings.verbose)
+            marked = 0
+
+            def rows():
+                nonlocal marked
+                for dump, rec in records(inputs):
+                    row = table_row(rec, dump.path)
+                    if not row["crcValid"]:
+                        marked += 1
+                    yield row
+
+            if out_fmt is OutputFormat.csv:
+                render("RecordList", rows(), RECORD_CSV_COLUMNS, out_fmt)
+            else:
+                render("RecordList", rows(), RECORD_COLUMNS, out_fmt)
+                if marked:
+                    typer.echo("")
+                    write_prose(f"{CRC_MARK}: {counted(marked, 'record')} from a batch whose CRC check failed (see the "
+                                "warnings on stderr): their bytes are not what was written, so what they show "
+                                "may be wrong")
+    if keep is not None:
+        keep.say_what_did_not_match(groups, record_type, from_offset, to_offset)
+    reading.report(debug=settings.debug)
+
+
+class _Matches:
+    """The records filter, counting what it lets through: a filter that matched nothing is said on stderr
+    (exit 0: an empty answer is an answer), so a mistyped group id is not mistaken for a quiet group."""
+
+    def __init__(self, keep: Callable[[Any], bool]) -> None:
+        self.keep = keep
+        self.count = 0
+        self.groups: set[str | None] = set()
+
+    def __call__(self, rec: Any) -> bool:
+        if not self.keep(rec):
+            return False
+        self.count += 1
+        self.groups.add(rec.group)
+        return True
+
+    def say_what_did_not_match(self, groups: list[str] | None, types: str | None, start: int | None,
+                               end: int | None) -> None:
+        if self.count == 0:
+            given = [*(f"--group {g}" for g in groups or ()), *([f"--record-type {types}"] if types else []),
+                     *([f"--from-offset {start}"] if start is not None else []),
+                     *([f"--to-offset {end}"] if end is not None else [])]
+            hint = "; `groupctl dump groups PATH` lists the groups in the dump" if groups else ""
+            typer.echo(f"groupctl: note: no record matched {' '.join(given)}{hint}", err=True)
+            return
+        for group in dict.fromkeys(groups or ()):
+            if group not in self.groups:
+                typer.echo(f"groupctl: note: no record of group '{group}' matched", err=True)
 
 
 def _kafka_profile(fmt: DecodeFormat, version: str | None):
@@ -225,16 +293,47 @@ def _split_paths_and_groups(args: list[str]) -> tuple[list[Path], list[str]]:
     return paths, []
 
 
+OFFSETS_TOPIC = "__consumer_offsets"
+_PARTITION_DIR = re.compile(OFFSETS_TOPIC + r"-(\d+)")
+
+
+def source_partition(path: str) -> int | None:
+    """The `__consumer_offsets` partition a file was read from: its directory's name (a segment in
+    `__consumer_offsets-7/`, or the file a kafka-dump-log text names in its `Dumping` line); None
+    when the path does not say (a pipe, a segment copied elsewhere)."""
+    parent = PurePath(path).parent.name
+    match = _PARTITION_DIR.fullmatch(parent)
+    return int(match.group(1)) if match else None
+
+
 def _replay(paths: list[Path], strict: bool):
-    """Replay every record of the inputs into one state; returns it with the reading (for problems)."""
+    """Replay every record of the inputs into one state.
+
+    Returns it with the reading (for problems) and, for each group, the partitions its records were
+    read from, in the order first seen (none when no input path names its partition).
+    """
     from groupctl.log.replay import Replay
 
     replay = Replay()
     apply = replay.apply
+    where: dict[str, list[int]] = {}
     with DumpReading(paths, strict=strict, what="replaying") as reading:
-        for _dump, rec in reading.records():
-            apply(rec)
-    return replay, reading
+        for dump in reading.dumps():
+            partition = source_partition(dump.path)
+            groups: set[str | None] = set()
+            add = groups.add
+            for _batch, recs in dump.batches:
+                for rec in recs:
+                    apply(rec)
+                    key = rec[2]
+                    if key is not None:
+                        add(key.data["group"] if key.type <= 2 else key.data.get("groupId"))
+            if partition is not None:
+                for group in groups:
+                    found = where.setdefault(group, [])
+                    if partition not in found:
+                        found.append(partition)
+    return replay, reading, where
 
 
 @app.command("groups")
@@ -248,14 +347,17 @@ def groups(
     offsets: bool = typer.Option(False, "--offsets", help="One row per committed partition (the default view)."),
     state: bool = typer.Option(False, "--state", help="One row per group: state, epochs, convergence, migration."),
     verbose: bool = typer.Option(
-        False, "--verbose", help="More columns: assignments, subscriptions, leader epochs (as -o wide)."
+        False, "--verbose", "-v", help="More columns: assignments, subscriptions, leader epochs (as -o wide)."
     ),
     topic_ids: Path = typer.Option(
         None, "--topic-ids", metavar="FILE",
-        help="Show topic ids as names: kafka-topics.sh --describe output, JSON, or 'name id' lines.",
+        help="Names for the topic ids the dump does not name itself (the dump's own names are always used): "
+        "kafka-topics.sh --describe output, JSON, or 'name id' lines. Without it such an id is shown as is.",
     ),
     partitions: int = typer.Option(
-        50, "--partitions", min=1, help="offsets.topic.num.partitions, to name each group's coordinator partition."
+        50, "--partitions", min=1,
+        help="offsets.topic.num.partitions: the partition each group id hashes to (-o wide, and a note when the "
+        "records were read from another one).",
     ),
     strict: bool = typer.Option(False, "--strict", help="Stop at the first damaged batch instead of skipping it."),
     output: OutputFormat = OutputOption,
@@ -264,39 +366,57 @@ def groups(
 
     Offsets, transactional commits and their markers, tombstones, classic group metadata and KIP-848
     records are replayed in order; the result is shown like a live `group describe`. KIP-848 records
-    name topics by id: pass --topic-ids to see names.
+    name topics by id: they are shown by the names the dump itself holds (ConsumerGroupPartitionMetadata,
+    OffsetCommitValue v4), and by --topic-ids for the rest. COORDINATOR is the partition the group's
+    records were read from.
     """
-    from groupctl.cli.group_views import View, render_groups
+    from groupctl.cli.group_views import DUMP_STATE_COLUMNS, View, render_groups
     from groupctl.describe import describe_replayed
     from groupctl.log.partitioning import partition_for
+    from groupctl.log.topic_ids import dump_topic_names
 
     chosen = [v for v, on in ((View.members, members), (View.offsets, offsets), (View.state, state)) if on]
     if len(chosen) > 1:
         raise UsageError("only one of --members, --offsets and --state can be given")
     view = chosen[0] if chosen else View.offsets
     paths, wanted = _split_paths_and_groups(args)
-    names = None
+    names: dict[str, str] = {}
     if topic_ids is not None:
         from groupctl.log.topic_ids import load_topic_ids
 
         names = load_topic_ids(topic_ids)
-    replay, reading = _replay(paths, strict)
+    replay, reading, where = _replay(paths, strict)
+    names.update(dump_topic_names(replay))
     existing = replay.group_ids()
     missing = [g for g in wanted if g not in existing]
     selected = [g for g in wanted if g not in missing] if wanted else existing
-    descs = [
-        describe_replayed(replay, g, topic_names=names,
-                          coordinator=f"__consumer_offsets-{partition_for(g, partitions)}")
-        for g in selected
-    ]
+    descs = []
+    elsewhere = []
+    for g in selected:
+        read_from = where.get(g, [])
+        hashed = partition_for(g, partitions)
+        shown = hashed if hashed in read_from else read_from[-1] if read_from else None
+        desc = describe_replayed(replay, g, topic_names=names,
+                                 coordinator=None if shown is None else f"{OFFSETS_TOPIC}-{shown}")
+        desc.hashed_coordinator = f"{OFFSETS_TOPIC}-{hashed}"
+        descs.append(desc)
+        if read_from and read_from != [hashed]:
+            elsewhere.append(f"'{g}' from {', '.join(map(str, read_from))}, hashes to {hashed}")
     if descs or not missing:
-        render_groups(descs, view, output_format(output), verbose=verbose)
+        render_groups(descs, view, output_format(output), verbose=verbose,
+                      columns=DUMP_STATE_COLUMNS if view is View.state else None)
+    if elsewhere:
+        shown = "; ".join(elsewhere[:3]) + (f"; {len(elsewhere) - 3} more" if len(elsewhere) > 3 else "")
+        read = plural(len(elsewhere), "group was", "groups were")
+        typer.echo(f"groupctl: note: {len(elsewhere)} {read} read from another partition than the one their id "
+                   f"hashes to with --partitions {partitions} ({shown}): the broker looks for a group only there; "
+                   "check --partitions (offsets.topic.num.partitions) and the partition directories' names", err=True)
     for g in missing:
         typer.echo(f"groupctl: error: group '{g}' does not exist in the dump", err=True)
-    reading.report(verbose=settings.verbose)
+    reading.report(debug=settings.debug)
     if missing:
         cls = PartialFailure if descs else GroupctlError
-        raise cls(f"{len(missing)} of {len(wanted)} group(s) not found in the dump")
+        raise cls(f"{len(missing)} of {counted(len(wanted), 'group')} not found in the dump")
 
 
 @app.command("audit")

@@ -16,8 +16,10 @@ import typer
 from groupctl import operations
 from groupctl.cli import group_offsets
 from groupctl.cli.cluster import REJOIN_WAIT_S, ClusterOptions, open_cluster, with_cluster_options
+from groupctl.cli.completion import complete_group_ids, complete_instance_ids, words
 from groupctl.cli.confirmed import plan_confirm_apply, require_someone_to_ask
 from groupctl.cli.durations import duration_option
+from groupctl.cli.group_selection import GroupsOption, joined
 from groupctl.cli.group_views import View, render_groups
 from groupctl.cli.names import group_ids_callback, name_callback
 from groupctl.cli.options import OutputOption, output_format
@@ -33,6 +35,7 @@ from groupctl.model import (
 )
 from groupctl.operations import WOULD_REMOVE, ConfigChange, RejoinCheck, Removal
 from groupctl.output import Column, OutputFormat, render, to_item, write_table
+from groupctl.plurals import counted, plural
 
 if TYPE_CHECKING:
     from groupctl.backends.base import Backend
@@ -61,6 +64,7 @@ INSTANCE_ID = re.compile(r"[A-Za-z0-9._-]{1,249}")
 TypeOption = typer.Option(
     None, "--type", "-t", metavar="TYPE[,TYPE...]",
     help="Only groups of these types: classic, consumer, share, streams (comma-separated or repeated; any case).",
+    autocompletion=words(GROUP_TYPES, comma_list=True),
 )
 
 
@@ -93,7 +97,9 @@ LIST_COLUMNS = [
     Column("group", "GROUP"),
     Column("type", "TYPE"),
     Column("state", "STATE"),
-    Column("protocol", "PROTOCOL", wide_only=True),
+    # The group's protocol type (`consumer` for classic consumer groups, as Kafka's ProtocolType); PROTOCOL in
+    # the describe views is the group protocol a member speaks (classic or consumer).
+    Column("protocolType", "PROTOCOL-TYPE", wide_only=True),
     Column("members", "MEMBERS", wide_only=True),
     Column("mixed", "MIXED", wide_only=True, text=_mixed_text),
 ]
@@ -106,6 +112,7 @@ def list_groups(
     states: list[str] = typer.Option(
         None, "--state", "-s", metavar="STATE[,STATE...]",
         help=f"Only groups in these states: {', '.join(GROUP_STATES)} (comma-separated or repeated; any case).",
+        autocompletion=words(GROUP_STATES, comma_list=True),
     ),
     cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
     output: OutputFormat = OutputOption,
@@ -124,7 +131,7 @@ def list_groups(
         listings = backend.list_groups(types=want_types or None, states=want_states or None,
                                        mixed=fmt is OutputFormat.wide)
     rows = [
-        {"group": g.group_id, "type": g.type, "state": g.state, "protocol": g.protocol_type or None,
+        {"group": g.group_id, "type": g.type, "state": g.state, "protocolType": g.protocol_type or None,
          "members": g.members, "mixed": g.mixed}
         for g in listings
     ]
@@ -154,8 +161,12 @@ def _state_notes(descs: list[GroupDescription]) -> None:
 @with_cluster_options
 def describe(
     groups: list[str] = typer.Argument(None, metavar="GROUP", help="The groups to describe.",
-                                       callback=group_ids_callback),
-    all_groups: bool = typer.Option(False, "--all", "-a", help="Describe every group (narrow it with --type)."),
+                                       callback=group_ids_callback,
+                                       autocompletion=complete_group_ids),
+    group_options: list[str] = GroupsOption,
+    all_groups: bool = typer.Option(
+        False, "--all", "--all-groups", "-a", help="Describe every group (narrow it with --type)."
+    ),
     types: list[str] = TypeOption,
     members: bool = typer.Option(
         False, "--members", help="One row per member: ids, host, protocol, member epoch, #partitions."
@@ -167,7 +178,7 @@ def describe(
         False, "--state", help="One row per group: coordinator, assignor, state, epochs, members, converged, migration."
     ),
     verbose: bool = typer.Option(
-        False, "--verbose",
+        False, "--verbose", "-v",
         help="More columns (as -o wide): current and target assignment, pending revocation, subscription, upgraded.",
     ),
     cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
@@ -182,10 +193,11 @@ def describe(
     also has consumer-protocol members, `downgrading` when all its members speak classic.
     """
     view = _one_view(members, offsets, state)
+    groups = joined(groups, group_options)
     if all_groups and groups:
-        raise UsageError("give GROUP names or --all, not both")
+        raise UsageError("give GROUP names (or --group) or --all, not both")
     if not all_groups and not groups:
-        raise UsageError("name the groups to describe, or pass --all")
+        raise UsageError("name the groups to describe (GROUP... or --group GROUP), or pass --all")
     if types and not all_groups:
         raise UsageError("--type narrows --all; pass --all too, or drop --type")
     want_types = _canonical(types, GROUP_TYPES, "type", "--type")
@@ -212,7 +224,8 @@ def describe(
         typer.echo(f"groupctl: error: {exc}", err=True)
     if missing:
         cls = PartialFailure if descs else GroupctlError
-        raise cls(f"{len(missing)} of {len(names)} groups do not exist on {location}")
+        raise cls(f"{len(missing)} of {counted(len(names), 'group')} {plural(len(missing), 'does', 'do')} not "
+                  f"exist on {location}")
 
 
 # -- group remove-members --------------------------------------------------------------------------
@@ -222,7 +235,7 @@ REMOVAL_COLUMNS = [
     Column("memberId", "MEMBER-ID"),
     Column("result", "RESULT"),
     Column("partitions", "PARTITIONS"),
-    Column("message", "MESSAGE", wide_only=True),
+    Column("message", "MESSAGE", wide_only=True, free=True),
 ]
 #: Waits this long or longer are announced on a terminal: shorter ones pass before anyone wonders.
 ANNOUNCED_WAIT_S = 1.0
@@ -278,11 +291,13 @@ def _removal_items(results: list[RemovalResult], dry_run: bool) -> list[dict[str
 @with_cluster_options
 def remove_members(
     group: str = typer.Argument(..., metavar="GROUP", help="The group to remove members from.",
-                                callback=group_ids_callback),
+                                callback=group_ids_callback,
+                                autocompletion=complete_group_ids),
     instance_ids: list[str] = typer.Option(
         None, "--instance-id", "-i", metavar="ID[,ID...]",
         help="Static members to remove, by group.instance.id (comma-separated or repeated).",
         callback=name_callback("group.instance.id"),
+        autocompletion=complete_instance_ids,
     ),
     from_file: str = typer.Option(
         None, "--from-file", "-f", metavar="FILE",
@@ -342,13 +357,13 @@ def remove_members(
 
     def question(plan: list[RemovalResult], location: str) -> str | None:
         count = sum(p.outcome == WOULD_REMOVE for p in plan)
-        return f"Remove {count} member(s) from group '{group}' on {location}?" if count else None
+        return f"Remove {counted(count, 'member')} from group '{group}' on {location}?" if count else None
 
     plan, removal = plan_confirm_apply(
         chosen, plan=lambda backend: operations.plan_removal(backend.describe_groups([group])[0], targets),
         apply=lambda backend, _: _remove(backend, group, targets, wait),
         show=lambda plan, location: _show_plan(plan, group, location), question=question,
-        refused=f"not confirmed: nothing was removed from group '{group}'", yes=yes, dry_run=dry_run,
+        refused=f"no member was removed from group '{group}'", yes=yes, dry_run=dry_run,
     )
     if removal is None:
         render("MemberRemoval", _removal_rows(plan), REMOVAL_COLUMNS, fmt, items=_removal_items(plan, True))
@@ -363,8 +378,9 @@ def remove_members(
         typer.echo(f"groupctl: warning: instance '{instance_id}' is back in group '{group}' {wait:g} s after its "
                    f"removal (as member {member_id}): its process still runs: stop it, or it rejoins", err=True)
     if removal.failed:
-        raise PartialFailure(f"{len(removal.failed)} of {len(results)} members were not removed from group "
-                             f"'{group}'")
+        were = plural(len(removal.failed), "was", "were")
+        raise PartialFailure(f"{len(removal.failed)} of {counted(len(results), 'member')} {were} not removed from "
+                             f"group '{group}'")
 
 
 def _stderr_is_terminal() -> bool:
@@ -429,7 +445,8 @@ def _shown(value: object) -> object:
 @with_cluster_options
 def config_get(
     group: str = typer.Argument(..., metavar="GROUP", help="The group whose configs to show.",
-                                callback=group_ids_callback),
+                                callback=group_ids_callback,
+                                autocompletion=complete_group_ids),
     keys: list[str] = typer.Argument(None, metavar="KEY", help="Only these configs (default: all)."),
     cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
     output: OutputFormat = OutputOption,
@@ -476,7 +493,8 @@ def _render_change(changes: list[ConfigChange], output: OutputFormat | None, dry
 @config_app.command("set")
 @with_cluster_options
 def config_set(
-    group: str = typer.Argument(..., metavar="GROUP", help="The group to configure.", callback=group_ids_callback),
+    group: str = typer.Argument(..., metavar="GROUP", help="The group to configure.", callback=group_ids_callback,
+                                autocompletion=complete_group_ids),
     pairs: list[str] = typer.Argument(
         ..., metavar="KEY=VALUE", help="Configs to set, e.g. consumer.session.timeout.ms=50000."
     ),
@@ -500,7 +518,8 @@ def config_set(
 @config_app.command("unset")
 @with_cluster_options
 def config_unset(
-    group: str = typer.Argument(..., metavar="GROUP", help="The group to configure.", callback=group_ids_callback),
+    group: str = typer.Argument(..., metavar="GROUP", help="The group to configure.", callback=group_ids_callback,
+                                autocompletion=complete_group_ids),
     keys: list[str] = typer.Argument(..., metavar="KEY", help="Configs to return to the broker's value."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Validate only: change nothing."),
     cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options

@@ -9,19 +9,22 @@ import typer
 
 from groupctl import deletion
 from groupctl.cli.cluster import ClusterOptions, with_cluster_options
+from groupctl.cli.completion import complete_group_ids
 from groupctl.cli.confirmed import plan_confirm_apply, require_someone_to_ask
 from groupctl.cli.group import app
+from groupctl.cli.group_selection import GroupsOption, all_groups_refused, joined
 from groupctl.cli.names import group_ids_callback
 from groupctl.cli.options import OutputOption, output_format
-from groupctl.errors import PartialFailure
+from groupctl.errors import PartialFailure, UsageError
 from groupctl.model import WOULD_DELETE, GroupDeletion
 from groupctl.output import Column, OutputFormat, render, to_item, write_table
+from groupctl.plurals import counted, plural
 
 DELETE_COLUMNS = [
     Column("group", "GROUP"),
     Column("result", "RESULT"),
     Column("members", "MEMBERS"),
-    Column("message", "MESSAGE", wide_only=True),
+    Column("message", "MESSAGE", wide_only=True, free=True),
 ]
 
 
@@ -49,8 +52,13 @@ def _show_plan(plan: list[GroupDeletion], location: str) -> None:
 @app.command("delete")
 @with_cluster_options
 def delete_groups(
-    groups: list[str] = typer.Argument(..., metavar="GROUP", help="The groups to delete.",
-                                       callback=group_ids_callback),
+    groups: list[str] = typer.Argument(None, metavar="GROUP", help="The groups to delete.",
+                                       callback=group_ids_callback,
+                                       autocompletion=complete_group_ids),
+    group_options: list[str] = GroupsOption,
+    all_groups: bool = all_groups_refused(
+        "name the groups to delete (GROUP... or --group GROUP); `groupctl group list --state Empty` lists the "
+        "groups without members, the only ones that can be deleted"),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would be deleted, and change nothing."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
     cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
@@ -63,18 +71,22 @@ def delete_groups(
     --yes, sends one DeleteGroups for all the groups, and prints one result per group. Exit 3 when any
     group was not deleted. Works for classic, consumer (KIP-848) and offsets-only groups.
     """
-    names = list(dict.fromkeys(groups))
+    names = joined(groups, group_options)
+    if not names:
+        raise UsageError("name the groups to delete: GROUP... or --group GROUP")
     require_someone_to_ask(yes, dry_run, "the deletion", "see what would be deleted")
     fmt = output_format(output)
 
     def question(plan: list[GroupDeletion], location: str) -> str | None:
         count = sum(p.outcome == WOULD_DELETE for p in plan)
-        return f"Delete {count} group(s) and their committed offsets on {location}?" if count else None
+        if not count:
+            return None
+        return f"Delete {counted(count, 'group')} and {plural(count, 'its', 'their')} committed offsets on {location}?"
 
     plan, results = plan_confirm_apply(
         cluster.choose(), plan=lambda backend: deletion.plan_group_deletion(backend, names),
         apply=lambda backend, _: deletion.delete_groups(backend, names), show=_show_plan, question=question,
-        refused="not confirmed: no group was deleted", yes=yes, dry_run=dry_run,
+        refused="no group was deleted", yes=yes, dry_run=dry_run,
     )
     if results is None:
         render("GroupDeletion", _rows(plan), DELETE_COLUMNS, fmt, items=_items(plan, True))
@@ -85,4 +97,5 @@ def delete_groups(
     for r in failures:
         typer.echo(f"groupctl: error: {r.outcome}: {r.message}", err=True)
     if failures:
-        raise PartialFailure(f"{len(failures)} of {len(results)} groups were not deleted")
+        were = plural(len(failures), "was", "were")
+        raise PartialFailure(f"{len(failures)} of {counted(len(results), 'group')} {were} not deleted")

@@ -50,8 +50,8 @@ OFFSET_COLUMNS = [
     Column("consumerId", "CONSUMER-ID"),
     Column("host", "HOST"),
     Column("clientId", "CLIENT-ID"),
-    Column("commitTimestamp", "COMMIT-TIMESTAMP", wide_only=True),
-    Column("metadata", "METADATA", wide_only=True),
+    Column("commitTimestamp", "COMMIT-TIMESTAMP", wide_only=True, timestamp=True),
+    Column("metadata", "METADATA", wide_only=True, free=True),
 ]
 
 MEMBER_COLUMNS = [
@@ -63,10 +63,10 @@ MEMBER_COLUMNS = [
     Column("protocol", "PROTOCOL"),
     Column("memberEpoch", "MEMBER-EPOCH"),
     Column("partitions", "#PARTITIONS"),
-    Column("currentAssignment", "CURRENT-ASSIGNMENT", wide_only=True),
-    Column("targetAssignment", "TARGET-ASSIGNMENT", wide_only=True),
-    Column("pendingRevocation", "PENDING-REVOCATION", wide_only=True),
-    Column("subscription", "SUBSCRIPTION", wide_only=True),
+    Column("currentAssignment", "CURRENT-ASSIGNMENT", wide_only=True, free=True),
+    Column("targetAssignment", "TARGET-ASSIGNMENT", wide_only=True, free=True),
+    Column("pendingRevocation", "PENDING-REVOCATION", wide_only=True, free=True),
+    Column("subscription", "SUBSCRIPTION", wide_only=True, free=True),
     Column("upgraded", "UPGRADED", wide_only=True, text=_true_false),
 ]
 
@@ -82,6 +82,12 @@ STATE_COLUMNS = [
     Column("converged", "CONVERGED"),
     Column("migration", "MIGRATION", text=migration_text),
 ]
+
+DUMP_STATE_COLUMNS = [
+    *STATE_COLUMNS[:2], Column("hashedCoordinator", "HASHED-PARTITION", wide_only=True), *STATE_COLUMNS[2:]
+]
+"""`dump groups --state`: COORDINATOR is the partition the records were read from; the one the group id
+hashes to is beside it in -o wide."""
 
 COLUMNS = {View.offsets: OFFSET_COLUMNS, View.members: MEMBER_COLUMNS, View.state: STATE_COLUMNS}
 
@@ -137,7 +143,8 @@ def member_rows(desc: GroupDescription) -> list[dict[str, Any]]:
 
 def state_row(desc: GroupDescription) -> dict[str, Any]:
     return {
-        "group": desc.group_id, "coordinator": desc.coordinator, "assignor": desc.assignor, "state": desc.state,
+        "group": desc.group_id, "coordinator": desc.coordinator, "hashedCoordinator": desc.hashed_coordinator,
+        "assignor": desc.assignor, "state": desc.state,
         "type": desc.type, "groupEpoch": desc.group_epoch, "assignmentEpoch": desc.assignment_epoch,
         "members": len(desc.members), "converged": desc.converged, "migration": desc.migration,
         "classicMembers": desc.classic_members, "consumerMembers": desc.consumer_members,
@@ -153,17 +160,20 @@ def description_item(desc: GroupDescription) -> dict[str, Any]:
     for member, raw in zip(desc.members, item["members"], strict=True):
         raw["converged"] = member.converged
         raw["upgraded"] = desc.upgraded(member)
+    for offset, raw in zip(desc.offsets, item["offsets"], strict=True):
+        raw["lag"] = offset.lag  # a property, which to_item does not carry: the LAG column's value
     return item
 
 
-def render_groups(descs: list[GroupDescription], view: View, fmt: OutputFormat, verbose: bool = False) -> None:
-    """Print descriptions in one view; --verbose shows what `-o wide` shows."""
+def render_groups(descs: list[GroupDescription], view: View, fmt: OutputFormat, verbose: bool = False,
+                  columns: list[Column] | None = None) -> None:
+    """Print descriptions in one view (`columns` in place of the view's own); --verbose adds wide's
+    columns, still fitted to the terminal."""
     if view is View.offsets:
         rows = [row for d in descs for row in offset_rows(d)]
     elif view is View.members:
         rows = [row for d in descs for row in member_rows(d)]
     else:
         rows = [state_row(d) for d in descs]
-    if verbose and fmt is OutputFormat.table:
-        fmt = OutputFormat.wide
-    render("GroupDescription", rows, COLUMNS[view], fmt, items=[description_item(d) for d in descs])
+    render("GroupDescription", rows, columns or COLUMNS[view], fmt, items=[description_item(d) for d in descs],
+           extra=verbose)

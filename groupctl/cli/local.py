@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,12 +17,14 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from groupctl.cli.cluster import NO_LOCAL, LocalOption
+from groupctl.cli.completion import complete_coordinator_versions, complete_local_group_ids
 from groupctl.cli.group import INSTANCE_ID
 from groupctl.cli.names import group_ids_callback, name_callback, topics_callback
 from groupctl.cli.options import OutputOption, output_format
 from groupctl.errors import GroupctlError, PartialFailure, UsageError
 from groupctl.model import format_assignment
-from groupctl.output import Column, OutputFormat, render, to_item
+from groupctl.output import Column, OutputFormat, iso_ms, render, to_item
+from groupctl.plurals import counted, plural
 
 if TYPE_CHECKING:
     from groupctl.backends.local import LocalBackend
@@ -82,10 +83,6 @@ def parse_duration(text: str, option: str) -> int:
 
 def _csv_values(values: list[str] | None) -> list[str]:
     return [v.strip() for value in values or () for v in value.split(",") if v.strip()]
-
-
-def _iso(ms: int) -> str:
-    return datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 @contextmanager
@@ -162,8 +159,6 @@ def topics_create(
 
     The one command that may create DIR. Fails with Kafka's errors: INVALID_TOPIC_EXCEPTION for a
     bad name, TOPIC_ALREADY_EXISTS, INVALID_PARTITIONS for fewer than one partition.
-
-    Example: groupctl local topics create orders --partitions 6 --messages 1000 --local ./lab
     """
     _check_counts(partitions, messages)
     with _session(local, create=True) as backend:
@@ -207,7 +202,7 @@ SETTING_COLUMNS = [
     Column("value", "VALUE"),
     Column("source", "SOURCE"),
     Column("default", "DEFAULT", wide_only=True),
-    Column("description", "DESCRIPTION", wide_only=True),
+    Column("description", "DESCRIPTION", wide_only=True, free=True),
 ]
 
 
@@ -223,6 +218,7 @@ def settings_command(
     kafka: str = typer.Option(
         None, "--kafka-version", metavar="X.Y",
         help="The Kafka release DIR stands in for (kafka.version=X.Y): which release's records its log gets.",
+        autocompletion=complete_coordinator_versions,
     ),
     local: Path = LocalOption,
     output: OutputFormat = OutputOption,
@@ -249,10 +245,6 @@ def settings_command(
     Prints every setting with its value and SOURCE (DIR, or default); wide adds Kafka's default and
     what it governs. An unknown KEY or a bad value is a usage error (exit 2) naming the choices, and
     nothing is saved. Setting a value creates DIR if it holds no coordinator yet.
-
-    Example: groupctl local settings group.consumer.migration.policy=upgrade --local ./lab
-
-    Example: groupctl local settings --kafka-version 4.0 --local ./lab
     """
     from groupctl.backends.local_settings import (
         KAFKA_VERSION,
@@ -301,20 +293,20 @@ MEMBER_COLUMNS = [
     Column("status", "STATUS"),
     Column("memberId", "MEMBER-ID"),
     Column("epoch", "EPOCH"),
-    Column("assignment", "ASSIGNMENT"),
+    Column("assignment", "ASSIGNMENT", free=True),
     Column("clientState", "CLIENT-STATE", wide_only=True),
-    Column("subscription", "SUBSCRIPTION", wide_only=True),
+    Column("subscription", "SUBSCRIPTION", wide_only=True, free=True),
     Column("sessionTimeoutMs", "SESSION-TIMEOUT", wide_only=True),
     Column("assignor", "ASSIGNOR", wide_only=True),
     Column("nextHeartbeatInMs", "NEXT-HEARTBEAT-IN", wide_only=True),
-    Column("error", "ERROR", wide_only=True),
+    Column("error", "ERROR", wide_only=True, free=True),
 ]
 EVENT_COLUMNS = [
-    Column("offset", "AT"),
+    Column("offsetMs", "AT", text=lambda row: f"+{row['offsetMs']}ms"),
     Column("group", "GROUP"),
     Column("member", "MEMBER"),
     Column("event", "EVENT"),
-    Column("detail", "DETAIL"),
+    Column("detail", "DETAIL", free=True),
     Column("time", "TIME", wide_only=True),
 ]
 HEARTBEAT_COLUMNS = [
@@ -324,8 +316,8 @@ HEARTBEAT_COLUMNS = [
     Column("error", "ERROR"),
     Column("memberId", "MEMBER-ID"),
     Column("epoch", "EPOCH"),
-    Column("assignment", "ASSIGNMENT"),
-    Column("message", "MESSAGE", wide_only=True),
+    Column("assignment", "ASSIGNMENT", free=True),
+    Column("message", "MESSAGE", wide_only=True, free=True),
     Column("intervalMs", "INTERVAL-MS", wide_only=True),
 ]
 
@@ -345,13 +337,11 @@ def _member_row(view: MemberView) -> dict[str, Any]:
 
 
 def _event_rows(events: list[Event], started_ms: int) -> list[dict[str, Any]]:
-    return [{"offset": f"+{e.at_ms - started_ms}ms", "offsetMs": e.at_ms - started_ms, "atMs": e.at_ms,
-             "time": _iso(e.at_ms), "group": e.group, "member": e.member, "event": e.event, "detail": e.detail}
+    """Events as tables, CSV and JSON show them: `offsetMs` after the tick's start (the table's AT, `+300ms`),
+    `atMs` on the virtual clock, and that time in ISO-8601."""
+    return [{"offsetMs": e.at_ms - started_ms, "atMs": e.at_ms, "time": iso_ms(e.at_ms), "group": e.group,
+             "member": e.member, "event": e.event, "detail": e.detail}
             for e in events]
-
-
-def _event_items(events: list[Event], started_ms: int) -> list[dict[str, Any]]:
-    return [{k: v for k, v in row.items() if k != "offset"} for row in _event_rows(events, started_ms)]
 
 
 def _epoch_words(result: RunResult, protocol: str) -> str:
@@ -377,7 +367,7 @@ def _render_run(result: RunResult, output: OutputFormat | None, what: str) -> No
     item = {**to_item(view), "run": {
         "settled": result.settled, "virtualMs": result.virtual_ms, "startedMs": result.started_ms,
         "endedMs": result.ended_ms, "epochBefore": result.epoch_before, "epochAfter": result.epoch_after,
-        "sent": result.sent, "events": _event_items(result.events, result.started_ms),
+        "sent": result.sent, "events": _event_rows(result.events, result.started_ms),
     }}
     render("LocalMember", [_member_row(view)], MEMBER_COLUMNS, fmt, items=[item])
     if result.sent is not None:
@@ -402,7 +392,8 @@ def _render_run(result: RunResult, output: OutputFormat | None, what: str) -> No
 def member_join(
     name: str = NameArgument,
     group: str = typer.Option(..., "--group", "-g", metavar="G", help="The group (group.id) to join.",
-                              callback=group_ids_callback),
+                              callback=group_ids_callback,
+                              autocompletion=complete_local_group_ids),
     protocol: Protocol = typer.Option(
         Protocol.classic, "--protocol", case_sensitive=False,
         help="group.protocol: classic (JoinGroup/SyncGroup, eager range) or consumer (KIP-848).",
@@ -443,8 +434,6 @@ def member_join(
     virtual time moves. Gives up after 600000 ms (10 min) of virtual time without the group
     settling (exit 1; the members keep their state). Prints the member: member id, epoch
     (classic: the generation), assignment.
-
-    Example: groupctl local member join pod-0 --group orders-app --instance-id pod-0 --topics orders --local ./lab
     """
     from groupctl.backends.local_members import DEFAULT_SESSION_TIMEOUT_MS, MemberLaunch
 
@@ -592,7 +581,8 @@ def member_commit(
     render("LocalCommit", rows, COMMIT_COLUMNS, output_format(output))
     failed = [c for c in commits if c.error != "NONE"]
     if failed:
-        raise PartialFailure(f"{len(failed)} of {len(commits)} partitions were not committed")
+        were = plural(len(failed), "was", "were")
+        raise PartialFailure(f"{len(failed)} of {counted(len(commits), 'partition')} {were} not committed")
 
 
 @member_app.command("leave")
@@ -654,7 +644,8 @@ def member_crash(name: str = NameArgument, local: Path = LocalOption, output: Ou
 @member_app.command("list")
 def member_list(
     group: str = typer.Option(None, "--group", "-g", metavar="G", help="Only the members of this group.",
-                              callback=group_ids_callback),
+                              callback=group_ids_callback,
+                              autocompletion=complete_local_group_ids),
     local: Path = LocalOption,
     output: OutputFormat = OutputOption,
 ) -> None:
@@ -693,7 +684,6 @@ def tick(
     with _members(local) as members:
         result = members.tick(ms)
     rows = _event_rows(result.events, result.started_ms)
-    render("LocalEvent", rows, EVENT_COLUMNS, output_format(output), items=_event_items(result.events,
-                                                                                       result.started_ms))
-    typer.echo(f"groupctl: note: the virtual clock moved {ms} ms to {_iso(result.ended_ms)}"
+    render("LocalEvent", rows, EVENT_COLUMNS, output_format(output))
+    typer.echo(f"groupctl: note: the virtual clock moved {ms} ms to {iso_ms(result.ended_ms)}"
                + ("" if rows else "; nothing changed"), err=True)

@@ -10,19 +10,22 @@ import typer
 from groupctl import deletion
 from groupctl.cli import group_offsets
 from groupctl.cli.cluster import ClusterOptions, with_cluster_options
+from groupctl.cli.completion import complete_group_ids
 from groupctl.cli.confirmed import plan_confirm_apply, require_someone_to_ask
+from groupctl.cli.group_selection import OneGroupOption, all_groups_refused, the_one
 from groupctl.cli.names import check_topic, group_ids_callback
 from groupctl.cli.options import OutputOption, output_format
 from groupctl.errors import PartialFailure
 from groupctl.model import WOULD_DELETE, OffsetDeletion
 from groupctl.output import Column, OutputFormat, render, to_item, write_table
+from groupctl.plurals import counted
 
 OFFSET_COLUMNS = [
     Column("topic", "TOPIC"),
     Column("partition", "PARTITION"),
     Column("offset", "OFFSET"),
     Column("result", "RESULT"),
-    Column("message", "MESSAGE", wide_only=True),
+    Column("message", "MESSAGE", wide_only=True, free=True),
 ]
 
 
@@ -51,8 +54,13 @@ def _show_plan(plan: list[OffsetDeletion], group: str, location: str) -> None:
 @group_offsets.app.command("delete")
 @with_cluster_options
 def delete_offsets(
-    group: str = typer.Argument(..., metavar="GROUP", help="The group whose offsets to delete.",
-                                callback=group_ids_callback),
+    group_argument: str = typer.Argument(None, metavar="GROUP", help="The group whose offsets to delete.",
+                                         callback=group_ids_callback,
+                                         autocompletion=complete_group_ids),
+    group_options: list[str] = OneGroupOption,
+    all_groups: bool = all_groups_refused(
+        "it deletes one group's offsets at a time, as kafka-consumer-groups.sh --delete-offsets does: give GROUP "
+        "or --group GROUP"),
     topics: list[str] = typer.Option(
         ..., "--topic", metavar="TOPIC[:P[,P...]]",
         help="A topic, or some of its partitions (repeatable); a bare topic means every partition where the "
@@ -71,6 +79,7 @@ def delete_offsets(
     unless --yes, sends one OffsetDelete, and prints one result per partition. Exit 3 when any
     partition failed; a partition without a committed offset is shown as no-offset and not sent.
     """
+    group = the_one(group_argument, group_options, "group offsets delete")
     wanted = deletion.parse_topic_partitions(topics)
     for topic, _ in wanted:
         check_topic(topic, "--topic")
@@ -79,13 +88,13 @@ def delete_offsets(
 
     def question(plan: list[OffsetDeletion], location: str) -> str | None:
         count = sum(p.outcome == WOULD_DELETE for p in plan)
-        return f"Delete {count} committed offset(s) of group '{group}' on {location}?" if count else None
+        return f"Delete {counted(count, 'committed offset')} of group '{group}' on {location}?" if count else None
 
     plan, results = plan_confirm_apply(
         cluster.choose(), plan=lambda backend: deletion.plan_offset_deletion(backend, group, wanted),
         apply=lambda backend, plan: deletion.delete_offsets(backend, group, plan),
         show=lambda plan, location: _show_plan(plan, group, location), question=question,
-        refused=f"not confirmed: no offset of group '{group}' was deleted", yes=yes, dry_run=dry_run,
+        refused=f"no offset of group '{group}' was deleted", yes=yes, dry_run=dry_run,
     )
     if results is None:
         render("OffsetDeletion", _rows(plan), OFFSET_COLUMNS, fmt, items=_items(plan, True))
@@ -94,4 +103,5 @@ def delete_offsets(
     render("OffsetDeletion", _rows(results), OFFSET_COLUMNS, fmt, items=_items(results, False))
     failures = deletion.failed(results)
     if failures:
-        raise PartialFailure(f"{len(failures)} of {len(results)} partitions of group '{group}' kept their offsets")
+        raise PartialFailure(f"{len(failures)} of {counted(len(results), 'partition')} of group '{group}' kept "
+                             "their offsets")

@@ -17,13 +17,16 @@ import typer
 from groupctl import offsets_reset as reset
 from groupctl.cli import group_offsets
 from groupctl.cli.cluster import ClusterOptions, with_cluster_options
+from groupctl.cli.completion import complete_group_ids
 from groupctl.cli.confirmed import plan_confirm_apply, require_someone_to_ask
+from groupctl.cli.group_selection import GroupsOption, all_groups_refused, joined
 from groupctl.cli.names import group_ids_callback
 from groupctl.cli.options import OutputOption, output_format
 from groupctl.errors import GroupctlError, PartialFailure, UsageError
 from groupctl.model import OffsetReset
 from groupctl.offsets_csv import export_csv, read_plan
 from groupctl.output import Column, OutputFormat, render, to_item, write_table
+from groupctl.plurals import counted, plural
 
 RESET_COLUMNS = [
     Column("group", "GROUP"),
@@ -36,7 +39,7 @@ RESET_COLUMNS = [
     Column("lagBefore", "LAG-BEFORE"),
     Column("lagAfter", "LAG-AFTER"),
     Column("result", "RESULT"),
-    Column("note", "NOTE"),
+    Column("note", "NOTE", free=True),
 ]
 
 
@@ -81,8 +84,13 @@ def _item(r: OffsetReset, dry_run: bool) -> dict[str, Any]:
 @group_offsets.app.command("reset")
 @with_cluster_options
 def reset_offsets(
-    groups: list[str] = typer.Argument(..., metavar="GROUP", help="The groups whose offsets to reset.",
-                                       callback=group_ids_callback),
+    groups: list[str] = typer.Argument(None, metavar="GROUP", help="The groups whose offsets to reset.",
+                                       callback=group_ids_callback,
+                                       autocompletion=complete_group_ids),
+    group_options: list[str] = GroupsOption,
+    all_groups: bool = all_groups_refused(
+        "name the groups to reset (GROUP... or --group GROUP); `groupctl group list --state Empty` lists the "
+        "groups without active members, the only ones a reset can change"),
     to_earliest: bool = typer.Option(False, "--to-earliest", help="To the log start offset."),
     to_latest: bool = typer.Option(False, "--to-latest", help="To the log end offset."),
     to_current: bool = typer.Option(
@@ -103,7 +111,7 @@ def reset_offsets(
     ),
     to_group: str = typer.Option(
         None, "--to-group", metavar="OTHER", help="To the offsets group OTHER has committed (with --all-topics: "
-        "every partition OTHER has).", callback=group_ids_callback,
+        "every partition OTHER has).", callback=group_ids_callback, autocompletion=complete_group_ids,
     ),
     from_file: Path = typer.Option(
         None, "--from-file", metavar="PLAN.csv",
@@ -134,7 +142,9 @@ def reset_offsets(
     Each group's new offsets are committed in one OffsetCommit, as the admin API does. Exit 3 when
     any group or partition failed while others were reset.
     """
-    group_ids = list(dict.fromkeys(groups))
+    group_ids = joined(groups, group_options)
+    if not group_ids:
+        raise UsageError("name the groups whose offsets to reset: GROUP... or --group GROUP")
     mode = _mode(to_earliest, to_latest, to_current, to_offset, shift_by, to_datetime, by_duration, to_group,
                  from_file)
     if from_file is not None and (topics or all_topics):
@@ -152,14 +162,15 @@ def reset_offsets(
     def question(plans: list[reset.GroupPlan], location: str) -> str | None:
         count = sum(len(p.offsets) for p in plans)
         groups_named = ", ".join(f"'{p.group_id}'" for p in plans if p.offsets)
-        return f"Reset {count} offset(s) of group(s) {groups_named} on {location}?" if count else None
+        named = plural(sum(1 for p in plans if p.offsets), "group")
+        return f"Reset {counted(count, 'offset')} of {named} {groups_named} on {location}?" if count else None
 
     plans, _ = plan_confirm_apply(
         cluster.choose(),
         plan=lambda backend: reset.plan_reset(backend, group_ids, mode, selectors, all_topics=all_topics,
                                               from_file=plan_file, now_ms=int(time.time() * 1000)),
         apply=reset.execute_reset, show=_show_plan, question=question,
-        refused="not confirmed: no offsets were reset", yes=yes, dry_run=dry_run,
+        refused="no offsets were reset", yes=yes, dry_run=dry_run,
     )
     _finish(plans, dry_run, export, output, len(group_ids) > 1)
 
@@ -194,8 +205,9 @@ def _finish(plans: list[reset.GroupPlan], dry_run: bool, export: bool, output: O
     good = [r for r in rows if not r.failed]
     parts = []
     if refused:
-        parts.append(f"{len(refused)} of {len(plans)} group(s) refused")
+        parts.append(f"{len(refused)} of {counted(len(plans), 'group')} refused")
     if failed:
-        parts.append(f"{len(failed)} of {len(rows)} partition(s) {'cannot be' if dry_run else 'were not'} reset")
+        not_reset = "cannot be" if dry_run else plural(len(failed), "was not", "were not")
+        parts.append(f"{len(failed)} of {counted(len(rows), 'partition')} {not_reset} reset")
     message = "; ".join(parts)
     raise (PartialFailure if good else GroupctlError)(message)

@@ -13,7 +13,7 @@ from groupctl.output import OutputFormat
 class Settings:
     """Global options from the root callback; read by commands and by the error handler."""
 
-    verbose: bool = False
+    debug: bool = False
     output: OutputFormat | None = None
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import typer
 
 from groupctl.errors import PartialFailure
+from groupctl.plurals import counted
 
 
 def _size(file: Path) -> int:
@@ -80,17 +81,17 @@ class DumpReading:
     def problems(self) -> list:
         return [p for d in self.files for p in d.problems]
 
-    def report(self, *, verbose: bool = False) -> None:
+    def report(self, *, debug: bool = False) -> None:
         """Warn about every skipped piece of input on stderr; exit 3 when there was any."""
         problems = self.problems
         for problem in problems:
             typer.echo(f"groupctl: warning: {problem}", err=True)
-        if verbose:
-            typer.echo(f"groupctl: read {len(self.files)} file(s), {self.total} bytes", err=True)
+        if debug:
+            typer.echo(f"groupctl: read {counted(len(self.files), 'file')}, {counted(self.total, 'byte')}", err=True)
         if problems or self.decode_errors:
             parts = []
             if problems:
-                parts.append(f"{len(problems)} damaged batch(es) or line(s) skipped")
+                parts.append(f"{counted(len(problems), 'damaged batch or line', 'damaged batches or lines')} skipped")
             if self.decode_errors:
-                parts.append(f"{self.decode_errors} record(s) whose key or value could not be decoded")
+                parts.append(f"{counted(self.decode_errors, 'record')} whose key or value could not be decoded")
             raise PartialFailure("; ".join(parts) + " (see the warnings above); the rest was decoded")

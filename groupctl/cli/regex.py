@@ -12,7 +12,8 @@ from groupctl.cli.cluster import ClusterOptions, open_cluster, with_cluster_opti
 from groupctl.cli.names import name_callback
 from groupctl.cli.options import OutputOption, output_format
 from groupctl.errors import FindingsReached, GroupctlError, UsageError
-from groupctl.output import Column, OutputFormat, render
+from groupctl.output import Column, OutputFormat, render, write_prose
+from groupctl.plurals import counted
 
 if TYPE_CHECKING:
     from groupctl.regex.report import PatternReport
@@ -34,10 +35,10 @@ class RegexFailOn(str, Enum):
 COLUMNS = [
     Column("pattern", "PATTERN"),
     Column("valid", "VALID"),
-    Column("error", "ERROR"),
-    Column("warnings", "WARNINGS"),
+    Column("error", "ERROR", free=True),
+    Column("warnings", "WARNINGS", free=True),
 ]
-MATCH_COLUMNS = [Column("matchCount", "MATCHES"), Column("matches", "TOPICS", wide_only=True)]
+MATCH_COLUMNS = [Column("matchCount", "MATCHES"), Column("matches", "TOPICS", wide_only=True, free=True)]
 
 
 def _details(reports: list[PatternReport]) -> list[str]:
@@ -55,16 +56,11 @@ VALIDATE_HELP = (
     "Since KIP-848 the broker compiles SubscribedTopicRegex with RE2/J and matches whole topic names "
     "(librdkafka's classic consumer searched for a match anywhere in the name). Each PATTERN gets the broker's "
     "verdict, with RE2/J's error description and the exact INVALID_REGULAR_EXPRESSION message, and lint "
-    "warnings: prefix patterns without .*, shell-glob stars, {,n} (literal text in RE2), Java class "
+    "warnings: prefix patterns without .* (a plain topic name only when listed topics extend it), "
+    "shell-glob stars, {,n} (literal text in RE2), Java class "
     "intersection, \\Z, and Java or Python constructs RE2 lacks (lookaround, backreferences, possessive "
     "quantifiers, atomic groups, ...), each with the pattern to write instead where there is one.\n\n"
-    "Exit 1 when any pattern is invalid; 4 with --fail-on warning when a warning fired; else 0.\n\n"
-    "Example: groupctl regex validate '^topic*' 'orders' 'orders-.*' '(?!tmp).*'\n\n"
-    "Example: kafka-topics.sh --bootstrap-server b:9092 --list | groupctl regex validate -t - 'orders-.*'\n\n"
-    "Example: groupctl regex validate --from-cluster -b kafka-1:9092 --command-config client.properties 'orders-.*'\n\n"
-    "Example: groupctl regex validate --from-cluster --local DIR 'orders-.*'\n\n"
-    "Example: groupctl regex validate --kafka-tool 'orders-(?=eu).*'\n\n"
-    "Example: groupctl regex validate --fail-on warning -o json -- '-dlq$' '.*-dlq'"
+    "Exit 1 when any pattern is invalid; 4 with --fail-on warning when a warning fired; else 0."
 )
 
 
@@ -152,11 +148,11 @@ def validate(
         if details and fmt in (OutputFormat.table, OutputFormat.wide):
             typer.echo("")
             for line in details:
-                typer.echo(line)
+                write_prose(line)
 
     invalid = sum(not r.valid for r in reports)
     if invalid:
-        raise GroupctlError(f"{invalid} of {len(reports)} pattern(s) would be rejected by the broker (RE2/J)")
+        raise GroupctlError(f"{invalid} of {counted(len(reports), 'pattern')} would be rejected by the broker (RE2/J)")
     warned = sum(bool(r.warnings) for r in reports)
     if fail_on is RegexFailOn.warning and warned:
-        raise FindingsReached(f"lint warnings for {warned} of {len(reports)} pattern(s) (--fail-on warning)")
+        raise FindingsReached(f"lint warnings for {warned} of {counted(len(reports), 'pattern')} (--fail-on warning)")

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from groupctl.cli.cluster import LOCAL_ENV
+from groupctl.cli.completion import complete_coordinator_versions, complete_sasl_mechanisms
 from groupctl.cli.options import OutputOption, output_format
 from groupctl.errors import GroupctlError, UsageError
 from groupctl.output import Column, OutputFormat, envelope, render
@@ -62,6 +63,7 @@ def serve(
     sasl_mechanisms: str = typer.Option(
         None, "--sasl-mechanisms", metavar="LIST",
         help="SASL mechanisms offered, comma-separated: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 (default: all three).",
+        autocompletion=complete_sasl_mechanisms,
     ),
     max_connections: int = typer.Option(1000, "--max-connections", min=1,
                                         help="Connections served at once; more are closed on arrival."),
@@ -79,6 +81,7 @@ def serve(
         None, "--kafka-version", metavar="X.Y",
         help="The Kafka release to stand in for, 4.0 to 4.3: its coordinator records are written (the same as "
         "--broker-config kafka.version=X.Y; default DIR's setting, else the newest).",
+        autocompletion=complete_coordinator_versions,
     ),
     output: OutputFormat = OutputOption,
 ) -> None:

@@ -41,12 +41,12 @@ SUMMARY_COLUMNS = [
     Column("protocol", "PROTOCOL"),
     Column("membership", "MEMBERSHIP"),
     Column("rebalances", "REBALANCES"),
-    Column("partition_moves", "PARTITION_MOVES"),
-    Column("max_unowned_ms", "MAX_UNOWNED_MS"),
-    Column("total_unowned_ms", "TOTAL_UNOWNED_MS", wide_only=True),
-    Column("mean_unowned_ms", "MEAN_UNOWNED_MS", wide_only=True),
+    Column("partitionMoves", "PARTITION_MOVES"),
+    Column("maxUnownedMs", "MAX_UNOWNED_MS"),
+    Column("totalUnownedMs", "TOTAL_UNOWNED_MS", wide_only=True),
+    Column("meanUnownedMs", "MEAN_UNOWNED_MS", wide_only=True),
     Column("epochs", "EPOCHS", wide_only=True),
-    Column("bounce_ms", "BOUNCE_MS", wide_only=True),
+    Column("bounceMs", "BOUNCE_MS", wide_only=True),
     Column("converged", "CONVERGED", wide_only=True),
 ]
 #: A migration's table says when the group changed type, after MAX_UNOWNED_MS.
@@ -56,9 +56,9 @@ MEMBER_COLUMNS = [
     Column("protocol", "PROTOCOL"),
     Column("membership", "MEMBERSHIP"),
     Column("member", "MEMBER"),
-    Column("instance_id", "INSTANCE_ID"),
-    Column("member_id", "MEMBER_ID"),
-    Column("assignment", "ASSIGNMENT"),
+    Column("instanceId", "INSTANCE_ID"),
+    Column("memberId", "MEMBER_ID"),
+    Column("assignment", "ASSIGNMENT", free=True),
 ]
 
 ROLLING_BOUNCE_HELP = (
@@ -82,8 +82,8 @@ ROLLING_BOUNCE_HELP = (
     "the one that held it last (coming back to the same member after a gap is not a move); MAX_UNOWNED_MS, "
     "the most time any one partition spent without a consumer in total. -o wide adds the total and mean "
     "unowned time, the epochs, the duration and each member's final assignment; JSON has one item per run "
-    "with the snake_case keys protocol, membership, rebalances, partition_moves, max_unowned_ms, "
-    "total_unowned_ms, mean_unowned_ms, epoch_before, epoch_after, bounce_ms, converged, the settings and "
+    "with the camelCase keys protocol, membership, rebalances, partitionMoves, maxUnownedMs, "
+    "totalUnownedMs, meanUnownedMs, epochBefore, epochAfter, bounceMs, converged, the settings and "
     "the final assignment. Virtual time moves in 100 ms steps (skipping stretches where nothing is due) and "
     "simulated clients act the moment they learn something (no processing time), so unowned times are lower "
     "bounds. The same --seed gives the same numbers.\n\n"
@@ -103,15 +103,10 @@ ROLLING_BOUNCE_HELP = (
     "session timeout takes its predecessor's place whichever protocol each speaks. REBALANCES counts the bumps of "
     "the generation and then of the group epoch (or the other way), and CONVERTED says during which restart (1 is "
     "the first) and how long after the first stop the group changed type. JSON items carry migration, "
-    "group_type_before, group_type_after, converted_at_restart and converted_at_ms (null when nothing converted). "
+    "groupTypeBefore, groupTypeAfter, convertedAtRestart and convertedAtMs (null when nothing converted). "
     "As both protocols run, --session-timeout must suit both: 45000..60000 ms.\n\n"
     "Exit 1 when a run did not settle or met errors a healthy group never sees (they are printed); 2 on bad "
-    "input.\n\n"
-    "Example: groupctl simulate rolling-bounce --compare --members 10 --partitions 30\n\n"
-    "Example: groupctl simulate rolling-bounce --static --session-timeout 6000 --restart-time 10000\n\n"
-    "Example: groupctl simulate rolling-bounce --protocol consumer --dynamic -o json\n\n"
-    "Example: groupctl simulate rolling-bounce --migrate upgrade --members 10 --partitions 30\n\n"
-    "Example: groupctl simulate rolling-bounce --migrate downgrade --dynamic -o wide"
+    "input."
 )
 
 #: Setting name in the library -> the option that sets it, for usage errors.
@@ -181,7 +176,7 @@ def rolling_bounce(
     rows = [_summary_row(r) for r in results]
     columns, csv_columns = SUMMARY_COLUMNS, CSV_COLUMNS
     if migrate is not None:
-        at = [c.key for c in SUMMARY_COLUMNS].index("max_unowned_ms") + 1
+        at = [c.key for c in SUMMARY_COLUMNS].index("maxUnownedMs") + 1
         columns = [*SUMMARY_COLUMNS[:at], CONVERTED_COLUMN, *SUMMARY_COLUMNS[at:]]
         csv_columns = [*columns, *CSV_COLUMNS[len(SUMMARY_COLUMNS):]]
     if fmt in (OutputFormat.json, OutputFormat.yaml):
@@ -192,7 +187,7 @@ def rolling_bounce(
         render("RollingBounce", rows, columns, fmt)
         if fmt is OutputFormat.wide:
             typer.echo()
-            write_table(_member_rows(results), MEMBER_COLUMNS)
+            write_table(_member_rows(results), MEMBER_COLUMNS, wide=True)
     _check(results)
 
 
@@ -218,12 +213,12 @@ def _summary_row(result: BounceResult) -> dict[str, Any]:
         "membership": result.membership,
         "converted": _converted(result),
         "rebalances": result.rebalances,
-        "partition_moves": result.partition_moves,
-        "max_unowned_ms": result.max_unowned_ms,
-        "total_unowned_ms": result.total_unowned_ms,
-        "mean_unowned_ms": round(result.mean_unowned_ms),
+        "partitionMoves": result.partition_moves,
+        "maxUnownedMs": result.max_unowned_ms,
+        "totalUnownedMs": result.total_unowned_ms,
+        "meanUnownedMs": round(result.mean_unowned_ms),
         "epochs": f"{result.epoch_before}->{result.epoch_after}",
-        "bounce_ms": result.bounce_ms,
+        "bounceMs": result.bounce_ms,
         "converged": result.converged,
         "assignment": " ".join(f"{m.member}={format_assignment(m.partitions)}" for m in result.assignment),
     }
@@ -231,8 +226,8 @@ def _summary_row(result: BounceResult) -> dict[str, Any]:
 
 def _member_rows(results: list[BounceResult]) -> list[dict[str, Any]]:
     return [
-        {"protocol": _protocols(r), "membership": r.membership, "member": m.member, "instance_id": m.instance_id,
-         "member_id": m.member_id, "assignment": format_assignment(m.partitions)}
+        {"protocol": _protocols(r), "membership": r.membership, "member": m.member, "instanceId": m.instance_id,
+         "memberId": m.member_id, "assignment": format_assignment(m.partitions)}
         for r in results for m in r.assignment
     ]
 
@@ -243,28 +238,28 @@ def _item(result: BounceResult) -> dict[str, Any]:
         "protocol": result.protocol,
         "membership": result.membership,
         "rebalances": result.rebalances,
-        "partition_moves": result.partition_moves,
-        "max_unowned_ms": result.max_unowned_ms,
-        "total_unowned_ms": result.total_unowned_ms,
-        "mean_unowned_ms": round(result.mean_unowned_ms),
-        "epoch_before": result.epoch_before,
-        "epoch_after": result.epoch_after,
-        "bounce_ms": result.bounce_ms,
+        "partitionMoves": result.partition_moves,
+        "maxUnownedMs": result.max_unowned_ms,
+        "totalUnownedMs": result.total_unowned_ms,
+        "meanUnownedMs": round(result.mean_unowned_ms),
+        "epochBefore": result.epoch_before,
+        "epochAfter": result.epoch_after,
+        "bounceMs": result.bounce_ms,
         "converged": result.converged,
         "migration": s.migrate,
-        "group_type_before": result.group_type_before,
-        "group_type_after": result.group_type_after,
-        "converted_at_restart": result.converted_at_restart,
-        "converted_at_ms": result.converted_at_ms,
+        "groupTypeBefore": result.group_type_before,
+        "groupTypeAfter": result.group_type_after,
+        "convertedAtRestart": result.converted_at_restart,
+        "convertedAtMs": result.converted_at_ms,
         "members": s.members,
         "partitions": s.partitions,
-        "session_timeout_ms": s.session_timeout_ms,
-        "restart_time_ms": s.restart_time_ms,
+        "sessionTimeoutMs": s.session_timeout_ms,
+        "restartTimeMs": s.restart_time_ms,
         "seed": s.seed,
         "assignment": [
             {
-                "member": m.member, "instance_id": m.instance_id, "member_id": m.member_id,
-                "topic_partitions": _topic_partitions(m.partitions),
+                "member": m.member, "instanceId": m.instance_id, "memberId": m.member_id,
+                "topicPartitions": _topic_partitions(m.partitions),
             }
             for m in result.assignment
         ],

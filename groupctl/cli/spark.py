@@ -12,6 +12,7 @@ from pathlib import Path
 import typer
 
 from groupctl.cli.audit_views import FailOn, FailOnOption, check_fail_on, render_report
+from groupctl.cli.completion import complete_spark_masters
 from groupctl.cli.durations import duration_option
 from groupctl.cli.options import OutputOption, output_format, settings
 from groupctl.errors import GroupctlError, UsageError
@@ -52,7 +53,8 @@ def _spark_failure(exc: Exception, log: Path | None) -> GroupctlError | None:
     if not isinstance(exc, PySparkException | Py4JError):
         return None
     reason = failure_reason(str(exc)) or type(exc).__name__
-    where = f" (Spark's log: {log})" if log is not None else " (run with --verbose for Spark's log)"
+    where = f" (Spark's log: {log})" if log is not None else \
+        " (run `groupctl --debug spark audit ...` for Spark's log)"
     return GroupctlError(f"the Spark job failed: {reason[:300]}{where}")
 
 
@@ -67,6 +69,7 @@ def audit(
         None, "--master", metavar="URL",
         help="Where Spark runs: local[*] (every core of this machine, the default), local[N], spark://HOST:PORT, "
         "yarn or k8s://... Under spark-submit, spark-submit's own --master applies.",
+        autocompletion=complete_spark_masters,
     ),
     out: str = typer.Option(
         None, "--out", metavar="DIR",
@@ -86,9 +89,7 @@ def audit(
         "starts takes at most 5 s, or this when shorter. A duration: 20s, 90s, 2m (a bare number is seconds).",
     ),
     fail_on: FailOn = FailOnOption,
-    verbose: bool = typer.Option(
-        False, "--verbose", help="Show Spark's own log and the JVM's output on stderr, and a trace on failure."
-    ),
+    verbose: bool = typer.Option(False, "--verbose", hidden=True),
     output: OutputFormat = OutputOption,
 ) -> None:
     """Audit a dump on Spark: the findings and summaries of `dump audit`, for the same input.
@@ -98,8 +99,9 @@ def audit(
     --fail-on rule and the exit code are those of `groupctl dump audit`. With --out, the records
     (one typed row each: type, group, topic, partition, offsets, timestamps, leader epoch,
     transactional state, member fields), the findings and both summary tables are written too.
-    A progress bar is shown on a terminal; Spark's own log goes to a temporary file unless
-    --verbose. Needs pyspark (groupctl's `spark` extra) and a Java 17+ runtime.
+    A progress bar is shown on a terminal; Spark's own log goes to a temporary file unless the
+    global --debug (`groupctl --debug spark audit ...`) asks for it on stderr. Needs pyspark
+    (groupctl's `spark` extra) and a Java 17+ runtime.
     """
     from functools import partial
 
@@ -113,8 +115,11 @@ def audit(
     if start_timeout < 1:
         raise UsageError(f"--start-timeout {start_timeout:g}s: give at least 1s; a JVM cannot register an "
                          "application with a master any faster")
-    verbose = verbose or settings.verbose
-    settings.verbose = verbose  # the error handler shows the trace this option promises
+    if verbose:  # the old spelling of the global --debug, from before -v/--verbose meant more columns
+        typer.echo("groupctl: note: spark audit --verbose is deprecated: use `groupctl --debug spark audit ...` "
+                   "for Spark's log and a trace on failure", err=True)
+        settings.debug = True
+    verbose = settings.debug
     spark_conf = _conf(conf)
     given = spark_conf.get("spark.master")
     if master is not None and given is not None and given != master:

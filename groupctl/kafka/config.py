@@ -318,10 +318,13 @@ def load_client_config(
     *,
     bootstrap_servers: str | None = None,
     environ: Mapping[str, str] | None = None,
+    base: Mapping[str, str] | None = None,
 ) -> ClientConfig:
-    """Settings from a properties file, then the secrets of `environ` (`SECRET_ENV`), then
-    `-X key=value` overrides, then --bootstrap-server."""
-    props: dict[str, str] = load_properties(path) if path is not None else {}
+    """Settings from `base` (a context's properties), then a properties file over them, then the
+    secrets of `environ` (`SECRET_ENV`), then `-X key=value` overrides, then --bootstrap-server."""
+    props: dict[str, str] = dict(base or {})
+    if path is not None:
+        props.update(load_properties(path))
     for name, variable in SECRET_ENV.items():
         if environ and environ.get(variable):
             props[name] = environ[variable]

@@ -32,6 +32,7 @@ from groupctl.kafka.errors import (
     broker_error,
     error_name,
 )
+from groupctl.plurals import counted, plural
 
 FIND_COORDINATOR: Final = 10
 FIND_COORDINATOR_VERSIONS: Final = range(0, 7)
@@ -169,7 +170,8 @@ def on_coordinators(
     if pending:
         details = "; ".join(f"'{g}': {last.get(g, 'not tried')}" for g in pending)
         raise CoordinatorUnavailable(
-            f"{what}: no coordinator answered within {deadline.total:.1f} s for {len(pending)} group(s) ({details}); "
+            f"{what}: no coordinator answered within {deadline.total:.1f} s for {counted(len(pending), 'group')} "
+            f"({details}); "
             "the group may be moving or loading: try again, or give more time with --timeout"
         )
     return results
@@ -179,7 +181,8 @@ def _gone(broker: Broker, groups: list[str], what: str, attempts: int) -> Connec
     named = ", ".join(f"'{g}'" for g in groups)
     return ConnectionFailed(
         broker.address,
-        f"{REFUSED} {attempts} times in a row by node {broker.node_id}, the coordinator of group(s) {named} "
+        f"{REFUSED} {attempts} times in a row by node {broker.node_id}, the coordinator of "
+        f"{plural(len(groups), 'group')} {named} "
         f"({what}); the broker went away: start it again, or retry once its groups have moved to another broker",
     )
 

@@ -21,7 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 from groupctl.describe import current_held
 from groupctl.errors import DecodeError
-from groupctl.model import Finding
+from groupctl.model import Finding, empty_group_epochs
+from groupctl.plurals import counted, plural
+from groupctl.protocol.consumer_protocol import ASSIGNMENT, SUBSCRIPTION, reads_as_earlier_version, version_of
 from groupctl.protocol.primitives import uuid_to_kafka
 from groupctl.protocol.records import RECORD_TYPE_NAMES, RecordKey, encode_key
 
@@ -49,7 +51,10 @@ RULES: dict[str, str] = {
     "unknown-record-type": "warning",
     "aborted-commit": "info",
 }
-"""Every rule id and its severity, for documentation and for filtering by rule."""
+"""Every rule id and its severity, for documentation and for filtering by rule. Two rules are `info`
+for their harmless cause: `empty-group-epoch-mismatch` when the assignment epoch is behind (the
+KAFKA-20442 leftover), `undecodable-subscription` when the bytes are a whole earlier version of the
+message (kafka-go's)."""
 
 _NO_TS = 1 << 62  # "no timestamp seen yet" for a running minimum
 _UNKNOWN_PREFIX = "Unknown record type "
@@ -57,6 +62,8 @@ _UNKNOWN_PREFIX = "Unknown record type "
 _RECORDS, _BYTES, _TOMBSTONES, _COMMITS, _FIRST, _LAST = range(6)
 # Member record types whose last log offset is kept for evidence: metadata, target, current assignment.
 _MEMBER_SLOT = {5: 0, 7: 1, 8: 2}
+# A classic member's consumer-protocol fields and the message each holds.
+_EMBEDDED = {"subscription": SUBSCRIPTION, "assignment": ASSIGNMENT}
 
 
 def at_or_above(finding: Finding, threshold: str) -> bool:
@@ -67,8 +74,8 @@ def at_or_above(finding: Finding, threshold: str) -> bool:
         raise ValueError(f"unknown severity {threshold!r}; expected one of {', '.join(SEVERITIES)}") from None
 
 
-def _finding(rule: str, group: str | None, explanation: str, evidence: dict) -> Finding:
-    return Finding(RULES[rule], rule, group, explanation, evidence)
+def _finding(rule: str, group: str | None, explanation: str, evidence: dict, severity: str | None = None) -> Finding:
+    return Finding(severity or RULES[rule], rule, group, explanation, evidence)
 
 
 def _sort_key(f: Finding) -> tuple:
@@ -364,8 +371,9 @@ class Auditor:
         tp = _tp(key["topic"], key["partition"])
         self._findings.append(_finding(
             "offset-rewind", group,
-            f"the committed offset of {tp} went back from {old} to {new}: the group re-reads {old - new} "
-            "message(s), after a deliberate offset reset or a consumer re-processing from an older position",
+            f"the committed offset of {tp} went back from {old} to {new}: the group re-reads "
+            f"{counted(old - new, 'message')}, after a deliberate offset reset or a consumer re-processing from an "
+            "older position",
             {"topic": key["topic"], "partition": key["partition"], "oldOffset": old, "newOffset": new,
              "oldLogOffset": prev.log_offset, "logOffset": log_offset, **extra},
         ))
@@ -404,7 +412,7 @@ class Auditor:
                 entries.sort(key=lambda e: (e[2].log_offset, e[0], e[1]))
                 self._findings.append(_finding(
                     "aborted-commit", group,
-                    f"producer {pid}'s transactional commit of {len(entries)} offset(s) was aborted: those "
+                    f"producer {pid}'s transactional commit of {counted(len(entries), 'offset')} was aborted: those "
                     "offsets were never applied and the group resumes from its previous commit "
                     "(expected after a failed or fenced transaction)",
                     {"producerId": pid, "producerEpoch": batch.producer_epoch, "logOffset": marker_offset,
@@ -572,7 +580,8 @@ class Auditor:
                 continue
             out.append(_finding(
                 "offset-expired", group,
-                f"{len(hits)} committed offset(s) carry an expire timestamp before the dump's last record "
+                f"{counted(len(hits), 'committed offset')} {plural(len(hits), 'carries', 'carry')} an expire timestamp "
+                "before the dump's last record "
                 f"({last_ts}): the broker drops them at its next retention check, and the group then starts "
                 "from auto.offset.reset",
                 {"logOffset": hits[0][0], "partitions": [_tp(*tp) for _, tp, _ in hits],
@@ -599,7 +608,8 @@ class Auditor:
                 offsets = self._member_evidence(group, ids)
                 out.append(_finding(
                     "orphan-member-records", group,
-                    f"records for {len(ids)} member(s) but no ConsumerGroupMetadata record: leftovers of a deletion "
+                    f"records for {counted(len(ids), 'member')} but no ConsumerGroupMetadata record: leftovers of a "
+                    "deletion "
                     "or downgrade whose tombstones were compacted away (KAFKA-17306); loading them can fail or "
                     "resurrect a group that no longer exists",
                     {"memberIds": ids, "logOffset": offsets[0] if offsets else -1, "logOffsets": offsets},
@@ -609,24 +619,32 @@ class Auditor:
                 offsets = self._member_evidence(group, ids)
                 out.append(_finding(
                     "orphan-member-records", group,
-                    f"assignment records for {len(ids)} member(s) without member metadata: leftovers of a member "
+                    f"assignment records for {counted(len(ids), 'member')} without member metadata: leftovers of a "
+                    "member "
                     "removal whose tombstones were compacted away; the coordinator rebuilds members without "
                     "subscription or client details",
                     {"memberIds": ids, "logOffset": offsets[0] if offsets else -1, "logOffsets": offsets},
                 ))
-            if state.has_metadata and not members and state.epoch != state.assignment_epoch:
+            verdict = empty_group_epochs(state.epoch, state.assignment_epoch)
+            if state.has_metadata and not members and verdict != "equal":
                 where = self._group_offsets.get(group, [None, None])
                 evidence: dict[str, Any] = {"groupEpoch": state.epoch, "assignmentEpoch": state.assignment_epoch,
                                             "logOffset": where[0] if where[0] is not None else -1}
                 if where[1] is not None:
                     evidence["assignmentLogOffset"] = where[1]
-                out.append(_finding(
-                    "empty-group-epoch-mismatch", group,
-                    f"the group has no members but its group epoch {state.epoch} differs from its assignment "
-                    f"epoch {state.assignment_epoch} (KAFKA-20442): the assignment epoch was not brought up to "
-                    "date when the last member left, so the group looks unconverged although it is empty",
-                    evidence,
-                ))
+                if verdict == "behind":
+                    explanation = (
+                        f"the group has no members and its assignment epoch {state.assignment_epoch} is behind its "
+                        f"group epoch {state.epoch}: what a broker without the KAFKA-20442 fix leaves when the last "
+                        "member is fenced; harmless, Kafka loads the group as Empty and the next member to join "
+                        "gets a new assignment")
+                else:
+                    explanation = (
+                        f"the group has no members but its assignment epoch {state.assignment_epoch} is ahead of "
+                        f"its group epoch {state.epoch}, which Kafka never writes: a member joining gets no new "
+                        "assignment until the group epoch passes it (leftover records of a deletion or downgrade)")
+                out.append(_finding("empty-group-epoch-mismatch", group, explanation, evidence,
+                                    "info" if verdict == "behind" else None))
             out += self._owned_twice(group, state.current)
             out += self._duplicate_ids(
                 group,
@@ -697,13 +715,27 @@ class Auditor:
                 if not bad:
                     continue
                 member_id = str(member.get("memberId"))
+                earlier = {name: reads_as_earlier_version(_EMBEDDED[name], member[name]) for name in bad}
+                evidence = {"memberId": member_id, "fields": bad, "logOffset": state.log_offset,
+                            "generation": state.generation}
+                if all(v is not None for v in earlier.values()):
+                    labelled = sorted({version_of(member[name]) for name in bad})
+                    evidence["readsAsVersions"] = [earlier[name] for name in bad]  # one per field
+                    out.append(_finding(
+                        "undecodable-subscription", group,
+                        f"member {member_id}'s {' and '.join(bad)} bytes say version "
+                        f"{'/'.join(map(str, labelled))} but hold a whole earlier version (as kafka-go writes them): "
+                        "Kafka leaves them undecoded too (base64) and the group works; an online upgrade to the "
+                        "consumer protocol is refused while this member is in the group",
+                        evidence, "info",
+                    ))
+                    continue
                 out.append(_finding(
                     "undecodable-subscription", group,
-                    f"member {member_id}'s {' and '.join(bad)} bytes do not decode as the consumer protocol "
-                    "(Kafka shows them as base64): a non-Java or faulty client wrote them, and tools cannot show "
-                    "its topics or partitions",
-                    {"memberId": member_id, "fields": bad, "logOffset": state.log_offset,
-                     "generation": state.generation},
+                    f"member {member_id}'s {' and '.join(bad)} bytes do not decode as any version of the consumer "
+                    "protocol (Kafka shows them as base64): a faulty client or damaged bytes; tools cannot show its "
+                    "topics or partitions, and an online upgrade to the consumer protocol is refused",
+                    evidence,
                 ))
         return out
 
@@ -711,7 +743,7 @@ class Auditor:
         return [
             _finding(
                 "unknown-record-type", None,
-                f"{count} record(s) of unknown type {t}: written by a newer broker or left from an aborted "
+                f"{counted(count, 'record')} of unknown type {t}: written by a newer broker or left from an aborted "
                 "upgrade; this version's coordinator skips them, so whatever they hold is ignored",
                 {"recordType": t, "records": count, "logOffset": first},
             )

@@ -120,11 +120,12 @@ def _key_detail(data: dict[str, Any]) -> str:
     return " ".join(parts) if parts else "-"
 
 
-def table_row(rec: DecodedRecord, file: str, width: int | None = 100) -> dict[str, Any]:
-    """A row for the record table: what the record is about, and its value in short."""
+def table_row(rec: DecodedRecord, file: str) -> dict[str, Any]:
+    """A row for the record table: what the record is about, its value as compact JSON (the table cuts
+    it to the terminal), and whether its batch's CRC (or a legacy record's own) checked."""
     r = rec.record
     row: dict[str, Any] = {"file": file, "position": rec.batch.position, "offset": r.offset,
-                           "timestamp": r.timestamp}
+                           "timestamp": r.timestamp, "crcValid": rec.batch.crc_valid and r.crc_valid}
     if rec.control is not None:
         marker = rec.control
         row["type"] = "CONTROL"
@@ -143,7 +144,6 @@ def table_row(rec: DecodedRecord, file: str, width: int | None = 100) -> dict[st
         row["value"] = "<DELETE>"
     else:
         row["version"] = rec.value.version
-        text = json.dumps(value_to_jsonable(rec.key.type, rec.value)["data"], separators=(",", ":"),
-                          ensure_ascii=False)
-        row["value"] = text if width is None or len(text) <= width else text[: width - 1] + "…"
+        row["value"] = json.dumps(value_to_jsonable(rec.key.type, rec.value)["data"], separators=(",", ":"),
+                                  ensure_ascii=False)
     return row

@@ -16,6 +16,7 @@ from typing import NamedTuple
 from groupctl.errors import GroupctlError
 from groupctl.log.recovery import scan_segment
 from groupctl.log.segment import SEGMENT_NAME
+from groupctl.plurals import counted, plural
 
 __all__ = ["PartitionEnds", "partition_log_ends"]
 
@@ -43,7 +44,8 @@ def _log_end(directory: Path, notes: list[str]) -> int | None:
             later = len(found) - k - 1
             notes.append(
                 f"{path}: the log ends at offset {end}, before {recovery.describe()}"
-                + (f"; {later} later segment(s) follow the damage" if later else "")
+                + (f"; {counted(later, 'later segment')} {plural(later, 'follows', 'follow')} the damage"
+                   if later else "")
                 + " (left as it is: `groupctl serve` cuts it off when it next starts)"
             )
             break

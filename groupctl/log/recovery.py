@@ -19,6 +19,7 @@ from typing import NamedTuple
 from groupctl.errors import DecodeError, GroupctlError
 from groupctl.log.legacy import RECORD_OVERHEAD
 from groupctl.log.segment import HEADER_SIZE_UP_TO_MAGIC, LOG_OVERHEAD, MIN_V2_LENGTH, iter_batches
+from groupctl.plurals import counted
 
 __all__ = ["Recovery", "scan_segment"]
 
@@ -62,7 +63,8 @@ class Recovery(NamedTuple):
             return text + "; the cut bytes are all zeros (space a crash left unwritten), no record was in them"
         if self.later:
             first, last = self.later[0], self.later[-1]
-            return (text + f"; the cut bytes held {len(self.later)} whole batch(es) with a valid CRC "
+            held = counted(len(self.later), "whole batch", "whole batches")
+            return (text + f"; the cut bytes held {held} with a valid CRC "
                     f"(offsets {first.base_offset}..{last.last_offset}, from byte {first.position}), cut as well "
                     "because a log cannot go on past an invalid batch (Kafka's log recovery does the same): "
                     "those records are lost")

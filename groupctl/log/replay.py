@@ -230,6 +230,10 @@ class Replay:
         self.records = 0  # every record given to apply (control and skipped ones included)
         self.first_timestamp: int | None = None  # first / last record timestamp seen (-1 ignored)
         self.last_timestamp: int | None = None
+        # Topic id -> name from every ConsumerGroupPartitionMetadata value replayed, kept when the group
+        # later drops the topic or is deleted: KIP-848 records name topics by id, and these are the
+        # dump's own names for them (`dump_topic_names` adds the offset commits' ids).
+        self.topic_names: dict[uuid.UUID, str] = {}
         # Groups with an offset commit record since the group was last removed: when no classic or
         # consumer group holds the id, the broker has the empty "simple" group the commit created.
         self._simple: set[str] = set()
@@ -254,7 +258,8 @@ class Replay:
 
     def _comparable(self) -> tuple:
         return (self.offsets, self.pending, self.classic, self.consumer, self.unknown_types, self.skipped_types,
-                self.undecodable_values, self.records, self.first_timestamp, self.last_timestamp, self._simple)
+                self.undecodable_values, self.records, self.first_timestamp, self.last_timestamp, self._simple,
+                self.topic_names)
 
     # -- applying records ---------------------------------------------------------------------
 
@@ -310,6 +315,7 @@ class Replay:
         if other.last_timestamp is not None:
             self.last_timestamp = other.last_timestamp
         self._simple |= other._simple
+        self.topic_names.update(other.topic_names)
 
     def _dispatch(self, batch: Any, record: Any, key: Any, value: Any, error: str | None, control: Any) -> None:
         """Every record but a plain offset commit: markers, tombstones, group records, the unreadable."""
@@ -414,6 +420,8 @@ class Replay:
         group = kd["groupId"]
         if value is not None:
             self._consumer_group(group).partition_metadata = value.data
+            for topic in value.data.get("topics") or ():
+                self.topic_names[topic["topicId"]] = topic["topicName"]
         elif (state := self.consumer.get(group)) is not None:
             state.partition_metadata = None
 

@@ -1,8 +1,12 @@
-"""Topic id -> topic name maps, from the files operators already have.
+"""Topic id -> topic name maps, from the dump itself and from the files operators already have.
 
-KIP-848 records name topics by id only. A map turns them back into names; it is read from
-`kafka-topics.sh --describe` output (`Topic: orders  TopicId: AbC...`), a JSON object (either
-direction) or list of {"name"/"topic", "topicId"/"id"} objects, or plain `name id` / `name,id` lines.
+KIP-848 assignment records name topics by id only. Most dumps carry the names too:
+ConsumerGroupPartitionMetadata values (written up to Kafka 4.0, replayed still) list each
+subscribed topic's id and name, and OffsetCommitValue v4 (Kafka 4.1+) carries the topic id beside
+the key's topic name. `dump_topic_names` gathers those. For ids the dump does not name, a map is
+read from `kafka-topics.sh --describe` output (`Topic: orders  TopicId: AbC...`), a JSON object
+(either direction) or list of {"name"/"topic", "topicId"/"id"} objects, or plain `name id` /
+`name,id` lines.
 """
 
 from __future__ import annotations
@@ -10,8 +14,13 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from groupctl.errors import UsageError
+from groupctl.protocol.primitives import uuid_to_kafka
+
+if TYPE_CHECKING:
+    from groupctl.log.replay import Replay
 
 _ID = re.compile(r"^[A-Za-z0-9_-]{22}$")
 _DESCRIBE = re.compile(r"Topic:\s*(\S+)\s+TopicId:\s*(\S+)")
@@ -78,3 +87,21 @@ def load_topic_ids(path: Path) -> dict[str, str]:
         raise UsageError(f"the topic-id map '{path}' is not UTF-8 text (byte {exc.start}); give kafka-topics.sh "
                          "--describe output, JSON, or 'name id' lines") from None
     return parse_topic_ids(text, str(path))
+
+
+def dump_topic_names(replay: Replay) -> dict[str, str]:
+    """Topic id (base64url) -> name, as the replayed dump itself records them.
+
+    Every ConsumerGroupPartitionMetadata value the replay saw, and the topic id of every offset
+    commit still held (committed or pending in a transaction) beside its key's topic name. A
+    partition-metadata name wins over an offset's: both come from the broker's metadata image, and
+    the former is what the group coordinator itself resolved.
+    """
+    names: dict[str, str] = {}
+    for entries in (*replay.offsets.values(), *replay.pending.values()):
+        for tp, entry in entries.items():
+            topic_id = entry.topic_id
+            if topic_id is not None:
+                names[uuid_to_kafka(topic_id)] = tp[-2]
+    names.update((uuid_to_kafka(topic_id), name) for topic_id, name in replay.topic_names.items())
+    return names

@@ -73,6 +73,29 @@ def decode(msg: Message, buf: bytes) -> tuple[int, dict[str, Any]]:
     return version, data
 
 
+def version_of(buf: bytes) -> int | None:
+    """The version the bytes say they are (their leading int16), None when there are not two bytes."""
+    return INT16.unpack_from(buf, 0)[0] if len(buf) >= 2 else None
+
+
+def reads_as_earlier_version(msg: Message, buf: bytes) -> int | None:
+    """The highest version below the one `buf` says it is whose layout reads it exactly (every byte,
+    no error); None when there is none. Such bytes came from a client that labels an older layout
+    with a newer version (kafka-go writes ConsumerProtocolSubscription v1 with v0's fields); Kafka's
+    reader, which trusts the label, fails on them as `decode` does."""
+    labelled = version_of(buf)
+    if labelled is None:
+        return None
+    for version in range(effective_version(msg, labelled) - 1, msg.valid_versions.low - 1, -1):
+        try:
+            _, end = msg.decoder(version)(buf, 2)
+        except DecodeError:
+            continue
+        if end == len(buf):
+            return version
+    return None
+
+
 def encode(msg: Message, data: dict[str, Any], version: int) -> bytes:
     """`int16 version` + the message at `version`."""
     return INT16.pack(version) + msg.encoder(version)(data)

@@ -9,8 +9,10 @@ and, where one exists, the pattern to write instead.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from groupctl.plurals import plural
 from groupctl.regex import re2j
 from groupctl.regex.bounded import RegexTooComplex, max_width, parse
 from groupctl.regex.engine import cpp_error
@@ -315,8 +317,18 @@ def _unbounded(tokens: list[Token]) -> bool:
         return True
 
 
-def _prefix(p: str, tokens: list[Token]) -> LintWarning | None:
-    """Patterns written for a search (a match anywhere) rather than a whole-name match."""
+def _extending(name: str, topics: Sequence[str] | None) -> list[str]:
+    """The known topics whose names start with `name` and go on: what a prefix pattern would select."""
+    return sorted(t for t in topics or () if len(t) > len(name) and t.startswith(name))
+
+
+def _prefix(p: str, tokens: list[Token], topics: Sequence[str] | None) -> LintWarning | None:
+    """Patterns written for a search (a match anywhere) rather than a whole-name match.
+
+    A plain topic name is how a subscription to that one topic is written, so it is only suspect when a
+    known topic extends it (the author may have meant all of them); a leading `^` is search syntax
+    whatever the topics are.
+    """
     if not tokens:
         return None
     last = tokens[-1]
@@ -326,8 +338,14 @@ def _prefix(p: str, tokens: list[Token]) -> LintWarning | None:
     body = tokens[1:] if anchored else tokens
     if body and all(t.kind is Kind.LITERAL for t in body):
         name = "".join(t.value for t in body)
+        longer = _extending(name, topics)
+        if not (anchored or longer):
+            return None
+        example = f"'{longer[0]}'" if longer else f"'{name}-1'"
+        if len(longer) > 1:
+            example += f" (nor {len(longer) - 1} more known {plural(len(longer) - 1, 'topic')} starting with '{name}')"
         message = (f"the broker matches whole topic names: `{p}` matches only the topic '{name}', not "
-                   f"'{name}-1'; for a prefix write `{p}.*`")
+                   f"{example}; for a prefix write `{p}.*`")
         return LintWarning("prefix-without-wildcard", message)
     if anchored and body and not _unbounded(tokens):
         rewrite = f"^(?:{p[1:]}).*" if _top_level_alternation(tokens) else p + ".*"
@@ -337,8 +355,13 @@ def _prefix(p: str, tokens: list[Token]) -> LintWarning | None:
     return None
 
 
-def lint(pattern: str, tokens: list[Token] | None = None, *, valid: bool = True) -> list[LintWarning]:
-    """Warnings for `pattern`; the meaning lints (prefix, glob) only apply when the broker accepts it."""
+def lint(pattern: str, tokens: list[Token] | None = None, *, valid: bool = True,
+         topics: Sequence[str] | None = None) -> list[LintWarning]:
+    """Warnings for `pattern`; the meaning lints (prefix, glob) only apply when the broker accepts it.
+
+    `topics`, the known topic names when there is a list, lets the prefix lint tell a plain topic name
+    (no warning) from one that other topics extend.
+    """
     tokens = tokenize(pattern) if tokens is None else tokens
     out: list[LintWarning] = []
     names: set[str] = set()
@@ -374,7 +397,7 @@ def lint(pattern: str, tokens: list[Token] | None = None, *, valid: bool = True)
                 out.append(LintWarning("possessive-quantifier",
                                        _write(message, _replace(pattern, tok.start, tok.end, ""))))
     if valid and not any(w.code.startswith("brace-") for w in out):
-        meaning = _glob_star(pattern, tokens) or _prefix(pattern, tokens)
+        meaning = _glob_star(pattern, tokens) or _prefix(pattern, tokens, topics)
         if meaning is not None:
             out.append(meaning)
     unique: list[LintWarning] = []

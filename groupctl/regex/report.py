@@ -53,7 +53,7 @@ def assess(pattern: str, topics: Sequence[str] | None = None) -> PatternReport:
         description = None
     except InvalidRegex as exc:
         regex, description = None, exc.description
-    warnings = lint(pattern, tokenize(pattern), valid=description is None)
+    warnings = lint(pattern, tokenize(pattern), valid=description is None, topics=topics)
     matches = None
     if topics is not None:
         matches = regex.select(topics) if regex is not None else []

@@ -25,6 +25,7 @@ from typing import Any
 from pyspark.accumulators import AccumulatorParam
 
 from groupctl.log.audit import Auditor, AuditReport, merge
+from groupctl.plurals import counted, plural
 from groupctl.spark.datasets import WRITE_FORMATS, staged, write_report, writer
 from groupctl.spark.records import SCHEMA_DDL, arrow_batch, record_row
 from groupctl.spark.units import (
@@ -258,7 +259,8 @@ def _run(spark: Any, units: list[Unit], *, records_out: str | None, fmt: str,
             raise RuntimeError(f"no audit came back for {unit.directory}")
         auditor, read = pickle.loads(state)
         if read != len(unit.files):
-            raise RuntimeError(f"{unit.directory}: {read} of its {len(unit.files)} file(s) were read")
+            were = plural(read, "was", "were")
+            raise RuntimeError(f"{unit.directory}: {read} of its {counted(len(unit.files), 'file')} {were} read")
         found[unit.index] = auditor
     return found
 
@@ -272,7 +274,7 @@ def run_audit(spark: Any, paths: list[str], *, out: str | None = None, fmt: str 
     if fmt not in WRITE_FORMATS:
         raise ValueError(f"unknown format {fmt!r}")
     units = plan_units(input_files(spark, paths))
-    spark.sparkContext.setJobGroup("groupctl-spark-audit", f"groupctl spark audit: {len(units)} partition(s)")
+    spark.sparkContext.setJobGroup("groupctl-spark-audit", f"groupctl spark audit: {counted(len(units), 'partition')}")
     with ExitStack() as stack:
         staging = stack.enter_context(staged(spark, out)) if out else None
         states = _run(spark, units, records_out=f"{staging}/records" if staging else None, fmt=fmt,

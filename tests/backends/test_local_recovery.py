@@ -120,14 +120,14 @@ TAILS = [
     Tail("size-below-v2-header", lambda lab: _with(_at(lab.last_batch, lab.next_offset), 8, ">i", 20), _none,
          ("batch size 20 at byte {size} is below the 49 a magic 2 header needs",)),
     Tail("offset-going-back", lambda lab: _at(lab.last_batch, 0), _none,
-         ("starts at offset 0", "must grow", "held 1 whole batch(es)", "from byte {size}")),
+         ("starts at offset 0", "must grow", "held 1 whole batch", "from byte {size}")),
     Tail("valid-then-garbage", lambda lab: _at(lab.last_batch, lab.next_offset) + _noise(64),
          lambda lab: len(lab.last_batch), ("no whole valid batch",)),
     Tail("garbage-then-valid", lambda lab: _noise(64) + _at(lab.last_batch, lab.next_offset), _none,
-         ("1 whole batch(es) with a valid CRC", "from byte {size_plus_64}", "those records are lost")),
+         ("1 whole batch with a valid CRC", "from byte {size_plus_64}", "those records are lost")),
     Tail("bad-crc-then-valid",
          lambda lab: _flipped(_at(lab.last_batch, lab.next_offset), 70) + _at(lab.last_batch, lab.next_offset + 1),
-         _none, ("bad CRC at byte {size}", "1 whole batch(es) with a valid CRC", "those records are lost")),
+         _none, ("bad CRC at byte {size}", "1 whole batch with a valid CRC", "those records are lost")),
 ]
 
 

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
 
+import pytest
+import typer
+
 from groupctl import __version__
+from groupctl.cli import app as app_module
+from groupctl.cli.app import _debug_requested
 
 
 def test_version(cli):
@@ -83,3 +89,83 @@ def test_closed_pipe_ends_quietly():
     _, err = proc.communicate(timeout=60)
     assert b"Traceback" not in err
     assert proc.returncode != 0 or err == b""
+
+
+# -- --debug before the command; -v/--verbose after it -----------------------------------------------------
+
+DEPRECATION = ("groupctl: note: --verbose/-v before the command is deprecated: use --debug for details and traces "
+               "(after a command, -v/--verbose shows more columns)\n")
+
+
+@pytest.mark.parametrize(("args", "wanted"), [
+    (["--debug", "dump", "locate", "g"], True),
+    (["-o", "json", "-v", "dump", "locate", "g"], True),
+    (["--output", "-v", "dump"], False),  # -v is --output's value here, which parsing then refuses
+    (["group", "describe", "g", "-v"], False),
+    (["dump", "groups", "d", "--verbose"], False),
+    (["dump", "decode", "--", "--debug"], False),
+])
+def test_only_the_roots_own_flags_ask_for_traces(args, wanted):
+    assert _debug_requested(args) is wanted
+
+
+def test_a_commands_verbose_does_not_turn_on_traces(cli, tmp_path):
+    missing = str(tmp_path / "nope")
+    r = cli("dump", "groups", missing, "-v")
+    assert r.code == 2 and "Traceback" not in r.err
+    assert r.err == f"groupctl: error: '{missing}' does not exist; give the dump first (segment files, partition " \
+        "directories or kafka-dump-log text), then the group ids\n"
+    traced = cli("--debug", "dump", "groups", missing)
+    assert traced.code == 2 and "Traceback" in traced.err and traced.err.endswith(r.err)
+
+
+@pytest.mark.parametrize("flag", ["-v", "--verbose"])
+def test_verbose_before_the_command_still_means_debug_with_a_note(cli, tmp_path, flag):
+    r = cli(flag, "dump", "locate", "g", "-o", "csv")
+    assert r.code == 0 and r.out == cli("dump", "locate", "g", "-o", "csv").out
+    assert r.err == DEPRECATION
+    traced = cli(flag, "dump", "groups", str(tmp_path / "nope"))
+    assert traced.err.startswith(DEPRECATION) and "Traceback" in traced.err
+    assert cli("--debug", "dump", "locate", "g").err == ""
+
+
+def test_short_v_after_the_command_is_its_more_columns_flag(cli, sample):
+    short = cli("dump", "groups", str(sample), "payments-app", "--members", "-v")
+    assert short.code == 0, short.err
+    assert short.out == cli("dump", "groups", str(sample), "payments-app", "--members", "--verbose").out
+    assert short.out != cli("dump", "groups", str(sample), "payments-app", "--members").out
+
+
+@pytest.mark.parametrize("flag", ["-v", "--verbose"])
+def test_verbose_where_a_command_has_no_more_columns_is_refused_naming_both_ways(cli, flag):
+    r = cli("dump", "locate", "g", flag)
+    assert r.code == 2 and r.out == "" and "Traceback" not in r.err
+    assert r.err.splitlines()[-1] == (
+        f"groupctl: error: `groupctl dump locate` has no {flag} (more columns); -o wide shows every column; for "
+        "details and a trace on failure, put --debug before the command: groupctl --debug dump locate ...")
+    r = cli("demo", flag)
+    assert r.code == 2 and "-o wide" not in r.err and "groupctl --debug demo ..." in r.err
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(("stderr", "said"), [(_Terminal, "\ngroupctl: error: interrupted\n"),
+                                               (io.StringIO, "groupctl: error: interrupted\n")])
+def test_ctrl_c_is_said_on_a_line_of_its_own(monkeypatch, stderr, said):
+    interrupted = typer.Typer()
+
+    @interrupted.command()
+    def work() -> None:
+        raise KeyboardInterrupt
+
+    build = app_module.typer.main.get_command
+    monkeypatch.setattr(app_module.typer.main, "get_command", lambda _app: build(interrupted))
+    err = stderr()
+    monkeypatch.setattr("sys.stderr", err)
+    with pytest.raises(SystemExit) as done:
+        app_module.main([])
+    assert done.value.code == 130
+    assert err.getvalue() == said

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 from groupctl.cli import confirmed
-from groupctl.errors import GroupctlError, UsageError
+from groupctl.errors import NotConfirmed, UsageError
 
 
 @pytest.fixture
@@ -33,7 +33,7 @@ def _run(calls: list[str], *, yes: bool = False, dry_run: bool = False, question
         apply=lambda _b, plan: calls.append("apply") or f"applied {plan}",
         show=lambda plan, location: calls.append(f"show {plan} on {location}"),
         question=lambda _plan, _location: question,
-        refused="not confirmed", yes=yes, dry_run=dry_run,
+        refused="nothing applied", yes=yes, dry_run=dry_run,
     )
 
 
@@ -55,8 +55,9 @@ def test_a_person_is_asked_between_two_connections(calls: list[str], monkeypatch
 
 def test_a_refusal_changes_nothing(calls: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("n\n"))
-    with pytest.raises(GroupctlError, match="not confirmed"):
+    with pytest.raises(NotConfirmed, match=r"not confirmed: nothing changed \(nothing applied\)") as refused:
         _run(calls)
+    assert refused.value.exit_code == 1
     assert "apply" not in calls
 
 

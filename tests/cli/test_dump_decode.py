@@ -22,7 +22,7 @@ def test_table_default(cli, sample):
     lines = r.out.splitlines()
     assert lines[0].split() == ["OFFSET", "TIMESTAMP", "TYPE", "GROUP", "KEY", "VALUE"]
     assert len(lines) == 32
-    assert lines[1].split()[:4] == ["0", "1767225600000", "GROUP_METADATA", "orders-app"]
+    assert lines[1].split()[:4] == ["0", "2026-01-01T00:00:00.000Z", "GROUP_METADATA", "orders-app"]
     assert "<DELETE>" in lines[-1]
     assert r.err == ""
 
@@ -62,7 +62,7 @@ def test_json_envelope_and_csv(cli, sample):
     assert len(doc["items"]) == 31
     r = cli("dump", "decode", str(sample), "-o", "csv", "--record-type", "3")
     rows = r.out.splitlines()
-    assert rows[0] == "file,position,offset,timestamp,type,version,group,key,value"
+    assert rows[0] == "file,position,offset,timestamp,type,version,group,key,value,crcValid"
     assert len(rows) == 2 and ",CONSUMER_GROUP_METADATA,0,payments-app," in rows[1]
 
 
@@ -131,6 +131,31 @@ def test_strict_stops_at_first_damage(cli, sample):
     assert offsets == list(range(7))
 
 
+def test_records_of_a_batch_whose_crc_failed_are_marked_in_the_table(cli, sample):
+    segment = sample / "__consumer_offsets-0" / "00000000000000000000.log"
+    data = bytearray(segment.read_bytes())
+    victim = list(iter_batches(bytes(data)))[3]
+    data[victim.position + 42] ^= 0x01  # the batch's max timestamp: the CRC fails, the records still read
+    segment.write_bytes(bytes(data))
+    jsonl = [json.loads(line) for line in cli("dump", "decode", str(sample), "-f", "jsonl").out.splitlines()]
+    damaged = {str(o["offset"]) for o in jsonl if not o["crcValid"]}
+    assert damaged and len(damaged) < len(jsonl)
+    r = cli("dump", "decode", str(sample))
+    assert r.code == 3 and "CRC mismatch" in r.err
+    lines = r.out.splitlines()
+    rows = [line for line in lines[1:] if line and line.split()[0].isdigit()]
+    marked = {row.split()[0] for row in rows if "CRC✗ " in row}
+    assert marked == damaged
+    noun = "record" if len(damaged) == 1 else "records"
+    assert lines[-1].startswith(f"CRC✗: {len(damaged)} {noun} from a batch whose CRC check failed")
+    csv_rows = cli("dump", "decode", str(sample), "-o", "csv").out.splitlines()
+    assert csv_rows[0].endswith(",crcValid")
+    assert {row.split(",")[2] for row in csv_rows[1:] if row.endswith(",false")} == damaged
+    assert "CRC✗" not in cli("dump", "decode", str(sample), "-o", "csv").out
+    clean = cli("dump", "decode", str(sample), "--to-offset", str(min(map(int, damaged)) - 1))
+    assert "CRC✗" not in clean.out
+
+
 def test_random_bytes_exit_3_without_trace(cli, tmp_path):
     junk = tmp_path / "00000000000000000000.log"
     junk.write_bytes(os.urandom(4096))
@@ -166,7 +191,7 @@ def test_undecodable_value_gives_exit_3(cli, tmp_path):
     assert r.code == 3
     assert "Error at offset 0, skipping. Could not read record with version 0 from value's buffer" in r.out
     assert "key: Unknown record type 32767 at offset 1, skipping." in r.out
-    assert "1 record(s) whose key or value could not be decoded" in r.err
+    assert "1 record whose key or value could not be decoded" in r.err
 
 
 @pytest.mark.parametrize(
@@ -222,3 +247,22 @@ def test_kafka_version_usage_errors(cli, sample):
     for fmt in ("jsonl", "table"):
         r = cli("dump", "decode", str(sample), "-f", fmt, "--kafka-version", "4.0")
         assert r.code == 2 and "--kafka-version applies to --format dump-log only" in r.err
+
+
+def test_a_filter_that_matches_nothing_says_so_and_exits_0(cli, sample):
+    for fmt in ("table", "dump-log", "jsonl"):
+        r = cli("dump", "decode", str(sample), "--group", "nosuch", "-f", fmt)
+        assert r.code == 0, (fmt, r.err)
+        assert r.err == ("groupctl: note: no record matched --group nosuch; `groupctl dump groups PATH` lists the "
+                         "groups in the dump\n"), fmt
+    r = cli("dump", "decode", str(sample), "--group", "nosuch", "-o", "json")
+    assert r.code == 0 and json.loads(r.out)["items"] == [] and "no record matched --group nosuch" in r.err
+    r = cli("dump", "decode", str(sample), "-t", "2", "--from-offset", "1000")
+    assert r.code == 0 and r.err == "groupctl: note: no record matched --record-type 2 --from-offset 1000\n"
+
+
+def test_a_named_group_without_records_is_named_beside_those_with(cli, sample):
+    r = cli("dump", "decode", str(sample), "-g", "billing-etl", "-g", "nosuch", "-f", "jsonl")
+    assert r.code == 0 and len(r.out.splitlines()) == 2
+    assert r.err == "groupctl: note: no record of group 'nosuch' matched\n"
+    assert cli("dump", "decode", str(sample), "-g", "billing-etl").err == ""

@@ -59,16 +59,126 @@ def test_members_view_and_static_ids(cli, sample):
     assert all(m["memberEpoch"] == 4 and m["subscribedRegex"] == "payments.*" for m in members)
 
 
-def test_topic_ids_map(cli, sample, tmp_path):
-    items = _json(cli, str(sample), "payments-app")
-    topic_id = items[0]["members"][0]["assignment"][0]["topic"]
-    assert len(topic_id) == 22
+def _topics(items: list[dict]) -> set[str]:
+    """Every topic an item names: committed offsets, and members' current and target assignments."""
+    out = {o["topic"] for i in items for o in i["offsets"]}
+    for item in items:
+        for m in item["members"]:
+            out |= {tp["topic"] for tp in (*m["assignment"], *(m["targetAssignment"] or ()))}
+    return out
+
+
+def test_kip848_topics_are_named_from_the_dump_itself(cli, sample):
+    """payments-app's assignment records name the topic by id; its OffsetCommitValue v4 records carry that id
+    beside the name: one row per partition, by name, with its offset and its owner."""
+    (item,) = _json(cli, str(sample), "payments-app")
+    assert _topics([item]) == {"payments"}
+    r = cli("dump", "groups", str(sample), "payments-app")
+    rows = [line.split() for line in r.out.splitlines()[1:]]
+    assert len(rows) == 6 and {row[1] for row in rows} == {"payments"}
+    assert all(row[3].startswith("700") and row[6].startswith("m") for row in rows)  # offset and owner together
+
+
+def _segment(directory: Path, *records) -> Path:
+    from groupctl.log.writer import SegmentWriter
+
+    with SegmentWriter(directory) as writer:
+        writer.append(list(records))
+    return directory
+
+
+def _unnamed_group(directory: Path, topic_id) -> Path:
+    """A KIP-848 group whose topic the dump names nowhere: no partition metadata, no v4 offset commit."""
+    from groupctl.log.synthetic import BASE_TS, consumer_group_records
+
+    return _segment(directory, *consumer_group_records("cg", 3, [("m1", None, [0, 1])], "orders", topic_id, BASE_TS))
+
+
+def test_topic_ids_map_names_only_what_the_dump_does_not(cli, tmp_path):
+    import uuid
+
+    from groupctl.protocol.primitives import uuid_to_kafka
+
+    unnamed = uuid.UUID(int=12345)
+    dump = _unnamed_group(tmp_path / "unnamed" / "__consumer_offsets-3", unnamed)
+    (item,) = _json(cli, str(dump))
+    assert _topics([item]) == {uuid_to_kafka(unnamed)}  # shown as the id: nothing names it
     mapping = tmp_path / "topics.txt"
-    mapping.write_text(f"Topic: payments\tTopicId: {topic_id}\tPartitionCount: 6\n")
-    named = _json(cli, str(sample), "payments-app", "--topic-ids", str(mapping))
-    assert {tp["topic"] for m in named[0]["members"] for tp in m["assignment"]} == {"payments"}
-    r = cli("dump", "groups", str(sample), "payments-app", "--members", "--verbose", "--topic-ids", str(mapping))
-    assert "payments:0,3" in r.out
+    mapping.write_text(f"Topic: orders\tTopicId: {uuid_to_kafka(unnamed)}\tPartitionCount: 6\n")
+    (named,) = _json(cli, str(dump), "--topic-ids", str(mapping))
+    assert _topics([named]) == {"orders"}
+    r = cli("dump", "groups", str(dump), "--members", "--verbose", "--topic-ids", str(mapping))
+    assert "orders:0,1" in r.out
+    # An id the dump names (here by an OffsetCommitValue v4) keeps the dump's name, whatever the file says.
+    from groupctl.log.synthetic import BASE_TS, offset_commit
+
+    named_dump = _unnamed_group(tmp_path / "named" / "__consumer_offsets-3", unnamed)
+    _segment(named_dump, offset_commit("cg", "orders-v2", 0, 42, BASE_TS, version=4, topic_id=unnamed))
+    (item,) = _json(cli, str(named_dump), "--topic-ids", str(mapping))
+    assert _topics([item]) == {"orders-v2"}
+
+
+def test_kafka_40_kip848_groups_are_listed_by_name_once(cli):
+    """Kafka 4.0.0's own KIP-848 groups: ConsumerGroupPartitionMetadata records name their topics (for
+    oracle-k848-dyn only an earlier one does: the last lists none once its members left)."""
+    dirs = [KAFKA_40_LIVE.parent / f"__consumer_offsets-{n}" for n in (36, 45)]
+    if not all(d.is_dir() for d in dirs):
+        pytest.skip("the Kafka 4.0 broker vectors are not present at ../shared/kafka-4.0-broker-vectors")
+    items = {i["groupId"]: i for i in _json(cli, *map(str, dirs))}
+    assert _topics([items["oracle-k848-static"]]) == {"oc-k848s"}
+    assert _topics([items["oracle-k848-dyn"]]) == {"oc-k848"}
+    r = cli("dump", "groups", *map(str, dirs))
+    rows = [tuple(line.split()[:3]) for line in r.out.splitlines()[1:]]
+    assert len(rows) == len(set(rows))  # each partition once
+    assert ("oracle-k848-static", "oc-k848s", "0") in rows
+    assert all(len(row[1]) != 22 for row in rows)
+
+
+def test_coordinator_is_the_partition_read_and_the_hashed_one_is_in_wide(cli, tmp_path):
+    """COORDINATOR names where the records came from; HASHED-PARTITION (-o wide) and the JSON keep where
+    the id hashes to, and a note says when they differ."""
+    import uuid
+
+    from groupctl.log.partitioning import partition_for
+
+    hashed = partition_for("cg", 50)
+    other = (hashed + 1) % 50
+    logs = tmp_path / "logs"
+    _unnamed_group(logs / f"__consumer_offsets-{hashed}", uuid.UUID(int=1))
+    r = cli("dump", "groups", str(logs), "--state")
+    assert r.code == 0, r.err
+    assert r.out.splitlines()[1].split()[:3] == ["cg", f"__consumer_offsets-{hashed}", "uniform"]
+    assert r.err == ""
+    moved = tmp_path / "moved"
+    _unnamed_group(moved / f"__consumer_offsets-{other}", uuid.UUID(int=1))
+    r = cli("dump", "groups", str(moved), "--state", "-o", "wide")
+    header, row = (line.split() for line in r.out.splitlines())
+    assert header[:5] == ["GROUP", "COORDINATOR", "(ID)", "HASHED-PARTITION", "ASSIGNMENT-STRATEGY"]
+    assert row[:3] == ["cg", f"__consumer_offsets-{other}", f"__consumer_offsets-{hashed}"]
+    assert r.err.startswith("groupctl: note: 1 group was read from another partition")
+    assert f"'cg' from {other}, hashes to {hashed}" in r.err
+    (item,) = _json(cli, str(moved))
+    assert (item["coordinator"], item["hashedCoordinator"]) == (
+        f"__consumer_offsets-{other}", f"__consumer_offsets-{hashed}")
+    assert "HASHED-PARTITION" not in cli("dump", "groups", str(moved), "--state").out  # wide only
+
+
+def test_coordinator_unknown_when_the_path_names_no_partition(cli, tmp_path):
+    import uuid
+
+    loose = _unnamed_group(tmp_path / "copied", uuid.UUID(int=1))
+    (item,) = _json(cli, str(loose))
+    assert item["coordinator"] is None and item["hashedCoordinator"].startswith("__consumer_offsets-")
+    r = cli("dump", "groups", str(loose), "--state")
+    assert r.out.splitlines()[1].split()[:2] == ["cg", "-"] and r.err == ""
+
+
+def test_a_text_dump_names_its_partition_in_its_dumping_line(cli):
+    text = KAFKA_40_LIVE.parent / "__consumer_offsets-36" / "00000000000000000000.log.offsets-decoder.txt"
+    if not text.is_file():
+        pytest.skip("the Kafka 4.0 broker vectors are not present at ../shared/kafka-4.0-broker-vectors")
+    items = _json(cli, str(text))
+    assert {i["coordinator"] for i in items} == {i["hashedCoordinator"] for i in items} == {"__consumer_offsets-36"}
 
 
 def test_unknown_groups(cli, sample):
@@ -172,3 +282,14 @@ def test_committed_offsets_are_what_kafka_40_described_for_the_same_groups(cli):
             shown = {k for k in kafka if k[0] == item["groupId"] and kafka[k] != "-"}
             assert shown <= {(item["groupId"], o["topic"], o["partition"]) for o in item["offsets"]}
     assert compared >= 10
+
+
+def test_real_brokers_wrote_every_group_where_its_id_hashes(cli, real_segments: list[Path]):
+    """Real brokers' partition directories (Kafka 1.0 to 3.9, 50 partitions): each group read from
+    one is the one its id hashes to, so COORDINATOR and HASHED-PARTITION agree and no note is printed."""
+    r = cli("dump", "groups", *map(str, real_segments), "-o", "json")
+    assert r.code == 0, r.err
+    items = json.loads(r.out)["items"]
+    assert len(items) >= 20
+    assert all(i["coordinator"] == i["hashedCoordinator"] is not None for i in items)
+    assert "note:" not in cli("dump", "groups", *map(str, real_segments), "--state").err

@@ -46,3 +46,28 @@ def test_the_option_parser_raises_a_usage_error() -> None:
     assert parse("2m") == 120.0
     with pytest.raises(typer.BadParameter, match="'0' is out of range: give from 1ms to 24h"):
         parse("0")
+
+
+@pytest.mark.parametrize(("text", "seconds"), [("5000", 5.0), ("1", 0.001), ("86400000", MAX_S), ("2.5", 0.0025),
+                                               ("30s", 30.0), ("2m", 120.0)])
+def test_a_bare_number_in_milliseconds_where_kafkas_tool_means_that(text: str, seconds: float) -> None:
+    assert parse_duration(text, bare_unit="ms") == pytest.approx(seconds)
+
+
+def test_the_bare_unit_is_named_in_the_refusal() -> None:
+    with pytest.raises(ValueError, match=r"'86400001' is out of range.*\(a bare number is milliseconds\)"):
+        parse_duration("86400001", bare_unit="ms")
+
+
+def test_timeout_takes_kafka_consumer_groups_milliseconds(cli, tmp_path) -> None:
+    """24 h written in ms is accepted (as seconds it would be out of range), a millisecond more is not."""
+    from groupctl.backends.local import LocalBackend
+
+    with LocalBackend(tmp_path / "local", create=True) as b:
+        b.coordinator.create_topic("orders", 1)
+    assert cli("group", "list", "--local", str(tmp_path / "local"), "--timeout", "86400000").code == 0
+    r = cli("group", "list", "--local", str(tmp_path / "local"), "--timeout", "86400001")
+    assert r.code == 2 and "'86400001' is out of range: give from 1ms to 24h" in r.err
+    assert "(a bare number is milliseconds)" in r.err
+    helped = cli("group", "list", "--help", "--local", "x")
+    assert "--timeout 5000 is 5 s, as" in " ".join(helped.out.replace("│", " ").split())

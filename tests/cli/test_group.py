@@ -262,6 +262,17 @@ def test_the_command_config_file_may_name_the_cluster(cli, monkeypatch, serve, l
     assert _rows(r.out)[1][:3] == ["billing", served.location, "(1)"]
 
 
+def test_a_command_config_that_cannot_be_read_is_a_usage_error(cli, tmp_path, monkeypatch):
+    missing = tmp_path / "client.properties"
+    r = cli("group", "list", "-b", "127.0.0.1:9", "--command-config", str(missing))
+    assert r.code == 2 and r.out == ""
+    assert r.err == (f"groupctl: error: --command-config {missing}: no such file; give the client properties file "
+                     "(what kafka-consumer-groups.sh --command-config takes)\n")
+    monkeypatch.setenv("GROUPCTL_COMMAND_CONFIG", str(tmp_path))
+    r = cli("group", "list", "-b", "127.0.0.1:9")
+    assert r.code == 2 and f"GROUPCTL_COMMAND_CONFIG (--command-config) {tmp_path} is a directory" in r.err
+
+
 @pytest.mark.parametrize("kafka", [("-b", "127.0.0.1:9092"), ("--command-config", "client.properties"),
                                    ("-X", "client.id=ops")])
 def test_local_and_a_kafka_cluster_together_is_a_usage_error(cli, template, kafka):
@@ -290,9 +301,9 @@ def test_secrets_are_refused_on_the_command_line(cli, secret):
     assert "hunter2" not in r.err
 
 
-def test_verbose_shows_the_client_settings_with_secrets_redacted(cli, serve, local):
+def test_debug_shows_the_client_settings_with_secrets_redacted(cli, serve, local):
     served = serve(local, "serve-sasl-scram")
-    r = cli("-v", "group", "list", *served.args)
+    r = cli("--debug", "group", "list", *served.args)
     assert r.code == 0, r.err
     assert f"groupctl: client settings for {served.location}: " in r.err
     assert "sasl.mechanisms=SCRAM-SHA-512" in r.err and "sasl.password=[redacted]" in r.err
@@ -302,7 +313,7 @@ def test_verbose_shows_the_client_settings_with_secrets_redacted(cli, serve, loc
 @pytest.mark.parametrize("args", KAFKA_COMMANDS)
 def test_an_unreachable_bootstrap_server_fails_at_once(cli, closed_port, args):
     start = time.monotonic()
-    r = cli(*args, "-b", f"127.0.0.1:{closed_port}", "--timeout", "5")
+    r = cli(*args, "-b", f"127.0.0.1:{closed_port}", "--timeout", "5s")
     assert time.monotonic() - start < 5
     assert r.code == 1 and r.out == ""
     assert r.err == (f"groupctl: error: cannot reach 127.0.0.1:{closed_port}: no bootstrap server answered "
@@ -317,7 +328,7 @@ def test_a_broker_that_never_answers_costs_the_timeout_and_no_more(cli, args):
         silent.listen(8)
         start = time.monotonic()
         address = f"127.0.0.1:{silent.getsockname()[1]}"
-        r = cli(*args, "-b", address, "--timeout", "1")
+        r = cli(*args, "-b", address, "--timeout", "1s")
         elapsed = time.monotonic() - start
     assert 0.9 < elapsed < 3
     assert r.code == 1
@@ -333,7 +344,7 @@ def test_a_hung_bootstrap_server_costs_seconds_then_the_next_one_answers(cli, se
         hung.listen(8)
         servers = f"127.0.0.1:{hung.getsockname()[1]},{served.location}"
         start = time.monotonic()
-        r = cli(*args, "-b", servers, "--timeout", "30")
+        r = cli(*args, "-b", servers, "--timeout", "30s")
         elapsed = time.monotonic() - start
     assert r.code in (0, 3), r.err  # remove-members may find the member already gone: a per-member result
     assert "timed out" not in r.err
@@ -345,7 +356,7 @@ def test_a_wrong_password_is_explained(cli, serve, local, monkeypatch, args):
     served = serve(local, "serve-sasl-scram")
     monkeypatch.setenv("GROUPCTL_SASL_PASSWORD", "not-the-password")
     start = time.monotonic()
-    r = cli(*args, *served.args, "--timeout", "10")
+    r = cli(*args, *served.args, "--timeout", "10s")
     assert time.monotonic() - start < 10
     assert r.code == 1 and r.out == ""
     error = r.err.splitlines()[-1]  # the served broker logs the failed login on the same stderr, in-process
@@ -369,7 +380,7 @@ def test_every_connection_is_closed_when_the_command_ends(cli, serve, local, arg
 def test_mechanisms_the_wire_client_lacks_are_named(cli, serve, local, mechanism):
     served = serve(local, "serve")
     r = cli("group", "describe", "orders-app", *served.args, "-X", "security.protocol=SASL_PLAINTEXT",
-            "-X", f"sasl.mechanism={mechanism}", "--timeout", "5")
+            "-X", f"sasl.mechanism={mechanism}", "--timeout", "5s")
     assert r.code == 1 and r.out == ""
     assert r.err.startswith(f"groupctl: error: SASL mechanism {mechanism} is not supported by groupctl's wire client")
     assert "describe, list, remove-members" in r.err
@@ -422,7 +433,7 @@ def test_list(cli, cluster):
     assert rows[1:] == [["billing", "classic", "Empty"], ["orders-app", "classic", "Stable"],
                         ["payments-app", "consumer", "Stable"]]
     wide = _rows(cli("group", "list", *cluster.args, "-o", "wide").out)
-    assert wide[0] == ["GROUP", "TYPE", "STATE", "PROTOCOL", "MEMBERS", "MIXED"]
+    assert wide[0] == ["GROUP", "TYPE", "STATE", "PROTOCOL-TYPE", "MEMBERS", "MIXED"]
     counts = ["0", "4", "3"] if cluster.local else ["-", "-", "-"]  # ListGroups carries no member count
     # MIXED: known locally; on a cluster, wide output describes the consumer groups to tell
     assert wide[1:] == [["billing", "classic", "Empty", "-", counts[0], "-"],
@@ -432,7 +443,7 @@ def test_list(cli, cluster):
 
 def test_list_every_format(cli, cluster, checks):
     checks.every_format(("group", "list", *cluster.args), "GroupList",
-                   ["GROUP", "TYPE", "STATE"], ["PROTOCOL", "MEMBERS", "MIXED"])
+                   ["GROUP", "TYPE", "STATE"], ["PROTOCOL-TYPE", "MEMBERS", "MIXED"])
     items = _items(cli, "group", "list", *cluster.args, kind="GroupList")
     # Without -o wide a cluster's consumer groups are not described, so whether they are mixed is unknown.
     assert items[2] == {"groupId": "payments-app", "type": "consumer", "state": "Stable",
@@ -440,7 +451,7 @@ def test_list_every_format(cli, cluster, checks):
                         "mixed": False if cluster.local else None}
     assert items[0]["mixed"] is False  # a classic group never is
     r = cli("-o", "csv", "group", "list", *cluster.args)  # the global -o
-    assert r.out.splitlines()[0] == "group,type,state,protocol,members,mixed"
+    assert r.out.splitlines()[0] == "group,type,state,protocolType,members,mixed"
 
 
 def test_list_filters_are_case_insensitive(cli, cluster):
@@ -484,6 +495,12 @@ def test_describe_offsets_is_the_default(cli, cluster):
     assert [len(ps) for ps in by_member.values()] == [2, 2, 1, 1]
     assert all(ps == sorted(ps) for ps in by_member.values())
     assert rows[1:] == _rows(cli("group", "describe", "orders-app", "--offsets", *cluster.args).out)[1:]
+
+
+def test_describe_offsets_json_carries_the_lag_the_table_shows(cli, cluster):
+    (item,) = _items(cli, "group", "describe", "orders-app", "--offsets", *cluster.args, kind="GroupDescription")
+    assert sorted((o["partition"], o["offset"], o["logEndOffset"], o["lag"]) for o in item["offsets"]) == [
+        (p, 100 + p, 150, 50 - p) for p in range(6)]
 
 
 def test_describe_shows_the_log_end_offset_of_a_partition_never_committed(cli, backend, local, request):
@@ -578,7 +595,8 @@ def test_describe_unknown_group(cli, cluster):
 @pytest.mark.parametrize(("args", "message"), [
     (("orders-app", "--members", "--state"), "only one of --members, --offsets and --state"),
     (("orders-app", "--all"), "not both"),
-    ((), "name the groups to describe, or pass --all"),
+    ((), "name the groups to describe (GROUP... or --group GROUP), or pass --all"),
+    (("--group", "orders-app", "--all-groups"), "not both"),
     (("orders-app", "--type", "classic"), "--type narrows --all"),
     (("--all", "--type", "nope"), "unknown type 'nope'"),
 ])
@@ -644,7 +662,7 @@ def test_unknown_instance_id_is_a_partial_failure_with_its_row(cli, scratch):
     rows = _rows(r.out)
     assert rows[1][:3] == ["pod-0", "member-pod-0", "removed"]
     assert rows[2] == ["pod-9", "-", "UNKNOWN_MEMBER_ID", "-"]
-    assert "1 of 2 members were not removed from group 'payments-app'" in r.err
+    assert "1 of 2 members was not removed from group 'payments-app'" in r.err
     wide = cli("group", "remove-members", "payments-app", "-i", "pod-9", "--yes", "-o", "wide", *scratch.args)
     message = "Instance id pod-9 is unknown." if scratch.local else "The coordinator is not aware of this member."
     assert wide.code == 3 and message in wide.out
@@ -695,8 +713,9 @@ def test_from_file_with_comments_duplicates_and_stdin(cli_input, scratch, tmp_pa
 def test_confirmation_on_a_terminal(cli_input, scratch):
     args = ("group", "remove-members", "payments-app", "-i", "pod-1", *scratch.args)
     r = cli_input(*args, input="n\n", tty=True)
-    assert r.code == 1 and "Remove 1 member(s) from group 'payments-app'" in r.err
-    assert "not confirmed: nothing was removed" in r.err and r.out == ""
+    assert r.code == 1 and "Remove 1 member from group 'payments-app'" in r.err
+    assert r.err.endswith("groupctl: not confirmed: nothing changed (no member was removed from group "
+                          "'payments-app')\n") and r.out == ""
     assert _members(cli_input, scratch, "payments-app") == ["pod-0", "pod-1", "pod-2"]
     r = cli_input(*args, input="yes\n", tty=True)
     assert r.code == 0, r.err
@@ -876,7 +895,7 @@ def test_a_timeout_out_of_range_is_a_usage_error(cli, timeout, says):
     r = cli("group", "describe", "orders-app", "-b", "127.0.0.1:9", "--timeout", timeout)
     assert r.code == 2 and r.out == ""
     assert "Invalid value for '--timeout'" in r.err and says in r.err
-    assert "30s, 5000ms, 2m or 1.5s (a bare number is seconds)" in r.err
+    assert "30s, 5000ms, 2m or 1.5s (a bare number is milliseconds)" in r.err
 
 
 def test_verify_after_takes_a_duration(cli, local):
@@ -902,11 +921,11 @@ def test_a_coordinator_that_went_away_fails_at_once_with_connection_refused(cli,
 
     broker.on(10, gone)
     start = time.monotonic()
-    r = cli("group", "describe", "orders-app", "-b", broker.address, "--timeout", "30")
+    r = cli("group", "describe", "orders-app", "-b", broker.address, "--timeout", "30s")
     assert time.monotonic() - start < 5
     assert r.code == 1 and r.out == ""
     assert r.err.startswith(f"groupctl: error: cannot reach 127.0.0.1:{closed_port}: connection refused 3 times in a "
-                            "row by node 7, the coordinator of group(s) 'orders-app' (ConsumerGroupDescribe)")
+                            "row by node 7, the coordinator of group 'orders-app' (ConsumerGroupDescribe)")
     assert "timed out" not in r.err and "internal error" not in r.err
 
 
@@ -966,7 +985,7 @@ def test_a_host_name_that_does_not_resolve_is_named_at_once(cli, monkeypatch):
 
     monkeypatch.setattr("groupctl.kafka.connection.socket.getaddrinfo", resolver)
     start = time.monotonic()
-    r = cli("group", "list", "-b", "kafka-9.example:9092", "--timeout", "30")
+    r = cli("group", "list", "-b", "kafka-9.example:9092", "--timeout", "30s")
     assert time.monotonic() - start < 5
     assert r.code == 1 and r.out == ""
     assert r.err == ("groupctl: error: cannot reach kafka-9.example:9092: no bootstrap server answered "

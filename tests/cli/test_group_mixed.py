@@ -104,7 +104,7 @@ def test_a_failed_describe_leaves_mixed_empty_and_the_listing_stands(cli, fake_c
         for g, t in (("old", "classic"), ("upgrading", "consumer"))]})
     broker.on(69, lambda r, s: NO_REPLY)
     start = time.monotonic()
-    r = cli("group", "list", "-b", broker.address, "--timeout", "1", "-o", "wide")
+    r = cli("group", "list", "-b", broker.address, "--timeout", "1s", "-o", "wide")
     assert time.monotonic() - start < 5
     assert r.code == 0, r.err
     lines = r.out.splitlines()

@@ -306,9 +306,13 @@ def test_tick(cli, local):
     wide = _ok(cli("local", "tick", "12s", "--local", d, "-o", "wide")).out.splitlines()
     assert wide[0].split() == ["AT", "GROUP", "MEMBER", "EVENT", "DETAIL", "TIME"]
     assert any("member-removed" in line and "c0" in line and "2026-01-01T" in line for line in wide[1:])
+    assert all(line.split()[0].startswith("+") and line.split()[0].endswith("ms") for line in wide[1:])
     rows = list(csv.DictReader(io.StringIO(_ok(cli("local", "tick", "40s", "--local", d, "-o", "csv")).out)))
     assert {(r["group"], r["member"], r["event"]) for r in rows} >= {("kip-app", "k0", "member-removed"),
                                                                      ("kip-app", "", "rebalance")}
+    # Named for what they hold: milliseconds after the tick's start (the table's AT, `+300ms`), then ISO time.
+    assert list(rows[0]) == ["offsetMs", "group", "member", "event", "detail", "time"]
+    assert all(r["offsetMs"].isdigit() and 0 < int(r["offsetMs"]) <= 40_000 for r in rows)
     for fmt in ("json", "yaml"):
         r = _ok(cli("local", "tick", "5s", "--local", d, "-o", fmt))
         doc = json.loads(r.out) if fmt == "json" else yaml.safe_load(r.out)

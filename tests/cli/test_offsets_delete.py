@@ -135,7 +135,7 @@ def test_dry_run_and_confirmation(cli_input, target):
     r = cli_input("group", "offsets", "delete", "billing", "--topic", "invoices", *args, tty=False)
     assert r.code == 2 and "pass --yes" in r.err
     r = cli_input("group", "offsets", "delete", "billing", "--topic", "invoices", *args, input="n\n", tty=True)
-    assert r.code == 1 and f"Delete 1 committed offset(s) of group 'billing' on {location}?" in r.err
+    assert r.code == 1 and f"Delete 1 committed offset of group 'billing' on {location}?" in r.err
     assert _offsets(cli_input, args, "billing") == {"invoices-0": 500, "refunds-1": 9}
     r = cli_input("group", "offsets", "delete", "billing", "--topic", "invoices", *args, input="y\n", tty=True)
     assert r.code == 0, r.err

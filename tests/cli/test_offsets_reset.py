@@ -174,7 +174,7 @@ def test_a_partition_without_an_offset_to_copy_is_a_partial_failure(cli, target)
     items = _items(r)
     assert [(i["partition"], i["outcome"]) for i in items] == [(0, "reset"), (1, "NO_SOURCE_OFFSET"), (2, "reset")]
     assert items[1]["failed"] and "no committed offset" in items[1]["note"]
-    assert "1 of 3 partition(s) were not reset" in r.err
+    assert "1 of 3 partitions was not reset" in r.err
     assert _committed(cli, target, "billing") == {("orders", 0): 7, ("orders", 1): 200, ("orders", 2): 300}
 
 
@@ -204,7 +204,7 @@ def test_one_refused_group_among_others_is_a_partial_failure(cli, target):
     r = reset(cli, target, "billing", "live", "--to-latest", "--topic", "orders:0", "--yes")
     assert r.code == 3
     assert [(i["groupId"], i["outcome"]) for i in _items(r)] == [("billing", "reset")]
-    assert "1 of 2 group(s) refused" in r.err and "'live' has active members" in r.err
+    assert "1 of 2 groups refused" in r.err and "'live' has active members" in r.err
     assert _committed(cli, target, "billing")[("orders", 0)] == RECORDS
 
 
@@ -212,7 +212,7 @@ def test_an_unknown_topic_or_partition_changes_nothing(cli, target):
     r = reset(cli, target, "billing", "--to-earliest", "--topic", "nope", "--yes")
     assert r.code == 1 and "topic 'nope' does not exist" in r.err
     r = reset(cli, target, "billing", "--to-earliest", "--topic", "orders:3", "--yes")
-    assert r.code == 1 and "has 3 partition(s) (0-2)" in r.err and "not 3" in r.err
+    assert r.code == 1 and "has 3 partitions (0-2)" in r.err and "not 3" in r.err
     assert _committed(cli, target, "billing") == {("orders", 0): 3, ("orders", 1): 200, ("orders", 2): 250}
 
 
@@ -263,7 +263,7 @@ def test_a_bad_plan_file_is_a_usage_error(cli, target, tmp_path):
     unknown = tmp_path / "unknown.csv"
     unknown.write_text("orders,0,6\norders,5,1\n")
     r = reset(cli, target, "billing", "--from-file", str(unknown), "--yes")
-    assert r.code == 1 and "topic 'orders' has 3 partition(s) (0-2)" in r.err and "not 5" in r.err
+    assert r.code == 1 and "topic 'orders' has 3 partitions (0-2)" in r.err and "not 5" in r.err
     assert _committed(cli, target, "billing")[("orders", 0)] == 3
 
 

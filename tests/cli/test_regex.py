@@ -45,18 +45,18 @@ def test_invalid_pattern_exits_1_and_shows_the_broker_message(cli):
         "(?<=eu-)orders: error: SubscribedTopicRegex `(?<=eu-)orders` is not a valid regular expression: "
         "invalid named capture." in r.out
     )
-    assert "1 of 2 pattern(s) would be rejected by the broker" in r.err
+    assert "1 of 2 patterns would be rejected by the broker" in r.err
     assert "Traceback" not in r.err
 
 
 def test_json_envelope_one_item_per_pattern(cli):
-    r = cli("regex", "validate", "orders", "a(", "-o", "json")
+    r = cli("regex", "validate", "^orders", "a(", "-o", "json")
     assert r.code == 1
     doc = json.loads(r.out)
     assert doc["apiVersion"] == "groupctl/v1"
     assert doc["kind"] == "RegexValidation"
     first, second = doc["items"]
-    assert first["pattern"] == "orders"
+    assert first["pattern"] == "^orders"
     assert first["valid"] is True
     assert first["error"] is None
     assert first["brokerMessage"] is None
@@ -72,6 +72,19 @@ def test_json_envelope_one_item_per_pattern(cli):
     }
 
 
+def test_a_plain_topic_name_warns_only_when_listed_topics_extend_it(cli, topics_file):
+    r = cli("regex", "validate", "orders", "payments", "-o", "json")
+    assert r.code == 0, r.err
+    assert [i["warnings"] for i in json.loads(r.out)["items"]] == [[], []]  # no topic list: two topic names
+    r = cli("regex", "validate", "--topics-file", str(topics_file), "--fail-on", "warning", "orders", "payments")
+    assert r.code == 4
+    lines = r.out.splitlines()
+    assert lines[1].split() == ["orders", "yes", "-", "prefix-without-wildcard", "1"]
+    assert lines[2].split() == ["payments", "yes", "-", "-", "1"]
+    assert any(line.startswith("orders: prefix-without-wildcard: ") and "not 'orders-eu'" in line for line in lines)
+    assert "lint warnings for 1 of 2 patterns" in r.err
+
+
 def test_yaml_and_csv(cli):
     r = cli("regex", "validate", "^topic*", "-o", "yaml")
     assert r.code == 0
@@ -84,7 +97,7 @@ def test_yaml_and_csv(cli):
 def test_fail_on_warning_exits_4(cli):
     r = cli("regex", "validate", "--fail-on", "warning", "^topic*", "orders-.*")
     assert r.code == 4
-    assert "lint warnings for 1 of 2 pattern(s)" in r.err
+    assert "lint warnings for 1 of 2 patterns" in r.err
 
 
 def test_warnings_alone_exit_0_by_default(cli):
@@ -215,7 +228,7 @@ def test_no_pattern_is_a_usage_error(cli):
 def test_help_has_examples(cli):
     r = cli("regex", "validate", "--help")
     assert r.code == 0
-    assert "Example: groupctl regex validate" in r.out
+    assert "Examples:" in r.out and "groupctl regex validate '^topic*'" in r.out
     assert "--kafka-tool" in r.out
 
 

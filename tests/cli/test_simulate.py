@@ -18,9 +18,9 @@ from groupctl.simulation.rolling_bounce import MAX_MEMBERS
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPARE = ("simulate", "rolling-bounce", "--compare", "--members", "10", "--partitions", "30")
-REQUIRED_KEYS = {"protocol", "membership", "rebalances", "partition_moves", "max_unowned_ms"}
+REQUIRED_KEYS = {"protocol", "membership", "rebalances", "partitionMoves", "maxUnownedMs"}
 #: What --migrate adds to every item (null without it, or when nothing converted), in this order.
-MIGRATION_KEYS = ("migration", "group_type_before", "group_type_after", "converted_at_restart", "converted_at_ms")
+MIGRATION_KEYS = ("migration", "groupTypeBefore", "groupTypeAfter", "convertedAtRestart", "convertedAtMs")
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +38,7 @@ def test_compare_numbers_are_the_kip345_claim(compare_json):
                                   ("consumer", "dynamic")]
     for protocol in ("classic", "consumer"):
         static = compare_json[(protocol, "static")]
-        assert (static["rebalances"], static["partition_moves"]) == (0, 0)
+        assert (static["rebalances"], static["partitionMoves"]) == (0, 0)
         assert static["converged"] and not static["anomalies"]
     assert compare_json[("classic", "dynamic")]["rebalances"] >= 10
     assert compare_json[("consumer", "dynamic")]["rebalances"] >= 10
@@ -48,18 +48,32 @@ def test_json_items_have_the_issue_keys_and_the_documented_extras(compare_json):
     item = compare_json[("classic", "static")]
     assert set(item) >= REQUIRED_KEYS
     assert set(item) == REQUIRED_KEYS | set(MIGRATION_KEYS) | {
-        "total_unowned_ms", "mean_unowned_ms", "epoch_before", "epoch_after", "bounce_ms", "converged", "members",
-        "partitions", "session_timeout_ms", "restart_time_ms", "seed", "assignment", "anomalies",
+        "totalUnownedMs", "meanUnownedMs", "epochBefore", "epochAfter", "bounceMs", "converged", "members",
+        "partitions", "sessionTimeoutMs", "restartTimeMs", "seed", "assignment", "anomalies",
     }
     assert [item[k] for k in MIGRATION_KEYS] == [None, "classic", "classic", None, None]
-    assert (item["members"], item["partitions"], item["session_timeout_ms"], item["restart_time_ms"],
+    assert (item["members"], item["partitions"], item["sessionTimeoutMs"], item["restartTimeMs"],
             item["seed"]) == (10, 30, 45_000, 10_000, 0)
     first = item["assignment"][0]
-    assert first["member"] == first["instance_id"] == "member-0"
-    assert first["topic_partitions"] == [{"topic": "orders", "partitions": [0, 1, 2]}]
+    assert first["member"] == first["instanceId"] == "member-0"
+    assert first["topicPartitions"] == [{"topic": "orders", "partitions": [0, 1, 2]}]
     dynamic = compare_json[("classic", "dynamic")]["assignment"]
-    assert all(m["instance_id"] is None for m in dynamic)
-    assert sorted(p for m in dynamic for tp in m["topic_partitions"] for p in tp["partitions"]) == list(range(30))
+    assert all(m["instanceId"] is None for m in dynamic)
+    assert sorted(p for m in dynamic for tp in m["topicPartitions"] for p in tp["partitions"]) == list(range(30))
+
+
+def test_keys_are_camel_case_as_in_every_kind(compare_json, cli):
+    def keys(value) -> set[str]:
+        if isinstance(value, dict):
+            return set(value) | {k for v in value.values() for k in keys(v)}
+        return {k for v in value for k in keys(v)} if isinstance(value, list) else set()
+
+    found = keys(list(compare_json.values()))
+    assert "partitionMoves" in found and "topicPartitions" in found
+    assert not [k for k in found if "_" in k]
+    header = cli(*COMPARE, "-o", "csv").out.splitlines()[0].split(",")
+    assert header[:5] == ["protocol", "membership", "rebalances", "partitionMoves", "maxUnownedMs"]
+    assert not [k for k in header if "_" in k]
 
 
 def test_table_is_what_the_readme_shows(cli):
@@ -93,7 +107,7 @@ def test_csv_and_yaml(cli):
     assert (row["protocol"], row["membership"]) == ("consumer", "dynamic")
     assert re.fullmatch(r"member-0=orders:[\d,]+ member-1=orders:[\d,]+", row["assignment"])
     result = cli("simulate", "rolling-bounce", "-n", "2", "-p", "3", "-o", "yaml")
-    assert result.code == 0 and "kind: RollingBounce" in result.out and "partition_moves: 0" in result.out
+    assert result.code == 0 and "kind: RollingBounce" in result.out and "partitionMoves: 0" in result.out
 
 
 def test_static_restart_longer_than_the_session_timeout(cli):
@@ -101,7 +115,7 @@ def test_static_restart_longer_than_the_session_timeout(cli):
                  "--restart-time", "10000", "-o", "json")
     assert result.code == 0, result.err
     (item,) = json.loads(result.out)["items"]
-    assert item["rebalances"] == 8 and item["partition_moves"] > 0
+    assert item["rebalances"] == 8 and item["partitionMoves"] > 0
 
 
 def test_output_does_not_depend_on_the_hash_seed(compare_json):
@@ -162,8 +176,8 @@ def test_help_explains_the_scenario_and_the_claim(cli):
     text = " ".join(result.out.split())
     for words in ("KIP-345", "LeaveGroup", "epoch -1, or -2 when static", "range assignor",
                   "consumer.session.timeout.ms", "StatefulSet", f"1..{MAX_MEMBERS}", "--migrate upgrade",
-                  "group.protocol=consumer", "CONVERTED", "converted_at_restart",
-                  "Example: groupctl simulate rolling-bounce --migrate downgrade"):
+                  "group.protocol=consumer", "CONVERTED", "convertedAtRestart",
+                  "groupctl simulate rolling-bounce --migrate downgrade"):
         assert words in text, words
 
 
@@ -193,10 +207,10 @@ def test_a_migration_in_json(cli):
                  "-o", "json")
     assert result.code == 0, result.err
     (item,) = json.loads(result.out)["items"]
-    assert [item[k] for k in MIGRATION_KEYS] == ["downgrade", "consumer", "classic", 3, item["converted_at_ms"]]
-    assert item["protocol"] == "consumer" and 0 < item["converted_at_ms"] <= item["bounce_ms"]
+    assert [item[k] for k in MIGRATION_KEYS] == ["downgrade", "consumer", "classic", 3, item["convertedAtMs"]]
+    assert item["protocol"] == "consumer" and 0 < item["convertedAtMs"] <= item["bounceMs"]
     assert item["converged"] and not item["anomalies"]
-    owned = sorted(p for m in item["assignment"] for tp in m["topic_partitions"] for p in tp["partitions"])
+    owned = sorted(p for m in item["assignment"] for tp in m["topicPartitions"] for p in tp["partitions"])
     assert owned == list(range(6))
 
 

@@ -26,6 +26,7 @@ from groupctl.log.synthetic import (
 )
 from groupctl.log.writer import SegmentWriter, SimpleRecord
 from groupctl.model import Finding
+from groupctl.protocol.consumer_protocol import encode_assignment, encode_subscription
 from groupctl.protocol.primitives import uuid_to_kafka
 from groupctl.protocol.records import encode_key, encode_value
 
@@ -314,13 +315,24 @@ def test_complete_and_cleanly_deleted_groups_have_no_orphans(dump: Dump):
 # --- 7. empty-group-epoch-mismatch ----------------------------------------------------------------
 
 
-def test_empty_group_epoch_mismatch(dump: Dump):
+def test_empty_group_assignment_epoch_behind_is_info(dump: Dump):
+    """What a broker without the KAFKA-20442 fix leaves when the last member is fenced: Kafka loads the
+    group as Empty and the next join computes a new target, so it is worth knowing, not a warning."""
     meta = dump.add(group_epoch("idle", 7))
     target = dump.add(assignment_epoch("idle", 6))
     (f,) = only(dump.audit(), "empty-group-epoch-mismatch")
-    assert (f.severity, f.group) == ("warning", "idle")
+    assert (f.severity, f.group) == ("info", "idle")
     assert f.evidence == {"groupEpoch": 7, "assignmentEpoch": 6, "logOffset": meta, "assignmentLogOffset": target}
-    assert "KAFKA-20442" in f.explanation
+    assert "KAFKA-20442" in f.explanation and "harmless" in f.explanation
+
+
+def test_empty_group_assignment_epoch_ahead_is_a_warning(dump: Dump):
+    meta = dump.add(group_epoch("stuck", 4))
+    target = dump.add(assignment_epoch("stuck", 9))
+    (f,) = only(dump.audit(), "empty-group-epoch-mismatch")
+    assert (f.severity, f.group) == ("warning", "stuck")
+    assert f.evidence == {"groupEpoch": 4, "assignmentEpoch": 9, "logOffset": meta, "assignmentLogOffset": target}
+    assert "ahead" in f.explanation and "no new assignment" in f.explanation
 
 
 def test_empty_group_with_equal_epochs_or_members_is_fine(dump: Dump):
@@ -384,13 +396,35 @@ def test_distinct_instance_ids(dump: Dump):
 
 
 def test_undecodable_subscription(dump: Dump):
+    """Bytes no version of the consumer protocol reads: a warning."""
     good = classic_group("x", 1, [("m-1", None, {"t": [0]})], ["t"], TS)
-    at = dump.add(classic_with_bytes("kgo", "consumer", b"\x00\x00\x00\x00\x00\x05", b"\x00"))
+    at = dump.add(classic_with_bytes("bad", "consumer", b"\x00\x00\x00\x00\x00\x05", b"\x00"))
     dump.add(good)
     (f,) = only(dump.audit(), "undecodable-subscription")
-    assert (f.severity, f.group) == ("warning", "kgo")
+    assert (f.severity, f.group) == ("warning", "bad")
     assert f.evidence == {"memberId": "m-1", "fields": ["subscription", "assignment"], "logOffset": at,
                           "generation": 2}
+
+
+def test_an_earlier_version_labelled_newer_is_info(dump: Dump):
+    """kafka-go's subscription: version 1 on v0's fields (topics, null user data), which Kafka leaves as base64 too."""
+    kafka_go = b"\x00\x01" + encode_subscription({"topics": ["order_created"], "userData": None}, 0)[2:]
+    assignment = encode_assignment({"assignedPartitions": [{"topic": "order_created", "partitions": [0]}],
+                                    "userData": None}, 1)
+    at = dump.add(classic_with_bytes("kgo", "consumer", kafka_go, assignment))
+    (f,) = only(dump.audit(), "undecodable-subscription")
+    assert (f.severity, f.group) == ("info", "kgo")
+    assert f.evidence == {"memberId": "m-1", "fields": ["subscription"], "logOffset": at, "generation": 2,
+                          "readsAsVersions": [0]}
+    assert "say version 1" in f.explanation and "kafka-go" in f.explanation
+
+
+def test_mislabelled_and_damaged_fields_together_are_a_warning(dump: Dump):
+    kafka_go = b"\x00\x01" + encode_subscription({"topics": ["order_created"], "userData": None}, 0)[2:]
+    dump.add(classic_with_bytes("kgo", "consumer", kafka_go, b"\x00\x00\xff"))
+    (f,) = only(dump.audit(), "undecodable-subscription")
+    assert f.severity == "warning" and f.evidence["fields"] == ["subscription", "assignment"]
+    assert "readsAsVersions" not in f.evidence
 
 
 def test_decodable_or_non_consumer_protocol_bytes(dump: Dump):
@@ -588,7 +622,8 @@ def test_real_segments(real_segments: list[Path]):
     assert report.totals["records"] == 1473
     assert report.totals["invalidBatches"] == 0
     assert [f for f in report.findings if f.severity == "error"] == []
-    # the kafka-go member whose subscription Kafka leaves as base64
+    # the kafka-go member whose subscription Kafka leaves as base64: v1 on v0's fields, so info
     (f,) = only(report, "undecodable-subscription")
     assert "kafka-go" in f.evidence["memberId"]
+    assert (f.severity, f.evidence["readsAsVersions"]) == ("info", [0])
     assert sum(r["records"] for r in report.by_type) == 1473

@@ -41,7 +41,7 @@ def test_ends_are_read_without_touching_the_files(tmp_path: Path) -> None:
     assert {p: p.read_bytes() for p in root.rglob("*.log")} == before
     (note,) = found.notes
     assert note.startswith(f"{root / 'orders-1' / segment_file_name(0)}: the log ends at offset 4, before ")
-    assert "1 later segment(s) follow the damage" in note and "`groupctl serve` cuts it off" in note
+    assert "1 later segment follows the damage" in note and "`groupctl serve` cuts it off" in note
 
 
 @pytest.mark.parametrize("partition", ["orders-0", "orders-1", "empty-3"])

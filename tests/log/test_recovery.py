@@ -44,7 +44,7 @@ def test_damage_is_found_and_the_file_left_alone(tmp_path: Path) -> None:
     assert (found.valid_bytes, found.next_offset, found.cut_bytes) == (len(good), 3, len(bad) + len(later))
     assert found.reason is not None and found.reason.startswith(f"bad CRC at byte {len(good)} (CRC mismatch: stored")
     assert [(b.position, b.base_offset, b.last_offset) for b in found.later] == [(len(good) + len(bad), 9, 11)]
-    assert "held 1 whole batch(es) with a valid CRC (offsets 9..11" in found.describe()
+    assert "held 1 whole batch with a valid CRC (offsets 9..11" in found.describe()
 
 
 def test_legacy_entries_are_valid_unless_only_v2_is(tmp_path: Path) -> None:

@@ -303,7 +303,7 @@ def test_segment_writer_refuses_a_damaged_segment(tmp_path: Path) -> None:
     with SegmentWriter(tmp_path, truncate_torn_tail=True) as w:  # byte 80 is in the first batch: all goes
         assert (w.truncated_bytes, w.next_offset, w.position) == (len(data), 0, 0)
         assert w.truncation is not None and "bad CRC at byte 0" in w.truncation
-        assert f"held 1 whole batch(es) with a valid CRC (offsets 4..7, from byte {len(build_batch(RECORDS))})" in (
+        assert f"held 1 whole batch with a valid CRC (offsets 4..7, from byte {len(build_batch(RECORDS))})" in (
             w.truncation)
 
 

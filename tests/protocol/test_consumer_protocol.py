@@ -131,3 +131,14 @@ def test_consumer_group_metadata_json_round_trip(sub_version: int, data: st.Data
     assert isinstance(obj["data"]["members"][0]["subscription"], dict)
     assert isinstance(obj["data"]["members"][1]["subscription"], str)  # kept as base64
     assert R.value_from_jsonable(2, obj) == value
+
+
+def test_reads_as_earlier_version_finds_kafka_gos_mislabelled_subscription():
+    """kafka-go labels v0's fields (topics, user data) version 1; no version reads damaged bytes."""
+    v0 = cp.encode_subscription({"topics": ["order_created"], "userData": None}, 0)
+    kafka_go = b"\x00\x01" + v0[2:]
+    assert (cp.version_of(kafka_go), cp.reads_as_earlier_version(cp.SUBSCRIPTION, kafka_go)) == (1, 0)
+    with pytest.raises(DecodeError):
+        cp.decode_subscription(kafka_go)
+    assert cp.reads_as_earlier_version(cp.SUBSCRIPTION, b"\x00\x03\x00\x00\x00\x05") is None
+    assert cp.reads_as_earlier_version(cp.SUBSCRIPTION, b"\x00") is None and cp.version_of(b"\x00") is None

@@ -36,14 +36,41 @@ def test_clean_patterns_have_no_warnings(pattern):
 
 @pytest.mark.parametrize(
     ("pattern", "expected"),
-    [("orders", "orders.*"), ("^orders", "^orders.*"), ("^(orders|payments)", "^(orders|payments).*"),
+    [("^orders", "^orders.*"), ("^(orders|payments)", "^(orders|payments).*"),
      ("^orders|payments", "^(?:orders|payments).*")],
 )
 def test_prefix_without_wildcard(pattern, expected):
+    """A leading `^` is search syntax: the pattern was written for a match anywhere, topics or not."""
     assert codes(pattern) == ["prefix-without-wildcard"]
     text = message(pattern, "prefix-without-wildcard")
     assert f"write `{expected}`" in text
     assert "whole topic names" in text
+
+
+TOPICS = ["orders", "orders-eu", "orders-us", "payments", "payments.v2.dlq"]
+
+
+@pytest.mark.parametrize("pattern", ["orders", "orders-eu", "invoices", "payments\\.v2\\.dlq"])
+def test_a_plain_topic_name_is_a_subscription_to_that_topic(pattern):
+    """No topic list, or no listed topic that extends the name: nothing suggests a prefix was meant."""
+    assert codes(pattern) == []
+    assert lint(pattern, topics=["orders", "invoices", "payments.v2.dlq", "refunds"]) == []
+
+
+@pytest.mark.parametrize(("pattern", "first", "more"), [("orders", "orders-eu", 1), ("payments", "payments.v2.dlq", 0),
+                                                        ("order", "orders", 2)])
+def test_a_plain_name_that_known_topics_extend_warns_naming_one(pattern, first, more):
+    (warning,) = lint(pattern, topics=TOPICS)
+    assert warning.code == "prefix-without-wildcard"
+    assert f"matches only the topic '{pattern}', not '{first}'" in warning.message
+    assert (f"nor {more} more known {'topic' if more == 1 else 'topics'}" in warning.message) == bool(more)
+    assert warning.message.endswith(f"write `{pattern}.*`")
+
+
+def test_an_anchored_name_names_a_known_topic_when_there_is_one():
+    (warning,) = lint("^orders", topics=TOPICS)
+    assert "not 'orders-eu'" in warning.message
+    assert "not 'orders-1'" in lint("^orders")[0].message
 
 
 @pytest.mark.parametrize(
@@ -143,7 +170,7 @@ def test_constructs_without_a_rewrite_are_still_named(pattern, code, named):
 
 
 def test_every_message_is_one_line_and_codes_are_kebab_case():
-    patterns = ["orders", "^topic*", "a{,3}", "[a-z&&[^aeiou]]", "\\Z", "(?=a).*", "(a)\\1", "a*+", "(?>a)", "\\h"]
+    patterns = ["^orders", "^topic*", "a{,3}", "[a-z&&[^aeiou]]", "\\Z", "(?=a).*", "(a)\\1", "a*+", "(?>a)", "\\h"]
     for pattern in patterns:
         for warning in lint(pattern, valid=is_valid(pattern)):
             assert "\n" not in warning.message

@@ -124,9 +124,13 @@ def test_unreachable_master_fails_at_once_in_one_line(every_finding: list[Path],
         assert_one_line(done.stderr)
         assert f"cannot reach Spark master {master}: {why} — is the master running? check --master" in done.stderr
         assert elapsed < 15, elapsed  # no JVM started, no minute of Spark's retries
-    done, _ = groupctl("spark", "audit", logs, "--master", f"spark://127.0.0.1:{closed_port}", "--verbose")
+    done, _ = groupctl("--debug", "spark", "audit", logs, "--master", f"spark://127.0.0.1:{closed_port}")
     assert done.returncode == 1 and "Traceback" in done.stderr
     assert done.stderr.splitlines()[-1].startswith("groupctl: error: cannot reach Spark master")
+    old, _ = groupctl("spark", "audit", logs, "--master", f"spark://127.0.0.1:{closed_port}", "--verbose")
+    assert old.returncode == 1 and "Traceback" in old.stderr
+    assert old.stderr.startswith("groupctl: note: spark audit --verbose is deprecated: use `groupctl --debug spark "
+                                 "audit ...`")
 
 
 def test_master_given_with_conf_is_checked_as_master(cli, every_finding: list[Path], closed_port: int,

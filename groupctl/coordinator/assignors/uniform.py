@@ -6,27 +6,30 @@ from __future__ import annotations
 import heapq
 import uuid
 from collections.abc import Mapping
+from operator import attrgetter
 from typing import ClassVar
 
 from groupctl.coordinator.assignors.common import (
     Assignment,
-    AssignorError,
     MemberSpec,
     check_topics,
     claim,
-    effective_subscriptions,
     free_partitions,
     java_sorted,
 )
+from groupctl.coordinator.assignors.homogeneous import assign_homogeneous
+
+_SUBSCRIBED = attrgetter("subscribed_topic_ids")
+_ASSIGNED = attrgetter("assigned")
 
 
 class UniformAssignor:
     """Kafka's default server-side assignor: balance first, then stickiness.
 
-    All members with the same subscription: the homogeneous path (quota = total // members, `total % members`
-    members one more). Otherwise the heterogeneous path: keep what is still subscribed, deal the rest to the
-    least loaded subscribers, then move partitions from the most to the least loaded subscriber of each topic
-    until no partition can move from a member to a subscriber of its topic that has at least 2 fewer.
+    All members with the same subscription: the homogeneous path (`homogeneous.py`: quota = total // members,
+    `total % members` members one more). Otherwise the heterogeneous path: keep what is still subscribed, deal the
+    rest to the least loaded subscribers, then move partitions from the most to the least loaded subscriber of
+    each topic until no partition can move from a member to a subscriber of its topic that has at least 2 fewer.
 
     Unlike Kafka, a group whose subscriptions fall apart into parts sharing no topic is assigned part by part,
     and a part whose members all have the same subscription takes the homogeneous path. The parts are
@@ -40,27 +43,60 @@ class UniformAssignor:
         check_topics(topics)
         if not members:
             return {}
-        order = java_sorted(members)
-        effective = effective_subscriptions(members, topics)
+        # Members by subscription, in their given order: a group has few distinct subscriptions, so resolving
+        # them against `topics` is done once per subscription, not once per member.
+        member_ids = list(members)
+        subscriptions = list(map(_SUBSCRIBED, members.values()))
+        first = subscriptions[0]
+        if type(first) is frozenset and subscriptions.count(first) == len(subscriptions):
+            by_subscription = {first: member_ids}  # the usual group; count() compares by identity first
+        else:
+            by_subscription = _by_subscription(member_ids, subscriptions)
         classes: dict[frozenset[uuid.UUID], list[str]] = {}
-        for member_id in order:
-            classes.setdefault(effective[member_id], []).append(member_id)
+        for subscribed, member_ids in by_subscription.items():
+            effective = subscribed if subscribed.issubset(topics) else subscribed.intersection(topics)
+            same = classes.get(effective)
+            classes[effective] = member_ids if same is None else same + member_ids
+
+        if len(classes) == 1:  # every member alike: no per-member lookups, and the result is the builder's
+            (subscribed,) = classes
+            if not subscribed:
+                return {member_id: {} for member_id in members}
+            return assign_homogeneous(list(members), list(map(_ASSIGNED, members.values())), subscribed, topics)
 
         result: dict[str, Assignment] = {}
-        rank: dict[str, int] = {}
         for part in _disjoint_parts(list(classes)):
             if len(part) == 1:
                 subscribed = part[0]
-                part_order = classes[subscribed]
+                member_ids = classes[subscribed]
                 if subscribed:
-                    result.update(_uniform_homogeneous(part_order, members, subscribed, topics))
+                    assigned = [members[member_id].assigned for member_id in member_ids]
+                    assign_homogeneous(member_ids, assigned, subscribed, topics, into=result)
                 else:
-                    result.update((member_id, {}) for member_id in part_order)
+                    result.update((member_id, {}) for member_id in member_ids)
             else:
-                rank = rank or {member_id: i for i, member_id in enumerate(order)}
-                part_order = sorted((m for s in part for m in classes[s]), key=rank.__getitem__)
+                effective = {member_id: s for s in part for member_id in classes[s]}
+                part_order = java_sorted(effective)
                 result.update(_uniform_heterogeneous(part_order, members, effective, topics))
         return result
+
+
+def _by_subscription(member_ids: list[str], subscriptions: list[frozenset[uuid.UUID]]) -> dict[frozenset, list[str]]:
+    """Member ids by subscription, each subscription a frozenset (a caller may have given a set)."""
+    groups: dict[frozenset[uuid.UUID], list[str]] = {}
+    try:
+        for member_id, subscribed in zip(member_ids, subscriptions, strict=True):
+            same = groups.get(subscribed)
+            if same is None:
+                groups[subscribed] = [member_id]
+            else:
+                same.append(member_id)
+    except TypeError:  # unhashable: a set
+        pass
+    else:
+        if all(type(subscribed) is frozenset for subscribed in groups):
+            return groups
+    return _by_subscription(member_ids, [frozenset(subscribed) for subscribed in subscriptions])
 
 
 def _disjoint_parts(subscriptions: list[frozenset[uuid.UUID]]) -> list[list[frozenset[uuid.UUID]]]:
@@ -111,107 +147,6 @@ def _disjoint_parts(subscriptions: list[frozenset[uuid.UUID]]) -> list[list[froz
     return list(parts.values())
 
 
-def _uniform_homogeneous(
-    order: list[str],
-    members: Mapping[str, MemberSpec],
-    subscribed: frozenset[uuid.UUID],
-    topics: Mapping[uuid.UUID, int],
-) -> dict[str, Assignment]:
-    """Every member has the same subscription: each keeps its current partitions up to its quota, the rest
-    are dealt in contiguous runs to the members below quota. Sizes differ by at most one."""
-    topic_ids = sorted(subscribed)
-    total = sum(topics[t] for t in topic_ids)
-    quota, extra = divmod(total, len(order))
-
-    claimed: dict[uuid.UUID, set[int]] = {}
-    result: dict[str, Assignment] = {}
-    counts: list[int] = []
-    for member_id in order:
-        kept, count = claim(members[member_id].assigned, subscribed, topics, claimed)
-        result[member_id] = kept
-        counts.append(count)
-
-    # Kafka hands the `extra` larger quotas to the first members in hash order. Handing them first to the
-    # members that already hold more than `quota` lets each of those keep one more of its own partitions;
-    # only then to the others, in member order.
-    caps = [quota] * len(order)
-    if extra:
-        for i, count in enumerate(counts):
-            if count > quota:
-                caps[i] += 1
-                extra -= 1
-                if not extra:
-                    break
-        i = 0
-        while extra:
-            if caps[i] == quota:
-                caps[i] += 1
-                extra -= 1
-            i += 1
-
-    given_up: dict[uuid.UUID, list[int]] = {}
-    for i, member_id in enumerate(order):
-        cap = caps[i]
-        if counts[i] <= cap:
-            continue
-        kept = result[member_id]
-        trimmed: Assignment = {}
-        room = cap
-        for topic_id in sorted(kept):
-            parts = kept[topic_id]
-            if room >= len(parts):
-                trimmed[topic_id] = parts
-                room -= len(parts)
-                continue
-            ascending = sorted(parts)
-            if room:
-                trimmed[topic_id] = frozenset(ascending[:room])
-            given_up.setdefault(topic_id, []).extend(ascending[room:])
-            room = 0
-        result[member_id] = trimmed
-        counts[i] = cap
-
-    pool = [
-        (topic_id, free)
-        for topic_id in topic_ids
-        if (free := free_partitions(topics[topic_id], claimed.get(topic_id), given_up.get(topic_id)))
-    ]
-    _deal_runs(order, caps, counts, result, pool)
-    return result
-
-
-def _deal_runs(
-    order: list[str],
-    caps: list[int],
-    counts: list[int],
-    result: dict[str, Assignment],
-    pool: list[tuple[uuid.UUID, range | list[int]]],
-) -> None:
-    """Hand each member below its cap the next run of free partitions, topic by topic."""
-    slot = 0
-    pos = 0
-    for i, member_id in enumerate(order):
-        need = caps[i] - counts[i]
-        if need <= 0:
-            continue
-        assignment = result[member_id]
-        while need:
-            if slot >= len(pool):
-                raise AssignorError("internal: the free partitions ran out before every member met its quota")
-            topic_id, free = pool[slot]
-            run = free[pos : pos + need]
-            got = frozenset(run)
-            held = assignment.get(topic_id)
-            assignment[topic_id] = got if held is None else held | got
-            need -= len(run)
-            pos += len(run)
-            if pos >= len(free):
-                slot += 1
-                pos = 0
-    if slot < len(pool):
-        raise AssignorError("internal: partitions were left unassigned")
-
-
 class _Heterogeneous:
     """State of one heterogeneous uniform assignment.
 
@@ -235,8 +170,9 @@ class _Heterogeneous:
         class_topics: list[frozenset[uuid.UUID]] = []
         self.work: list[Assignment] = []
         self.counts: list[int] = []
-        self.claimed: dict[uuid.UUID, set[int]] = {}
         self.holders: dict[uuid.UUID, set[int]] = {}
+        self.free_of: dict[uuid.UUID, range | list[int]] = {}
+        self.runs: dict[tuple[int, int], frozenset[int]] = {}  # runs of a whole topic, by (first, size)
         for i, member_id in enumerate(order):
             subscribed = effective[member_id]
             c = class_index.get(subscribed)
@@ -246,15 +182,9 @@ class _Heterogeneous:
                 self.class_members.append([])
             self.class_of.append(c)
             self.class_members[c].append(i)
-            kept, count = claim(members[member_id].assigned, subscribed, topics, self.claimed)
-            for topic_id in kept:
-                held = self.holders.get(topic_id)
-                if held is None:
-                    self.holders[topic_id] = {i}
-                else:
-                    held.add(i)
-            self.work.append(kept)
-            self.counts.append(count)
+        assigned = [members[member_id].assigned for member_id in order]
+        if not self.keep_all(order, assigned, effective):
+            self.claim_each(order, assigned, effective)
         self.initial = [dict(kept) for kept in self.work]
 
         self.topic_classes: dict[uuid.UUID, list[int]] = {}
@@ -270,6 +200,82 @@ class _Heterogeneous:
         self.heaps = [[(self.counts[i], i, 0) for i in cm] for cm in self.class_members]
         for heap in self.heaps:
             heapq.heapify(heap)
+
+    def keep_all(
+        self,
+        order: list[str],
+        assigned: list[Mapping[uuid.UUID, frozenset[int]]],
+        effective: Mapping[str, frozenset[uuid.UUID]],
+    ) -> bool:
+        """Keep every member's current assignment as it is, if all of it may be kept (subscribed, in range,
+        owned once); False otherwise, and `claim_each` decides member by member.
+
+        The check costs one topic id hash per assignment entry and one set difference per topic (what is held
+        must remove exactly its own size from the topic's partitions), where `claim` hashes each id several
+        times: a heterogeneous assignment gives members a few partitions of many topics, so entries abound."""
+        self.work, self.counts, self.holders = [], [], {}
+        slots: dict[uuid.UUID, tuple[list[frozenset[int]], list[int]]] = {}
+        counts = self.counts
+        for i, member_id in enumerate(order):
+            assignment = assigned[i]
+            count = 0
+            if assignment:
+                if not effective[member_id].issuperset(assignment):
+                    return False
+                for topic_id, parts in assignment.items():
+                    if type(parts) is not frozenset or not parts:
+                        return False
+                    slot = slots.get(topic_id)
+                    if slot is None:
+                        slots[topic_id] = ([parts], [i])
+                    else:
+                        slot[0].append(parts)
+                        slot[1].append(i)
+                    count += len(parts)
+            counts.append(count)
+        free: dict[uuid.UUID, range | list[int]] = {}
+        every: dict[int, frozenset[int]] = {}
+        for topic_id, (held, owners) in slots.items():
+            size = self.topics[topic_id]
+            valid = every.get(size)
+            if valid is None:
+                valid = every[size] = frozenset(range(size))
+            left = valid.difference(*held)
+            if len(left) != size - sum(map(len, held)):
+                return False
+            free[topic_id] = sorted(left)
+            self.holders[topic_id] = set(owners)
+        self.work = list(map(dict, assigned))
+        self.free_of = free
+        return True
+
+    def claim_each(
+        self,
+        order: list[str],
+        assigned: list[Mapping[uuid.UUID, frozenset[int]]],
+        effective: Mapping[str, frozenset[uuid.UUID]],
+    ) -> None:
+        """Each member keeps what `claim` lets it keep, in member order."""
+        self.work, self.counts, self.holders = [], [], {}
+        claimed: dict[uuid.UUID, set[int]] = {}
+        for i, member_id in enumerate(order):
+            kept, count = claim(assigned[i], effective[member_id], self.topics, claimed)
+            for topic_id in kept:
+                held = self.holders.get(topic_id)
+                if held is None:
+                    self.holders[topic_id] = {i}
+                else:
+                    held.add(i)
+            self.work.append(kept)
+            self.counts.append(count)
+        self.free_of = {
+            topic_id: free_partitions(self.topics[topic_id], taken) for topic_id, taken in claimed.items()
+        }
+
+    def free(self, topic_id: uuid.UUID) -> range | list[int]:
+        """The topic's partitions nobody keeps, ascending."""
+        free = self.free_of.get(topic_id)
+        return range(self.topics[topic_id]) if free is None else free
 
     def sorted_topics(self) -> list[uuid.UUID]:
         """Kafka's topic order: partitions per subscriber descending, then subscriber count ascending, then
@@ -328,17 +334,27 @@ class _Heterogeneous:
 
         level, plus_one = divmod(level_sum + left, len(taken))
         holders = self.holders.setdefault(topic_id, set())
+        work, class_of, runs = self.work, self.class_of, self.runs
+        whole = type(free) is range  # then a run's partitions are its bounds, and its frozenset can be shared
         pos = 0
         for rank, member in enumerate(taken):
             gain = level + (rank < plus_one) - counts[member]
-            run = free[pos : pos + gain]
+            if whole:
+                got = runs.get((pos, gain))
+                if got is None:
+                    got = runs[(pos, gain)] = frozenset(range(pos, pos + gain))
+            else:
+                got = frozenset(free[pos : pos + gain])
             pos += gain
-            assignment = self.work[member]
-            held = assignment.get(topic_id)
-            assignment[topic_id] = frozenset(run) if held is None else held | frozenset(run)
-            holders.add(member)
-            counts[member] += gain
-            self.touch(member)
+            if member in holders:
+                assignment = work[member]
+                assignment[topic_id] = assignment[topic_id] | got
+            else:
+                work[member][topic_id] = got
+                holders.add(member)
+            count = counts[member] = counts[member] + gain
+            touched = version[member] = version[member] + 1  # what touch() does, without the call
+            heapq.heappush(heaps[class_of[member]], (count, member, touched))
 
     def balance_topic(self, topic_id: uuid.UUID) -> int:
         """Move partitions of one topic from its most loaded holder to its least loaded subscriber while they
@@ -443,7 +459,7 @@ def _uniform_heterogeneous(
     state = _Heterogeneous(order, members, effective, topics)
     ordered = state.sorted_topics()
     for topic_id in ordered:
-        free = free_partitions(topics[topic_id], state.claimed.get(topic_id))
+        free = state.free(topic_id)
         if free:
             state.deal(topic_id, free)
     state.balance(ordered)
