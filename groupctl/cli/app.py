@@ -52,7 +52,9 @@ app.add_typer(spark.app, name="spark")
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"groupctl {__version__}")
+        from groupctl.log.fast import describe
+
+        typer.echo(f"groupctl {__version__}\n{describe()}")
         raise typer.Exit()
 
 

@@ -190,11 +190,9 @@ def decode(
             for _ in write_dump_log(inputs, sys.stdout, keep, kafka):
                 pass
         elif fmt is DecodeFormat.jsonl:
-            from groupctl.log.jsonl import dumps_line, record_jsonable
+            from groupctl.log.jsonl import write_jsonl
 
-            write = sys.stdout.write
-            for dump, rec in records(inputs):
-                write(dumps_line(record_jsonable(rec, dump.path)) + "\n")
+            write_jsonl(inputs, sys.stdout, keep)
         elif out_fmt in (OutputFormat.json, OutputFormat.yaml):
             from groupctl.log.jsonl import record_jsonable
 
@@ -441,12 +439,11 @@ def audit(
     from groupctl.log.audit import Auditor
 
     auditor = Auditor()
-    observe = auditor.observe
+    observe_batch = auditor.observe_batch
     with DumpReading(paths, what="auditing") as reading:
         for dump in reading.dumps():
-            for _batch, recs in dump.batches:
-                for rec in recs:
-                    observe(rec)
+            for batch, recs in dump.batches:
+                observe_batch(batch, recs)
             for problem in dump.problems:
                 auditor.observe_problem(problem)
     report = auditor.finish()

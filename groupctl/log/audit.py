@@ -118,8 +118,8 @@ class Auditor:
 
     __slots__ = (
         "_apply", "_commits", "_deleted", "_findings", "_first_ts", "_group_offsets", "_groups", "_last",
-        "_last_ts", "_member_offsets", "_other", "_problems", "_producers", "_txn_first", "_types", "_unknown",
-        "replay",
+        "_last_ts", "_member_offsets", "_native", "_other", "_problems", "_producers", "_txn_first", "_types",
+        "_unknown", "replay",
     )
 
     def __init__(self, replay: Replay | None = None) -> None:
@@ -150,6 +150,7 @@ class Auditor:
         self._group_offsets: dict[str, list[int | None]] = {}  # group -> offsets of its type 3 and 6 records
         self._unknown: dict[int, list[int]] = {}  # unknown type -> [count, first log offset]
         self._problems = 0
+        self._native: Any = None  # (compiled observe_batch, OffsetEntry) or False, chosen at the first batch
 
     def scope(self) -> set[tuple[str, str | int]]:
         """What the state built so far is keyed by: ("group", id) and ("producer", id) pairs.
@@ -201,6 +202,31 @@ class Auditor:
         if self._deleted and group in self._deleted:
             self._recommitted(group, self._deleted[group], key[1], record.offset)
         self._apply(rec)
+
+    def observe_batch(self, batch: Any, records: list[DecodedRecord]) -> None:
+        """`observe` each record of a batch, in order. With the compiled loop, the short path of plain
+        offset commits (and of the replay's `apply` for them) runs in C without a Python call per
+        record; every other record, and every finding, still goes through `observe`'s own code."""
+        native = self._native
+        if native is None:
+            native = self._native = self._compiled()
+        if native:
+            native[0](self, self.replay, batch, records, native[1])
+            return
+        observe = self.observe
+        for rec in records:
+            observe(rec)
+
+    def _compiled(self) -> tuple[Any, Any] | bool:
+        """The compiled observe_batch, when it runs and this auditor uses a plain Replay it can update."""
+        from groupctl.log import fast
+        from groupctl.log.replay import OffsetEntry, Replay
+
+        native = fast.module()
+        replay = self.replay
+        if native is None or type(replay) is not Replay or self._apply != replay.apply:
+            return False
+        return native.observe_batch, OffsetEntry
 
     def _check_rewind(self, group: str, data: dict, new: int, log_offset: int) -> None:
         """Report a rewind if the replay's committed offset (before this commit) is above `new`."""
@@ -752,11 +778,10 @@ def merge(parts: Iterable[Auditor]) -> Auditor:
 def audit(dumps: Iterable[FileDump]) -> AuditReport:
     """Audit whole inputs: every record of each dump, then that dump's problems (known once it is read)."""
     auditor = Auditor()
-    observe = auditor.observe
+    observe_batch = auditor.observe_batch
     for dump in dumps:
-        for _batch, recs in dump.batches:
-            for rec in recs:
-                observe(rec)
+        for batch, recs in dump.batches:
+            observe_batch(batch, recs)
         for problem in dump.problems:
             auditor.observe_problem(problem)
     return auditor.finish()

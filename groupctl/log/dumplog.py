@@ -154,6 +154,7 @@ def write_dump_log(
     With a filter, a batch line is printed only when at least one of its records is kept.
     """
     kafka = profile() if kafka is None else kafka
+    lines = _compiled_lines(kafka)
     for dump in dumps:
         out.write(f"Dumping {dump.path}\n")
         if dump.start_offset is not None:
@@ -162,12 +163,36 @@ def write_dump_log(
             shown = records if keep is None else [r for r in records if keep(r)]
             if keep is not None and not shown:
                 continue
+            if lines is not None:
+                out.write(lines(batch, shown))
+                continue
             out.write(batch_line(batch) + "\n")
             for rec in shown:
                 out.write(record_line(rec, kafka) + "\n")
         if dump.trailing_bytes:
             out.write(f"Found {dump.trailing_bytes} invalid bytes at the end of {Path(dump.path).name}\n")
         yield dump
+
+
+def _compiled_lines(kafka: Profile) -> Callable[[Any, list[DecodedRecord]], str] | None:
+    """The compiled printer of a batch's record lines, when it is built and on and this release prints
+    offset commits as it knows how (type 1 known, only `topicId` possibly hidden); it hands every
+    other record to `record_line`."""
+    from groupctl.log import fast
+
+    native = fast.module()
+    hidden = kafka.hidden(_OFFSET_COMMIT)
+    if native is None or _OFFSET_COMMIT not in kafka.record_types or not hidden <= {"topicId"}:
+        return None
+    hide_topic_id = "topicId" in hidden
+    reference = functools.partial(record_line, kafka=kafka)
+    render = native.dumplog_lines
+
+    def lines(batch: Any, records: list[DecodedRecord]) -> str:
+        """The batch line (v2 batches in C, others by `batch_line`) and the records' lines."""
+        return render(batch, records, hide_topic_id, reference, batch_line)
+
+    return lines
 
 
 # ---------------------------------------------------------------------------------------------

@@ -50,6 +50,7 @@ from typing import BinaryIO
 from crc32c import crc32c
 
 from groupctl.errors import DecodeError, GroupctlError, UsageError
+from groupctl.log import fast
 from groupctl.log.batch import MAX_BATCH_RECORDS, Batch, Record, increment_sequence
 from groupctl.log.compression import (
     CODEC_NAMES,
@@ -279,6 +280,9 @@ class BatchIterator:
         zz = _ZIGZAG
         new_record = Record
         varint = decode_varint
+        native = fast.module()
+        walk = None if native is None else native.walk
+        next_batch = None if native is None else native.next_batch
         pos = 0
         mapped = isinstance(data, mmap)
         next_drop = _DROP_STEP
@@ -288,6 +292,12 @@ class BatchIterator:
                     # Pages behind us are never read again: give them back so memory stays flat.
                     data.madvise(_mmap.MADV_DONTNEED, 0, pos - pos % _mmap.PAGESIZE)
                     next_drop = pos + _DROP_STEP
+                if next_batch is not None:  # a plain batch whole in C; anything else is read below
+                    got = next_batch(data, pos)
+                    if got is not None:
+                        batch, pos = got
+                        yield batch
+                        continue
                 whole_v2 = False
                 if n - pos >= V2_OVERHEAD:
                     (base_offset, length, ple, magic, crc, attrs, lod, base_ts, max_ts, pid, pep, bseq, count) = (
@@ -352,99 +362,105 @@ class BatchIterator:
                     # length, value length and header count of one byte each.
                     if count > (stop - p) // 7:
                         raise DecodeError(f"record count {count} cannot fit in the {stop - p} bytes of record data")
-                    records = []
-                    for i in range(count):
-                        # One- and two-byte varints inline; longer ones through decode_varint/varlong.
-                        b = buf[p]
-                        if b < 0x80:
-                            size = zz[b]
-                            p += 1
-                        elif buf[p + 1] < 0x80:
-                            size = (b & 0x7F) | (buf[p + 1] << 7)
-                            size = (size >> 1) ^ -(size & 1)
-                            p += 2
-                        else:
-                            size, p = varint(buf, p, stop)
-                        rend = p + size
-                        if size < 6 or rend > stop:
-                            raise DecodeError(
-                                f"record {i + 1} of {count}: size {size} does not fit the {stop - p} bytes left"
+                    records = None if walk is None else walk(
+                        buf, p, stop, count, base_offset, base_ts, max_ts, lat, bseq
+                    )
+                    if records is not None:
+                        p = stop
+                    else:  # the reference: every batch without the compiled loop, and any it declines
+                        records = []
+                        for i in range(count):
+                            # One- and two-byte varints inline; longer ones through decode_varint/varlong.
+                            b = buf[p]
+                            if b < 0x80:
+                                size = zz[b]
+                                p += 1
+                            elif buf[p + 1] < 0x80:
+                                size = (b & 0x7F) | (buf[p + 1] << 7)
+                                size = (size >> 1) ^ -(size & 1)
+                                p += 2
+                            else:
+                                size, p = varint(buf, p, stop)
+                            rend = p + size
+                            if size < 6 or rend > stop:
+                                raise DecodeError(
+                                    f"record {i + 1} of {count}: size {size} does not fit the {stop - p} bytes left"
+                                )
+                            # buf[p] is the record's attributes byte (unused)
+                            b = buf[p + 1]
+                            if b < 0x80:
+                                ts_delta = zz[b]
+                                p += 2
+                            elif buf[p + 2] < 0x80:
+                                ts_delta = (b & 0x7F) | (buf[p + 2] << 7)
+                                ts_delta = (ts_delta >> 1) ^ -(ts_delta & 1)
+                                p += 3
+                            else:
+                                ts_delta, p = decode_varlong(buf, p + 1, rend)
+                            b = buf[p]
+                            if b < 0x80:
+                                delta = zz[b]
+                                p += 1
+                            else:
+                                delta, p = varint(buf, p, rend)
+                            b = buf[p]
+                            if b < 0x80:
+                                ksize = zz[b]
+                                p += 1
+                            elif buf[p + 1] < 0x80:
+                                ksize = (b & 0x7F) | (buf[p + 1] << 7)
+                                ksize = (ksize >> 1) ^ -(ksize & 1)
+                                p += 2
+                            else:
+                                ksize, p = varint(buf, p, rend)
+                            if ksize < 0:
+                                key = None
+                                ksize = -1
+                            elif ksize > rend - p:
+                                raise DecodeError(f"record {i + 1} of {count}: key length {ksize} exceeds the record")
+                            else:
+                                key = buf[p : p + ksize]
+                                p += ksize
+                            b = buf[p]
+                            if b < 0x80:
+                                vsize = zz[b]
+                                p += 1
+                            elif buf[p + 1] < 0x80:
+                                vsize = (b & 0x7F) | (buf[p + 1] << 7)
+                                vsize = (vsize >> 1) ^ -(vsize & 1)
+                                p += 2
+                            else:
+                                vsize, p = varint(buf, p, rend)
+                            if vsize < 0:
+                                value = None
+                                vsize = -1
+                            elif vsize > rend - p:
+                                raise DecodeError(f"record {i + 1} of {count}: value length {vsize} exceeds the record")
+                            else:
+                                value = buf[p : p + vsize]
+                                p += vsize
+                            if buf[p] == 0:
+                                headers = []
+                                p += 1
+                            else:
+                                headers, p = _decode_headers(buf, p, rend, f"record {i + 1} of {count}")
+                            if p != rend:
+                                raise DecodeError(
+                                    f"record {i + 1} of {count}: expected to read {size} bytes in record payload, "
+                                    f"but read {p - rend + size}"
+                                )
+                            if bseq < 0:
+                                seq = -1
+                            else:
+                                seq = bseq + delta
+                                if delta < 0 or seq > _INT32_MAX:
+                                    seq = increment_sequence(bseq, delta)
+                            records.append(
+                                new_record(
+                                    base_offset + delta, max_ts if lat else base_ts + ts_delta, key, value, headers,
+                                    seq, ksize, vsize, None, True,
+                                )
                             )
-                        # buf[p] is the record's attributes byte (unused)
-                        b = buf[p + 1]
-                        if b < 0x80:
-                            ts_delta = zz[b]
-                            p += 2
-                        elif buf[p + 2] < 0x80:
-                            ts_delta = (b & 0x7F) | (buf[p + 2] << 7)
-                            ts_delta = (ts_delta >> 1) ^ -(ts_delta & 1)
-                            p += 3
-                        else:
-                            ts_delta, p = decode_varlong(buf, p + 1, rend)
-                        b = buf[p]
-                        if b < 0x80:
-                            delta = zz[b]
-                            p += 1
-                        else:
-                            delta, p = varint(buf, p, rend)
-                        b = buf[p]
-                        if b < 0x80:
-                            ksize = zz[b]
-                            p += 1
-                        elif buf[p + 1] < 0x80:
-                            ksize = (b & 0x7F) | (buf[p + 1] << 7)
-                            ksize = (ksize >> 1) ^ -(ksize & 1)
-                            p += 2
-                        else:
-                            ksize, p = varint(buf, p, rend)
-                        if ksize < 0:
-                            key = None
-                            ksize = -1
-                        elif ksize > rend - p:
-                            raise DecodeError(f"record {i + 1} of {count}: key length {ksize} exceeds the record")
-                        else:
-                            key = buf[p : p + ksize]
-                            p += ksize
-                        b = buf[p]
-                        if b < 0x80:
-                            vsize = zz[b]
-                            p += 1
-                        elif buf[p + 1] < 0x80:
-                            vsize = (b & 0x7F) | (buf[p + 1] << 7)
-                            vsize = (vsize >> 1) ^ -(vsize & 1)
-                            p += 2
-                        else:
-                            vsize, p = varint(buf, p, rend)
-                        if vsize < 0:
-                            value = None
-                            vsize = -1
-                        elif vsize > rend - p:
-                            raise DecodeError(f"record {i + 1} of {count}: value length {vsize} exceeds the record")
-                        else:
-                            value = buf[p : p + vsize]
-                            p += vsize
-                        if buf[p] == 0:
-                            headers = []
-                            p += 1
-                        else:
-                            headers, p = _decode_headers(buf, p, rend, f"record {i + 1} of {count}")
-                        if p != rend:
-                            raise DecodeError(
-                                f"record {i + 1} of {count}: expected to read {size} bytes in record payload, "
-                                f"but read {p - rend + size}"
-                            )
-                        if bseq < 0:
-                            seq = -1
-                        else:
-                            seq = bseq + delta
-                            if delta < 0 or seq > _INT32_MAX:
-                                seq = increment_sequence(bseq, delta)
-                        records.append(
-                            new_record(
-                                base_offset + delta, max_ts if lat else base_ts + ts_delta, key, value, headers, seq,
-                                ksize, vsize, None, True,
-                            )
-                        )
                     if count and p != stop:
                         raise DecodeError(f"{stop - p} bytes remain after the last of {count} records")
                 except (DecodeError, IndexError) as exc:

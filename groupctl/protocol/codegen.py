@@ -327,7 +327,10 @@ class _DecoderGen:
         v = self.version
         for f, var in tagged:
             dv = default_value(f, v)
-            if isinstance(dv, (list, dict)):
+            fresh = _fresh_literal(dv)
+            if fresh is not None:
+                out(1, f"{var} = {fresh}")  # a display builds it anew each time, far cheaper than deepcopy
+            elif isinstance(dv, (list, dict)):
                 out(1, f"{var} = _deepcopy({self.u.const(dv)})")
             else:
                 out(1, f"{var} = {self.u.const(dv)}")
@@ -363,6 +366,24 @@ class _DecoderGen:
         out(4, "unk = []")
         out(3, "unk.append((tag, buf[pos:e]))")
         out(3, "pos = e")
+
+
+def _fresh_literal(value: Any) -> str | None:
+    """Source for a list or dict default that a display rebuilds fresh: an empty list, or a dict of
+    scalars and empty lists (a tagged struct's default). None for anything else (deepcopy then)."""
+    if isinstance(value, list):
+        return "[]" if not value else None
+    if not isinstance(value, dict):
+        return None
+    parts = []
+    for k, v in value.items():
+        if isinstance(v, list) and not v:
+            parts.append(f"{k!r}: []")
+        elif v is None or isinstance(v, (bool, int, str)):
+            parts.append(f"{k!r}: {v!r}")
+        else:
+            return None
+    return "{" + ", ".join(parts) + "}"
 
 
 def _intersect(a: Any, b: Any) -> tuple[int, int] | None:

@@ -18,7 +18,9 @@ from groupctl.cli.app import _debug_requested
 def test_version(cli):
     r = cli("--version")
     assert r.code == 0
-    assert r.out.strip() == f"groupctl {__version__}"
+    first, loop = r.out.strip().split("\n")
+    assert first == f"groupctl {__version__}"
+    assert loop.startswith("record loop: ")
 
 
 def test_no_arguments_prints_help_and_exits_usage(cli):

@@ -30,6 +30,8 @@ from groupctl.protocol.consumer_protocol import encode_assignment, encode_subscr
 from groupctl.protocol.primitives import uuid_to_kafka
 from groupctl.protocol.records import encode_key, encode_value
 
+pytestmark = pytest.mark.usefixtures("record_loop")  # each test on the reference and the compiled loop
+
 TS = BASE_TS
 TOPIC_ID = uuid.UUID(int=0x1234_5678_9ABC_DEF0_1122_3344_5566_7788)
 TID = uuid_to_kafka(TOPIC_ID)

@@ -32,6 +32,8 @@ from groupctl.log.synthetic import (
 from groupctl.log.writer import SimpleRecord, build_batch, build_control_batch
 from groupctl.protocol.records import encode_key, encode_value
 
+pytestmark = pytest.mark.usefixtures("record_loop")  # each test on the reference and the compiled loop
+
 TOPIC_ID = uuid.UUID(int=0xFEED)
 
 

@@ -26,6 +26,8 @@ from groupctl.log.compression import (
     xxh32,
 )
 
+pytestmark = pytest.mark.usefixtures("record_loop")  # each test on the reference and the compiled loop
+
 PAYLOADS = [b"", b"x", os.urandom(100), b"abc" * 30_000 + os.urandom(70_000), b"\0" * 300_000]
 CODECS = ["gzip", "snappy", "lz4", "zstd"]
 

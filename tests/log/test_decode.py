@@ -16,6 +16,8 @@ from groupctl.log.writer import SimpleRecord, build_batch
 from groupctl.protocol.record_schemas import EARLY_ACCESS_VALUE_SCHEMAS
 from groupctl.protocol.records import encode_key
 
+pytestmark = pytest.mark.usefixtures("record_loop")  # each test on the reference and the compiled loop
+
 
 def _decode_one(key: bytes | None, value: bytes | None):
     batch = next(iter(iter_batches(build_batch([SimpleRecord(key, value, 5)]), strict=True)))

@@ -17,6 +17,8 @@ from groupctl.log.synthetic import write_sample_dump
 from groupctl.log.writer import SimpleRecord, build_batch, build_message_set
 from groupctl.protocol.records import encode_key, encode_value, value_json
 
+pytestmark = pytest.mark.usefixtures("record_loop")  # each test on the reference and the compiled loop
+
 BATCH_V2 = re.compile(
     r"baseOffset: \d+ lastOffset: \d+ count: \d+ baseSequence: -?\d+ lastSequence: -?\d+ producerId: -?\d+ "
     r"producerEpoch: -?\d+ partitionLeaderEpoch: -?\d+ isTransactional: (true|false) isControl: (true|false) "

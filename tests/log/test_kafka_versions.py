@@ -25,6 +25,8 @@ from groupctl.log.writer import SimpleRecord, build_batch, build_message_set
 from groupctl.protocol.primitives import uuid_to_kafka
 from groupctl.protocol.records import encode_key, encode_value
 
+pytestmark = pytest.mark.usefixtures("record_loop")  # each test on the reference and the compiled loop
+
 TOPIC_ID = uuid.UUID(bytes=bytes(range(1, 17)))
 TOPIC_ID_TEXT = uuid_to_kafka(TOPIC_ID)
 

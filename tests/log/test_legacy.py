@@ -15,6 +15,8 @@ from groupctl.log.compression import compress
 from groupctl.log.segment import iter_batches
 from groupctl.log.writer import SimpleRecord, build_batch, build_legacy_message, build_message_set
 
+pytestmark = pytest.mark.usefixtures("record_loop")  # each test on the reference and the compiled loop
+
 HAS_XXHASH = importlib.util.find_spec("xxhash") is not None  # kafka-python's magic-0 lz4 needs it
 CODECS = ["none", "gzip", "snappy", "lz4"]
 KP_CODEC = {"none": 0, "gzip": 1, "snappy": 2, "lz4": 3}

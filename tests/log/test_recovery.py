@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from groupctl.log.recovery import scan_segment
 from groupctl.log.writer import SimpleRecord, build_batch, build_message_set, segment_file_name
+
+pytestmark = pytest.mark.usefixtures("record_loop")  # each test on the reference and the compiled loop
 
 RECORDS = [SimpleRecord(b"k%d" % i, b"v%d" % i, 1_700_000_000_000 + i) for i in range(3)]
 

@@ -32,6 +32,8 @@ from groupctl.protocol.primitives import uuid_to_kafka
 from groupctl.protocol.record_schemas import EARLY_ACCESS_VALUE_SCHEMAS
 from groupctl.protocol.records import encode_key, encode_value
 
+pytestmark = pytest.mark.usefixtures("record_loop")  # each test on the reference and the compiled loop
+
 TS = BASE_TS
 TOPIC_ID = uuid.UUID("6513270e-269e-0d37-f2a7-4de452e6b438")
 TOPIC_B64 = uuid_to_kafka(TOPIC_ID)

@@ -36,6 +36,8 @@ from groupctl.log.writer import (
 )
 from tests.log.bombs import TINY_RECORD, v2_batch
 
+pytestmark = pytest.mark.usefixtures("record_loop")  # each test on the reference and the compiled loop
+
 RECS = [SimpleRecord(b"key-%d" % i, b"value-%d" % i * (i + 1), 1_700_000_000_000 + i) for i in range(5)]
 
 

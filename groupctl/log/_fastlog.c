@@ -1,0 +1,1428 @@
+/* The compiled record loop behind `groupctl.log.fast`: the per-record work of `dump decode` and
+ * `dump audit` out of the interpreter.
+ *
+ * Every function here handles the common, well-formed case and nothing else. Whatever it does not
+ * recognise (a varint it would have to guess about, headers, a record type or value version other
+ * than an OffsetCommit's, a string needing escapes, an unknown tagged field) goes to the pure-Python
+ * code, a whole batch (walk) or one record (decode, lines) at a time, so the output is the
+ * reference's, byte for byte, and the reference alone words every error.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+#include <stdint.h>
+#include <string.h>
+
+/* ---- state set once by setup() ------------------------------------------------------------- */
+
+#define N_RECORD_FIELDS 10
+static const char *const RECORD_FIELDS[N_RECORD_FIELDS] = {
+    "offset", "timestamp", "key", "value", "headers", "sequence", "key_size", "value_size", "crc", "crc_valid",
+};
+enum { R_OFFSET, R_TIMESTAMP, R_KEY, R_VALUE, R_HEADERS, R_SEQUENCE, R_KEY_SIZE, R_VALUE_SIZE, R_CRC, R_CRC_VALID };
+
+#define N_BATCH_FIELDS 20
+static const char *const BATCH_FIELDS[N_BATCH_FIELDS] = {
+    "base_offset", "last_offset", "count", "base_sequence", "last_sequence", "producer_id", "producer_epoch",
+    "partition_leader_epoch", "is_transactional", "is_control", "delete_horizon_ms", "position", "size", "magic",
+    "compression", "timestamp_type", "max_timestamp", "crc", "crc_valid", "records",
+};
+
+static PyTypeObject *RecordType, *DecodedType, *KeyType, *ValueType, *BatchType;
+static Py_ssize_t record_offsets[N_RECORD_FIELDS], batch_offsets[N_BATCH_FIELDS];
+static PyObject *s_none, *s_create_time, *s_log_append_time;
+static uint32_t crc_table[8][256];
+static PyObject *key_cache, *uuid_cache, *uuid_from_bytes, *zero_uuid, *decode_record_py;
+static PyObject *s_offset, *s_leaderEpoch, *s_metadata, *s_commitTimestamp, *s_expireTimestamp, *s_topicId;
+static PyObject *s_group, *s_topic, *s_partition, *s_int, *s_magic, *s_is_control, *s_timestamp_type;
+static PyObject *s_producer_id, *s_commits, *s_last, *s_deleted, *s_offsets, *s_simple, *s_records;
+static PyObject *s_first_timestamp, *s_last_timestamp, *s_observe, *s_check_rewind, *s_recommitted;
+#define N_BATCH_INTS 11
+static const char *const BATCH_INTS[N_BATCH_INTS] = {
+    "base_offset", "last_offset", "count", "base_sequence", "last_sequence", "producer_id", "producer_epoch",
+    "partition_leader_epoch", "position", "max_timestamp", "size",
+};
+static PyObject *s_batch_ints[N_BATCH_INTS];
+static PyObject *s_is_transactional, *s_delete_horizon_ms, *s_compression, *s_crc, *s_crc_valid;
+static int ready = 0;
+
+#define SLOT(obj, i) (*(PyObject **)((char *)(obj) + record_offsets[i]))
+
+static int intern(PyObject **dst, const char *text) {
+    *dst = PyUnicode_InternFromString(text);
+    return *dst == NULL ? -1 : 0;
+}
+
+static int slot_offsets(PyTypeObject *type, const char *const *names, int n, Py_ssize_t *offsets) {
+    for (int i = 0; i < n; i++) {
+        PyObject *descr = PyDict_GetItemString(type->tp_dict, names[i]);
+        if (descr == NULL || !Py_IS_TYPE(descr, &PyMemberDescr_Type) ||
+            ((PyMemberDescrObject *)descr)->d_member->type != T_OBJECT_EX) {
+            PyErr_Format(PyExc_TypeError, "%s.%s is not a slot", type->tp_name, names[i]);
+            return -1;
+        }
+        offsets[i] = ((PyMemberDescrObject *)descr)->d_member->offset;
+    }
+    if (type->tp_dictoffset != 0) {
+        PyErr_Format(PyExc_TypeError, "%s must have __slots__ and no __dict__", type->tp_name);
+        return -1;
+    }
+    return 0;
+}
+
+static void crc_init(void) {
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; k++) c = c & 1 ? (c >> 1) ^ 0x82F63B78u : c >> 1;
+        crc_table[0][i] = c;
+    }
+    for (uint32_t i = 0; i < 256; i++)
+        for (int t = 1; t < 8; t++) crc_table[t][i] = (crc_table[t - 1][i] >> 8) ^ crc_table[0][crc_table[t - 1][i] & 0xFF];
+}
+
+/* CRC-32C (Castagnoli), slicing by 8. */
+static uint32_t crc32c(const uint8_t *b, Py_ssize_t n) {
+    uint32_t c = 0xFFFFFFFFu;
+    while (n >= 8) {
+        uint32_t lo = c ^ ((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24);
+        c = crc_table[7][lo & 0xFF] ^ crc_table[6][(lo >> 8) & 0xFF] ^ crc_table[5][(lo >> 16) & 0xFF] ^
+            crc_table[4][lo >> 24] ^ crc_table[3][b[4]] ^ crc_table[2][b[5]] ^ crc_table[1][b[6]] ^ crc_table[0][b[7]];
+        b += 8;
+        n -= 8;
+    }
+    while (n--) c = (c >> 8) ^ crc_table[0][(c ^ *b++) & 0xFF];
+    return c ^ 0xFFFFFFFFu;
+}
+
+static PyObject *setup(PyObject *self, PyObject *args) {
+    PyObject *record, *decoded, *rkey, *rvalue, *batch;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!O!OOOO!", &PyType_Type, &record, &PyType_Type, &decoded, &PyType_Type,
+                          &rkey, &PyType_Type, &rvalue, &PyDict_Type, &key_cache, &PyDict_Type, &uuid_cache,
+                          &uuid_from_bytes, &zero_uuid, &decode_record_py, &PyType_Type, &batch))
+        return NULL;
+    BatchType = (PyTypeObject *)batch;
+    if (slot_offsets(BatchType, BATCH_FIELDS, N_BATCH_FIELDS, batch_offsets)) return NULL;
+    Py_INCREF(batch);
+    crc_init();
+    RecordType = (PyTypeObject *)record;
+    DecodedType = (PyTypeObject *)decoded;
+    KeyType = (PyTypeObject *)rkey;
+    ValueType = (PyTypeObject *)rvalue;
+    if (!PyType_IsSubtype(DecodedType, &PyTuple_Type) || !PyType_IsSubtype(KeyType, &PyTuple_Type) ||
+        !PyType_IsSubtype(ValueType, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "DecodedRecord, RecordKey and RecordValue must be tuples");
+        return NULL;
+    }
+    if (slot_offsets(RecordType, RECORD_FIELDS, N_RECORD_FIELDS, record_offsets)) return NULL;
+    Py_INCREF(record); Py_INCREF(decoded); Py_INCREF(rkey); Py_INCREF(rvalue);
+    Py_INCREF(key_cache); Py_INCREF(uuid_cache); Py_INCREF(uuid_from_bytes); Py_INCREF(zero_uuid);
+    Py_INCREF(decode_record_py);
+    if (intern(&s_offset, "offset") || intern(&s_leaderEpoch, "leaderEpoch") || intern(&s_metadata, "metadata") ||
+        intern(&s_commitTimestamp, "commitTimestamp") || intern(&s_expireTimestamp, "expireTimestamp") ||
+        intern(&s_topicId, "topicId") || intern(&s_group, "group") || intern(&s_topic, "topic") ||
+        intern(&s_partition, "partition") || intern(&s_int, "int") || intern(&s_magic, "magic") ||
+        intern(&s_is_control, "is_control") || intern(&s_timestamp_type, "timestamp_type") ||
+        intern(&s_producer_id, "producer_id") || intern(&s_commits, "_commits") || intern(&s_last, "_last") ||
+        intern(&s_deleted, "_deleted") || intern(&s_offsets, "offsets") || intern(&s_simple, "_simple") ||
+        intern(&s_records, "records") || intern(&s_first_timestamp, "first_timestamp") ||
+        intern(&s_last_timestamp, "last_timestamp") || intern(&s_observe, "observe") ||
+        intern(&s_check_rewind, "_check_rewind") || intern(&s_recommitted, "_recommitted") ||
+        intern(&s_is_transactional, "is_transactional") || intern(&s_delete_horizon_ms, "delete_horizon_ms") ||
+        intern(&s_compression, "compression") || intern(&s_crc, "crc") || intern(&s_crc_valid, "crc_valid") ||
+        intern(&s_none, "none") || intern(&s_create_time, "CreateTime") ||
+        intern(&s_log_append_time, "LogAppendTime"))
+        return NULL;
+    for (int i = 0; i < N_BATCH_INTS; i++)
+        if (intern(&s_batch_ints[i], BATCH_INTS[i])) return NULL;
+    ready = 1;
+    Py_RETURN_NONE;
+}
+
+static int check_ready(void) {
+    if (!ready) {
+        PyErr_SetString(PyExc_RuntimeError, "groupctl.log._fastlog.setup() was not called");
+        return -1;
+    }
+    return 0;
+}
+
+static inline int64_t be64(const uint8_t *b) {
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++) v = (v << 8) | b[i];
+    return (int64_t)v;
+}
+static inline int32_t be32(const uint8_t *b) {
+    return (int32_t)((uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3]);
+}
+static inline int16_t be16(const uint8_t *b) { return (int16_t)((uint16_t)b[0] << 8 | b[1]); }
+
+/* ---- varints: 0 on success, -1 for anything the reference must judge ------------------------- */
+
+static inline int read_uvarint32(const uint8_t *b, Py_ssize_t *p, Py_ssize_t end, uint32_t *out) {
+    uint64_t raw = 0;
+    Py_ssize_t q = *p;
+    for (int shift = 0; shift < 35; shift += 7) {
+        if (q >= end) return -1;
+        uint8_t c = b[q++];
+        raw |= (uint64_t)(c & 0x7F) << shift;
+        if (!(c & 0x80)) {
+            if (raw > 0xFFFFFFFFu) return -1;
+            *out = (uint32_t)raw;
+            *p = q;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static inline int read_varint(const uint8_t *b, Py_ssize_t *p, Py_ssize_t end, int64_t *out) {
+    uint32_t raw;
+    if (read_uvarint32(b, p, end, &raw)) return -1;
+    *out = (int32_t)((raw >> 1) ^ (uint32_t)(-(int32_t)(raw & 1)));
+    return 0;
+}
+
+static inline int read_varlong(const uint8_t *b, Py_ssize_t *p, Py_ssize_t end, int64_t *out) {
+    uint64_t raw = 0;
+    Py_ssize_t q = *p;
+    for (int shift = 0; shift < 70; shift += 7) {
+        if (q >= end) return -1;
+        uint8_t c = b[q++];
+        if (shift == 63 && c > 1) return -1;
+        raw |= (uint64_t)(c & 0x7F) << shift;
+        if (!(c & 0x80)) {
+            *out = (int64_t)((raw >> 1) ^ (uint64_t)(-(int64_t)(raw & 1)));
+            *p = q;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* ---- walk: the records of one v2 batch ------------------------------------------------------ */
+
+/* Keys repeat (one per group, topic and partition): the same bytes object is handed out for the same
+ * key bytes, which saves an allocation per record and lets the key cache reuse the bytes' hash. */
+#define KEY_SLOTS 8192
+static PyObject *key_slots[KEY_SLOTS];
+
+static PyObject *key_bytes(const uint8_t *b, Py_ssize_t n) {
+    if (n > 256) return PyBytes_FromStringAndSize((const char *)b, n);
+    uint32_t h = 2166136261u;
+    for (Py_ssize_t i = 0; i < n; i++) h = (h ^ b[i]) * 16777619u;
+    PyObject **slot = &key_slots[h & (KEY_SLOTS - 1)];
+    PyObject *hit = *slot;
+    if (hit != NULL && PyBytes_GET_SIZE(hit) == n && memcmp(PyBytes_AS_STRING(hit), b, n) == 0)
+        return Py_NewRef(hit);
+    PyObject *fresh = PyBytes_FromStringAndSize((const char *)b, n);
+    if (fresh == NULL) return NULL;
+    Py_XSETREF(*slot, Py_NewRef(fresh));
+    return fresh;
+}
+
+static PyObject *new_record(int64_t offset, PyObject *timestamp, PyObject *key, PyObject *value, int64_t seq,
+                            int64_t ksize, int64_t vsize) {
+    PyObject *fields[N_RECORD_FIELDS];
+    fields[R_OFFSET] = PyLong_FromLongLong(offset);
+    fields[R_TIMESTAMP] = Py_NewRef(timestamp);
+    fields[R_KEY] = key;
+    fields[R_VALUE] = value;
+    fields[R_HEADERS] = PyList_New(0);
+    fields[R_SEQUENCE] = PyLong_FromLongLong(seq);
+    fields[R_KEY_SIZE] = PyLong_FromLongLong(ksize);
+    fields[R_VALUE_SIZE] = PyLong_FromLongLong(vsize);
+    fields[R_CRC] = Py_NewRef(Py_None);
+    fields[R_CRC_VALID] = Py_NewRef(Py_True);
+    PyObject *rec = NULL;
+    for (int i = 0; i < N_RECORD_FIELDS; i++)
+        if (fields[i] == NULL) goto fail;
+    rec = RecordType->tp_alloc(RecordType, 0);
+    if (rec == NULL) goto fail;
+    for (int i = 0; i < N_RECORD_FIELDS; i++) SLOT(rec, i) = fields[i];
+    return rec;
+fail:
+    for (int i = 0; i < N_RECORD_FIELDS; i++) Py_XDECREF(fields[i]);
+    return NULL;
+}
+
+/* The records of a v2 batch: a list, Py_None (the reference must read it), or NULL on error. */
+static PyObject *walk_records(const uint8_t *b, Py_ssize_t len, Py_ssize_t p, Py_ssize_t stop, Py_ssize_t count,
+                              int64_t base_offset, int64_t base_ts, int64_t max_ts, int lat, int64_t bseq) {
+    PyObject *records = NULL, *ts_obj = NULL; /* records of a batch mostly share their timestamp */
+    int64_t last_ts = 0;
+    if (p < 0 || stop > len || p > stop || count < 0) goto fallback;
+    records = PyList_New(count);
+    if (records == NULL) goto error;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        int64_t size, ts_delta, delta, ksize, vsize, nheaders;
+        if (read_varint(b, &p, stop, &size)) goto fallback;
+        Py_ssize_t rend = p + size;
+        if (size < 6 || size > stop - p) goto fallback;
+        p += 1; /* attributes */
+        if (read_varlong(b, &p, rend, &ts_delta) || read_varint(b, &p, rend, &delta) ||
+            read_varint(b, &p, rend, &ksize))
+            goto fallback;
+        PyObject *key, *value;
+        if (ksize < 0) {
+            ksize = -1;
+            key = Py_NewRef(Py_None);
+        } else {
+            if (ksize > rend - p) goto fallback;
+            key = key_bytes(b + p, ksize);
+            if (key == NULL) goto error;
+            p += ksize;
+        }
+        if (read_varint(b, &p, rend, &vsize)) {
+            Py_DECREF(key);
+            goto fallback;
+        }
+        if (vsize < 0) {
+            vsize = -1;
+            value = Py_NewRef(Py_None);
+        } else {
+            if (vsize > rend - p) {
+                Py_DECREF(key);
+                goto fallback;
+            }
+            value = PyBytes_FromStringAndSize((const char *)b + p, vsize);
+            if (value == NULL) {
+                Py_DECREF(key);
+                goto error;
+            }
+            p += vsize;
+        }
+        if (read_varint(b, &p, rend, &nheaders) || nheaders != 0 || p != rend) {
+            Py_DECREF(key);
+            Py_DECREF(value);
+            goto fallback;
+        }
+        int64_t seq = -1, offset, timestamp;
+        if (bseq >= 0) {
+            if (delta < 0 || bseq + delta > INT32_MAX) {
+                Py_DECREF(key);
+                Py_DECREF(value);
+                goto fallback;
+            }
+            seq = bseq + delta;
+        }
+        if (__builtin_add_overflow((int64_t)base_offset, delta, &offset)) {
+            Py_DECREF(key);
+            Py_DECREF(value);
+            goto fallback;
+        }
+        if (lat) {
+            timestamp = max_ts;
+        } else if (__builtin_add_overflow((int64_t)base_ts, ts_delta, &timestamp)) {
+            Py_DECREF(key);
+            Py_DECREF(value);
+            goto fallback;
+        }
+        if (ts_obj == NULL || timestamp != last_ts) {
+            Py_XSETREF(ts_obj, PyLong_FromLongLong(timestamp));
+            last_ts = timestamp;
+            if (ts_obj == NULL) {
+                Py_DECREF(key);
+                Py_DECREF(value);
+                goto error;
+            }
+        }
+        PyObject *rec = new_record(offset, ts_obj, key, value, seq, ksize, vsize);
+        if (rec == NULL) goto error;
+        PyList_SET_ITEM(records, i, rec);
+    }
+    Py_XDECREF(ts_obj);
+    ts_obj = NULL;
+    if (count && p != stop) goto fallback;
+    return records;
+fallback:
+    Py_XDECREF(ts_obj);
+    Py_XDECREF(records);
+    Py_RETURN_NONE;
+error:
+    Py_XDECREF(ts_obj);
+    Py_XDECREF(records);
+    return NULL;
+}
+
+static PyObject *walk(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    Py_ssize_t p, stop, count;
+    long long base_offset, base_ts, max_ts, bseq;
+    int lat;
+    if (check_ready()) return NULL;
+    if (!PyArg_ParseTuple(args, "y*nnnLLLpL", &view, &p, &stop, &count, &base_offset, &base_ts, &max_ts, &lat,
+                          &bseq))
+        return NULL;
+    PyObject *r = walk_records(view.buf, view.len, p, stop, count, base_offset, base_ts, max_ts, lat, bseq);
+    PyBuffer_Release(&view);
+    return r;
+}
+
+/* next_batch(data, pos) -> (Batch, end) for a whole, uncompressed v2 batch whose CRC checks and whose
+ * records walk cleanly; None for anything else (the reference reads it and reports what is wrong). */
+static PyObject *next_batch(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    Py_ssize_t pos;
+    if (check_ready()) return NULL;
+    if (!PyArg_ParseTuple(args, "y*n", &view, &pos)) return NULL;
+    const uint8_t *b = view.buf;
+    Py_ssize_t n = view.len;
+    PyObject *result = Py_None, *records = NULL;
+    if (pos < 0 || n - pos < 61) goto done;
+    const uint8_t *h = b + pos;
+    int64_t base_offset = be64(h);
+    int32_t length = be32(h + 8), ple = be32(h + 12);
+    uint8_t magic = h[16];
+    uint32_t crc = (uint32_t)be32(h + 17);
+    int16_t attrs = be16(h + 21);
+    int32_t lod = be32(h + 23);
+    int64_t base_ts = be64(h + 27), max_ts = be64(h + 35), pid = be64(h + 43);
+    int16_t pep = be16(h + 51);
+    int32_t bseq = be32(h + 53), count = be32(h + 57);
+    if (magic != 2 || length < 49 || length > n - pos - 12) goto done;
+    Py_ssize_t end = pos + 12 + length;
+    if ((attrs & 0x07) != 0 || count <= 0 || count > (1 << 17) || count > (end - pos - 61) / 7) goto done;
+    if (crc32c(h + 21, end - pos - 21) != crc) goto done;
+    int64_t last_seq = -1, last_offset;
+    if (__builtin_add_overflow(base_offset, (int64_t)lod, &last_offset)) goto done;
+    if (bseq >= 0) {
+        if (lod < 0 || (int64_t)bseq + lod > INT32_MAX) goto done;
+        last_seq = (int64_t)bseq + lod;
+    }
+    int lat = (attrs & 0x08) != 0;
+    records = walk_records(b, n, pos + 61, end, count, base_offset, base_ts, max_ts, lat, bseq);
+    if (records == NULL) {
+        result = NULL;
+        goto done;
+    }
+    if (records == Py_None) {
+        Py_DECREF(records);
+        records = NULL;
+        goto done;
+    }
+    PyObject *f[N_BATCH_FIELDS];
+    int64_t ints[] = {base_offset, last_offset, count, bseq, last_seq, pid, pep, ple};
+    for (int i = 0; i < 8; i++) f[i] = PyLong_FromLongLong(ints[i]);
+    f[8] = Py_NewRef((attrs & 0x10) ? Py_True : Py_False);
+    f[9] = Py_NewRef((attrs & 0x20) ? Py_True : Py_False);
+    f[10] = (attrs & 0x40) ? PyLong_FromLongLong(base_ts) : Py_NewRef(Py_None);
+    f[11] = PyLong_FromSsize_t(pos);
+    f[12] = PyLong_FromLong(length + 12);
+    f[13] = PyLong_FromLong(2);
+    f[14] = Py_NewRef(s_none);
+    f[15] = Py_NewRef(lat ? s_log_append_time : s_create_time);
+    f[16] = PyLong_FromLongLong(max_ts);
+    f[17] = PyLong_FromUnsignedLong(crc);
+    f[18] = Py_NewRef(Py_True);
+    f[19] = records;
+    records = NULL;
+    PyObject *batch = NULL;
+    int ok = 1;
+    for (int i = 0; i < N_BATCH_FIELDS; i++) ok = ok && f[i] != NULL;
+    if (ok) batch = BatchType->tp_alloc(BatchType, 0);
+    if (batch == NULL) {
+        for (int i = 0; i < N_BATCH_FIELDS; i++) Py_XDECREF(f[i]);
+        result = NULL;
+        goto done;
+    }
+    for (int i = 0; i < N_BATCH_FIELDS; i++) *(PyObject **)((char *)batch + batch_offsets[i]) = f[i];
+    result = Py_BuildValue("(Nn)", batch, end);
+    PyBuffer_Release(&view);
+    return result;
+done:
+    Py_XDECREF(records);
+    PyBuffer_Release(&view);
+    if (result == Py_None) Py_RETURN_NONE;
+    return result;
+}
+
+/* ---- decode: keys from the reference's cache, OffsetCommit values here ------------------------ */
+
+static PyObject *new_tuple_of(PyTypeObject *type, Py_ssize_t n, PyObject **items) {
+    /* A NamedTuple instance without its __new__; steals the references in items. */
+    PyObject *t = type->tp_alloc(type, n);
+    if (t == NULL) {
+        for (Py_ssize_t i = 0; i < n; i++) Py_DECREF(items[i]);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) PyTuple_SET_ITEM(t, i, items[i]);
+    return t;
+}
+
+
+static int dict_set_steal(PyObject *d, PyObject *k, PyObject *v) {
+    if (v == NULL) return -1;
+    int rc = PyDict_SetItem(d, k, v);
+    Py_DECREF(v);
+    return rc;
+}
+
+static PyObject *topic_id(const uint8_t *raw) {
+    PyObject *key = PyBytes_FromStringAndSize((const char *)raw, 16);
+    if (key == NULL) return NULL;
+    PyObject *u = PyDict_GetItemWithError(uuid_cache, key);
+    if (u != NULL) {
+        Py_DECREF(key);
+        return Py_NewRef(u);
+    }
+    if (PyErr_Occurred()) {
+        Py_DECREF(key);
+        return NULL;
+    }
+    u = PyObject_CallOneArg(uuid_from_bytes, key);
+    Py_DECREF(key);
+    return u;
+}
+
+/* The data dict of an OffsetCommitValue (type 1) at versions 0-4, as the generated decoder builds
+ * it; NULL without an exception set means "let the reference decode it". */
+static PyObject *offset_commit_data(const uint8_t *b, Py_ssize_t n, int version, PyObject *record_ts) {
+    Py_ssize_t p = 2;
+    int64_t offset, commit_ts, expire_ts = 0;
+    int32_t leader_epoch = 0;
+    Py_ssize_t mlen;
+    const uint8_t *uuid_raw = NULL;
+    if (version < 0 || version > 4) return NULL;
+    if (version == 4) {
+        if (n < p + 12) return NULL;
+        offset = be64(b + p);
+        leader_epoch = be32(b + p + 8);
+        p += 12;
+        uint32_t raw;
+        if (read_uvarint32(b, &p, n, &raw)) return NULL;
+        mlen = (Py_ssize_t)raw - 1;
+        if (mlen < 0 || mlen > 32767) return NULL;
+    } else {
+        Py_ssize_t head = version == 3 ? 14 : 10;
+        if (n < p + head) return NULL;
+        offset = be64(b + p);
+        if (version == 3) leader_epoch = be32(b + p + 8);
+        mlen = be16(b + p + head - 2);
+        p += head;
+        if (mlen < 0) return NULL;
+    }
+    if (mlen > n - p) return NULL;
+    Py_ssize_t mstart = p;
+    p += mlen;
+    if (n - p < 8) return NULL;
+    commit_ts = be64(b + p);
+    p += 8;
+    if (version == 1) {
+        if (n - p < 8) return NULL;
+        expire_ts = be64(b + p);
+        p += 8;
+    }
+    if (version == 4) {
+        uint32_t ntags;
+        if (read_uvarint32(b, &p, n, &ntags)) return NULL;
+        for (uint32_t t = 0; t < ntags; t++) {
+            uint32_t tag, size;
+            if (read_uvarint32(b, &p, n, &tag) || read_uvarint32(b, &p, n, &size)) return NULL;
+            if (tag != 0 || size != 16 || n - p < 16 || uuid_raw != NULL) return NULL;
+            uuid_raw = b + p;
+            p += 16;
+        }
+    }
+    PyObject *d = PyDict_New();
+    if (d == NULL) return NULL;
+    if (dict_set_steal(d, s_offset, PyLong_FromLongLong(offset))) goto error;
+    if (version >= 3 && dict_set_steal(d, s_leaderEpoch, PyLong_FromLong(leader_epoch))) goto error;
+    if (dict_set_steal(d, s_metadata, PyUnicode_DecodeUTF8((const char *)b + mstart, mlen, "replace"))) goto error;
+    /* The commit's timestamp is usually its record's: share that int. */
+    int overflow = 1;
+    int64_t rts = record_ts != NULL && PyLong_CheckExact(record_ts) ? PyLong_AsLongLongAndOverflow(record_ts, &overflow) : 0;
+    if (rts == -1 && PyErr_Occurred()) PyErr_Clear();
+    PyObject *cts = !overflow && rts == commit_ts ? Py_NewRef(record_ts) : PyLong_FromLongLong(commit_ts);
+    if (dict_set_steal(d, s_commitTimestamp, cts)) goto error;
+    if (version == 1 && dict_set_steal(d, s_expireTimestamp, PyLong_FromLongLong(expire_ts))) goto error;
+    if (version == 4) {
+        PyObject *u = uuid_raw == NULL ? Py_NewRef(zero_uuid) : topic_id(uuid_raw);
+        if (dict_set_steal(d, s_topicId, u)) goto error;
+    }
+    return d;
+error:
+    Py_DECREF(d);
+    return NULL;
+}
+
+static PyObject *decode_one(PyObject *batch, PyObject *rec, int *fallback) {
+    *fallback = 1;
+    if (Py_TYPE(rec) != RecordType) return NULL;
+    PyObject *kbytes = SLOT(rec, R_KEY), *vbytes = SLOT(rec, R_VALUE);
+    if (kbytes == NULL || vbytes == NULL || !PyBytes_CheckExact(kbytes)) return NULL;
+    PyObject *key = PyDict_GetItemWithError(key_cache, kbytes);
+    if (key == NULL) {
+        if (PyErr_Occurred()) {
+            *fallback = 0;
+        }
+        return NULL;
+    }
+    if (Py_TYPE(key) != KeyType || PyTuple_GET_SIZE(key) != 2) return NULL;
+    PyObject *value;
+    if (vbytes == Py_None) {
+        value = Py_NewRef(Py_None);
+    } else {
+        PyObject *type = PyTuple_GET_ITEM(key, 0);
+        if (!PyLong_CheckExact(type) || PyLong_AsLong(type) != 1 || !PyBytes_CheckExact(vbytes)) return NULL;
+        const uint8_t *b = (const uint8_t *)PyBytes_AS_STRING(vbytes);
+        Py_ssize_t n = PyBytes_GET_SIZE(vbytes);
+        if (n < 2) return NULL;
+        int version = be16(b);
+        PyObject *data = offset_commit_data(b, n, version, SLOT(rec, R_TIMESTAMP));
+        if (data == NULL) {
+            if (PyErr_Occurred()) *fallback = 0;
+            return NULL;
+        }
+        PyObject *items[2] = {PyLong_FromLong(version), data};
+        if (items[0] == NULL) {
+            Py_DECREF(data);
+            *fallback = 0;
+            return NULL;
+        }
+        value = new_tuple_of(ValueType, 2, items);
+        if (value == NULL) {
+            *fallback = 0;
+            return NULL;
+        }
+    }
+    *fallback = 0;
+    PyObject *items[7] = {Py_NewRef(batch), Py_NewRef(rec), Py_NewRef(key), value,
+                          Py_NewRef(Py_None), Py_NewRef(Py_None), Py_NewRef(Py_None)};
+    return new_tuple_of(DecodedType, 7, items);
+}
+
+static PyObject *decode(PyObject *self, PyObject *args) {
+    PyObject *batch, *records;
+    if (check_ready()) return NULL;
+    if (!PyArg_ParseTuple(args, "OO!", &batch, &PyList_Type, &records)) return NULL;
+    PyObject *ctl = PyObject_GetAttr(batch, s_is_control);
+    if (ctl == NULL) return NULL;
+    int control = PyObject_IsTrue(ctl);
+    Py_DECREF(ctl);
+    if (control < 0) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(records);
+    PyObject *out = PyList_New(n);
+    if (out == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *rec = PyList_GET_ITEM(records, i);
+        int fallback = 1;
+        PyObject *d = control ? NULL : decode_one(batch, rec, &fallback);
+        if (d == NULL) {
+            if (!fallback) goto error;
+            d = PyObject_CallFunctionObjArgs(decode_record_py, batch, rec, NULL);
+            if (d == NULL) goto error;
+        }
+        PyList_SET_ITEM(out, i, d);
+    }
+    return out;
+error:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* ---- text: dump-log and jsonl lines of decoded OffsetCommit records ---------------------------- */
+
+typedef struct {
+    char *buf;
+    Py_ssize_t len, cap;
+} Out;
+
+static int out_reserve(Out *o, Py_ssize_t more) {
+    if (o->len + more <= o->cap) return 0;
+    Py_ssize_t cap = o->cap ? o->cap : 4096;
+    while (cap < o->len + more) cap *= 2;
+    char *buf = PyMem_Realloc(o->buf, cap);
+    if (buf == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    o->buf = buf;
+    o->cap = cap;
+    return 0;
+}
+
+static inline int out_mem(Out *o, const char *s, Py_ssize_t n) {
+    if (out_reserve(o, n)) return -1;
+    memcpy(o->buf + o->len, s, n);
+    o->len += n;
+    return 0;
+}
+#define OUT_LIT(o, s) out_mem((o), (s), (Py_ssize_t)sizeof(s) - 1)
+
+static int out_i64(Out *o, int64_t v) {
+    char tmp[24];
+    int i = 24;
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    do {
+        tmp[--i] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0) tmp[--i] = '-';
+    return out_mem(o, tmp + i, 24 - i);
+}
+
+/* An int64 from a dict field; 1 = not one (the reference renders the record). */
+static int get_i64(PyObject *d, PyObject *name, int64_t *v) {
+    PyObject *x = PyDict_GetItemWithError(d, name);
+    if (x == NULL || !PyLong_CheckExact(x)) return 1;
+    int overflow;
+    *v = PyLong_AsLongLongAndOverflow(x, &overflow);
+    if (overflow || (*v == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return 1;
+    }
+    return 0;
+}
+
+/* A str that JSON (Jackson's and Python's alike) writes as is: printable ASCII but `"` and `\`. */
+static int plain_str(PyObject *s, const char **text, Py_ssize_t *n) {
+    if (s == NULL || !PyUnicode_CheckExact(s) || !PyUnicode_IS_ASCII(s)) return 1;
+    const unsigned char *c = PyUnicode_1BYTE_DATA(s);
+    Py_ssize_t len = PyUnicode_GET_LENGTH(s);
+    for (Py_ssize_t i = 0; i < len; i++)
+        if (c[i] < 0x20 || c[i] > 0x7E || c[i] == '"' || c[i] == '\\') return 1;
+    *text = (const char *)c;
+    *n = len;
+    return 0;
+}
+
+static int out_str(Out *o, const char *s, Py_ssize_t n) {
+    if (out_reserve(o, n + 2)) return -1;
+    o->buf[o->len++] = '"';
+    memcpy(o->buf + o->len, s, n);
+    o->len += n;
+    o->buf[o->len++] = '"';
+    return 0;
+}
+
+static const char B64URL[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/* A uuid's 16 bytes; 1 = not a plain UUID. */
+static int uuid_bytes(PyObject *u, uint8_t raw[16]) {
+    PyObject *i = PyObject_GetAttr(u, s_int);
+    if (i == NULL) {
+        PyErr_Clear();
+        return 1;
+    }
+    if (!PyLong_CheckExact(i) || Py_SIZE(i) < 0) {
+        Py_DECREF(i);
+        return 1;
+    }
+#if PY_VERSION_HEX >= 0x030D0000
+    int rc = _PyLong_AsByteArray((PyLongObject *)i, raw, 16, 0, 0, 0);
+#else
+    int rc = _PyLong_AsByteArray((PyLongObject *)i, raw, 16, 0, 0);
+#endif
+    Py_DECREF(i);
+    if (rc < 0) {
+        PyErr_Clear();
+        return 1;
+    }
+    return 0;
+}
+
+static void kafka_uuid(const uint8_t raw[16], char text[22]) {
+    int j = 0;
+    for (int i = 0; i < 15; i += 3) {
+        uint32_t v = (uint32_t)raw[i] << 16 | (uint32_t)raw[i + 1] << 8 | raw[i + 2];
+        text[j++] = B64URL[v >> 18];
+        text[j++] = B64URL[(v >> 12) & 63];
+        text[j++] = B64URL[(v >> 6) & 63];
+        text[j++] = B64URL[v & 63];
+    }
+    text[j++] = B64URL[raw[15] >> 2];
+    text[j++] = B64URL[(raw[15] & 3) << 4];
+}
+
+/* `"data":{...}` of an OffsetCommitValue; 1 = the reference renders it. */
+static int out_offset_commit(Out *o, PyObject *value, int hide_topic_id) {
+    if (Py_TYPE(value) != ValueType || PyTuple_GET_SIZE(value) != 2) return 1;
+    PyObject *ver = PyTuple_GET_ITEM(value, 0), *d = PyTuple_GET_ITEM(value, 1);
+    if (!PyLong_CheckExact(ver) || !PyDict_CheckExact(d)) return 1;
+    long version = PyLong_AsLong(ver);
+    if (version < 0 || version > 4) return 1;
+    static const Py_ssize_t sizes[5] = {3, 4, 3, 4, 5};
+    if (PyDict_GET_SIZE(d) != sizes[version]) return 1;
+    int64_t offset, epoch = 0, commit, expire = 0;
+    const char *meta;
+    Py_ssize_t mlen;
+    if (get_i64(d, s_offset, &offset) || get_i64(d, s_commitTimestamp, &commit)) return 1;
+    if (version >= 3 && get_i64(d, s_leaderEpoch, &epoch)) return 1;
+    if (version == 1 && get_i64(d, s_expireTimestamp, &expire)) return 1;
+    if (plain_str(PyDict_GetItemWithError(d, s_metadata), &meta, &mlen)) return 1;
+    char tid[22];
+    int show_tid = 0;
+    if (version == 4) {
+        PyObject *u = PyDict_GetItemWithError(d, s_topicId);
+        uint8_t raw[16];
+        if (u == NULL || uuid_bytes(u, raw)) return 1;
+        static const uint8_t zero[16] = {0};
+        if (memcmp(raw, zero, 16) != 0 && !hide_topic_id) {
+            show_tid = 1;
+            kafka_uuid(raw, tid);
+        }
+    }
+    if (OUT_LIT(o, "\"data\":{\"offset\":") || out_i64(o, offset)) return -1;
+    if (version >= 3 && (OUT_LIT(o, ",\"leaderEpoch\":") || out_i64(o, epoch))) return -1;
+    if (OUT_LIT(o, ",\"metadata\":") || out_str(o, meta, mlen)) return -1;
+    if (OUT_LIT(o, ",\"commitTimestamp\":") || out_i64(o, commit)) return -1;
+    if (version == 1 && (OUT_LIT(o, ",\"expireTimestamp\":") || out_i64(o, expire))) return -1;
+    if (show_tid && (OUT_LIT(o, ",\"topicId\":") || out_str(o, tid, 22))) return -1;
+    return OUT_LIT(o, "}");
+}
+
+/* `"data":{"group":..,"topic":..,"partition":..}` of an OffsetCommitKey; 1 = the reference renders it. */
+static int out_key_data(Out *o, PyObject *data) {
+    const char *g, *t;
+    Py_ssize_t gl, tl;
+    int64_t partition;
+    if (!PyDict_CheckExact(data) || PyDict_GET_SIZE(data) != 3) return 1;
+    if (plain_str(PyDict_GetItemWithError(data, s_group), &g, &gl) ||
+        plain_str(PyDict_GetItemWithError(data, s_topic), &t, &tl) || get_i64(data, s_partition, &partition))
+        return 1;
+    if (OUT_LIT(o, "\"data\":{\"group\":") || out_str(o, g, gl) || OUT_LIT(o, ",\"topic\":") ||
+        out_str(o, t, tl) || OUT_LIT(o, ",\"partition\":") || out_i64(o, partition) || OUT_LIT(o, "}"))
+        return -1;
+    return 0;
+}
+
+typedef struct {
+    PyObject *rec, *record, *key, *value;
+    int64_t offset, timestamp, ksize, vsize, seq;
+} Common;
+
+/* The fields of a decoded, error-free OffsetCommit record without headers; 1 = not one. */
+static int small_version(PyObject *value) {
+    if (Py_TYPE(value) != ValueType || PyTuple_GET_SIZE(value) != 2 || !PyLong_CheckExact(PyTuple_GET_ITEM(value, 0)))
+        return -1;
+    long v = PyLong_AsLong(PyTuple_GET_ITEM(value, 0));
+    if (v < 0 || v > 4) {
+        PyErr_Clear();
+        return -1;
+    }
+    return (int)v;
+}
+
+static int common_record(PyObject *rec, Common *c) {
+    if (Py_TYPE(rec) != DecodedType || PyTuple_GET_SIZE(rec) != 7) return 1;
+    c->rec = rec;
+    c->record = PyTuple_GET_ITEM(rec, 1);
+    c->key = PyTuple_GET_ITEM(rec, 2);
+    c->value = PyTuple_GET_ITEM(rec, 3);
+    if (PyTuple_GET_ITEM(rec, 4) != Py_None || PyTuple_GET_ITEM(rec, 5) != Py_None ||
+        PyTuple_GET_ITEM(rec, 6) != Py_None)
+        return 1;
+    if (Py_TYPE(c->record) != RecordType || Py_TYPE(c->key) != KeyType || PyTuple_GET_SIZE(c->key) != 2) return 1;
+    PyObject *type = PyTuple_GET_ITEM(c->key, 0);
+    if (!PyLong_CheckExact(type) || PyLong_AsLong(type) != 1) return 1;
+    PyObject *headers = SLOT(c->record, R_HEADERS);
+    if (headers == NULL || !PyList_CheckExact(headers) || PyList_GET_SIZE(headers) != 0) return 1;
+    PyObject *fields[5] = {SLOT(c->record, R_OFFSET), SLOT(c->record, R_TIMESTAMP), SLOT(c->record, R_KEY_SIZE),
+                           SLOT(c->record, R_VALUE_SIZE), SLOT(c->record, R_SEQUENCE)};
+    int64_t *dst[5] = {&c->offset, &c->timestamp, &c->ksize, &c->vsize, &c->seq};
+    for (int i = 0; i < 5; i++) {
+        if (fields[i] == NULL || !PyLong_CheckExact(fields[i])) return 1;
+        int overflow;
+        *dst[i] = PyLong_AsLongLongAndOverflow(fields[i], &overflow);
+        if (overflow || (*dst[i] == -1 && PyErr_Occurred())) {
+            PyErr_Clear();
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Per-batch facts the lines need: magic >= 2, not control, the timestamp type's text. */
+static int batch_facts(PyObject *batch, int *fast, PyObject **ts_type) {
+    *fast = 0;
+    *ts_type = NULL;
+    PyObject *magic = PyObject_GetAttr(batch, s_magic);
+    if (magic == NULL) return -1;
+    long m = PyLong_Check(magic) ? PyLong_AsLong(magic) : -1;
+    Py_DECREF(magic);
+    if (m == -1 && PyErr_Occurred()) PyErr_Clear();
+    PyObject *ctl = PyObject_GetAttr(batch, s_is_control);
+    if (ctl == NULL) return -1;
+    int control = PyObject_IsTrue(ctl);
+    Py_DECREF(ctl);
+    if (control < 0) return -1;
+    PyObject *tt = PyObject_GetAttr(batch, s_timestamp_type);
+    if (tt == NULL) return -1;
+    const char *text;
+    Py_ssize_t n;
+    if (m >= 2 && !control && !plain_str(tt, &text, &n)) {
+        *fast = 1;
+        *ts_type = tt;
+    } else {
+        Py_DECREF(tt);
+    }
+    return 0;
+}
+
+/* Appends a Python-rendered line (the reference's) to the pieces, after what is buffered. */
+static int flush(Out *o, PyObject *pieces) {
+    if (o->len == 0) return 0;
+    PyObject *s = PyUnicode_DecodeASCII(o->buf, o->len, "strict");
+    if (s == NULL) return -1;
+    o->len = 0;
+    int rc = PyList_Append(pieces, s);
+    Py_DECREF(s);
+    return rc;
+}
+
+static int reference_line(Out *o, PyObject *pieces, PyObject *fn, PyObject *rec) {
+    if (flush(o, pieces)) return -1;
+    PyObject *line = PyObject_CallOneArg(fn, rec);
+    if (line == NULL) return -1;
+    int rc = PyList_Append(pieces, line);
+    Py_DECREF(line);
+    if (rc == 0) rc = OUT_LIT(o, "\n");
+    return rc;
+}
+
+static PyObject *finish(Out *o, PyObject *pieces) {
+    PyObject *result = NULL;
+    if (flush(o, pieces) == 0) {
+        PyObject *empty = PyUnicode_FromString("");
+        if (empty != NULL) {
+            result = PyUnicode_Join(empty, pieces);
+            Py_DECREF(empty);
+        }
+    }
+    PyMem_Free(o->buf);
+    Py_DECREF(pieces);
+    return result;
+}
+
+static int attr_i64(PyObject *obj, PyObject *name, int64_t *v) {
+    /* 1 = not an int that fits (the reference prints the line), -1 = error */
+    PyObject *x = PyObject_GetAttr(obj, name);
+    if (x == NULL) return -1;
+    int rc = 1;
+    if (PyLong_CheckExact(x)) {
+        int overflow;
+        *v = PyLong_AsLongLongAndOverflow(x, &overflow);
+        if (*v == -1 && PyErr_Occurred()) PyErr_Clear();
+        else if (!overflow) rc = 0;
+    }
+    Py_DECREF(x);
+    return rc;
+}
+
+static int attr_bool(PyObject *obj, PyObject *name, int *v) {
+    PyObject *x = PyObject_GetAttr(obj, name);
+    if (x == NULL) return -1;
+    int rc = 1;
+    if (x == Py_True || x == Py_False) {
+        *v = x == Py_True;
+        rc = 0;
+    }
+    Py_DECREF(x);
+    return rc;
+}
+
+static int out_bool(Out *o, int v) { return v ? OUT_LIT(o, "true") : OUT_LIT(o, "false"); }
+
+typedef struct {
+    int64_t v[N_BATCH_INTS], horizon, crc, magic;
+    int txn, ctl, valid, has_horizon;
+    PyObject *codec; /* owned */
+    const char *ctext;
+    Py_ssize_t clen;
+} BatchFields;
+
+/* The batch's header fields; 1 = one is not what the fast printers expect, -1 = error. */
+static int batch_fields(PyObject *batch, BatchFields *f) {
+    int rc;
+    f->codec = NULL;
+    f->horizon = 0;
+    for (int i = 0; i < N_BATCH_INTS; i++)
+        if ((rc = attr_i64(batch, s_batch_ints[i], &f->v[i]))) return rc;
+    if ((rc = attr_bool(batch, s_is_transactional, &f->txn)) || (rc = attr_bool(batch, s_is_control, &f->ctl)) ||
+        (rc = attr_bool(batch, s_crc_valid, &f->valid)))
+        return rc;
+    if ((rc = attr_i64(batch, s_crc, &f->crc)) || (rc = attr_i64(batch, s_magic, &f->magic))) return rc;
+    PyObject *h = PyObject_GetAttr(batch, s_delete_horizon_ms);
+    if (h == NULL) return -1;
+    f->has_horizon = h != Py_None;
+    Py_DECREF(h);
+    if (f->has_horizon && (rc = attr_i64(batch, s_delete_horizon_ms, &f->horizon))) return rc;
+    f->codec = PyObject_GetAttr(batch, s_compression);
+    if (f->codec == NULL) return -1;
+    if (plain_str(f->codec, &f->ctext, &f->clen)) {
+        Py_CLEAR(f->codec);
+        return 1;
+    }
+    return 0;
+}
+
+/* `"baseOffset":...,"crcValid":...` as batch_fields + json.dumps write it; 1 = the reference does. */
+static int out_batch_json(Out *o, PyObject *batch, const char *tt, Py_ssize_t tt_len) {
+    BatchFields f;
+    int rc = batch_fields(batch, &f);
+    if (rc) return rc;
+    int64_t *v = f.v;
+    static const char *const labels[8] = {
+        "\"baseOffset\":", ",\"lastOffset\":", ",\"count\":", ",\"baseSequence\":", ",\"lastSequence\":",
+        ",\"producerId\":", ",\"producerEpoch\":", ",\"partitionLeaderEpoch\":",
+    };
+    rc = 0;
+    for (int i = 0; i < 8 && !rc; i++) rc = out_mem(o, labels[i], strlen(labels[i])) || out_i64(o, v[i]);
+    rc = rc || OUT_LIT(o, ",\"isTransactional\":") || out_bool(o, f.txn) || OUT_LIT(o, ",\"isControl\":") ||
+         out_bool(o, f.ctl) || OUT_LIT(o, ",\"deleteHorizonMs\":");
+    if (!rc) rc = f.has_horizon ? out_i64(o, f.horizon) : OUT_LIT(o, "null");
+    rc = rc || OUT_LIT(o, ",\"position\":") || out_i64(o, v[8]) || OUT_LIT(o, ",\"timestampType\":") ||
+         out_str(o, tt, tt_len) || OUT_LIT(o, ",\"maxTimestamp\":") || out_i64(o, v[9]) ||
+         OUT_LIT(o, ",\"size\":") || out_i64(o, v[10]) || OUT_LIT(o, ",\"magic\":") || out_i64(o, f.magic) ||
+         OUT_LIT(o, ",\"compressionType\":") || out_str(o, f.ctext, f.clen) || OUT_LIT(o, ",\"crc\":") ||
+         out_i64(o, f.crc) || OUT_LIT(o, ",\"crcValid\":") || out_bool(o, f.valid);
+    Py_DECREF(f.codec);
+    return rc ? -1 : 0;
+}
+
+/* The batch line printBatchLevel writes for a v2 batch; 1 = the reference prints it. */
+static int out_batch_line(Out *o, PyObject *batch, const char *tt, Py_ssize_t tt_len) {
+    BatchFields bf;
+    int rc = batch_fields(batch, &bf);
+    if (rc) return rc;
+    int64_t *v = bf.v, horizon = bf.horizon, crc = bf.crc, magic = bf.magic;
+    int txn = bf.txn, ctl = bf.ctl, valid = bf.valid, has_horizon = bf.has_horizon;
+    PyObject *codec = bf.codec;
+    const char *ctext = bf.ctext;
+    Py_ssize_t clen = bf.clen;
+    static const char *const labels[N_BATCH_INTS] = {
+        "baseOffset: ", " lastOffset: ", " count: ", " baseSequence: ", " lastSequence: ", " producerId: ",
+        " producerEpoch: ", " partitionLeaderEpoch: ", NULL, NULL, NULL,
+    };
+    rc = 0;
+    for (int i = 0; i < 8 && !rc; i++) rc = out_mem(o, labels[i], strlen(labels[i])) || out_i64(o, v[i]);
+    rc = rc || OUT_LIT(o, " isTransactional: ") || out_bool(o, txn) || OUT_LIT(o, " isControl: ") ||
+         out_bool(o, ctl) || OUT_LIT(o, " deleteHorizonMs: ");
+    if (!rc) rc = has_horizon ? OUT_LIT(o, "OptionalLong[") || out_i64(o, horizon) || OUT_LIT(o, "]")
+                              : OUT_LIT(o, "OptionalLong.empty");
+    rc = rc || OUT_LIT(o, " position: ") || out_i64(o, v[8]) || OUT_LIT(o, " ") || out_mem(o, tt, tt_len) ||
+         OUT_LIT(o, ": ") || out_i64(o, v[9]) || OUT_LIT(o, " size: ") || out_i64(o, v[10]) ||
+         OUT_LIT(o, " magic: ") || out_i64(o, magic) || OUT_LIT(o, " compresscodec: ") || out_mem(o, ctext, clen) || OUT_LIT(o, " crc: ") ||
+         out_i64(o, crc) || OUT_LIT(o, " isvalid: ") || out_bool(o, valid) || OUT_LIT(o, "\n");
+    Py_DECREF(codec);
+    return rc ? -1 : 0;
+}
+
+/* dumplog_lines(batch, decoded, hide_topic_id, record_line, batch_line) -> the batch line (when
+ * batch_line is not None) and the records' lines, each ending "\n". */
+static PyObject *dumplog_lines(PyObject *self, PyObject *args) {
+    PyObject *batch, *decoded, *fn, *batch_fn;
+    int hide_topic_id;
+    if (check_ready()) return NULL;
+    if (!PyArg_ParseTuple(args, "OO!pOO", &batch, &PyList_Type, &decoded, &hide_topic_id, &fn, &batch_fn))
+        return NULL;
+    int fast;
+    PyObject *tt;
+    if (batch_facts(batch, &fast, &tt)) return NULL;
+    Out o = {NULL, 0, 0};
+    PyObject *pieces = PyList_New(0);
+    if (pieces == NULL) {
+        Py_XDECREF(tt);
+        return NULL;
+    }
+    const char *tt_text = NULL;
+    Py_ssize_t tt_len = 0;
+    if (fast) plain_str(tt, &tt_text, &tt_len);
+    if (batch_fn != Py_None) {
+        int rc = fast ? out_batch_line(&o, batch, tt_text, tt_len) : 1;
+        if (rc == 1) {
+            o.len = 0;
+            rc = reference_line(&o, pieces, batch_fn, batch);
+        }
+        if (rc) goto error;
+    }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(decoded); i++) {
+        PyObject *rec = PyList_GET_ITEM(decoded, i);
+        Common c;
+        int rc = 1;
+        if (fast && !common_record(rec, &c)) {
+            Py_ssize_t mark = o.len;
+            rc = OUT_LIT(&o, "| offset: ") || out_i64(&o, c.offset) || OUT_LIT(&o, " ") ||
+                 out_mem(&o, tt_text, tt_len) || OUT_LIT(&o, ": ") || out_i64(&o, c.timestamp) ||
+                 OUT_LIT(&o, " keySize: ") || out_i64(&o, c.ksize) || OUT_LIT(&o, " valueSize: ") ||
+                 out_i64(&o, c.vsize) || OUT_LIT(&o, " sequence: ") || out_i64(&o, c.seq) ||
+                 OUT_LIT(&o, " headerKeys: [] key: {\"type\":\"1\",") ? -1 : 0;
+            if (rc == 0) rc = out_key_data(&o, PyTuple_GET_ITEM(c.key, 1));
+            if (rc == 0) {
+                if (c.value == Py_None) {
+                    rc = OUT_LIT(&o, "} payload: <DELETE>\n") ? -1 : 0;
+                } else if (small_version(c.value) < 0) {
+                    rc = 1;
+                } else {
+                    rc = OUT_LIT(&o, "} payload: {\"version\":\"") || out_i64(&o, small_version(c.value)) ||
+                         OUT_LIT(&o, "\",") ? -1 : 0;
+                    if (rc == 0) rc = out_offset_commit(&o, c.value, hide_topic_id);
+                    if (rc == 0) rc = OUT_LIT(&o, "}\n") ? -1 : 0;
+                }
+            }
+            if (rc == 1) o.len = mark;
+        }
+        if (rc < 0 || (rc == 1 && reference_line(&o, pieces, fn, rec))) goto error;
+    }
+    Py_XDECREF(tt);
+    return finish(&o, pieces);
+error:
+    Py_XDECREF(tt);
+    PyMem_Free(o.buf);
+    Py_DECREF(pieces);
+    return NULL;
+}
+
+/* jsonl_lines(batch, decoded, head, batch_fields, record_jsonl) -> the records' JSON lines.
+ * `head` is `{"file":"...",` and `batch_fields` the batch's fields without braces, both rendered by
+ * the reference once per file and batch; `record_jsonl(rec)` renders a record the fast path leaves. */
+static PyObject *jsonl_lines(PyObject *self, PyObject *args) {
+    PyObject *batch, *decoded, *head, *fields_fn, *fn;
+    if (check_ready()) return NULL;
+    if (!PyArg_ParseTuple(args, "OO!UOO", &batch, &PyList_Type, &decoded, &head, &fields_fn, &fn)) return NULL;
+    int fast;
+    PyObject *tt;
+    if (batch_facts(batch, &fast, &tt)) return NULL;
+    const char *head_text = NULL, *fields_text = NULL;
+    Py_ssize_t head_len = 0, fields_len = 0;
+    Out fo = {NULL, 0, 0};
+    PyObject *fields = NULL;
+    if (fast) {
+        /* The head and the batch's fields, once per batch: in C, or by the reference's fields_fn(batch).
+         * Both must be ASCII for the fast path (UTF-8 otherwise: the reference writes the records). */
+        const char *tt_text = "";
+        Py_ssize_t tt_len = 0;
+        plain_str(tt, &tt_text, &tt_len);
+        int rc = out_batch_json(&fo, batch, tt_text, tt_len);
+        if (rc < 0) goto early_error;
+        if (rc == 0) {
+            fields_text = fo.buf;
+            fields_len = fo.len;
+        } else {
+            fields = PyObject_CallOneArg(fields_fn, batch);
+            if (fields == NULL) goto early_error;
+            if (!PyUnicode_Check(fields) || !PyUnicode_IS_ASCII(fields)) {
+                fast = 0;
+            } else {
+                fields_text = (const char *)PyUnicode_1BYTE_DATA(fields);
+                fields_len = PyUnicode_GET_LENGTH(fields);
+            }
+        }
+        if (!PyUnicode_IS_ASCII(head)) {
+            fast = 0;
+        } else {
+            head_text = (const char *)PyUnicode_1BYTE_DATA(head);
+            head_len = PyUnicode_GET_LENGTH(head);
+        }
+    }
+    Py_XDECREF(tt);
+    tt = NULL;
+    Out o = {NULL, 0, 0};
+    PyObject *pieces = PyList_New(0);
+    if (pieces == NULL) goto early_error;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(decoded); i++) {
+        PyObject *rec = PyList_GET_ITEM(decoded, i);
+        Common c;
+        int rc = 1;
+        if (fast && !common_record(rec, &c)) {
+            Py_ssize_t mark = o.len;
+            rc = out_mem(&o, head_text, head_len) || OUT_LIT(&o, "\"offset\":") || out_i64(&o, c.offset) ||
+                 OUT_LIT(&o, ",\"timestamp\":") || out_i64(&o, c.timestamp) || OUT_LIT(&o, ",\"keySize\":") ||
+                 out_i64(&o, c.ksize) || OUT_LIT(&o, ",\"valueSize\":") || out_i64(&o, c.vsize) ||
+                 OUT_LIT(&o, ",\"sequence\":") || out_i64(&o, c.seq) || OUT_LIT(&o, ",\"headerKeys\":[],") ||
+                 out_mem(&o, fields_text, fields_len) || OUT_LIT(&o, ",\"key\":{\"type\":1,") ? -1 : 0;
+            if (rc == 0) rc = out_key_data(&o, PyTuple_GET_ITEM(c.key, 1));
+            if (rc == 0) {
+                if (c.value == Py_None) {
+                    rc = OUT_LIT(&o, "},\"value\":null}\n") ? -1 : 0;
+                } else if (small_version(c.value) < 0) {
+                    rc = 1;
+                } else {
+                    rc = OUT_LIT(&o, "},\"value\":{\"version\":") || out_i64(&o, small_version(c.value)) ||
+                         OUT_LIT(&o, ",") ? -1 : 0;
+                    if (rc == 0) rc = out_offset_commit(&o, c.value, 0);
+                    if (rc == 0) rc = OUT_LIT(&o, "}}\n") ? -1 : 0;
+                }
+            }
+            if (rc == 1) o.len = mark;
+        }
+        if (rc < 0 || (rc == 1 && reference_line(&o, pieces, fn, rec))) goto error;
+    }
+    PyMem_Free(fo.buf);
+    Py_XDECREF(fields);
+    return finish(&o, pieces);
+error:
+    PyMem_Free(o.buf);
+    Py_DECREF(pieces);
+early_error:
+    Py_XDECREF(tt);
+    PyMem_Free(fo.buf);
+    Py_XDECREF(fields);
+    return NULL;
+}
+
+/* ---- audit: the short path of Auditor.observe and Replay.apply for plain offset commits ------- */
+
+typedef struct {
+    PyObject *commits, *last, *deleted, *offsets, *simple; /* borrowed from the auditor and its replay */
+} AuditState;
+
+static int audit_state(PyObject *auditor, PyObject *replay, AuditState *st) {
+    PyObject *objs[5];
+    PyObject *names[5] = {s_commits, s_last, s_deleted, s_offsets, s_simple};
+    for (int i = 0; i < 5; i++) {
+        objs[i] = PyObject_GetAttr(i < 3 ? auditor : replay, names[i]);
+        if (objs[i] == NULL) {
+            for (int j = 0; j < i; j++) Py_DECREF(objs[j]);
+            return -1;
+        }
+        Py_DECREF(objs[i]); /* the auditor and the replay keep them alive */
+    }
+    st->commits = objs[0];
+    st->last = objs[1];
+    st->deleted = objs[2];
+    st->offsets = objs[3];
+    st->simple = objs[4];
+    if (!PyDict_CheckExact(st->commits) || !PyDict_CheckExact(st->last) || !PyDict_CheckExact(st->deleted) ||
+        !PyDict_CheckExact(st->offsets) || !PySet_CheckExact(st->simple)) {
+        PyErr_SetString(PyExc_TypeError, "unexpected auditor state");
+        return -1;
+    }
+    return 0;
+}
+
+static int list_add(PyObject *list, Py_ssize_t i, int64_t delta) {
+    PyObject *cur = PyList_GET_ITEM(list, i);
+    int64_t v = PyLong_AsLongLong(cur);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    PyObject *x = PyLong_FromLongLong(v + delta);
+    if (x == NULL) return -1;
+    PyList_SET_ITEM(list, i, x);
+    Py_DECREF(cur);
+    return 0;
+}
+
+/* One decoded type-1 commit of a batch without a producer id: Auditor.observe's short path, then
+ * Replay.apply's, in their order; -1 on error. Findings (a possible rewind, a commit after a group's
+ * deletion) are left to the auditor's own methods. */
+static int observe_commit(PyObject *auditor, AuditState *st, PyObject *rec, PyObject *entry_type,
+                          PyObject *ts_obj, int64_t ts, PyObject **first_ts, PyObject **last_ts, int64_t *records) {
+    PyObject *record = PyTuple_GET_ITEM(rec, 1), *key = PyTuple_GET_ITEM(rec, 2), *value = PyTuple_GET_ITEM(rec, 3);
+    PyObject *kd = PyTuple_GET_ITEM(key, 1);
+    PyObject *group = PyDict_GetItemWithError(kd, s_group);
+    if (group == NULL) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "group");
+        return -1;
+    }
+    Py_INCREF(group);
+    int rc = -1;
+    PyObject *s = PyDict_GetItemWithError(st->commits, group);
+    if (s == NULL) {
+        if (PyErr_Occurred()) goto done;
+        s = PyList_New(4);
+        if (s == NULL) goto done;
+        PyList_SET_ITEM(s, 0, PyLong_FromLong(0));
+        PyList_SET_ITEM(s, 1, PyLong_FromLong(0));
+        PyList_SET_ITEM(s, 2, Py_NewRef(ts_obj));
+        PyList_SET_ITEM(s, 3, Py_NewRef(ts_obj));
+        int bad = PyDict_SetItem(st->commits, group, s);
+        Py_DECREF(s);
+        if (bad) goto done;
+    }
+    if (!PyList_CheckExact(s) || PyList_GET_SIZE(s) != 4) {
+        PyErr_SetString(PyExc_TypeError, "unexpected commit counters");
+        goto done;
+    }
+    int64_t ksize = PyLong_AsLongLong(SLOT(record, R_KEY_SIZE)), vsize = PyLong_AsLongLong(SLOT(record, R_VALUE_SIZE));
+    if (PyErr_Occurred() || list_add(s, 0, 1) || list_add(s, 1, ksize + vsize)) goto done;
+    int64_t hi = PyLong_AsLongLong(PyList_GET_ITEM(s, 3)), lo = PyLong_AsLongLong(PyList_GET_ITEM(s, 2));
+    if (PyErr_Occurred()) goto done;
+    if (ts > hi) {
+        PyObject *old = PyList_GET_ITEM(s, 3);
+        PyList_SET_ITEM(s, 3, Py_NewRef(ts_obj));
+        Py_DECREF(old);
+    } else if (ts < lo) {
+        PyObject *old = PyList_GET_ITEM(s, 2);
+        PyList_SET_ITEM(s, 2, Py_NewRef(ts_obj));
+        Py_DECREF(old);
+    }
+    /* the rewind hint: the offset last committed under the same key bytes */
+    PyObject *kbytes = SLOT(record, R_KEY);
+    PyObject *vd = PyTuple_GET_ITEM(value, 1);
+    PyObject *new_offset = PyDict_GetItemWithError(vd, s_offset);
+    if (new_offset == NULL) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "offset");
+        goto done;
+    }
+    PyObject *last = PyDict_GetItemWithError(st->last, kbytes);
+    if (last == NULL && PyErr_Occurred()) goto done;
+    int check = last == NULL;
+    if (!check) {
+        check = PyObject_RichCompareBool(last, new_offset, Py_GT);
+        if (check < 0) goto done;
+    }
+    if (PyDict_SetItem(st->last, kbytes, new_offset)) goto done;
+    PyObject *log_offset = SLOT(record, R_OFFSET);
+    if (check) {
+        PyObject *r = PyObject_CallMethodObjArgs(auditor, s_check_rewind, group, kd, new_offset, log_offset, NULL);
+        if (r == NULL) goto done;
+        Py_DECREF(r);
+    }
+    if (PyDict_GET_SIZE(st->deleted)) {
+        PyObject *gone = PyDict_GetItemWithError(st->deleted, group);
+        if (gone == NULL && PyErr_Occurred()) goto done;
+        if (gone != NULL) {
+            PyObject *r = PyObject_CallMethodObjArgs(auditor, s_recommitted, group, gone, kd, log_offset, NULL);
+            if (r == NULL) goto done;
+            Py_DECREF(r);
+        }
+    }
+    /* Replay.apply */
+    *records += 1;
+    if (ts >= 0) {
+        if (*first_ts == Py_None) Py_SETREF(*first_ts, Py_NewRef(ts_obj));
+        Py_SETREF(*last_ts, Py_NewRef(ts_obj));
+    }
+    PyObject *committed = PyDict_GetItemWithError(st->offsets, group);
+    if (committed == NULL) {
+        if (PyErr_Occurred()) goto done;
+        committed = PyDict_New();
+        if (committed == NULL) goto done;
+        int bad = PyDict_SetItem(st->offsets, group, committed) || PySet_Add(st->simple, group);
+        Py_DECREF(committed);
+        if (bad) goto done;
+    }
+    PyObject *topic = PyDict_GetItemWithError(kd, s_topic), *partition = PyDict_GetItemWithError(kd, s_partition);
+    if (topic == NULL || partition == NULL) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "topic");
+        goto done;
+    }
+    PyObject *tp = PyTuple_Pack(2, topic, partition);
+    if (tp == NULL) goto done;
+    PyObject *items[3] = {Py_NewRef(value), Py_NewRef(log_offset), PyLong_FromLong(-1)};
+    PyObject *entry = new_tuple_of((PyTypeObject *)entry_type, 3, items);
+    if (entry == NULL) {
+        Py_DECREF(tp);
+        goto done;
+    }
+    int bad = PyDict_SetItem(committed, tp, entry);
+    Py_DECREF(tp);
+    Py_DECREF(entry);
+    if (bad) goto done;
+    rc = 0;
+done:
+    Py_DECREF(group);
+    return rc;
+}
+
+/* Write the replay's record count and timestamps back (before any Python-side observe, and at the end). */
+static int replay_sync(PyObject *replay, int64_t *records, PyObject **first_ts, PyObject **last_ts) {
+    if (*records) {
+        PyObject *cur = PyObject_GetAttr(replay, s_records);
+        if (cur == NULL) return -1;
+        PyObject *n = PyLong_FromLongLong(*records);
+        PyObject *sum = n == NULL ? NULL : PyNumber_Add(cur, n);
+        Py_DECREF(cur);
+        Py_XDECREF(n);
+        if (sum == NULL) return -1;
+        int bad = PyObject_SetAttr(replay, s_records, sum);
+        Py_DECREF(sum);
+        if (bad) return -1;
+        *records = 0;
+    }
+    if (*last_ts != NULL) {
+        if (PyObject_SetAttr(replay, s_first_timestamp, *first_ts) ||
+            PyObject_SetAttr(replay, s_last_timestamp, *last_ts))
+            return -1;
+    }
+    return 0;
+}
+
+static PyObject *observe_batch(PyObject *self, PyObject *args) {
+    PyObject *auditor, *replay, *batch, *decoded, *entry_type;
+    if (check_ready()) return NULL;
+    if (!PyArg_ParseTuple(args, "OOOO!O!", &auditor, &replay, &batch, &PyList_Type, &decoded, &PyType_Type,
+                          &entry_type))
+        return NULL;
+    PyObject *observe = PyObject_GetAttr(auditor, s_observe);
+    if (observe == NULL) return NULL;
+    PyObject *pid = PyObject_GetAttr(batch, s_producer_id);
+    if (pid == NULL) {
+        Py_DECREF(observe);
+        return NULL;
+    }
+    int plain = PyLong_CheckExact(pid) && PyLong_AsLong(pid) == -1;
+    Py_DECREF(pid);
+    if (PyErr_Occurred()) PyErr_Clear();
+    AuditState st;
+    PyObject *first_ts = PyObject_GetAttr(replay, s_first_timestamp);
+    PyObject *last_ts = PyObject_GetAttr(replay, s_last_timestamp);
+    int64_t records = 0;
+    if (first_ts == NULL || last_ts == NULL || audit_state(auditor, replay, &st)) goto error;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(decoded); i++) {
+        PyObject *rec = PyList_GET_ITEM(decoded, i);
+        int fast_one = 0;
+        PyObject *ts_obj = NULL;
+        int64_t ts = 0;
+        if (plain && Py_TYPE(rec) == DecodedType && PyTuple_GET_SIZE(rec) == 7 &&
+            PyTuple_GET_ITEM(rec, 3) != Py_None && Py_TYPE(PyTuple_GET_ITEM(rec, 1)) == RecordType) {
+            PyObject *key = PyTuple_GET_ITEM(rec, 2), *value = PyTuple_GET_ITEM(rec, 3);
+            if (Py_TYPE(key) == KeyType && PyLong_CheckExact(PyTuple_GET_ITEM(key, 0)) &&
+                PyLong_AsLong(PyTuple_GET_ITEM(key, 0)) == 1 && PyDict_CheckExact(PyTuple_GET_ITEM(key, 1)) &&
+                PyTuple_Check(value) && PyTuple_GET_SIZE(value) == 2 && PyDict_CheckExact(PyTuple_GET_ITEM(value, 1)) &&
+                PyBytes_CheckExact(SLOT(PyTuple_GET_ITEM(rec, 1), R_KEY))) {
+                ts_obj = SLOT(PyTuple_GET_ITEM(rec, 1), R_TIMESTAMP);
+                int overflow = 0;
+                ts = PyLong_CheckExact(ts_obj) ? PyLong_AsLongLongAndOverflow(ts_obj, &overflow) : 0;
+                fast_one = PyLong_CheckExact(ts_obj) && !overflow && !PyErr_Occurred();
+                PyErr_Clear();
+            }
+        }
+        if (fast_one) {
+            if (observe_commit(auditor, &st, rec, entry_type, ts_obj, ts, &first_ts, &last_ts, &records)) goto error;
+            continue;
+        }
+        /* everything else: the auditor's own observe, after the replay has what the short path did */
+        if (replay_sync(replay, &records, &first_ts, &last_ts)) goto error;
+        PyObject *r = PyObject_CallOneArg(observe, rec);
+        if (r == NULL) goto error;
+        Py_DECREF(r);
+        Py_SETREF(first_ts, PyObject_GetAttr(replay, s_first_timestamp));
+        Py_SETREF(last_ts, PyObject_GetAttr(replay, s_last_timestamp));
+        if (first_ts == NULL || last_ts == NULL || audit_state(auditor, replay, &st)) goto error;
+    }
+    if (replay_sync(replay, &records, &first_ts, &last_ts)) goto error;
+    Py_DECREF(first_ts);
+    Py_DECREF(last_ts);
+    Py_DECREF(observe);
+    Py_RETURN_NONE;
+error:
+    Py_XDECREF(first_ts);
+    Py_XDECREF(last_ts);
+    Py_DECREF(observe);
+    return NULL;
+}
+
+static PyMethodDef methods[] = {
+    {"setup", setup, METH_VARARGS, "Bind the reference's types, caches and fallbacks (once, at import)."},
+    {"walk", walk, METH_VARARGS,
+     "walk(buf, start, stop, count, base_offset, base_ts, max_ts, log_append_time, base_sequence) -> "
+     "the batch's Records, or None to let the reference read (and judge) the batch."},
+    {"next_batch", next_batch, METH_VARARGS,
+     "next_batch(data, pos) -> (Batch, end) of a plain v2 batch, or None to let the reference read it."},
+    {"decode", decode, METH_VARARGS, "decode(batch, records) -> DecodedRecords, as decode_record gives them."},
+    {"dumplog_lines", dumplog_lines, METH_VARARGS,
+     "dumplog_lines(batch, decoded, hide_topic_id, record_line) -> the kafka-dump-log lines of the records."},
+    {"jsonl_lines", jsonl_lines, METH_VARARGS,
+     "jsonl_lines(batch, decoded, head, batch_fields, record_jsonl) -> the JSON lines of the records."},
+    {"observe_batch", observe_batch, METH_VARARGS,
+     "observe_batch(auditor, replay, batch, decoded, OffsetEntry): Auditor.observe for each record, "
+     "plain offset commits without a Python call each."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_fastlog", "groupctl's compiled record loop (see groupctl.log.fast).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__fastlog(void) { return PyModule_Create(&module); }

@@ -1,0 +1,319 @@
+"""The compiled record loop against the pure-Python reference: the same records, problems, dump-log
+text (every Kafka release), JSON lines and audit, on every shared vector, on hypothesis-generated
+batches and on damaged input."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from groupctl.errors import DecodeError
+from groupctl.log import fast
+from groupctl.log.audit import audit
+from groupctl.log.decode import FileDump, open_inputs, segment_dump
+from groupctl.log.dumplog import write_dump_log
+from groupctl.log.jsonl import write_jsonl
+from groupctl.log.kafka_versions import SUPPORTED_VERSIONS, profile
+from groupctl.log.segment import iter_batches
+from groupctl.log.synthetic import mixed_dump, write_sample_dump
+from groupctl.log.writer import SimpleRecord, build_batch, build_control_batch
+from groupctl.protocol.record_schemas import KEY_SCHEMAS, VALUE_SCHEMAS
+from groupctl.protocol.records import encode_key, encode_value
+from groupctl.protocol.strategies import message_values
+from tests.conftest import KAFKA_40_VECTORS, VECTORS
+from tests.log.bombs import v2_batch
+from tests.log.conftest import NOT_BUILT
+
+pytestmark = pytest.mark.skipif(not fast.available(), reason=NOT_BUILT)
+
+ROOT = Path(__file__).resolve().parents[2]
+VECTOR_FILES = sorted(
+    p for base in (VECTORS, KAFKA_40_VECTORS) if base.is_dir()
+    for p in [*base.rglob("*.log"), *base.rglob("*.offsets-decoder.txt")]
+)
+OFFSET_COMMIT = 1
+INT32_MAX = (1 << 31) - 1
+
+
+# --- one input, read every way ------------------------------------------------------------------
+
+
+def _bytes_dump(data: bytes) -> list[FileDump]:
+    problems: list[DecodeError] = []
+    return [segment_dump("00000000000000000000.log", iter_batches(data, problems=problems), problems)]
+
+
+def _inputs(source: Path | bytes) -> list[FileDump]:
+    return _bytes_dump(source) if isinstance(source, bytes) else list(open_inputs([source]))
+
+
+def _records(source: Path | bytes) -> list[Any]:
+    """Everything read: per file, its batches with their decoded records, then its problems and trailing bytes."""
+    out: list[Any] = []
+    for dump in _inputs(source):
+        out.append([(batch, records) for batch, records in dump.batches])
+        out.append([(p.reason, p.path, p.position) for p in dump.problems])
+        out.append(dump.trailing_bytes)
+    return out
+
+
+def _dump_log(source: Path | bytes, version: str) -> str:
+    out = io.StringIO()
+    for _ in write_dump_log(_inputs(source), out, kafka=profile(version)):
+        pass
+    return out.getvalue()
+
+
+def _jsonl(source: Path | bytes) -> str:
+    out = io.StringIO()
+    write_jsonl(_inputs(source), out)
+    return out.getvalue()
+
+
+def _audit(source: Path | bytes) -> Any:
+    return audit(_inputs(source))
+
+
+def _both(read: Callable[[], Any]) -> tuple[Any, Any]:
+    with fast.forced(True):
+        reference = read()
+    with fast.forced(False):
+        compiled = read()
+    return reference, compiled
+
+
+def assert_same(source: Path | bytes, *, versions: tuple[str, ...] = SUPPORTED_VERSIONS) -> None:
+    reference, compiled = _both(lambda: _records(source))
+    assert compiled == reference
+    assert repr(compiled) == repr(reference)  # same types too (RecordValue, int, UUID ...), not just equal
+    for version in versions:
+        reference, compiled = _both(lambda v=version: _dump_log(source, v))
+        assert compiled == reference, f"dump-log text differs for Kafka {version}"
+    reference, compiled = _both(lambda: _jsonl(source))
+    assert compiled.splitlines() == reference.splitlines()
+    reference, compiled = _both(lambda: _audit(source))
+    assert compiled == reference
+
+
+# --- the shared vectors --------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(not VECTOR_FILES, reason="the shared vectors (../shared/) are not present")
+@pytest.mark.parametrize("path", VECTOR_FILES, ids=lambda p: str(p.relative_to(p.parents[2])))
+def test_every_shared_vector_reads_the_same(path: Path) -> None:
+    assert_same(path)
+
+
+def test_the_vectors_reach_the_compiled_path() -> None:
+    """Real segments take the whole-batch C path, not the reference everywhere: every plain batch
+    (uncompressed, CRC good) of the shared vectors is read by next_batch, and read as the reference does."""
+    segments = [p for p in VECTOR_FILES if p.suffix == ".log"]
+    if not segments:
+        pytest.skip("the shared vectors (../shared/) are not present")
+    with fast.forced(False):
+        native = fast.module()
+    taken = 0
+    for path in segments:
+        data = path.read_bytes()
+        with fast.forced(True):
+            reference = list(iter_batches(data))
+        for batch in reference:
+            if batch.magic == 2 and batch.compression == "none" and batch.crc_valid and batch.records:
+                got = native.next_batch(data, batch.position)
+                assert got is not None, f"{path}: the batch at byte {batch.position} was declined"
+                assert got == (batch, batch.position + batch.size)
+                taken += 1
+    assert taken > 0
+
+
+def test_the_dump_with_every_audit_finding_reads_the_same(every_finding: list[Path]) -> None:
+    for source in every_finding:
+        assert_same(source, versions=("4.3",))
+
+
+def test_the_benchmark_dump_and_the_sample_read_the_same(tmp_path: Path) -> None:
+    assert_same(mixed_dump(3000, seed=5))
+    assert_same(write_sample_dump(tmp_path))
+
+
+# --- generated batches ---------------------------------------------------------------------------
+
+_TEXT = st.one_of(st.sampled_from(["group-1", "orders", "", "a\"b", "t\\x", "é", "\x01", "topic-0"]),
+                  st.text(max_size=8))
+_GROUP = st.sampled_from(["group-1", "orders", "g"])  # few groups, so commits meet deletions and rewinds
+_TS = st.integers(-1, 1 << 45)
+
+
+@st.composite
+def offset_commit_records(draw: st.DrawFn) -> SimpleRecord:
+    key = encode_key(OFFSET_COMMIT, {"group": draw(st.one_of(_GROUP, _TEXT)), "topic": draw(_TEXT),
+                                     "partition": draw(st.integers(-(1 << 31), INT32_MAX))})
+    ts = draw(_TS)
+    kind = draw(st.sampled_from(["value", "value", "value", "tombstone", "raw"]))
+    if kind == "tombstone":
+        return SimpleRecord(key, None, ts)
+    if kind == "raw":  # short, odd versions, damaged layouts: the reference's errors
+        return SimpleRecord(key, draw(st.binary(max_size=30)), ts)
+    version = draw(st.integers(0, 4))
+    data = draw(message_values(VALUE_SCHEMAS[OFFSET_COMMIT], version, unknown_tags=True))
+    if version >= 1 and draw(st.booleans()):
+        data["commitTimestamp"] = ts  # as brokers write it
+    if version == 4 and draw(st.booleans()):
+        data["topicId"] = uuid.UUID(int=0)
+    return SimpleRecord(key, encode_value(OFFSET_COMMIT, version, data), ts)
+
+
+@st.composite
+def other_records(draw: st.DrawFn) -> SimpleRecord:
+    record_type = draw(st.sampled_from(sorted(set(KEY_SCHEMAS) & set(VALUE_SCHEMAS))))
+    key_data = draw(message_values(KEY_SCHEMAS[record_type], 0))
+    for name in ("group", "groupId"):
+        if name in key_data and draw(st.booleans()):
+            key_data[name] = draw(_GROUP)
+    key = encode_key(record_type, key_data)
+    schema = VALUE_SCHEMAS[record_type]
+    if draw(st.integers(0, 4)) == 0:  # a tombstone: a group deleted, a member gone
+        return SimpleRecord(key, None, draw(_TS))
+    version = draw(st.sampled_from(list(schema.valid_versions)))
+    value = encode_value(record_type, version, draw(message_values(schema, version)))
+    return SimpleRecord(key, value, draw(_TS))
+
+
+@st.composite
+def batches(draw: st.DrawFn) -> bytes:
+    out = []
+    offset = draw(st.integers(0, 1 << 40))
+    for _ in range(draw(st.integers(1, 4))):
+        records = draw(st.lists(st.one_of(offset_commit_records(), offset_commit_records(), other_records(),
+                                          st.builds(lambda v, t: SimpleRecord(None, v, t), st.binary(max_size=4), _TS)),
+                                min_size=1, max_size=6))
+        if draw(st.booleans()):
+            records[0] = records[0]._replace(headers=[("h", b"v")])
+        options: dict[str, Any] = {"codec": draw(st.sampled_from(["none", "none", "gzip", "snappy", "lz4", "zstd"]))}
+        if draw(st.booleans()):
+            options.update(producer_id=draw(st.integers(0, 1 << 40)), producer_epoch=0,
+                           base_sequence=draw(st.sampled_from([0, 7, INT32_MAX - 2, INT32_MAX])),
+                           is_transactional=draw(st.booleans()))
+        if draw(st.booleans()):
+            options.update(timestamp_type="LogAppendTime", log_append_time=draw(st.integers(0, 1 << 45)))
+        out.append(build_batch(records, base_offset=offset, **options))
+        offset += len(records)
+    if draw(st.booleans()):
+        out.append(build_control_batch(draw(st.sampled_from(["COMMIT", "ABORT"])), coordinator_epoch=1,
+                                       producer_id=3, producer_epoch=0, timestamp=5, base_offset=offset))
+    return b"".join(out)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(batches())
+def test_generated_batches_read_the_same(data: bytes) -> None:
+    assert_same(data)
+
+
+# --- damaged input -------------------------------------------------------------------------------
+
+
+def _varint(value: int) -> bytes:
+    raw = ((value << 1) ^ (value >> 63)) & 0xFFFFFFFFFFFFFFFF
+    out = bytearray()
+    while raw >= 0x80:
+        out.append(raw & 0x7F | 0x80)
+        raw >>= 7
+    out.append(raw)
+    return bytes(out)
+
+
+def _raw_record(body: bytes) -> bytes:
+    return _varint(len(body)) + body
+
+
+GOOD = _raw_record(b"\0" + _varint(0) + _varint(0) + _varint(3) + b"key" + _varint(1) + b"v" + _varint(0))
+DAMAGED_PAYLOADS = {
+    "size varint too long": b"\xff\xff\xff\xff\xff\xff\x01" + GOOD[1:],
+    "size past the batch": _varint(200) + GOOD[1:],
+    "size below the minimum": _varint(3) + b"\0\0\0",
+    "key past the record": _raw_record(b"\0" + _varint(0) + _varint(0) + _varint(50) + b"key" + _varint(1) + b"v"
+                                       + _varint(0)),
+    "negative header count": _raw_record(b"\0" + _varint(0) + _varint(0) + _varint(-1) + _varint(-1)
+                                         + _varint(-2)),
+    "bytes left in the record": _raw_record(GOOD[1:] + b"\0"),
+    "bytes left after the last record": GOOD + b"\0\0",
+    "timestamp varlong too long": _raw_record(b"\0" + b"\xff" * 10 + b"\x01" + _varint(0) + _varint(-1)
+                                              + _varint(-1) + _varint(0)),
+}
+
+
+@pytest.mark.parametrize("payload", DAMAGED_PAYLOADS.values(), ids=DAMAGED_PAYLOADS.keys())
+def test_damaged_records_are_reported_the_same(payload: bytes) -> None:
+    data = v2_batch(GOOD + GOOD, 2, codec=0) + v2_batch(GOOD + payload, 2, codec=0, base_offset=2)
+    assert_same(data, versions=("4.3",))
+    reference, _ = _both(lambda: _records(data))
+    assert reference[1], "the damaged batch is a problem"
+
+
+def test_bad_crc_truncation_and_sequence_wrap_are_the_same() -> None:
+    value = {"leaderEpoch": 0, "metadata": "", "commitTimestamp": 9}
+    records = [SimpleRecord(encode_key(1, {"group": "g", "topic": "t", "partition": p}),
+                            encode_value(1, 3, {"offset": p, **value}), 9) for p in range(4)]
+    good = build_batch(records)
+    wrapped = build_batch(records, base_offset=4, producer_id=1, producer_epoch=0, base_sequence=INT32_MAX - 1)
+    bad_crc = bytearray(build_batch(records, base_offset=8))
+    bad_crc[-3] ^= 0xFF
+    data = good + wrapped + bytes(bad_crc) + good
+    for cut in (0, 7, 40, len(good) // 2):
+        assert_same(data[: len(data) - cut], versions=("4.3",))
+    reference, _ = _both(lambda: _records(data))
+    assert any("CRC mismatch" in reason for reason, _, _ in reference[1])
+
+
+# --- the command, both ways ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["dump-log", "jsonl"])
+def test_dump_decode_prints_the_same_with_and_without_the_compiled_loop(tmp_path: Path, fmt: str) -> None:
+    segment = tmp_path / "__consumer_offsets-0" / "00000000000000000000.log"
+    segment.parent.mkdir()
+    segment.write_bytes(mixed_dump(2000, seed=3))
+
+    def run(pure: bool) -> subprocess.CompletedProcess[bytes]:
+        env = {k: v for k, v in os.environ.items() if k != fast.PURE_ENV}
+        env["PYTHONPATH"] = str(ROOT)
+        if pure:
+            env[fast.PURE_ENV] = "1"
+        return subprocess.run([sys.executable, "-m", "groupctl", "dump", "decode", "--format", fmt, str(segment)],
+                              capture_output=True, env=env, cwd=ROOT, timeout=120, check=False)
+
+    reference, compiled = run(True), run(False)
+    assert reference.returncode == compiled.returncode == 0
+    assert compiled.stdout == reference.stdout
+    assert len(compiled.stdout.splitlines()) > 2000
+
+
+def test_version_says_which_loop_runs(cli) -> None:
+    with fast.forced(True):
+        assert cli("--version").out.splitlines()[1] == "record loop: pure Python (GROUPCTL_PURE_PYTHON is set)"
+    with fast.forced(False):
+        assert cli("--version").out.splitlines()[1] == "record loop: compiled"
+
+
+def test_walk_declines_what_it_does_not_handle() -> None:
+    """Headers and damaged varints go to the reference (None), which words the problem."""
+    with fast.forced(False):
+        native = fast.module()
+    with_headers = _raw_record(b"\0" + _varint(0) + _varint(0) + _varint(-1) + _varint(-1) + _varint(1)
+                               + _varint(1) + b"h" + _varint(-1))
+    assert native.walk(with_headers, 0, len(with_headers), 1, 0, 0, 0, False, -1) is None
+    too_long = DAMAGED_PAYLOADS["size varint too long"]
+    assert native.walk(too_long, 0, len(too_long), 1, 0, 0, 0, False, -1) is None
+    got = native.walk(GOOD, 0, len(GOOD), 1, 10, 5, 0, False, -1)
+    assert [(r.offset, r.timestamp, r.key, r.value, r.headers) for r in got] == [(10, 5, b"key", b"v", [])]
