@@ -29,6 +29,9 @@ class OptionalBuildExt(build_ext):
 
 
 setup(
-    ext_modules=[Extension("groupctl.log._fastlog", ["groupctl/log/_fastlog.c"])],
+    ext_modules=[
+        Extension("groupctl.log._fastlog", ["groupctl/log/_fastlog.c"]),
+        Extension("groupctl.coordinator.assignors._uniformc", ["groupctl/coordinator/assignors/_uniformc.c"]),
+    ],
     cmdclass={"build_ext": OptionalBuildExt},
 )

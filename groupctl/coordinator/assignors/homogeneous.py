@@ -22,6 +22,7 @@ from collections.abc import Callable, Collection, Mapping
 from itertools import compress, repeat
 from operator import attrgetter, gt, lt
 
+from groupctl.coordinator.assignors import compiled
 from groupctl.coordinator.assignors.common import Assignment, AssignorError, claim, java_key, java_sorted
 
 _UUID_INT = attrgetter("int")  # Kafka's Uuid order is that of the unsigned 128-bit value; ints compare in C
@@ -41,6 +42,11 @@ def assign_homogeneous(
     into = {} if into is None else into
     topic_ids = sorted(subscribed, key=_UUID_INT)
     counts = list(map(topics.__getitem__, topic_ids))
+    native = compiled.module()
+    if native is not None:
+        done = native.homogeneous(member_ids, assigned, topic_ids, counts, into)
+        if done is not None:  # None: not the plain case, the reference decides
+            return done
     if not any(assigned):
         return _deal_everything(java_sorted(member_ids), topic_ids, counts, into)
     builder = _Builder(member_ids, topic_ids, counts)
