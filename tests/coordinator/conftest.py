@@ -106,3 +106,15 @@ def kit() -> SimpleNamespace:
         GROUP=GROUP, MemberView=MemberView, expect=expect, member_view=member_view, targets=targets,
         assert_group=assert_group, names=names, STATE_NAMES=STATE_NAMES,
     )
+
+
+@pytest.fixture(params=["reference", "compiled"])
+def homogeneous_builder(request: pytest.FixtureRequest):
+    """Runs the test on the uniform assignor's pure-Python homogeneous builder and on the compiled one
+    (skipped, with the reason, when `assignors/_uniformc.c` is not built)."""
+    from groupctl.coordinator.assignors import compiled
+
+    if request.param == "compiled" and not compiled.available():
+        pytest.skip("the compiled homogeneous builder (assignors/_uniformc.c) is not built: pip install -e . builds it")
+    with compiled.forced(request.param == "reference"):
+        yield request.param

@@ -41,6 +41,8 @@ typedef struct {
     Py_hash_t *hashes; /* per topic, -1 until computed */
     PyObject **result; /* new references, NULL until made */
     char *plus;
+    int fresh; /* nobody owns anything */
+    Py_ssize_t *listing; /* the order of members in the result when not the given one */
     int foreign; /* some key of a current assignment is a topic id equal to, not the same object as, ours */
 } builder_t;
 
@@ -541,6 +543,16 @@ build(builder_t *b)
             order[nbelow++] = i;
     sort_members(b->member_ids, order, scratch, nbelow);
     status = deal(b, order, nbelow, quota);
+    if (status == 0 && b->fresh) {
+        /* Nobody owned anything: the reference lists the members in Java order then. */
+        if (nbelow < n) {
+            for (Py_ssize_t i = 0; i < n; i++)
+                order[i] = i;
+            sort_members(b->member_ids, order, scratch, n);
+        }
+        b->listing = order;
+        order = NULL;
+    }
 done:
     PyMem_Free(order);
     PyMem_Free(scratch);
@@ -563,6 +575,7 @@ release(builder_t *b)
     PyMem_Free(b->hashes);
     PyMem_Free(b->result);
     PyMem_Free(b->plus);
+    PyMem_Free(b->listing);
 }
 
 /* Checks the shapes, fills counts and the topic table; 0, 1 (not the plain case) or -1. */
@@ -644,6 +657,9 @@ homogeneous(PyObject *module, PyObject *args)
     int status = prepare(&b, counts);
     for (Py_ssize_t i = 0; status == 0 && i < b.n; i++)
         status = read_member(&b, i);
+    b.fresh = 1;
+    for (Py_ssize_t i = 0; status == 0 && b.fresh && i < b.n; i++)
+        b.fresh = b.held[i] == 0;
     if (status == 0)
         status = build(&b);
     /* A result maps topic ids (uuid.UUID: immutable) to frozensets of ints, so it can be part of a cycle only
@@ -652,7 +668,8 @@ homogeneous(PyObject *module, PyObject *args)
     int untrack = status == 0 && !b.foreign;
     for (Py_ssize_t t = 0; untrack && t < b.ntopics; t++)
         untrack = Py_IS_TYPE(PyList_GET_ITEM(topic_ids, t), uuid_type);
-    for (Py_ssize_t i = 0; status == 0 && i < b.n; i++) {
+    for (Py_ssize_t k = 0; status == 0 && k < b.n; k++) {
+        Py_ssize_t i = b.listing ? b.listing[k] : k;
         if (result_of(&b, i) == NULL || PyDict_SetItem(into, PyList_GET_ITEM(member_ids, i), b.result[i]) < 0)
             status = -1;
         else if (untrack && PyObject_GC_IsTracked(b.result[i]))

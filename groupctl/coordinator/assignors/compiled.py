@@ -41,9 +41,14 @@ def module() -> ModuleType | None:
     return _state()[0]
 
 
+def built() -> ModuleType | None:
+    """The compiled builder when it is built and loads, whatever the switch says (tests call it directly)."""
+    return _state()[0]
+
+
 def available() -> bool:
     """Whether the compiled builder is built and loads (whatever the switch says)."""
-    return _state()[0] is not None
+    return built() is not None
 
 
 def describe() -> str:
