@@ -13,6 +13,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -32,7 +33,9 @@ typedef struct {
 
 typedef struct {
     Py_ssize_t n, ntopics, total;
-    PyObject *member_ids, *assigned, *topic_ids; /* borrowed lists */
+    PyObject *member_ids;  /* a list of str */
+    PyObject **assigned;   /* per member: its current assignment */
+    PyObject **topic_ids;  /* the subscribed topics in Uuid order */
     Py_ssize_t *counts, *offset, *owned, *held;
     int32_t *owner; /* per partition (topic offset + partition): member + 1, or 0 when free */
     slot_t *table; /* topic id object -> topic index, by identity */
@@ -43,6 +46,8 @@ typedef struct {
     char *plus;
     int fresh; /* nobody owns anything */
     Py_ssize_t *listing; /* the order of members in the result when not the given one */
+    PyObject **owned_refs; /* assigned and topic_ids: references held for the call */
+    int untrack;           /* results are left to reference counting alone (see run) */
     int foreign; /* some key of a current assignment is a topic id equal to, not the same object as, ours */
 } builder_t;
 
@@ -68,7 +73,7 @@ topic_of(builder_t *b, PyObject *key)
             return b->table[i].index;
         i = (i + 1) & b->mask;
     }
-    if (!PyObject_TypeCheck(key, Py_TYPE(PyList_GET_ITEM(b->topic_ids, 0))))
+    if (!PyObject_TypeCheck(key, Py_TYPE(b->topic_ids[0])))
         return -1;
     if (b->by_value == NULL) {
         b->by_value = PyDict_New();
@@ -76,7 +81,7 @@ topic_of(builder_t *b, PyObject *key)
             return -2;
         for (Py_ssize_t t = 0; t < b->ntopics; t++) {
             PyObject *index = PyLong_FromSsize_t(t);
-            if (index == NULL || PyDict_SetItem(b->by_value, PyList_GET_ITEM(b->topic_ids, t), index) < 0) {
+            if (index == NULL || PyDict_SetItem(b->by_value, b->topic_ids[t], index) < 0) {
                 Py_XDECREF(index);
                 return -2;
             }
@@ -94,14 +99,14 @@ static Py_hash_t
 topic_hash(builder_t *b, Py_ssize_t t)
 {
     if (b->hashes[t] == -1)
-        b->hashes[t] = PyObject_Hash(PyList_GET_ITEM(b->topic_ids, t));
+        b->hashes[t] = PyObject_Hash(b->topic_ids[t]);
     return b->hashes[t];
 }
 
 static int
 set_topic(builder_t *b, PyObject *dict, Py_ssize_t t, PyObject *value)
 {
-    PyObject *key = PyList_GET_ITEM(b->topic_ids, t);
+    PyObject *key = b->topic_ids[t];
 #if HAVE_KNOWN_HASH
     Py_hash_t hash = topic_hash(b, t);
     if (hash == -1 && PyErr_Occurred())
@@ -115,7 +120,7 @@ set_topic(builder_t *b, PyObject *dict, Py_ssize_t t, PyObject *value)
 static PyObject *
 get_topic(builder_t *b, PyObject *dict, Py_ssize_t t)
 {
-    PyObject *key = PyList_GET_ITEM(b->topic_ids, t);
+    PyObject *key = b->topic_ids[t];
 #if HAVE_KNOWN_HASH
     Py_hash_t hash = topic_hash(b, t);
     if (hash == -1 && PyErr_Occurred())
@@ -193,7 +198,7 @@ sort_members(PyObject *ids, Py_ssize_t *items, Py_ssize_t *scratch, Py_ssize_t c
 static int
 read_member(builder_t *b, Py_ssize_t i)
 {
-    PyObject *assignment = PyList_GET_ITEM(b->assigned, i);
+    PyObject *assignment = b->assigned[i];
     if (!PyDict_CheckExact(assignment)) {
         Py_ssize_t size = PyObject_Length(assignment);
         if (size < 0) {
@@ -284,13 +289,24 @@ frozenset_of(const Py_ssize_t *parts, Py_ssize_t first, Py_ssize_t count)
     return set;
 }
 
+/* A result dict just made or changed: untracked when it may be (see run). A dict tracks itself again when an
+ * object that may be tracked goes in, so this follows every change. */
+static void
+settle(builder_t *b, PyObject *result)
+{
+    if (b->untrack && PyObject_GC_IsTracked(result))
+        PyObject_GC_UnTrack(result);
+}
+
 /* Member i's result dict, made on first need: a copy of its current assignment. */
 static PyObject *
 result_of(builder_t *b, Py_ssize_t i)
 {
     if (b->result[i] == NULL) {
-        PyObject *assignment = PyList_GET_ITEM(b->assigned, i);
+        PyObject *assignment = b->assigned[i];
         b->result[i] = PyDict_CheckExact(assignment) ? PyDict_Copy(assignment) : PyDict_New();
+        if (b->result[i] != NULL)
+            settle(b, b->result[i]);
     }
     return b->result[i];
 }
@@ -304,7 +320,7 @@ typedef struct {
 static int
 trim(builder_t *b, Py_ssize_t member, Py_ssize_t cap)
 {
-    PyObject *assignment = PyList_GET_ITEM(b->assigned, member);
+    PyObject *assignment = b->assigned[member];
     Py_ssize_t size = PyDict_GET_SIZE(assignment), pos = 0, k = 0;
     entry_t *entries = PyMem_Malloc((size_t)size * sizeof(entry_t));
     Py_ssize_t *ascending = NULL;
@@ -368,6 +384,7 @@ trim(builder_t *b, Py_ssize_t member, Py_ssize_t cap)
         room = 0;
     }
     PyMem_Free(entries);
+    settle(b, trimmed);
     Py_XSETREF(b->result[member], trimmed);
     b->held[member] = cap;
     return 0;
@@ -383,25 +400,29 @@ static int
 give(builder_t *b, Py_ssize_t member, Py_ssize_t t, PyObject *got)
 {
     PyObject *result = b->result[member];
-    if (result == NULL && PyDict_CheckExact(PyList_GET_ITEM(b->assigned, member)) &&
-        PyDict_GET_SIZE(PyList_GET_ITEM(b->assigned, member)) == 0)
+    if (result == NULL && PyDict_CheckExact(b->assigned[member]) &&
+        PyDict_GET_SIZE(b->assigned[member]) == 0)
         result = b->result[member] = PyDict_New();
     else
         result = result_of(b, member);
     if (result == NULL)
         return -1;
     PyObject *owned = PyDict_GET_SIZE(result) ? get_topic(b, result, t) : NULL;
+    int failed;
     if (owned == NULL) {
         if (PyErr_Occurred())
             return -1;
-        return set_topic(b, result, t, got);
+        failed = set_topic(b, result, t, got);
     }
-    PyObject *both = PyNumber_Or(owned, got);
-    if (both == NULL)
-        return -1;
-    PyObject_GC_UnTrack(both);
-    int failed = set_topic(b, result, t, both);
-    Py_DECREF(both);
+    else {
+        PyObject *both = PyNumber_Or(owned, got);
+        if (both == NULL)
+            return -1;
+        PyObject_GC_UnTrack(both);
+        failed = set_topic(b, result, t, both);
+        Py_DECREF(both);
+    }
+    settle(b, result);
     return failed;
 }
 
@@ -565,7 +586,14 @@ release(builder_t *b)
     if (b->result != NULL)
         for (Py_ssize_t i = 0; i < b->n; i++)
             Py_XDECREF(b->result[i]);
+    if (b->owned_refs != NULL) {
+        for (Py_ssize_t i = 0; i < b->n; i++)
+            Py_XDECREF(b->owned_refs[i]);
+        for (Py_ssize_t t = 0; t < b->ntopics; t++)
+            Py_XDECREF(b->owned_refs[b->n + t]);
+    }
     Py_XDECREF(b->by_value);
+    PyMem_Free(b->owned_refs);
     PyMem_Free(b->counts);
     PyMem_Free(b->offset);
     PyMem_Free(b->owned);
@@ -578,12 +606,38 @@ release(builder_t *b)
     PyMem_Free(b->listing);
 }
 
-/* Checks the shapes, fills counts and the topic table; 0, 1 (not the plain case) or -1. */
+/* Allocates the arrays; the caller then fills assigned, topic_ids, counts and hashes. 0 or -1. */
 static int
-prepare(builder_t *b, PyObject *counts)
+allocate(builder_t *b)
 {
     Py_ssize_t n = b->n, nt = b->ntopics;
-    if (n == 0 || nt == 0 || PyList_GET_SIZE(b->assigned) != n || PyList_GET_SIZE(counts) != nt)
+    b->owned_refs = PyMem_Calloc((size_t)(n + nt), sizeof(PyObject *));
+    b->counts = PyMem_Malloc((size_t)nt * sizeof(Py_ssize_t));
+    b->offset = PyMem_Malloc((size_t)nt * sizeof(Py_ssize_t));
+    b->owned = PyMem_Calloc((size_t)nt, sizeof(Py_ssize_t));
+    b->hashes = PyMem_Malloc((size_t)nt * sizeof(Py_hash_t));
+    b->held = PyMem_Calloc((size_t)n, sizeof(Py_ssize_t));
+    b->result = PyMem_Calloc((size_t)n, sizeof(PyObject *));
+    b->plus = PyMem_Calloc((size_t)n, 1);
+    if (!b->owned_refs || !b->counts || !b->offset || !b->owned || !b->hashes || !b->held || !b->result ||
+        !b->plus) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    b->assigned = b->owned_refs;
+    b->topic_ids = b->owned_refs + n;
+    for (Py_ssize_t t = 0; t < nt; t++)
+        b->hashes[t] = -1;
+    return 0;
+}
+
+/* Checks the member ids and counts, lays out the partitions and the topic table; 0, 1 (not the plain case)
+ * or -1. */
+static int
+lay_out(builder_t *b)
+{
+    Py_ssize_t n = b->n, nt = b->ntopics, total = 0;
+    if (n > INT32_MAX - 1)
         return 1;
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *id = PyList_GET_ITEM(b->member_ids, i);
@@ -596,37 +650,23 @@ prepare(builder_t *b, PyObject *counts)
     while (size < (size_t)nt * 4)
         size <<= 1;
     b->mask = size - 1;
-    b->counts = PyMem_Malloc((size_t)nt * sizeof(Py_ssize_t));
-    b->offset = PyMem_Malloc((size_t)nt * sizeof(Py_ssize_t));
-    b->owned = PyMem_Calloc((size_t)nt, sizeof(Py_ssize_t));
-    b->hashes = PyMem_Malloc((size_t)nt * sizeof(Py_hash_t));
     b->table = PyMem_Calloc(size, sizeof(slot_t));
-    b->held = PyMem_Calloc((size_t)n, sizeof(Py_ssize_t));
-    b->result = PyMem_Calloc((size_t)n, sizeof(PyObject *));
-    b->plus = PyMem_Calloc((size_t)n, 1);
-    if (!b->counts || !b->offset || !b->owned || !b->hashes || !b->table || !b->held || !b->result || !b->plus) {
+    if (b->table == NULL) {
         PyErr_NoMemory();
         return -1;
     }
-    Py_ssize_t total = 0;
     for (Py_ssize_t t = 0; t < nt; t++) {
-        Py_ssize_t count = PyLong_AsSsize_t(PyList_GET_ITEM(counts, t));
-        if (count == -1 && PyErr_Occurred())
-            return -1;
+        Py_ssize_t count = b->counts[t];
         if (count < 0 || count > MAX_PARTITIONS - total)
             return 1;
-        b->counts[t] = count;
         b->offset[t] = total;
-        b->hashes[t] = -1;
         total += count;
-        PyObject *key = PyList_GET_ITEM(b->topic_ids, t);
+        PyObject *key = b->topic_ids[t];
         size_t i = pointer_hash(key) & b->mask;
         while (b->table[i].key != NULL && b->table[i].key != key)
             i = (i + 1) & b->mask;
         b->table[i] = (slot_t){key, t};
     }
-    if (n > INT32_MAX - 1)
-        return 1;
     b->total = total;
     b->owner = PyMem_Calloc((size_t)total + 1, sizeof(int32_t));
     if (b->owner == NULL) {
@@ -634,6 +674,50 @@ prepare(builder_t *b, PyObject *counts)
         return -1;
     }
     return 0;
+}
+
+/* Reads, builds and lists the members' results in `into` (a new dict when NULL). The result, None when the
+ * input is not the plain case, or NULL on error. */
+static PyObject *
+run(builder_t *b, PyObject *into)
+{
+    int status = lay_out(b);
+    for (Py_ssize_t i = 0; status == 0 && i < b->n; i++)
+        status = read_member(b, i);
+    if (status == 0) {
+        /* A result maps topic ids (uuid.UUID: immutable) to frozensets of ints, so it can be part of a cycle
+         * only once the caller puts something else in it, and a dict tracks itself again then. Untracked, the
+         * results of a large group do not make the collector walk them, nor run a full collection each time. */
+        b->untrack = !b->foreign;
+        for (Py_ssize_t t = 0; b->untrack && t < b->ntopics; t++)
+            b->untrack = Py_IS_TYPE(b->topic_ids[t], uuid_type);
+        b->fresh = 1;
+        for (Py_ssize_t i = 0; b->fresh && i < b->n; i++)
+            b->fresh = b->held[i] == 0;
+        status = build(b);
+    }
+    if (status != 0)
+        return status < 0 ? NULL : Py_NewRef(Py_None);
+    if (into == NULL) {
+#if HAVE_KNOWN_HASH
+        into = _PyDict_NewPresized(b->n);
+#else
+        into = PyDict_New();
+#endif
+        if (into == NULL)
+            return NULL;
+    }
+    else
+        Py_INCREF(into);
+    for (Py_ssize_t k = 0; k < b->n; k++) {
+        Py_ssize_t i = b->listing ? b->listing[k] : k;
+        PyObject *result = result_of(b, i);
+        if (result == NULL || PyDict_SetItem(into, PyList_GET_ITEM(b->member_ids, i), result) < 0) {
+            Py_DECREF(into);
+            return NULL;
+        }
+    }
+    return into;
 }
 
 static PyObject *
@@ -645,51 +729,158 @@ homogeneous(PyObject *module, PyObject *args)
         return NULL;
     builder_t b;
     memset(&b, 0, sizeof(b));
-    b.member_ids = member_ids;
-    b.assigned = assigned;
-    b.topic_ids = topic_ids;
     b.n = PyList_GET_SIZE(member_ids);
     b.ntopics = PyList_GET_SIZE(topic_ids);
-    /* The lists are the caller's: hold them while Python code (a topic id's __hash__) may run. */
-    Py_INCREF(member_ids);
-    Py_INCREF(assigned);
-    Py_INCREF(topic_ids);
-    int status = prepare(&b, counts);
-    for (Py_ssize_t i = 0; status == 0 && i < b.n; i++)
-        status = read_member(&b, i);
-    b.fresh = 1;
-    for (Py_ssize_t i = 0; status == 0 && b.fresh && i < b.n; i++)
-        b.fresh = b.held[i] == 0;
-    if (status == 0)
-        status = build(&b);
-    /* A result maps topic ids (uuid.UUID: immutable) to frozensets of ints, so it can be part of a cycle only
-     * once the caller puts something else in it, and a dict tracks itself again then: untracked, the results do
-     * not make every assignment of a large group pay a full collection. */
-    int untrack = status == 0 && !b.foreign;
-    for (Py_ssize_t t = 0; untrack && t < b.ntopics; t++)
-        untrack = Py_IS_TYPE(PyList_GET_ITEM(topic_ids, t), uuid_type);
-    for (Py_ssize_t k = 0; status == 0 && k < b.n; k++) {
-        Py_ssize_t i = b.listing ? b.listing[k] : k;
-        if (result_of(&b, i) == NULL || PyDict_SetItem(into, PyList_GET_ITEM(member_ids, i), b.result[i]) < 0)
-            status = -1;
-        else if (untrack && PyObject_GC_IsTracked(b.result[i]))
-            PyObject_GC_UnTrack(b.result[i]);
+    if (b.n == 0 || b.ntopics == 0 || PyList_GET_SIZE(assigned) != b.n || PyList_GET_SIZE(counts) != b.ntopics)
+        Py_RETURN_NONE;
+    /* Held for the call: Python code (a topic id's __hash__) may run meanwhile. */
+    b.member_ids = Py_NewRef(member_ids);
+    PyObject *answer = NULL;
+    if (allocate(&b) < 0)
+        goto done;
+    for (Py_ssize_t i = 0; i < b.n; i++)
+        b.assigned[i] = Py_NewRef(PyList_GET_ITEM(assigned, i));
+    for (Py_ssize_t t = 0; t < b.ntopics; t++) {
+        b.topic_ids[t] = Py_NewRef(PyList_GET_ITEM(topic_ids, t));
+        b.counts[t] = PyLong_AsSsize_t(PyList_GET_ITEM(counts, t));
+        if (b.counts[t] == -1 && PyErr_Occurred())
+            goto done;
     }
+    answer = run(&b, into);
+done:
     release(&b);
     Py_DECREF(member_ids);
-    Py_DECREF(assigned);
-    Py_DECREF(topic_ids);
-    if (status < 0)
+    return answer;
+}
+
+/* The offset of a slot (a member descriptor of `type` holding an object), or -1. */
+static Py_ssize_t
+slot_offset(PyTypeObject *type, const char *name)
+{
+    PyObject *descr = PyObject_GetAttrString((PyObject *)type, name);
+    Py_ssize_t offset = -1;
+    if (descr == NULL) {
+        PyErr_Clear();
+        return -1;
+    }
+    if (Py_IS_TYPE(descr, &PyMemberDescr_Type) && ((PyMemberDescrObject *)descr)->d_member->type == T_OBJECT_EX)
+        offset = ((PyMemberDescrObject *)descr)->d_member->offset;
+    Py_DECREF(descr);
+    return offset;
+}
+
+typedef struct {
+    unsigned char key[16]; /* the Uuid's unsigned 128-bit value, big-endian: bytes compare as Kafka's Uuids */
+    PyObject *topic;
+    Py_hash_t hash;
+    Py_ssize_t count;
+} topic_entry_t;
+
+static int
+compare_topics(const void *a, const void *b)
+{
+    return memcmp(((const topic_entry_t *)a)->key, ((const topic_entry_t *)b)->key, 16);
+}
+
+static PyObject *
+alike(PyObject *module, PyObject *args)
+{
+    PyObject *member_ids, *specs, *topics;
+    if (!PyArg_ParseTuple(args, "O!O!O:alike", &PyList_Type, &member_ids, &PyList_Type, &specs, &topics))
         return NULL;
-    if (status > 0)
+#if HAVE_KNOWN_HASH
+    Py_ssize_t n = PyList_GET_SIZE(specs);
+    if (n == 0 || PyList_GET_SIZE(member_ids) != n || !PyDict_CheckExact(topics))
         Py_RETURN_NONE;
-    Py_INCREF(into);
-    return into;
+    PyTypeObject *type = Py_TYPE(PyList_GET_ITEM(specs, 0));
+    Py_ssize_t subscribed_at = slot_offset(type, "subscribed_topic_ids"), assigned_at = slot_offset(type, "assigned");
+    if (subscribed_at < 0 || assigned_at < 0)
+        Py_RETURN_NONE;
+#define SLOT(object, offset) (*(PyObject **)((char *)(object) + (offset)))
+    PyObject *subscribed = SLOT(PyList_GET_ITEM(specs, 0), subscribed_at);
+    if (subscribed == NULL || !PyFrozenSet_CheckExact(subscribed) || PySet_GET_SIZE(subscribed) == 0)
+        Py_RETURN_NONE;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *spec = PyList_GET_ITEM(specs, i);
+        if (!Py_IS_TYPE(spec, type) || SLOT(spec, subscribed_at) != subscribed || SLOT(spec, assigned_at) == NULL)
+            Py_RETURN_NONE;
+    }
+
+    builder_t b;
+    memset(&b, 0, sizeof(b));
+    b.n = n;
+    b.ntopics = PySet_GET_SIZE(subscribed);
+    b.member_ids = Py_NewRef(member_ids);
+    Py_INCREF(subscribed);
+    PyObject *answer = NULL;
+    /* Topics in Uuid order, each with its count and the hash the set stores: no topic id is hashed in Python. */
+    topic_entry_t *entries = NULL;
+    if (allocate(&b) < 0)
+        goto done;
+    for (Py_ssize_t i = 0; i < n; i++)
+        b.assigned[i] = Py_NewRef(SLOT(PyList_GET_ITEM(specs, i), assigned_at));
+#undef SLOT
+    entries = PyMem_Calloc((size_t)b.ntopics, sizeof(topic_entry_t));
+    if (entries == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t pos = 0, t = 0;
+    PyObject *topic;
+    Py_hash_t hash;
+    while (_PySet_NextEntry(subscribed, &pos, &topic, &hash)) {
+        if (!Py_IS_TYPE(topic, uuid_type))
+            goto decline;
+        PyObject *count = _PyDict_GetItem_KnownHash(topics, topic, hash);
+        if (count == NULL) {
+            if (PyErr_Occurred())
+                goto done;
+            goto decline; /* not a known topic: the reference resolves the subscription */
+        }
+        PyObject *value = PyObject_GetAttrString(topic, "int");
+        if (value == NULL)
+            goto done;
+        int failed = !PyLong_CheckExact(value) ||
+                     _PyLong_AsByteArray((PyLongObject *)value, entries[t].key, 16, 0, 0) < 0 ||
+                     !PyLong_CheckExact(count) || (entries[t].count = PyLong_AsSsize_t(count)) < 0;
+        Py_DECREF(value);
+        if (failed) {
+            PyErr_Clear();
+            goto decline;
+        }
+        entries[t].topic = topic;
+        entries[t].hash = hash;
+        t++;
+    }
+    qsort(entries, (size_t)b.ntopics, sizeof(topic_entry_t), compare_topics);
+    for (t = 0; t < b.ntopics; t++) {
+        b.topic_ids[t] = Py_NewRef(entries[t].topic);
+        b.hashes[t] = entries[t].hash;
+        b.counts[t] = entries[t].count;
+    }
+    answer = run(&b, NULL);
+    goto done;
+decline:
+    answer = Py_NewRef(Py_None);
+done:
+    PyMem_Free(entries);
+    release(&b);
+    Py_DECREF(subscribed);
+    Py_DECREF(member_ids);
+    return answer;
+#else
+    Py_RETURN_NONE; /* the private calls it needs are not there: the Python path groups the members */
+#endif
 }
 
 static PyMethodDef methods[] = {
     {"homogeneous", homogeneous, METH_VARARGS,
-     "homogeneous(member_ids, assigned, topic_ids, counts, into) -> into, or None to leave it to the reference"},
+     "homogeneous(member_ids, assigned, topic_ids, counts, into) -> into, or None: not the plain case, the "
+     "reference decides. topic_ids in Uuid order, all subscribed by every member."},
+    {"alike", alike, METH_VARARGS,
+     "alike(member_ids, specs, topics) -> the assignment, or None. Every spec has the same subscription object "
+     "(a frozenset of known topics) and the group is assigned by the homogeneous builder; None when that is "
+     "not so or the input is not the plain case."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -102,10 +102,28 @@ def test_plain_histories_are_assigned_in_c(history):
     members, topics = history
     plain = all(p < topics[t] for s in members.values() for t, ps in s.assigned.items() for p in ps)
     answer = native(members, topics)
+    whole = compiled.built().alike(list(members), list(members.values()), topics)
     if plain:
-        assert answer is not None
+        assert answer is not None and whole is not None
         with compiled.forced(True):
-            assert exactly(answer) == exactly(uniform.assign(members, topics))
+            reference = exactly(uniform.assign(members, topics))
+        assert exactly(answer) == reference
+        assert exactly(whole) == reference
+
+
+def test_alike_declines_groups_it_does_not_take():
+    """Equal subscriptions that are other objects, a subscription naming a missing topic, topics given as
+    another mapping than a dict: the Python path groups the members (and may still call `homogeneous`)."""
+    alike = compiled.built().alike
+    one = frozenset({FOO})
+    equal = {m: MemberSpec(None, None, frozenset({FOO})) for m in "ab"}
+    assert alike(list(equal), list(equal.values()), {FOO: 4}) is None
+    missing = {m: MemberSpec(None, None, frozenset({FOO, MISSING})) for m in "ab"}
+    assert alike(list(missing), list(missing.values()), {FOO: 4}) is None
+    shared = {m: MemberSpec(None, None, one) for m in "ab"}
+    assert alike(list(shared), list(shared.values()), MappingProxyType({FOO: 4})) is None
+    assert alike(list(shared), list(shared.values()), {FOO: 4}) == {"a": {FOO: frozenset({0, 1})}, "b": {
+        FOO: frozenset({2, 3})}}
 
 
 @pytest.mark.parametrize(
