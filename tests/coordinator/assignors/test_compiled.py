@@ -169,3 +169,10 @@ def test_java_order_of_bmp_ids():
     answer = native(members, {FOO: 7})
     assert answer is not None
     assert [sorted(answer[m][FOO]) for m in sorted(ids)] == [[0, 1], [2, 3], [4], [5], [6]]
+
+
+def test_version_says_which_builder_runs(cli) -> None:
+    with compiled.forced(True):
+        assert cli("--version").out.splitlines()[2] == "uniform assignor: pure Python (GROUPCTL_PURE_PYTHON is set)"
+    with compiled.forced(False):
+        assert cli("--version").out.splitlines()[2] == "uniform assignor: compiled"
