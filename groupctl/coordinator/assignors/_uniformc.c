@@ -6,10 +6,12 @@
  * per-partition and per-member work (reading every owned partition, checking it is in range and owned once,
  * copying kept assignments) costs far more than Kafka's whole assignment; here it is one pass over plain arrays.
  *
- * `homogeneous()` returns None, having changed nothing, whenever the input is not the plain case (a current
- * assignment that is not a dict of non-empty frozensets of ints, naming an unsubscribed topic, a partition out
- * of range or owned twice, a member id outside the Basic Multilingual Plane): the reference then runs and
- * decides, so both paths give the same result for every input.
+ * Two entries: `alike()` takes a whole group whose members share one subscription object (the usual group)
+ * from its member specs, `homogeneous()` one part of a group from lists the Python code made. Each returns
+ * None, having changed nothing, whenever the input is not the plain case (a current assignment that is not a
+ * dict of non-empty frozensets of ints, naming an unsubscribed topic, a partition out of range or owned twice,
+ * a member id outside the Basic Multilingual Plane): the reference then runs and decides, so both paths give
+ * the same result for every input, down to the order of members and entries.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -95,6 +97,7 @@ topic_of(builder_t *b, PyObject *key)
     return PyLong_AsSsize_t(found);
 }
 
+#if HAVE_KNOWN_HASH
 static Py_hash_t
 topic_hash(builder_t *b, Py_ssize_t t)
 {
@@ -102,6 +105,7 @@ topic_hash(builder_t *b, Py_ssize_t t)
         b->hashes[t] = PyObject_Hash(b->topic_ids[t]);
     return b->hashes[t];
 }
+#endif
 
 static int
 set_topic(builder_t *b, PyObject *dict, Py_ssize_t t, PyObject *value)
@@ -329,14 +333,20 @@ trim(builder_t *b, Py_ssize_t member, Py_ssize_t cap)
         PyErr_NoMemory();
         return -1;
     }
-    while (PyDict_Next(assignment, &pos, &key, &parts)) {
+    while (k < size && PyDict_Next(assignment, &pos, &key, &parts)) {
         Py_ssize_t t = topic_of(b, key), j = k++;
+        if (t < 0) { /* read_member found it: only a failing __hash__ or __eq__ gets here */
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_RuntimeError, "a topic id of a current assignment changed while assigning");
+            goto error;
+        }
         while (j > 0 && entries[j - 1].t > t) {
             entries[j] = entries[j - 1];
             j--;
         }
         entries[j] = (entry_t){t, key, parts};
     }
+    size = k;
     trimmed = PyDict_New();
     if (trimmed == NULL)
         goto error;
@@ -742,9 +752,13 @@ homogeneous(PyObject *module, PyObject *args)
         b.assigned[i] = Py_NewRef(PyList_GET_ITEM(assigned, i));
     for (Py_ssize_t t = 0; t < b.ntopics; t++) {
         b.topic_ids[t] = Py_NewRef(PyList_GET_ITEM(topic_ids, t));
-        b.counts[t] = PyLong_AsSsize_t(PyList_GET_ITEM(counts, t));
-        if (b.counts[t] == -1 && PyErr_Occurred())
+        PyObject *count = PyList_GET_ITEM(counts, t);
+        b.counts[t] = PyLong_CheckExact(count) ? PyLong_AsSsize_t(count) : -1;
+        if (b.counts[t] < 0) { /* not an int, or too large for the arrays: the reference decides */
+            PyErr_Clear();
+            answer = Py_NewRef(Py_None);
             goto done;
+        }
     }
     answer = run(&b, into);
 done:
@@ -753,6 +767,7 @@ done:
     return answer;
 }
 
+#if HAVE_KNOWN_HASH
 /* The offset of a slot (a member descriptor of `type` holding an object), or -1. */
 static Py_ssize_t
 slot_offset(PyTypeObject *type, const char *name)
@@ -781,6 +796,8 @@ compare_topics(const void *a, const void *b)
 {
     return memcmp(((const topic_entry_t *)a)->key, ((const topic_entry_t *)b)->key, 16);
 }
+
+#endif
 
 static PyObject *
 alike(PyObject *module, PyObject *args)
