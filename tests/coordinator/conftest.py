@@ -8,7 +8,7 @@ test module cannot import this conftest by name).
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from types import SimpleNamespace
 
@@ -109,7 +109,7 @@ def kit() -> SimpleNamespace:
 
 
 @pytest.fixture(params=["reference", "compiled"])
-def homogeneous_builder(request: pytest.FixtureRequest):
+def homogeneous_builder(request: pytest.FixtureRequest) -> Iterator[str]:
     """Runs the test on the uniform assignor's pure-Python homogeneous builder and on the compiled one
     (skipped, with the reason, when `assignors/_uniformc.c` is not built)."""
     from groupctl.coordinator.assignors import compiled
