@@ -54,6 +54,7 @@ typedef struct {
 } builder_t;
 
 static PyTypeObject *uuid_type; /* uuid.UUID */
+static PyObject *int_name;      /* "int", interned: a Uuid's 128-bit value */
 
 static size_t
 pointer_hash(const void *p)
@@ -227,10 +228,12 @@ read_member(builder_t *b, Py_ssize_t i)
         /* A frozenset's table, read in place: an exact int from 0 to 2**30 - 1 (one digit or none) is its own
          * hash, which the table stores beside it. */
         PySetObject *set = (PySetObject *)parts;
-        for (Py_ssize_t at = 0; at <= set->mask; at++) {
+        Py_ssize_t left = set->used;
+        for (Py_ssize_t at = 0; left > 0 && at <= set->mask; at++) {
             PyObject *item = set->table[at].key;
             if (item == NULL || item == _PySet_Dummy)
                 continue;
+            left--;
             if (!PyLong_CheckExact(item) || Py_SIZE(item) < 0 || Py_SIZE(item) > 1)
                 return 1;
             Py_ssize_t p = set->table[at].hash;
@@ -854,7 +857,7 @@ alike(PyObject *module, PyObject *args)
                 goto done;
             goto decline; /* not a known topic: the reference resolves the subscription */
         }
-        PyObject *value = PyObject_GetAttrString(topic, "int");
+        PyObject *value = PyObject_GetAttr(topic, int_name);
         if (value == NULL)
             goto done;
         int failed = !PyLong_CheckExact(value) ||
@@ -920,6 +923,9 @@ PyInit__uniformc(void)
         PyErr_SetString(PyExc_ImportError, "uuid.UUID is not a type");
         return NULL;
     }
-    uuid_type = (PyTypeObject *)type; /* kept for the life of the process */
+    uuid_type = (PyTypeObject *)type; /* kept for the life of the process, as is int_name */
+    int_name = PyUnicode_InternFromString("int");
+    if (int_name == NULL)
+        return NULL;
     return PyModule_Create(&module_def);
 }
