@@ -92,6 +92,7 @@ def other_environment() -> dict[str, tuple[str, str | None]]:
     that read it; None: the program itself)."""
     from groupctl.cli.app import COMPLETE_VAR
     from groupctl.kafka.config import SECRET_ENV
+    from groupctl.log.fast import PURE_ENV
 
     table: dict[str, tuple[str, str | None]] = {
         variable: (f"The client property {prop}, over the --command-config file: a secret kept out of the "
@@ -102,6 +103,8 @@ def other_environment() -> dict[str, tuple[str, str | None]]:
     table["GROUPCTL_CONFIG"] = ("The config file of named clusters (contexts); else "
                                 "$XDG_CONFIG_HOME/groupctl/config.toml, else ~/.config/groupctl/config.toml.",
                                 "--context")
+    table[PURE_ENV] = ("Set to 1, the dump commands read with the pure-Python record loop rather than the "
+                       "compiled one (same output, slower); groupctl --version says which runs.", None)
     table[COMPLETE_VAR] = ("Set by the scripts in completions/ to ask groupctl for completions; not for "
                            "use by hand.", None)
     return table
