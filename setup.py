@@ -1,8 +1,9 @@
-"""Builds the optional compiled record loop (groupctl/log/_fastlog.c); everything else is in pyproject.toml.
+"""Builds the optional compiled record loop (groupctl/log/_fastlog.c) and the uniform assignor's compiled
+homogeneous builder (groupctl/coordinator/assignors/_uniformc.c); everything else is in pyproject.toml.
 
-The extension is optional by design: where no C compiler or Python headers are present the build
-says so and goes on, and groupctl runs its pure-Python reader (the reference the compiled loop is
-tested against). `groupctl --version` says which one runs.
+The extensions are optional by design: where no C compiler or Python headers are present the build
+says so and goes on, and groupctl runs its pure-Python code (the reference each compiled part is
+tested against). `groupctl --version` says which runs.
 """
 
 from setuptools import Extension, setup
@@ -25,10 +26,13 @@ class OptionalBuildExt(build_ext):
             self._skip(exc)
 
     def _skip(self, exc: Exception) -> None:
-        print(f"groupctl: the compiled record loop was not built ({exc}); the pure-Python reader will run")
+        print(f"groupctl: a compiled extension was not built ({exc}); its pure-Python reference will run")
 
 
 setup(
-    ext_modules=[Extension("groupctl.log._fastlog", ["groupctl/log/_fastlog.c"])],
+    ext_modules=[
+        Extension("groupctl.log._fastlog", ["groupctl/log/_fastlog.c"]),
+        Extension("groupctl.coordinator.assignors._uniformc", ["groupctl/coordinator/assignors/_uniformc.c"]),
+    ],
     cmdclass={"build_ext": OptionalBuildExt},
 )

@@ -20,7 +20,9 @@ and INCREMENTAL; heterogeneous 1,000x10x100 FULL). No JVM runs here: Kafka's tim
 20 measured (real Kafka 4.0.0 jar, warmed JVM) against groupctl 4e3c6cc, dividing 4e3c6cc's time measured in the
 same run (read from git history; the fair figure on a loaded machine) and its time recorded here unloaded; or
 `--kafka-ms POINT=MS` gives a live figure (POINT as printed, e.g. 1000x10x100/HOMOGENEOUS/FULL). The output says
-which each figure is.
+which each figure is. With the compiled homogeneous builder (assignors/_uniformc.c) running, each of those
+points is also timed on the pure-Python builder in the same run (the line under it); the first line of the output
+says which builder runs.
 
 "Overlapping subscriptions" in issue 20: Kafka's grid has only HOMOGENEOUS and HETEROGENEOUS, and its
 HETEROGENEOUS members are 5 buckets of disjoint topics (Kafka takes its heterogeneous builder there; groupctl
@@ -47,7 +49,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from groupctl.coordinator.assignors import ASSIGNORS, Assignment, MemberSpec
+from groupctl.coordinator.assignors import ASSIGNORS, Assignment, MemberSpec, compiled
 
 MEMBERS = (100, 1000, 10000)
 RATIOS = (5, 10, 50)
@@ -286,9 +288,13 @@ def load_baseline(commit: str) -> Any | None:
 
 
 def print_against_kafka(
-    measured: Mapping[tuple, float], baseline: Mapping[tuple, float], live: Mapping[tuple, float]
+    measured: Mapping[tuple, float],
+    baseline: Mapping[tuple, float],
+    live: Mapping[tuple, float],
+    pure: Mapping[tuple, float],
 ) -> None:
-    """groupctl / Kafka for every point with a Kafka figure, against the 2x target."""
+    """groupctl / Kafka for every point with a Kafka figure, against the 2x target; with the compiled builder,
+    the pure-Python one's figure from the same run too."""
     print(f"\nagainst Kafka 4.0.0's UniformAssignor: ratio = groupctl / Kafka, target <= {KAFKA_TARGET:g}x")
     print(
         f"  Kafka's time is live (given with --kafka-ms), or derived from issue 20's ratio against groupctl"
@@ -314,6 +320,8 @@ def print_against_kafka(
                 f"  {point_name(key):<36} groupctl {ours:>8.3f} ms  Kafka {kafka:>7.3f} ms  ratio {ratio:>5.2f}x  "
                 f"{'PASS' if ratio <= KAFKA_TARGET else 'MISS'}  ({source})"
             )
+            if key in pure:
+                print(f"  {'':<36} pure Python {pure[key]:>5.3f} ms  ratio {pure[key] / kafka:>5.2f}x")
 
 
 def main() -> int:
@@ -360,10 +368,12 @@ def main() -> int:
         f"{'members':>7} {'ratio':>5} {'topics':>6} {'P/topic':>7}  {'subscription':<13} {'kind':<11} "
         f"{'assignor':<8} {'ours ms':>9}  {'peer':<6} {'peer ms':>9} {'ours/peer':>10}"
     )
+    print(compiled.describe())
     print(header)
     print("-" * len(header))
     measured: dict[tuple[str, int, int, int, str, str], float] = {}
     base_measured: dict[tuple[int, int, int, str, str], float] = {}
+    pure_measured: dict[tuple[int, int, int, str, str], float] = {}  # the pure-Python builder, when compiled runs
     base = None
     if "uniform" in args.assignor and not args.no_baseline:
         base = load_baseline(KAFKA_BASE_COMMIT)
@@ -387,6 +397,11 @@ def main() -> int:
                     key = (*point, subscription, kind)
                     if name == "uniform" and base is not None and key in ISSUE_RATIOS:
                         base_measured[key], _ = best_ms(lambda case=case: base.assign(case.members, case.topics))
+                    if name == "uniform" and key in ISSUE_RATIOS and compiled.module() is not None:
+                        with compiled.forced(True):
+                            pure_measured[key], _ = best_ms(
+                                lambda case=case: ASSIGNORS["uniform"].assign(case.members, case.topics)
+                            )
                     peer_name = "range" if name == "range" else "sticky"
                     budget = args.range_budget if name == "range" else args.sticky_budget
                     if args.no_peer:
@@ -431,7 +446,7 @@ def main() -> int:
             )
     if missing:
         print("  not measured (outside the selected grid): " + "; ".join(sorted(missing)))
-    print_against_kafka(measured, base_measured, live)
+    print_against_kafka(measured, base_measured, live, pure_measured)
     return 0
 
 

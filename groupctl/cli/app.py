@@ -52,9 +52,10 @@ app.add_typer(spark.app, name="spark")
 
 def _version(value: bool) -> None:
     if value:
+        from groupctl.coordinator.assignors import compiled
         from groupctl.log.fast import describe
 
-        typer.echo(f"groupctl {__version__}\n{describe()}")
+        typer.echo(f"groupctl {__version__}\n{describe()}\n{compiled.describe()}")
         raise typer.Exit()
 
 

@@ -103,8 +103,9 @@ def other_environment() -> dict[str, tuple[str, str | None]]:
     table["GROUPCTL_CONFIG"] = ("The config file of named clusters (contexts); else "
                                 "$XDG_CONFIG_HOME/groupctl/config.toml, else ~/.config/groupctl/config.toml.",
                                 "--context")
-    table[PURE_ENV] = ("Set to 1, the dump commands read with the pure-Python record loop rather than the "
-                       "compiled one (same output, slower); groupctl --version says which runs.", None)
+    table[PURE_ENV] = ("Set to 1, the dump commands read with the pure-Python record loop and the uniform "
+                       "assignor runs its pure-Python homogeneous builder, rather than the compiled ones (same "
+                       "output, slower); groupctl --version says which run.", None)
     table[COMPLETE_VAR] = ("Set by the scripts in completions/ to ask groupctl for completions; not for "
                            "use by hand.", None)
     return table

@@ -18,9 +18,10 @@ from groupctl.cli.app import _debug_requested
 def test_version(cli):
     r = cli("--version")
     assert r.code == 0
-    first, loop = r.out.strip().split("\n")
+    first, loop, assignor = r.out.strip().split("\n")
     assert first == f"groupctl {__version__}"
     assert loop.startswith("record loop: ")
+    assert assignor.startswith("uniform assignor: ")
 
 
 def test_no_arguments_prints_help_and_exits_usage(cli):

@@ -8,7 +8,7 @@ test module cannot import this conftest by name).
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from types import SimpleNamespace
 
@@ -106,3 +106,15 @@ def kit() -> SimpleNamespace:
         GROUP=GROUP, MemberView=MemberView, expect=expect, member_view=member_view, targets=targets,
         assert_group=assert_group, names=names, STATE_NAMES=STATE_NAMES,
     )
+
+
+@pytest.fixture(params=["reference", "compiled"])
+def homogeneous_builder(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Runs the test on the uniform assignor's pure-Python homogeneous builder and on the compiled one
+    (skipped, with the reason, when `assignors/_uniformc.c` is not built)."""
+    from groupctl.coordinator.assignors import compiled
+
+    if request.param == "compiled" and not compiled.available():
+        pytest.skip("the compiled homogeneous builder (assignors/_uniformc.c) is not built: pip install -e . builds it")
+    with compiled.forced(request.param == "reference"):
+        yield request.param

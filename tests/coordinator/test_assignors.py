@@ -19,6 +19,8 @@ from groupctl.coordinator.assignors import (
     UniformAssignor,
 )
 
+pytestmark = pytest.mark.usefixtures("homogeneous_builder")  # each test on both homogeneous builders
+
 FAST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 POOL = [uuid.UUID(int=(i * 0x9E3779B97F4A7C15 % 2**64) << 64 | i) for i in range(1, 7)]  # ids not in index order

@@ -13,6 +13,9 @@ that run of some topic (frozensets are immutable). A current assignment that fai
 missing topic, a partition out of range or owned twice, an empty entry, a set that is not a frozenset) is first
 cleaned by `claim` in member order, the rule of every path, and then assigned the same way. The results are
 those of the builder this one replaced (groupctl 4e3c6cc), input for input.
+
+This is the reference: when built, `_uniformc.c` runs the same rule in C for the plain case (every current
+assignment passes the check above) and hands everything else back here (`compiled.py` says which runs).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from collections.abc import Callable, Collection, Mapping
 from itertools import compress, repeat
 from operator import attrgetter, gt, lt
 
+from groupctl.coordinator.assignors import compiled
 from groupctl.coordinator.assignors.common import Assignment, AssignorError, claim, java_key, java_sorted
 
 _UUID_INT = attrgetter("int")  # Kafka's Uuid order is that of the unsigned 128-bit value; ints compare in C
@@ -41,6 +45,11 @@ def assign_homogeneous(
     into = {} if into is None else into
     topic_ids = sorted(subscribed, key=_UUID_INT)
     counts = list(map(topics.__getitem__, topic_ids))
+    native = compiled.module()
+    if native is not None:
+        done = native.homogeneous(member_ids, assigned, topic_ids, counts, into)
+        if done is not None:  # None: not the plain case, the reference decides
+            return done
     if not any(assigned):
         return _deal_everything(java_sorted(member_ids), topic_ids, counts, into)
     builder = _Builder(member_ids, topic_ids, counts)

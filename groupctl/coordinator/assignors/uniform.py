@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from operator import attrgetter
 from typing import ClassVar
 
+from groupctl.coordinator.assignors import compiled
 from groupctl.coordinator.assignors.common import (
     Assignment,
     MemberSpec,
@@ -46,6 +47,13 @@ class UniformAssignor:
         # Members by subscription, in their given order: a group has few distinct subscriptions, so resolving
         # them against `topics` is done once per subscription, not once per member.
         member_ids = list(members)
+        native = compiled.module()
+        if native is not None:
+            # The usual group, every member with the same subscription object, is read and assigned in one
+            # compiled call; None when it is not that group or not the plain case.
+            done = native.alike(member_ids, list(members.values()), topics)
+            if done is not None:
+                return done
         subscriptions = list(map(_SUBSCRIBED, members.values()))
         first = subscriptions[0]
         if type(first) is frozenset and subscriptions.count(first) == len(subscriptions):

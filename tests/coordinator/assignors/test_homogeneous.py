@@ -6,12 +6,15 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from groupctl.coordinator.assignors import Assignment, MemberSpec, UniformAssignor
 from tests.coordinator.assignors.homogeneous_before import assign_before
 from tests.coordinator.test_assignors import check_valid, groups, shuffled, sizes
+
+pytestmark = pytest.mark.usefixtures("homogeneous_builder")  # each test on both homogeneous builders
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -8,6 +8,8 @@ import pytest
 
 from groupctl.coordinator.assignors import MemberSpec, UniformAssignor
 
+pytestmark = pytest.mark.usefixtures("homogeneous_builder")  # each test on both homogeneous builders
+
 FOO, BAR = uuid.UUID(int=1), uuid.UUID(int=2)
 TOPICS = {FOO: 4, BAR: 3}
 

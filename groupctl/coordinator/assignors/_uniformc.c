@@ -1,0 +1,931 @@
+/* The uniform assignor's homogeneous builder in C: the same rule as `_Builder` in homogeneous.py (its
+ * reference and fallback), for the input it can take without Python's help.
+ *
+ * Kafka's UniformHomogeneousAssignmentBuilder: quota = total // members, `total % members` members one more;
+ * each member keeps what it owns up to its quota and the rest is dealt to the members below it. In Python the
+ * per-partition and per-member work (reading every owned partition, checking it is in range and owned once,
+ * copying kept assignments) costs far more than Kafka's whole assignment; here it is one pass over plain arrays.
+ *
+ * Two entries: `alike()` takes a whole group whose members share one subscription object (the usual group)
+ * from its member specs, `homogeneous()` one part of a group from lists the Python code made. Each returns
+ * None, having changed nothing, whenever the input is not the plain case (a current assignment that is not a
+ * dict of non-empty frozensets of ints, naming an unsubscribed topic, a partition out of range or owned twice,
+ * a member id outside the Basic Multilingual Plane): the reference then runs and decides, so both paths give
+ * the same result for every input, down to the order of members and entries.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+#include <stdint.h>
+#include <string.h>
+
+#if PY_VERSION_HEX < 0x030D0000
+#define HAVE_KNOWN_HASH 1
+#else
+#define HAVE_KNOWN_HASH 0
+#endif
+
+/* Plain C sizes keep the arrays small; a group beyond them goes to the reference. */
+#define MAX_PARTITIONS 50000000
+
+typedef struct {
+    PyObject *key; /* borrowed: an element of topic_ids */
+    Py_ssize_t index;
+} slot_t;
+
+typedef struct {
+    Py_ssize_t n, ntopics, total;
+    PyObject *member_ids;  /* a list of str */
+    PyObject **assigned;   /* per member: its current assignment */
+    PyObject **topic_ids;  /* the subscribed topics in Uuid order */
+    Py_ssize_t *counts, *offset, *owned, *held;
+    int32_t *owner; /* per partition (topic offset + partition): member + 1, or 0 when free */
+    slot_t *table; /* topic id object -> topic index, by identity */
+    size_t mask;
+    PyObject *by_value; /* dict topic id -> index for ids that are equal but not identical, built on need */
+    Py_hash_t *hashes; /* per topic, -1 until computed */
+    PyObject **result; /* new references, NULL until made */
+    char *plus;
+    int fresh; /* nobody owns anything */
+    Py_ssize_t *listing; /* the order of members in the result when not the given one */
+    PyObject **owned_refs; /* assigned and topic_ids: references held for the call */
+    int untrack;           /* results are left to reference counting alone (see run) */
+    int foreign; /* some key of a current assignment is a topic id equal to, not the same object as, ours */
+} builder_t;
+
+static PyTypeObject *uuid_type; /* uuid.UUID */
+static PyObject *int_name;      /* "int", interned: a Uuid's 128-bit value */
+
+static size_t
+pointer_hash(const void *p)
+{
+    uintptr_t v = (uintptr_t)p;
+    v ^= v >> 33;
+    v *= (uintptr_t)0xff51afd7ed558ccdULL;
+    v ^= v >> 29;
+    return (size_t)v;
+}
+
+/* The topic's index, -1 when it is not subscribed, -2 on a Python error. */
+static Py_ssize_t
+topic_of(builder_t *b, PyObject *key)
+{
+    size_t i = pointer_hash(key) & b->mask;
+    while (b->table[i].key != NULL) {
+        if (b->table[i].key == key)
+            return b->table[i].index;
+        i = (i + 1) & b->mask;
+    }
+    if (!PyObject_TypeCheck(key, Py_TYPE(b->topic_ids[0])))
+        return -1;
+    if (b->by_value == NULL) {
+        b->by_value = PyDict_New();
+        if (b->by_value == NULL)
+            return -2;
+        for (Py_ssize_t t = 0; t < b->ntopics; t++) {
+            PyObject *index = PyLong_FromSsize_t(t);
+            if (index == NULL || PyDict_SetItem(b->by_value, b->topic_ids[t], index) < 0) {
+                Py_XDECREF(index);
+                return -2;
+            }
+            Py_DECREF(index);
+        }
+    }
+    b->foreign = 1;
+    PyObject *found = PyDict_GetItemWithError(b->by_value, key);
+    if (found == NULL)
+        return PyErr_Occurred() ? -2 : -1;
+    return PyLong_AsSsize_t(found);
+}
+
+#if HAVE_KNOWN_HASH
+static Py_hash_t
+topic_hash(builder_t *b, Py_ssize_t t)
+{
+    if (b->hashes[t] == -1)
+        b->hashes[t] = PyObject_Hash(b->topic_ids[t]);
+    return b->hashes[t];
+}
+#endif
+
+static int
+set_topic(builder_t *b, PyObject *dict, Py_ssize_t t, PyObject *value)
+{
+    PyObject *key = b->topic_ids[t];
+#if HAVE_KNOWN_HASH
+    Py_hash_t hash = topic_hash(b, t);
+    if (hash == -1 && PyErr_Occurred())
+        return -1;
+    return _PyDict_SetItem_KnownHash(dict, key, value, hash);
+#else
+    return PyDict_SetItem(dict, key, value);
+#endif
+}
+
+static PyObject *
+get_topic(builder_t *b, PyObject *dict, Py_ssize_t t)
+{
+    PyObject *key = b->topic_ids[t];
+#if HAVE_KNOWN_HASH
+    Py_hash_t hash = topic_hash(b, t);
+    if (hash == -1 && PyErr_Occurred())
+        return NULL;
+    return _PyDict_GetItem_KnownHash(dict, key, hash);
+#else
+    return PyDict_GetItemWithError(dict, key);
+#endif
+}
+
+/* --- Java order of member ids ----------------------------------------------------------------------------- */
+
+/* Java compares strings by UTF-16 code unit. Without characters outside the BMP (no string of the 4-byte kind)
+ * that is code point order, which is what this compares. */
+static int
+java_compare(PyObject *a, PyObject *b)
+{
+    Py_ssize_t la = PyUnicode_GET_LENGTH(a), lb = PyUnicode_GET_LENGTH(b);
+    int ka = PyUnicode_KIND(a), kb = PyUnicode_KIND(b);
+    const void *da = PyUnicode_DATA(a), *db = PyUnicode_DATA(b);
+    Py_ssize_t common = la < lb ? la : lb;
+    if (ka == PyUnicode_1BYTE_KIND && kb == PyUnicode_1BYTE_KIND) {
+        int c = memcmp(da, db, (size_t)common);
+        if (c)
+            return c;
+    }
+    else {
+        for (Py_ssize_t i = 0; i < common; i++) {
+            Py_UCS4 ca = PyUnicode_READ(ka, da, i), cb = PyUnicode_READ(kb, db, i);
+            if (ca != cb)
+                return ca < cb ? -1 : 1;
+        }
+    }
+    return la < lb ? -1 : la > lb ? 1 : 0;
+}
+
+/* Stable merge sort of member indexes by id (ids are unique, stability only keeps it deterministic). */
+static void
+sort_members(PyObject *ids, Py_ssize_t *items, Py_ssize_t *scratch, Py_ssize_t count)
+{
+    if (count < 2)
+        return;
+    if (count <= 16) {
+        for (Py_ssize_t i = 1; i < count; i++) {
+            Py_ssize_t v = items[i], j = i;
+            PyObject *s = PyList_GET_ITEM(ids, v);
+            while (j > 0 && java_compare(PyList_GET_ITEM(ids, items[j - 1]), s) > 0) {
+                items[j] = items[j - 1];
+                j--;
+            }
+            items[j] = v;
+        }
+        return;
+    }
+    Py_ssize_t half = count / 2;
+    sort_members(ids, items, scratch, half);
+    sort_members(ids, items + half, scratch, count - half);
+    if (java_compare(PyList_GET_ITEM(ids, items[half - 1]), PyList_GET_ITEM(ids, items[half])) <= 0)
+        return;
+    memcpy(scratch, items, (size_t)half * sizeof(Py_ssize_t));
+    Py_ssize_t i = 0, j = half, k = 0;
+    while (i < half && j < count) {
+        if (java_compare(PyList_GET_ITEM(ids, items[j]), PyList_GET_ITEM(ids, scratch[i])) < 0)
+            items[k++] = items[j++];
+        else
+            items[k++] = scratch[i++];
+    }
+    while (i < half)
+        items[k++] = scratch[i++];
+}
+
+/* --- reading the current assignments ---------------------------------------------------------------------- */
+
+/* Read member i's assignment into owner/held/owned; 0, 1 (not the plain case) or -1 (error). */
+static int
+read_member(builder_t *b, Py_ssize_t i)
+{
+    PyObject *assignment = b->assigned[i];
+    if (!PyDict_CheckExact(assignment)) {
+        Py_ssize_t size = PyObject_Length(assignment);
+        if (size < 0) {
+            PyErr_Clear();
+            return 1;
+        }
+        return size != 0;
+    }
+    Py_ssize_t pos = 0, count = 0;
+    PyObject *key, *parts;
+    while (PyDict_Next(assignment, &pos, &key, &parts)) {
+        Py_ssize_t t = topic_of(b, key);
+        if (t == -2) {
+            PyErr_Clear();
+            return 1;
+        }
+        if (t < 0 || !PyFrozenSet_CheckExact(parts) || PySet_GET_SIZE(parts) == 0)
+            return 1;
+        Py_ssize_t size = b->counts[t];
+        int32_t *owner = b->owner + b->offset[t];
+#if PY_VERSION_HEX < 0x030C0000
+        /* A frozenset's table, read in place: an exact int from 0 to 2**30 - 1 (one digit or none) is its own
+         * hash, which the table stores beside it. */
+        PySetObject *set = (PySetObject *)parts;
+        Py_ssize_t left = set->used;
+        for (Py_ssize_t at = 0; left > 0 && at <= set->mask; at++) {
+            PyObject *item = set->table[at].key;
+            if (item == NULL || item == _PySet_Dummy)
+                continue;
+            left--;
+            if (!PyLong_CheckExact(item) || Py_SIZE(item) < 0 || Py_SIZE(item) > 1)
+                return 1;
+            Py_ssize_t p = set->table[at].hash;
+#else
+        PyObject *iter = PyObject_GetIter(parts), *item;
+        if (iter == NULL)
+            return -1;
+        while ((item = PyIter_Next(iter)) != NULL) {
+            Py_DECREF(item); /* the set holds it */
+            if (!PyLong_CheckExact(item)) {
+                Py_DECREF(iter);
+                return 1;
+            }
+            Py_ssize_t p = PyLong_AsSsize_t(item);
+            if (p == -1 && PyErr_Occurred()) {
+                PyErr_Clear();
+                Py_DECREF(iter);
+                return 1;
+            }
+#endif
+            if (p < 0 || p >= size || owner[p]) {
+#if PY_VERSION_HEX >= 0x030C0000
+                Py_DECREF(iter);
+#endif
+                return 1;
+            }
+            owner[p] = (int32_t)(i + 1);
+        }
+#if PY_VERSION_HEX >= 0x030C0000
+        Py_DECREF(iter);
+        if (PyErr_Occurred())
+            return -1;
+#endif
+        count += PySet_GET_SIZE(parts);
+        b->owned[t] += PySet_GET_SIZE(parts);
+    }
+    b->held[i] = count;
+    return 0;
+}
+
+/* --- building the result ---------------------------------------------------------------------------------- */
+
+static PyObject *
+frozenset_of(const Py_ssize_t *parts, Py_ssize_t first, Py_ssize_t count)
+{
+    /* Consecutive partitions from `first` when `parts` is NULL. */
+    PyObject *set = PyFrozenSet_New(NULL);
+    if (set == NULL)
+        return NULL;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *p = PyLong_FromSsize_t(parts ? parts[k] : first + k);
+        if (p == NULL || PySet_Add(set, p) < 0) {
+            Py_XDECREF(p);
+            Py_DECREF(set);
+            return NULL;
+        }
+        Py_DECREF(p);
+    }
+    PyObject_GC_UnTrack(set); /* ints only: it cannot be part of a cycle, and the collector need not see it */
+    return set;
+}
+
+/* A result dict just made or changed: untracked when it may be (see run). A dict tracks itself again when an
+ * object that may be tracked goes in, so this follows every change. */
+static void
+settle(builder_t *b, PyObject *result)
+{
+    if (b->untrack && PyObject_GC_IsTracked(result))
+        PyObject_GC_UnTrack(result);
+}
+
+/* Member i's result dict, made on first need: a copy of its current assignment. */
+static PyObject *
+result_of(builder_t *b, Py_ssize_t i)
+{
+    if (b->result[i] == NULL) {
+        PyObject *assignment = b->assigned[i];
+        b->result[i] = PyDict_CheckExact(assignment) ? PyDict_Copy(assignment) : PyDict_New();
+        if (b->result[i] != NULL)
+            settle(b, b->result[i]);
+    }
+    return b->result[i];
+}
+
+typedef struct {
+    Py_ssize_t t;
+    PyObject *key, *parts;
+} entry_t;
+
+/* Keep the member's first `cap` partitions (topics in Uuid order, partitions ascending); the rest are freed. */
+static int
+trim(builder_t *b, Py_ssize_t member, Py_ssize_t cap)
+{
+    PyObject *assignment = b->assigned[member];
+    Py_ssize_t size = PyDict_GET_SIZE(assignment), pos = 0, k = 0;
+    entry_t *entries = PyMem_Malloc((size_t)size * sizeof(entry_t));
+    Py_ssize_t *ascending = NULL;
+    PyObject *trimmed = NULL, *key, *parts;
+    if (entries == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    while (k < size && PyDict_Next(assignment, &pos, &key, &parts)) {
+        Py_ssize_t t = topic_of(b, key), j = k++;
+        if (t < 0) { /* read_member found it: only a failing __hash__ or __eq__ gets here */
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_RuntimeError, "a topic id of a current assignment changed while assigning");
+            goto error;
+        }
+        while (j > 0 && entries[j - 1].t > t) {
+            entries[j] = entries[j - 1];
+            j--;
+        }
+        entries[j] = (entry_t){t, key, parts};
+    }
+    size = k;
+    trimmed = PyDict_New();
+    if (trimmed == NULL)
+        goto error;
+    Py_ssize_t room = cap;
+    for (k = 0; k < size; k++) {
+        Py_ssize_t t = entries[k].t, count = PySet_GET_SIZE(entries[k].parts);
+        if (room >= count) {
+            if (PyDict_SetItem(trimmed, entries[k].key, entries[k].parts) < 0)
+                goto error;
+            room -= count;
+            continue;
+        }
+        int32_t *owner = b->owner + b->offset[t];
+        int32_t mark = (int32_t)(member + 1);
+        Py_ssize_t seen = 0;
+        if (room) {
+            ascending = PyMem_Malloc((size_t)room * sizeof(Py_ssize_t));
+            if (ascending == NULL) {
+                PyErr_NoMemory();
+                goto error;
+            }
+        }
+        for (Py_ssize_t p = 0; p < b->counts[t]; p++) {
+            if (owner[p] != mark)
+                continue;
+            if (seen < room)
+                ascending[seen] = p;
+            else {
+                owner[p] = 0;
+                b->owned[t]--;
+            }
+            seen++;
+        }
+        if (room) {
+            PyObject *kept = frozenset_of(ascending, 0, room);
+            PyMem_Free(ascending);
+            ascending = NULL;
+            if (kept == NULL)
+                goto error;
+            int failed = PyDict_SetItem(trimmed, entries[k].key, kept);
+            Py_DECREF(kept);
+            if (failed < 0)
+                goto error;
+        }
+        room = 0;
+    }
+    PyMem_Free(entries);
+    settle(b, trimmed);
+    Py_XSETREF(b->result[member], trimmed);
+    b->held[member] = cap;
+    return 0;
+error:
+    PyMem_Free(entries);
+    PyMem_Free(ascending);
+    Py_XDECREF(trimmed);
+    return -1;
+}
+
+/* Give member `member` the partitions `got` of topic t. */
+static int
+give(builder_t *b, Py_ssize_t member, Py_ssize_t t, PyObject *got)
+{
+    PyObject *result = b->result[member];
+    if (result == NULL && PyDict_CheckExact(b->assigned[member]) &&
+        PyDict_GET_SIZE(b->assigned[member]) == 0)
+        result = b->result[member] = PyDict_New();
+    else
+        result = result_of(b, member);
+    if (result == NULL)
+        return -1;
+    PyObject *owned = PyDict_GET_SIZE(result) ? get_topic(b, result, t) : NULL;
+    int failed;
+    if (owned == NULL) {
+        if (PyErr_Occurred())
+            return -1;
+        failed = set_topic(b, result, t, got);
+    }
+    else {
+        PyObject *both = PyNumber_Or(owned, got);
+        if (both == NULL)
+            return -1;
+        PyObject_GC_UnTrack(both);
+        failed = set_topic(b, result, t, both);
+        Py_DECREF(both);
+    }
+    settle(b, result);
+    return failed;
+}
+
+/* Deal the free partitions, topic by topic, to `members` in turn, each its `need`; runs of a topic nobody
+ * holds are shared by position and size. 0, 1 (the counts do not add up: left to the reference) or -1. */
+static int
+deal(builder_t *b, const Py_ssize_t *members, Py_ssize_t nmembers, Py_ssize_t quota)
+{
+    Py_ssize_t t = 0, pos = 0, nfree = 0, biggest = 0;
+    Py_ssize_t *free = NULL;
+    PyObject **runs = NULL;
+    Py_ssize_t *run_size = NULL;
+    int status = -1;
+    for (Py_ssize_t k = 0; k < b->ntopics; k++)
+        if (b->counts[k] > biggest)
+            biggest = b->counts[k];
+    free = PyMem_Malloc((size_t)(biggest + 1) * sizeof(Py_ssize_t));
+    runs = PyMem_Calloc((size_t)(biggest + 1), sizeof(PyObject *));
+    run_size = PyMem_Calloc((size_t)(biggest + 1), sizeof(Py_ssize_t));
+    if (free == NULL || runs == NULL || run_size == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+#define NEXT_TOPIC()                                                                              \
+    for (; t < b->ntopics; t++) {                                                                 \
+        nfree = b->counts[t] - b->owned[t];                                                       \
+        if (nfree > 0)                                                                            \
+            break;                                                                                \
+    }                                                                                             \
+    if (t < b->ntopics && b->owned[t]) {                                                          \
+        const int32_t *owner = b->owner + b->offset[t];                                           \
+        Py_ssize_t f = 0;                                                                         \
+        for (Py_ssize_t p = 0; p < b->counts[t]; p++)                                             \
+            if (!owner[p])                                                                        \
+                free[f++] = p;                                                                    \
+    }
+    NEXT_TOPIC();
+    for (Py_ssize_t k = 0; k < nmembers; k++) {
+        Py_ssize_t member = members[k];
+        Py_ssize_t need = quota + b->plus[member] - b->held[member];
+        while (need > 0) {
+            if (t >= b->ntopics) {
+                status = 1;
+                goto done;
+            }
+            Py_ssize_t take = need < nfree - pos ? need : nfree - pos;
+            PyObject *got;
+            if (b->owned[t] == 0) {
+                if (runs[pos] == NULL || run_size[pos] != take) {
+                    Py_XDECREF(runs[pos]);
+                    runs[pos] = frozenset_of(NULL, pos, take);
+                    run_size[pos] = take;
+                    if (runs[pos] == NULL)
+                        goto done;
+                }
+                got = runs[pos];
+                Py_INCREF(got);
+            }
+            else {
+                got = frozenset_of(free + pos, 0, take);
+                if (got == NULL)
+                    goto done;
+            }
+            int failed = give(b, member, t, got);
+            Py_DECREF(got);
+            if (failed < 0)
+                goto done;
+            need -= take;
+            pos += take;
+            if (pos == nfree) {
+                t++;
+                pos = 0;
+                NEXT_TOPIC();
+            }
+        }
+    }
+#undef NEXT_TOPIC
+    status = t < b->ntopics ? 1 : 0;
+done:
+    if (runs != NULL)
+        for (Py_ssize_t p = 0; p <= biggest; p++)
+            Py_XDECREF(runs[p]);
+    PyMem_Free(free);
+    PyMem_Free(runs);
+    PyMem_Free(run_size);
+    return status;
+}
+
+static int
+build(builder_t *b)
+{
+    Py_ssize_t n = b->n, quota = b->total / n, extra = b->total % n, nover = 0, nplus = 0;
+    Py_ssize_t *order = PyMem_Malloc((size_t)n * sizeof(Py_ssize_t));
+    Py_ssize_t *scratch = PyMem_Malloc((size_t)n * sizeof(Py_ssize_t));
+    int status = -1;
+    if (order == NULL || scratch == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* The `extra` quota + 1 slots go first to members holding more than the quota (Java order of id), then to
+     * the others in that order. */
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (b->held[i] > quota)
+            order[nover++] = i;
+    if (extra) {
+        sort_members(b->member_ids, order, scratch, nover);
+        for (Py_ssize_t k = 0; k < nover && nplus < extra; k++, nplus++)
+            b->plus[order[k]] = 1;
+        if (nplus < extra) {
+            for (Py_ssize_t i = 0; i < n; i++)
+                scratch[i] = i;
+            Py_ssize_t *everyone = scratch;
+            Py_ssize_t *spare = PyMem_Malloc((size_t)n * sizeof(Py_ssize_t));
+            if (spare == NULL) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            sort_members(b->member_ids, everyone, spare, n);
+            PyMem_Free(spare);
+            for (Py_ssize_t k = 0; k < n && nplus < extra; k++)
+                if (!b->plus[everyone[k]]) {
+                    b->plus[everyone[k]] = 1;
+                    nplus++;
+                }
+        }
+        nover = 0;
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (b->held[i] > quota)
+                order[nover++] = i;
+    }
+    for (Py_ssize_t k = 0; k < nover; k++) {
+        Py_ssize_t member = order[k], cap = quota + b->plus[member];
+        if (b->held[member] > cap && trim(b, member, cap) < 0)
+            goto done;
+    }
+    Py_ssize_t nbelow = 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (b->held[i] < quota + b->plus[i])
+            order[nbelow++] = i;
+    sort_members(b->member_ids, order, scratch, nbelow);
+    status = deal(b, order, nbelow, quota);
+    if (status == 0 && b->fresh) {
+        /* Nobody owned anything: the reference lists the members in Java order then. */
+        if (nbelow < n) {
+            for (Py_ssize_t i = 0; i < n; i++)
+                order[i] = i;
+            sort_members(b->member_ids, order, scratch, n);
+        }
+        b->listing = order;
+        order = NULL;
+    }
+done:
+    PyMem_Free(order);
+    PyMem_Free(scratch);
+    return status;
+}
+
+static void
+release(builder_t *b)
+{
+    if (b->result != NULL)
+        for (Py_ssize_t i = 0; i < b->n; i++)
+            Py_XDECREF(b->result[i]);
+    if (b->owned_refs != NULL) {
+        for (Py_ssize_t i = 0; i < b->n; i++)
+            Py_XDECREF(b->owned_refs[i]);
+        for (Py_ssize_t t = 0; t < b->ntopics; t++)
+            Py_XDECREF(b->owned_refs[b->n + t]);
+    }
+    Py_XDECREF(b->by_value);
+    PyMem_Free(b->owned_refs);
+    PyMem_Free(b->counts);
+    PyMem_Free(b->offset);
+    PyMem_Free(b->owned);
+    PyMem_Free(b->held);
+    PyMem_Free(b->owner);
+    PyMem_Free(b->table);
+    PyMem_Free(b->hashes);
+    PyMem_Free(b->result);
+    PyMem_Free(b->plus);
+    PyMem_Free(b->listing);
+}
+
+/* Allocates the arrays; the caller then fills assigned, topic_ids, counts and hashes. 0 or -1. */
+static int
+allocate(builder_t *b)
+{
+    Py_ssize_t n = b->n, nt = b->ntopics;
+    b->owned_refs = PyMem_Calloc((size_t)(n + nt), sizeof(PyObject *));
+    b->counts = PyMem_Malloc((size_t)nt * sizeof(Py_ssize_t));
+    b->offset = PyMem_Malloc((size_t)nt * sizeof(Py_ssize_t));
+    b->owned = PyMem_Calloc((size_t)nt, sizeof(Py_ssize_t));
+    b->hashes = PyMem_Malloc((size_t)nt * sizeof(Py_hash_t));
+    b->held = PyMem_Calloc((size_t)n, sizeof(Py_ssize_t));
+    b->result = PyMem_Calloc((size_t)n, sizeof(PyObject *));
+    b->plus = PyMem_Calloc((size_t)n, 1);
+    if (!b->owned_refs || !b->counts || !b->offset || !b->owned || !b->hashes || !b->held || !b->result ||
+        !b->plus) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    b->assigned = b->owned_refs;
+    b->topic_ids = b->owned_refs + n;
+    for (Py_ssize_t t = 0; t < nt; t++)
+        b->hashes[t] = -1;
+    return 0;
+}
+
+/* Checks the member ids and counts, lays out the partitions and the topic table; 0, 1 (not the plain case)
+ * or -1. */
+static int
+lay_out(builder_t *b)
+{
+    Py_ssize_t n = b->n, nt = b->ntopics, total = 0;
+    if (n > INT32_MAX - 1)
+        return 1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *id = PyList_GET_ITEM(b->member_ids, i);
+        if (!PyUnicode_Check(id) || PyUnicode_READY(id) < 0 || PyUnicode_KIND(id) == PyUnicode_4BYTE_KIND) {
+            PyErr_Clear();
+            return 1;
+        }
+    }
+    size_t size = 16;
+    while (size < (size_t)nt * 4)
+        size <<= 1;
+    b->mask = size - 1;
+    b->table = PyMem_Calloc(size, sizeof(slot_t));
+    if (b->table == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t t = 0; t < nt; t++) {
+        Py_ssize_t count = b->counts[t];
+        if (count < 0 || count > MAX_PARTITIONS - total)
+            return 1;
+        b->offset[t] = total;
+        total += count;
+        PyObject *key = b->topic_ids[t];
+        size_t i = pointer_hash(key) & b->mask;
+        while (b->table[i].key != NULL && b->table[i].key != key)
+            i = (i + 1) & b->mask;
+        b->table[i] = (slot_t){key, t};
+    }
+    b->total = total;
+    b->owner = PyMem_Calloc((size_t)total + 1, sizeof(int32_t));
+    if (b->owner == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+/* Reads, builds and lists the members' results in `into` (a new dict when NULL). The result, None when the
+ * input is not the plain case, or NULL on error. */
+static PyObject *
+run(builder_t *b, PyObject *into)
+{
+    int status = lay_out(b);
+    for (Py_ssize_t i = 0; status == 0 && i < b->n; i++)
+        status = read_member(b, i);
+    if (status == 0) {
+        /* A result maps topic ids (uuid.UUID: immutable) to frozensets of ints, so it can be part of a cycle
+         * only once the caller puts something else in it, and a dict tracks itself again then. Untracked, the
+         * results of a large group do not make the collector walk them, nor run a full collection each time. */
+        b->untrack = !b->foreign;
+        for (Py_ssize_t t = 0; b->untrack && t < b->ntopics; t++)
+            b->untrack = Py_IS_TYPE(b->topic_ids[t], uuid_type);
+        b->fresh = 1;
+        for (Py_ssize_t i = 0; b->fresh && i < b->n; i++)
+            b->fresh = b->held[i] == 0;
+        status = build(b);
+    }
+    if (status != 0)
+        return status < 0 ? NULL : Py_NewRef(Py_None);
+    if (into == NULL) {
+#if HAVE_KNOWN_HASH
+        into = _PyDict_NewPresized(b->n);
+#else
+        into = PyDict_New();
+#endif
+        if (into == NULL)
+            return NULL;
+    }
+    else
+        Py_INCREF(into);
+    for (Py_ssize_t k = 0; k < b->n; k++) {
+        Py_ssize_t i = b->listing ? b->listing[k] : k;
+        PyObject *result = result_of(b, i);
+        if (result == NULL || PyDict_SetItem(into, PyList_GET_ITEM(b->member_ids, i), result) < 0) {
+            Py_DECREF(into);
+            return NULL;
+        }
+    }
+    return into;
+}
+
+static PyObject *
+homogeneous(PyObject *module, PyObject *args)
+{
+    PyObject *member_ids, *assigned, *topic_ids, *counts, *into;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!:homogeneous", &PyList_Type, &member_ids, &PyList_Type, &assigned,
+                          &PyList_Type, &topic_ids, &PyList_Type, &counts, &PyDict_Type, &into))
+        return NULL;
+    builder_t b;
+    memset(&b, 0, sizeof(b));
+    b.n = PyList_GET_SIZE(member_ids);
+    b.ntopics = PyList_GET_SIZE(topic_ids);
+    if (b.n == 0 || b.ntopics == 0 || PyList_GET_SIZE(assigned) != b.n || PyList_GET_SIZE(counts) != b.ntopics)
+        Py_RETURN_NONE;
+    /* Held for the call: Python code (a topic id's __hash__) may run meanwhile. */
+    b.member_ids = Py_NewRef(member_ids);
+    PyObject *answer = NULL;
+    if (allocate(&b) < 0)
+        goto done;
+    for (Py_ssize_t i = 0; i < b.n; i++)
+        b.assigned[i] = Py_NewRef(PyList_GET_ITEM(assigned, i));
+    for (Py_ssize_t t = 0; t < b.ntopics; t++) {
+        b.topic_ids[t] = Py_NewRef(PyList_GET_ITEM(topic_ids, t));
+        PyObject *count = PyList_GET_ITEM(counts, t);
+        b.counts[t] = PyLong_CheckExact(count) ? PyLong_AsSsize_t(count) : -1;
+        if (b.counts[t] < 0) { /* not an int, or too large for the arrays: the reference decides */
+            PyErr_Clear();
+            answer = Py_NewRef(Py_None);
+            goto done;
+        }
+    }
+    answer = run(&b, into);
+done:
+    release(&b);
+    Py_DECREF(member_ids);
+    return answer;
+}
+
+#if HAVE_KNOWN_HASH
+/* The offset of a slot (a member descriptor of `type` holding an object), or -1. */
+static Py_ssize_t
+slot_offset(PyTypeObject *type, const char *name)
+{
+    PyObject *descr = PyObject_GetAttrString((PyObject *)type, name);
+    Py_ssize_t offset = -1;
+    if (descr == NULL) {
+        PyErr_Clear();
+        return -1;
+    }
+    if (Py_IS_TYPE(descr, &PyMemberDescr_Type) && ((PyMemberDescrObject *)descr)->d_member->type == T_OBJECT_EX)
+        offset = ((PyMemberDescrObject *)descr)->d_member->offset;
+    Py_DECREF(descr);
+    return offset;
+}
+
+typedef struct {
+    unsigned char key[16]; /* the Uuid's unsigned 128-bit value, big-endian: bytes compare as Kafka's Uuids */
+    PyObject *topic;
+    Py_hash_t hash;
+    Py_ssize_t count;
+} topic_entry_t;
+
+static int
+compare_topics(const void *a, const void *b)
+{
+    return memcmp(((const topic_entry_t *)a)->key, ((const topic_entry_t *)b)->key, 16);
+}
+
+#endif
+
+static PyObject *
+alike(PyObject *module, PyObject *args)
+{
+    PyObject *member_ids, *specs, *topics;
+    if (!PyArg_ParseTuple(args, "O!O!O:alike", &PyList_Type, &member_ids, &PyList_Type, &specs, &topics))
+        return NULL;
+#if HAVE_KNOWN_HASH
+    Py_ssize_t n = PyList_GET_SIZE(specs);
+    if (n == 0 || PyList_GET_SIZE(member_ids) != n || !PyDict_CheckExact(topics))
+        Py_RETURN_NONE;
+    PyTypeObject *type = Py_TYPE(PyList_GET_ITEM(specs, 0));
+    Py_ssize_t subscribed_at = slot_offset(type, "subscribed_topic_ids"), assigned_at = slot_offset(type, "assigned");
+    if (subscribed_at < 0 || assigned_at < 0)
+        Py_RETURN_NONE;
+#define SLOT(object, offset) (*(PyObject **)((char *)(object) + (offset)))
+    PyObject *subscribed = SLOT(PyList_GET_ITEM(specs, 0), subscribed_at);
+    if (subscribed == NULL || !PyFrozenSet_CheckExact(subscribed) || PySet_GET_SIZE(subscribed) == 0)
+        Py_RETURN_NONE;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *spec = PyList_GET_ITEM(specs, i);
+        if (!Py_IS_TYPE(spec, type) || SLOT(spec, subscribed_at) != subscribed || SLOT(spec, assigned_at) == NULL)
+            Py_RETURN_NONE;
+    }
+
+    builder_t b;
+    memset(&b, 0, sizeof(b));
+    b.n = n;
+    b.ntopics = PySet_GET_SIZE(subscribed);
+    b.member_ids = Py_NewRef(member_ids);
+    Py_INCREF(subscribed);
+    PyObject *answer = NULL;
+    /* Topics in Uuid order, each with its count and the hash the set stores: no topic id is hashed in Python. */
+    topic_entry_t *entries = NULL;
+    if (allocate(&b) < 0)
+        goto done;
+    for (Py_ssize_t i = 0; i < n; i++)
+        b.assigned[i] = Py_NewRef(SLOT(PyList_GET_ITEM(specs, i), assigned_at));
+#undef SLOT
+    entries = PyMem_Calloc((size_t)b.ntopics, sizeof(topic_entry_t));
+    if (entries == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t pos = 0, t = 0;
+    PyObject *topic;
+    Py_hash_t hash;
+    while (_PySet_NextEntry(subscribed, &pos, &topic, &hash)) {
+        if (!Py_IS_TYPE(topic, uuid_type))
+            goto decline;
+        PyObject *count = _PyDict_GetItem_KnownHash(topics, topic, hash);
+        if (count == NULL) {
+            if (PyErr_Occurred())
+                goto done;
+            goto decline; /* not a known topic: the reference resolves the subscription */
+        }
+        PyObject *value = PyObject_GetAttr(topic, int_name);
+        if (value == NULL)
+            goto done;
+        int failed = !PyLong_CheckExact(value) ||
+                     _PyLong_AsByteArray((PyLongObject *)value, entries[t].key, 16, 0, 0) < 0 ||
+                     !PyLong_CheckExact(count) || (entries[t].count = PyLong_AsSsize_t(count)) < 0;
+        Py_DECREF(value);
+        if (failed) {
+            PyErr_Clear();
+            goto decline;
+        }
+        entries[t].topic = topic;
+        entries[t].hash = hash;
+        t++;
+    }
+    qsort(entries, (size_t)b.ntopics, sizeof(topic_entry_t), compare_topics);
+    for (t = 0; t < b.ntopics; t++) {
+        b.topic_ids[t] = Py_NewRef(entries[t].topic);
+        b.hashes[t] = entries[t].hash;
+        b.counts[t] = entries[t].count;
+    }
+    answer = run(&b, NULL);
+    goto done;
+decline:
+    answer = Py_NewRef(Py_None);
+done:
+    PyMem_Free(entries);
+    release(&b);
+    Py_DECREF(subscribed);
+    Py_DECREF(member_ids);
+    return answer;
+#else
+    Py_RETURN_NONE; /* the private calls it needs are not there: the Python path groups the members */
+#endif
+}
+
+static PyMethodDef methods[] = {
+    {"homogeneous", homogeneous, METH_VARARGS,
+     "homogeneous(member_ids, assigned, topic_ids, counts, into) -> into, or None: not the plain case, the "
+     "reference decides. topic_ids in Uuid order, all subscribed by every member."},
+    {"alike", alike, METH_VARARGS,
+     "alike(member_ids, specs, topics) -> the assignment, or None. Every spec has the same subscription object "
+     "(a frozenset of known topics) and the group is assigned by the homogeneous builder; None when that is "
+     "not so or the input is not the plain case."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "_uniformc", "The uniform assignor's homogeneous builder, compiled.", -1, methods,
+};
+
+PyMODINIT_FUNC
+PyInit__uniformc(void)
+{
+    PyObject *uuid = PyImport_ImportModule("uuid");
+    if (uuid == NULL)
+        return NULL;
+    PyObject *type = PyObject_GetAttrString(uuid, "UUID");
+    Py_DECREF(uuid);
+    if (type == NULL)
+        return NULL;
+    if (!PyType_Check(type)) {
+        Py_DECREF(type);
+        PyErr_SetString(PyExc_ImportError, "uuid.UUID is not a type");
+        return NULL;
+    }
+    uuid_type = (PyTypeObject *)type; /* kept for the life of the process, as is int_name */
+    int_name = PyUnicode_InternFromString("int");
+    if (int_name == NULL)
+        return NULL;
+    return PyModule_Create(&module_def);
+}
