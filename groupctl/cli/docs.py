@@ -106,6 +106,8 @@ def other_environment() -> dict[str, tuple[str, str | None]]:
     table[PURE_ENV] = ("Set to 1, the dump commands read with the pure-Python record loop and the uniform "
                        "assignor runs its pure-Python homogeneous builder, rather than the compiled ones (same "
                        "output, slower); groupctl --version says which run.", None)
+    table["GROUPCTL_EVENT_LOOP"] = ("asyncio or uvloop: the event loop serve runs on (default uvloop where "
+                                    "installed); both serve alike.", "--max-connections")
     table[COMPLETE_VAR] = ("Set by the scripts in completions/ to ask groupctl for completions; not for "
                            "use by hand.", None)
     return table
