@@ -1202,13 +1202,12 @@ static int list_add(PyObject *list, Py_ssize_t i, int64_t delta) {
     return 0;
 }
 
-/* One decoded type-1 commit of a batch without a producer id: Auditor.observe's short path, then
- * Replay.apply's, in their order; -1 on error. Findings (a possible rewind, a commit after a group's
- * deletion) are left to the auditor's own methods. */
-static int observe_commit(PyObject *auditor, AuditState *st, PyObject *rec, PyObject *entry_type,
-                          PyObject *ts_obj, int64_t ts, PyObject **first_ts, PyObject **last_ts, int64_t *records) {
-    PyObject *record = PyTuple_GET_ITEM(rec, 1), *key = PyTuple_GET_ITEM(rec, 2), *value = PyTuple_GET_ITEM(rec, 3);
-    PyObject *kd = PyTuple_GET_ITEM(key, 1);
+/* One type-1 commit of a batch without a producer id (its key data, value, key bytes, log offset and
+ * key + value size): Auditor.observe's short path, then Replay.apply's, in their order; -1 on error.
+ * Findings (a possible rewind, a commit after a group's deletion) are left to the auditor's own methods. */
+static int commit_core(PyObject *auditor, AuditState *st, PyObject *kd, PyObject *value, PyObject *kbytes,
+                       PyObject *log_offset, int64_t size, PyObject *entry_type, PyObject *ts_obj, int64_t ts,
+                       PyObject **first_ts, PyObject **last_ts, int64_t *records) {
     PyObject *group = PyDict_GetItemWithError(kd, s_group);
     if (group == NULL) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "group");
@@ -1233,8 +1232,7 @@ static int observe_commit(PyObject *auditor, AuditState *st, PyObject *rec, PyOb
         PyErr_SetString(PyExc_TypeError, "unexpected commit counters");
         goto done;
     }
-    int64_t ksize = PyLong_AsLongLong(SLOT(record, R_KEY_SIZE)), vsize = PyLong_AsLongLong(SLOT(record, R_VALUE_SIZE));
-    if (PyErr_Occurred() || list_add(s, 0, 1) || list_add(s, 1, ksize + vsize)) goto done;
+    if (list_add(s, 0, 1) || list_add(s, 1, size)) goto done;
     int64_t hi = PyLong_AsLongLong(PyList_GET_ITEM(s, 3)), lo = PyLong_AsLongLong(PyList_GET_ITEM(s, 2));
     if (PyErr_Occurred()) goto done;
     if (ts > hi) {
@@ -1247,7 +1245,6 @@ static int observe_commit(PyObject *auditor, AuditState *st, PyObject *rec, PyOb
         Py_DECREF(old);
     }
     /* the rewind hint: the offset last committed under the same key bytes */
-    PyObject *kbytes = SLOT(record, R_KEY);
     PyObject *vd = PyTuple_GET_ITEM(value, 1);
     PyObject *new_offset = PyDict_GetItemWithError(vd, s_offset);
     if (new_offset == NULL) {
@@ -1262,7 +1259,6 @@ static int observe_commit(PyObject *auditor, AuditState *st, PyObject *rec, PyOb
         if (check < 0) goto done;
     }
     if (PyDict_SetItem(st->last, kbytes, new_offset)) goto done;
-    PyObject *log_offset = SLOT(record, R_OFFSET);
     if (check) {
         PyObject *r = PyObject_CallMethodObjArgs(auditor, s_check_rewind, group, kd, new_offset, log_offset, NULL);
         if (r == NULL) goto done;
@@ -1313,6 +1309,16 @@ static int observe_commit(PyObject *auditor, AuditState *st, PyObject *rec, PyOb
 done:
     Py_DECREF(group);
     return rc;
+}
+
+/* One decoded type-1 commit (a DecodedRecord) of a batch without a producer id: commit_core. */
+static int observe_commit(PyObject *auditor, AuditState *st, PyObject *rec, PyObject *entry_type,
+                          PyObject *ts_obj, int64_t ts, PyObject **first_ts, PyObject **last_ts, int64_t *records) {
+    PyObject *record = PyTuple_GET_ITEM(rec, 1), *key = PyTuple_GET_ITEM(rec, 2), *value = PyTuple_GET_ITEM(rec, 3);
+    int64_t ksize = PyLong_AsLongLong(SLOT(record, R_KEY_SIZE)), vsize = PyLong_AsLongLong(SLOT(record, R_VALUE_SIZE));
+    if (PyErr_Occurred()) return -1;
+    return commit_core(auditor, st, PyTuple_GET_ITEM(key, 1), value, SLOT(record, R_KEY), SLOT(record, R_OFFSET),
+                       ksize + vsize, entry_type, ts_obj, ts, first_ts, last_ts, records);
 }
 
 /* Write the replay's record count and timestamps back (before any Python-side observe, and at the end). */
@@ -1403,6 +1409,171 @@ error:
     return NULL;
 }
 
+/* ---- audit_batch: plain commit batches straight from the segment's bytes ----------------------- */
+
+typedef struct {
+    PyObject *kd, *value, *kbytes, *log_offset, *ts_obj;
+    int64_t size, ts;
+} RawCommit;
+
+static void raw_clear(RawCommit *rc, Py_ssize_t n) {
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_XDECREF(rc[i].kd);
+        Py_XDECREF(rc[i].value);
+        Py_XDECREF(rc[i].kbytes);
+        Py_XDECREF(rc[i].log_offset);
+        Py_XDECREF(rc[i].ts_obj);
+    }
+}
+
+/* Read every record of a plain batch into rc; 1 when one of them is not a type-1 commit whose key the
+ * reference has decoded before and whose value this file decodes (the reference reads the batch), 0 when
+ * all are, -1 on error. Nothing of the audit's state is touched here. */
+static int raw_commits(const uint8_t *b, Py_ssize_t p, Py_ssize_t stop, Py_ssize_t count, int64_t base_offset,
+                       int64_t base_ts, int64_t max_ts, int lat, RawCommit *rc, Py_ssize_t *filled) {
+    PyObject *ts_obj = NULL;
+    int64_t last_ts = 0;
+    int rcode = 1;
+    *filled = 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        int64_t size, ts_delta, delta, ksize, vsize, nheaders, offset, timestamp;
+        if (read_varint(b, &p, stop, &size)) goto out;
+        Py_ssize_t rend = p + size;
+        if (size < 6 || size > stop - p) goto out;
+        p += 1; /* attributes */
+        if (read_varlong(b, &p, rend, &ts_delta) || read_varint(b, &p, rend, &delta) ||
+            read_varint(b, &p, rend, &ksize) || ksize < 0 || ksize > rend - p)
+            goto out;
+        const uint8_t *kb = b + p;
+        p += ksize;
+        if (read_varint(b, &p, rend, &vsize) || vsize < 2 || vsize > rend - p) goto out;
+        const uint8_t *vb = b + p;
+        p += vsize;
+        if (read_varint(b, &p, rend, &nheaders) || nheaders != 0 || p != rend) goto out;
+        if (__builtin_add_overflow(base_offset, delta, &offset)) goto out;
+        if (lat) {
+            timestamp = max_ts;
+        } else if (__builtin_add_overflow(base_ts, ts_delta, &timestamp)) {
+            goto out;
+        }
+        RawCommit *r = &rc[i];
+        memset(r, 0, sizeof *r);
+        *filled = i + 1;
+        r->kbytes = key_bytes(kb, ksize);
+        if (r->kbytes == NULL) goto error;
+        PyObject *key = PyDict_GetItemWithError(key_cache, r->kbytes);
+        if (key == NULL) {
+            if (PyErr_Occurred()) goto error;
+            goto out;
+        }
+        if (Py_TYPE(key) != KeyType || PyTuple_GET_SIZE(key) != 2 || !PyLong_CheckExact(PyTuple_GET_ITEM(key, 0)) ||
+            PyLong_AsLong(PyTuple_GET_ITEM(key, 0)) != 1 || !PyDict_CheckExact(PyTuple_GET_ITEM(key, 1)))
+            goto out;
+        r->kd = Py_NewRef(PyTuple_GET_ITEM(key, 1));
+        if (ts_obj == NULL || timestamp != last_ts) {
+            Py_XSETREF(ts_obj, PyLong_FromLongLong(timestamp));
+            if (ts_obj == NULL) goto error;
+            last_ts = timestamp;
+        }
+        r->ts_obj = Py_NewRef(ts_obj);
+        r->ts = timestamp;
+        r->size = ksize + vsize;
+        int version = be16(vb);
+        PyObject *data = offset_commit_data(vb, vsize, version, ts_obj);
+        if (data == NULL) {
+            if (PyErr_Occurred()) goto error;
+            goto out;
+        }
+        PyObject *items[2] = {PyLong_FromLong(version), data};
+        if (items[0] == NULL) {
+            Py_DECREF(data);
+            goto error;
+        }
+        r->value = new_tuple_of(ValueType, 2, items);
+        if (r->value == NULL) goto error;
+        r->log_offset = PyLong_FromLongLong(offset);
+        if (r->log_offset == NULL) goto error;
+    }
+    rcode = p == stop ? 0 : 1;
+    goto out;
+error:
+    rcode = -1;
+out:
+    Py_XDECREF(ts_obj);
+    return rcode;
+}
+
+/* audit_batch(auditor, replay, OffsetEntry, data, pos) -> the end of the batch at pos once every record
+ * of it went through Auditor.observe's and Replay.apply's short path for commits (no Record, Batch or
+ * DecodedRecord is built), or None when the batch is anything but a whole, uncompressed, non-transactional
+ * v2 batch of offset commits with a good CRC: the reader then reads it and the auditor observes it as
+ * before. The key must be in the reference's key cache (the first batch of each key goes the long way),
+ * so the key data dicts are the reference's own. */
+static PyObject *audit_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (check_ready()) return NULL;
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "audit_batch takes 5 arguments");
+        return NULL;
+    }
+    PyObject *auditor = args[0], *replay = args[1], *entry_type = args[2];
+    Py_ssize_t pos = PyLong_AsSsize_t(args[4]);
+    if (pos == -1 && PyErr_Occurred()) return NULL;
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[3], &view, PyBUF_SIMPLE)) return NULL;
+    const uint8_t *b = view.buf;
+    Py_ssize_t n = view.len;
+    PyObject *result = NULL;
+    RawCommit small[16], *rc = small;
+    Py_ssize_t filled = 0;
+    if (pos < 0 || n - pos < 61) goto decline;
+    const uint8_t *h = b + pos;
+    int64_t base_offset = be64(h);
+    int32_t length = be32(h + 8);
+    uint32_t crc = (uint32_t)be32(h + 17);
+    int16_t attrs = be16(h + 21);
+    int64_t base_ts = be64(h + 27), max_ts = be64(h + 35), pid = be64(h + 43);
+    int32_t bseq = be32(h + 53), count = be32(h + 57);
+    if (h[16] != 2 || length < 49 || length > n - pos - 12) goto decline;
+    Py_ssize_t end = pos + 12 + length;
+    /* uncompressed, neither transactional nor control, no producer: commits apply at once */
+    if ((attrs & 0x37) != 0 || pid != -1 || bseq >= 0 || count <= 0 || count > (1 << 17) ||
+        count > (end - pos - 61) / 7)
+        goto decline;
+    if (crc32c(h + 21, end - pos - 21) != crc) goto decline;
+    if (count > 16) {
+        rc = PyMem_Calloc(count, sizeof *rc);
+        if (rc == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    int got = raw_commits(b, pos + 61, end, count, base_offset, base_ts, max_ts, (attrs & 0x08) != 0, rc, &filled);
+    if (got < 0) goto done;
+    if (got > 0) goto decline;
+    AuditState st;
+    PyObject *first_ts = PyObject_GetAttr(replay, s_first_timestamp);
+    PyObject *last_ts = PyObject_GetAttr(replay, s_last_timestamp);
+    int64_t records = 0;
+    int bad = first_ts == NULL || last_ts == NULL || audit_state(auditor, replay, &st);
+    for (Py_ssize_t i = 0; !bad && i < count; i++) {
+        RawCommit *r = &rc[i];
+        bad = commit_core(auditor, &st, r->kd, r->value, r->kbytes, r->log_offset, r->size, entry_type, r->ts_obj,
+                          r->ts, &first_ts, &last_ts, &records);
+    }
+    bad = bad || replay_sync(replay, &records, &first_ts, &last_ts);
+    Py_XDECREF(first_ts);
+    Py_XDECREF(last_ts);
+    if (!bad) result = PyLong_FromSsize_t(end);
+    goto done;
+decline:
+    result = Py_NewRef(Py_None);
+done:
+    raw_clear(rc, filled);
+    if (rc != small) PyMem_Free(rc);
+    PyBuffer_Release(&view);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"setup", setup, METH_VARARGS, "Bind the reference's types, caches and fallbacks (once, at import)."},
     {"walk", walk, METH_VARARGS,
@@ -1418,6 +1589,9 @@ static PyMethodDef methods[] = {
     {"observe_batch", observe_batch, METH_VARARGS,
      "observe_batch(auditor, replay, batch, decoded, OffsetEntry): Auditor.observe for each record, "
      "plain offset commits without a Python call each."},
+    {"audit_batch", (PyCFunction)(void (*)(void))audit_batch, METH_FASTCALL,
+     "audit_batch(auditor, replay, OffsetEntry, data, pos) -> the end of a plain batch of offset commits "
+     "observed and applied without building its records, or None to let the reader and observe take it."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -42,7 +42,7 @@ import stat
 import struct
 import tempfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from mmap import mmap
 from pathlib import Path
 from typing import BinaryIO
@@ -225,6 +225,9 @@ class BatchIterator:
         self._crc_budget = 0
         self._weak_budget = 0
         self._gave_up = False
+        # Set before iterating to have whole plain batches taken at their position instead of yielded:
+        # consume(data, pos) returns the batch's end when it took the batch, None to let it be read.
+        self.consume: Callable[[bytes | mmap, int], int | None] | None = None
         self._gen = self._run()
 
     def __iter__(self) -> Iterator[Batch]:
@@ -283,6 +286,7 @@ class BatchIterator:
         native = fast.module()
         walk = None if native is None else native.walk
         next_batch = None if native is None else native.next_batch
+        consume = self.consume
         pos = 0
         mapped = isinstance(data, mmap)
         next_drop = _DROP_STEP
@@ -292,6 +296,11 @@ class BatchIterator:
                     # Pages behind us are never read again: give them back so memory stays flat.
                     data.madvise(_mmap.MADV_DONTNEED, 0, pos - pos % _mmap.PAGESIZE)
                     next_drop = pos + _DROP_STEP
+                if consume is not None:
+                    end = consume(data, pos)
+                    if end is not None:
+                        pos = end
+                        continue
                 if next_batch is not None:  # a plain batch whole in C; anything else is read below
                     got = next_batch(data, pos)
                     if got is not None:
