@@ -1503,6 +1503,46 @@ out:
     return rcode;
 }
 
+/* The records of one plain batch (count of them between p and stop): observed and applied when every
+ * one is a commit raw_commits reads; 1 when taken, 0 when declined (nothing touched), -1 on error. */
+static int audit_records(PyObject *auditor, PyObject *replay, PyObject *entry_type, const uint8_t *b, Py_ssize_t p,
+                         Py_ssize_t stop, Py_ssize_t count, int64_t base_offset, int64_t base_ts, int64_t max_ts,
+                         int lat) {
+    RawCommit small[16], *rc = small;
+    Py_ssize_t filled = 0;
+    int taken = 0;
+    if (count <= 0 || count > (1 << 17) || count > (stop - p) / 7) return 0;
+    if (count > 16) {
+        rc = PyMem_Calloc(count, sizeof *rc);
+        if (rc == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    int got = raw_commits(b, p, stop, count, base_offset, base_ts, max_ts, lat, rc, &filled);
+    if (got < 0) {
+        taken = -1;
+    } else if (got == 0) {
+        AuditState st;
+        PyObject *first_ts = PyObject_GetAttr(replay, s_first_timestamp);
+        PyObject *last_ts = PyObject_GetAttr(replay, s_last_timestamp);
+        int64_t records = 0;
+        int bad = first_ts == NULL || last_ts == NULL || audit_state(auditor, replay, &st);
+        for (Py_ssize_t i = 0; !bad && i < count; i++) {
+            RawCommit *r = &rc[i];
+            bad = commit_core(auditor, &st, r->kd, r->value, r->kbytes, r->log_offset, r->size, entry_type,
+                              r->ts_obj, r->ts, &first_ts, &last_ts, &records);
+        }
+        bad = bad || replay_sync(replay, &records, &first_ts, &last_ts);
+        Py_XDECREF(first_ts);
+        Py_XDECREF(last_ts);
+        taken = bad ? -1 : 1;
+    }
+    raw_clear(rc, filled);
+    if (rc != small) PyMem_Free(rc);
+    return taken;
+}
+
 /* audit_batch(auditor, replay, OffsetEntry, data, pos) -> the end of the batch at pos once every record
  * of it went through Auditor.observe's and Replay.apply's short path for commits (no Record, Batch or
  * DecodedRecord is built), or None when the batch is anything but a whole, uncompressed, non-transactional
@@ -1515,63 +1555,63 @@ static PyObject *audit_batch(PyObject *self, PyObject *const *args, Py_ssize_t n
         PyErr_SetString(PyExc_TypeError, "audit_batch takes 5 arguments");
         return NULL;
     }
-    PyObject *auditor = args[0], *replay = args[1], *entry_type = args[2];
     Py_ssize_t pos = PyLong_AsSsize_t(args[4]);
     if (pos == -1 && PyErr_Occurred()) return NULL;
     Py_buffer view;
     if (PyObject_GetBuffer(args[3], &view, PyBUF_SIMPLE)) return NULL;
     const uint8_t *b = view.buf;
     Py_ssize_t n = view.len;
-    PyObject *result = NULL;
-    RawCommit small[16], *rc = small;
-    Py_ssize_t filled = 0;
-    if (pos < 0 || n - pos < 61) goto decline;
+    PyObject *result = Py_None;
+    if (pos < 0 || n - pos < 61) goto done;
     const uint8_t *h = b + pos;
-    int64_t base_offset = be64(h);
     int32_t length = be32(h + 8);
     uint32_t crc = (uint32_t)be32(h + 17);
     int16_t attrs = be16(h + 21);
-    int64_t base_ts = be64(h + 27), max_ts = be64(h + 35), pid = be64(h + 43);
-    int32_t bseq = be32(h + 53), count = be32(h + 57);
-    if (h[16] != 2 || length < 49 || length > n - pos - 12) goto decline;
+    int64_t pid = be64(h + 43);
+    int32_t bseq = be32(h + 53);
+    if (h[16] != 2 || length < 49 || length > n - pos - 12) goto done;
     Py_ssize_t end = pos + 12 + length;
     /* uncompressed, neither transactional nor control, no producer: commits apply at once */
-    if ((attrs & 0x37) != 0 || pid != -1 || bseq >= 0 || count <= 0 || count > (1 << 17) ||
-        count > (end - pos - 61) / 7)
-        goto decline;
-    if (crc32c(h + 21, end - pos - 21) != crc) goto decline;
-    if (count > 16) {
-        rc = PyMem_Calloc(count, sizeof *rc);
-        if (rc == NULL) {
-            PyErr_NoMemory();
-            goto done;
-        }
+    if ((attrs & 0x37) != 0 || pid != -1 || bseq >= 0) goto done;
+    if (crc32c(h + 21, end - pos - 21) != crc) goto done;
+    int taken = audit_records(args[0], args[1], args[2], b, pos + 61, end, be32(h + 57), be64(h), be64(h + 27),
+                              be64(h + 35), (attrs & 0x08) != 0);
+    if (taken < 0) {
+        result = NULL;
+    } else if (taken) {
+        result = PyLong_FromSsize_t(end);
+        goto release;
     }
-    int got = raw_commits(b, pos + 61, end, count, base_offset, base_ts, max_ts, (attrs & 0x08) != 0, rc, &filled);
-    if (got < 0) goto done;
-    if (got > 0) goto decline;
-    AuditState st;
-    PyObject *first_ts = PyObject_GetAttr(replay, s_first_timestamp);
-    PyObject *last_ts = PyObject_GetAttr(replay, s_last_timestamp);
-    int64_t records = 0;
-    int bad = first_ts == NULL || last_ts == NULL || audit_state(auditor, replay, &st);
-    for (Py_ssize_t i = 0; !bad && i < count; i++) {
-        RawCommit *r = &rc[i];
-        bad = commit_core(auditor, &st, r->kd, r->value, r->kbytes, r->log_offset, r->size, entry_type, r->ts_obj,
-                          r->ts, &first_ts, &last_ts, &records);
-    }
-    bad = bad || replay_sync(replay, &records, &first_ts, &last_ts);
-    Py_XDECREF(first_ts);
-    Py_XDECREF(last_ts);
-    if (!bad) result = PyLong_FromSsize_t(end);
-    goto done;
-decline:
-    result = Py_NewRef(Py_None);
 done:
-    raw_clear(rc, filled);
-    if (rc != small) PyMem_Free(rc);
+    if (result != NULL) Py_INCREF(result);
+release:
     PyBuffer_Release(&view);
     return result;
+}
+
+/* audit_records(auditor, replay, OffsetEntry, buf, start, stop, count, base_offset, base_ts, max_ts,
+ * log_append_time) -> True once the records of a decompressed batch (one the reader has checked: CRC good,
+ * neither transactional nor control, no producer id or sequence) were observed as audit_batch observes
+ * them, False to let the reader walk them and the auditor observe them as before. */
+static PyObject *audit_records_py(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (check_ready()) return NULL;
+    if (nargs != 11) {
+        PyErr_SetString(PyExc_TypeError, "audit_records takes 11 arguments");
+        return NULL;
+    }
+    Py_ssize_t p = PyLong_AsSsize_t(args[4]), stop = PyLong_AsSsize_t(args[5]), count = PyLong_AsSsize_t(args[6]);
+    long long base_offset = PyLong_AsLongLong(args[7]), base_ts = PyLong_AsLongLong(args[8]);
+    long long max_ts = PyLong_AsLongLong(args[9]);
+    int lat = PyObject_IsTrue(args[10]);
+    if (PyErr_Occurred()) return NULL;
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[3], &view, PyBUF_SIMPLE)) return NULL;
+    int taken = 0;
+    if (p >= 0 && p <= stop && stop <= view.len)
+        taken = audit_records(args[0], args[1], args[2], view.buf, p, stop, count, base_offset, base_ts, max_ts, lat);
+    PyBuffer_Release(&view);
+    if (taken < 0) return NULL;
+    return PyBool_FromLong(taken);
 }
 
 static PyMethodDef methods[] = {
@@ -1592,6 +1632,9 @@ static PyMethodDef methods[] = {
     {"audit_batch", (PyCFunction)(void (*)(void))audit_batch, METH_FASTCALL,
      "audit_batch(auditor, replay, OffsetEntry, data, pos) -> the end of a plain batch of offset commits "
      "observed and applied without building its records, or None to let the reader and observe take it."},
+    {"audit_records", (PyCFunction)(void (*)(void))audit_records_py, METH_FASTCALL,
+     "audit_records(auditor, replay, OffsetEntry, buf, start, stop, count, base_offset, base_ts, max_ts, "
+     "log_append_time) -> whether the decompressed records of a checked batch were observed as audit_batch does."},
     {NULL, NULL, 0, NULL},
 };
 

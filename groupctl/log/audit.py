@@ -220,16 +220,18 @@ class Auditor:
 
     def attach(self, reader: Any) -> None:
         """Let a segment reader (`BatchIterator`, before it is iterated) hand plain batches of offset
-        commits straight to the compiled loop, which observes them from the segment's bytes without
-        building their records; the reader yields every other batch for `observe_batch` as before.
-        A no-op without the compiled loop, or for a reader that is not a segment's (None)."""
+        commits straight to the compiled loop, which observes them from the segment's (or the
+        decompressed) bytes without building their records; the reader yields every other batch for
+        `observe_batch` as before. A no-op without the compiled loop, or for a reader that is not a
+        segment's (None)."""
         native = self._native
         if native is None:
             native = self._native = self._compiled()
         if native and reader is not None and hasattr(reader, "consume"):
             reader.consume = functools.partial(native[2], self, self.replay, native[1])
+            reader.consume_records = functools.partial(native[3], self, self.replay, native[1])
 
-    def _compiled(self) -> tuple[Any, Any, Any] | bool:
+    def _compiled(self) -> tuple[Any, Any, Any, Any] | bool:
         """The compiled observe_batch, when it runs and this auditor uses a plain Replay it can update."""
         from groupctl.log import fast
         from groupctl.log.replay import OffsetEntry, Replay
@@ -238,7 +240,7 @@ class Auditor:
         replay = self.replay
         if native is None or type(replay) is not Replay or self._apply != replay.apply:
             return False
-        return native.observe_batch, OffsetEntry, native.audit_batch
+        return native.observe_batch, OffsetEntry, native.audit_batch, native.audit_records
 
     def _check_rewind(self, group: str, data: dict, new: int, log_offset: int) -> None:
         """Report a rewind if the replay's committed offset (before this commit) is above `new`."""

@@ -228,6 +228,10 @@ class BatchIterator:
         # Set before iterating to have whole plain batches taken at their position instead of yielded:
         # consume(data, pos) returns the batch's end when it took the batch, None to let it be read.
         self.consume: Callable[[bytes | mmap, int], int | None] | None = None
+        # The same for a compressed batch, once its header is checked and its records decompressed:
+        # consume_records(buf, start, stop, count, base_offset, base_ts, max_ts, log_append_time) is
+        # True when it took the records. Offered only batches without a producer id and with a good CRC.
+        self.consume_records: Callable[..., bool] | None = None
         self._gen = self._run()
 
     def __iter__(self) -> Iterator[Batch]:
@@ -287,6 +291,7 @@ class BatchIterator:
         walk = None if native is None else native.walk
         next_batch = None if native is None else native.next_batch
         consume = self.consume
+        consume_records = self.consume_records
         pos = 0
         mapped = isinstance(data, mmap)
         next_drop = _DROP_STEP
@@ -371,6 +376,10 @@ class BatchIterator:
                     # length, value length and header count of one byte each.
                     if count > (stop - p) // 7:
                         raise DecodeError(f"record count {count} cannot fit in the {stop - p} bytes of record data")
+                    if (consume_records is not None and codec and crc_ok and pid == -1 and bseq < 0 and not txn
+                            and not ctl and consume_records(buf, p, stop, count, base_offset, base_ts, max_ts, lat)):
+                        pos = end
+                        continue
                     records = None if walk is None else walk(
                         buf, p, stop, count, base_offset, base_ts, max_ts, lat, bseq
                     )

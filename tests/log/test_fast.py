@@ -266,6 +266,7 @@ def audit_steps(draw: st.DrawFn) -> bytes:
                                                         "commitTimestamp": ts}), ts)]
         if kind == "lat":
             options.update(timestamp_type="LogAppendTime", log_append_time=ts + 1)
+        options["codec"] = draw(st.sampled_from(["none", "none", "gzip", "lz4"]))
         if kind.startswith("txn"):
             options.update(producer_id=5, producer_epoch=0, base_sequence=0, is_transactional=True)
         out.append(build_batch(records, base_offset=offset, **options))
@@ -286,14 +287,20 @@ def _audited(data: bytes) -> tuple[Any, Any, int]:
     dump = _bytes_dump(data)[0]
     auditor.attach(dump.reader)
     taken = 0
-    consume = dump.reader.consume
+    consume, consume_records = dump.reader.consume, dump.reader.consume_records
     if consume is not None:
         def counted(buf: Any, pos: int) -> int | None:
             nonlocal taken
             end = consume(buf, pos)
             taken += end is not None
             return end
-        dump.reader.consume = counted
+
+        def counted_records(*args: Any) -> bool:
+            nonlocal taken
+            took = consume_records(*args)
+            taken += took
+            return took
+        dump.reader.consume, dump.reader.consume_records = counted, counted_records
     for batch, records in dump.batches:
         auditor.observe_batch(batch, records)
     for problem in dump.problems:
@@ -331,16 +338,21 @@ def test_the_audit_takes_plain_commit_batches_in_c_and_reads_the_rest() -> None:
 
 
 def test_the_audit_reads_what_the_compiled_path_declines() -> None:
-    """A bad CRC, a header, an unknown value version and a key not decoded before go the long way."""
+    """A bad CRC, a header, an unknown value version, a producer id and a key not decoded before go the long
+    way; plain batches, compressed or not, are taken."""
     good = build_batch([_commit("g1", "t", 0, 5, 10), _commit("g1", "t", 1, 6, 10)])
     bad_crc = bytearray(build_batch([_commit("g1", "t", 0, 1, 11)], base_offset=2))
     bad_crc[-3] ^= 0xFF
-    header = build_batch([_commit("g1", "t", 0, 2, 12)._replace(headers=[("h", b"v")])], base_offset=3)
+    header = build_batch([_commit("g1", "t", 0, 2, 12)._replace(headers=[("h", b"v")])], base_offset=3,
+                         codec="zstd")
     odd = SimpleRecord(encode_key(OFFSET_COMMIT, {"group": "g1", "topic": "t", "partition": 0}),
                        b"\x00\x09" + bytes(20), 13)
     unknown_version = build_batch([odd], base_offset=4)
-    data = good + bytes(bad_crc) + header + unknown_version + good
-    assert _assert_audit_same(data) == 2
+    compressed = build_batch([_commit("g2", "u", 2, 9, 15)], base_offset=5, codec="snappy")
+    idempotent = build_batch([_commit("g2", "u", 2, 10, 16)], base_offset=6, codec="gzip", producer_id=3,
+                             producer_epoch=0, base_sequence=0)
+    data = good + bytes(bad_crc) + header + unknown_version + compressed + idempotent + good
+    assert _assert_audit_same(data) == 3
     fresh = build_batch([_commit(f"never-seen-{uuid.uuid4()}", "t", 0, 1, 14)])
     with fast.forced(False):
         assert _audited(fresh)[2] == 0  # the reader decodes the key first; the next batch of it is taken
