@@ -1202,48 +1202,61 @@ static int list_add(PyObject *list, Py_ssize_t i, int64_t delta) {
     return 0;
 }
 
+/* n commits of group (key + value sizes adding up to size, timestamps lo..hi, the first one's first_obj)
+ * in Auditor._commits: [commits, bytes, first ts, last ts], as observe counts them one by one. */
+static int count_commits(AuditState *st, PyObject *group, int64_t n, int64_t size, PyObject *first_obj,
+                         PyObject *lo_obj, int64_t lo, PyObject *hi_obj, int64_t hi) {
+    PyObject *s = PyDict_GetItemWithError(st->commits, group);
+    if (s == NULL) {
+        if (PyErr_Occurred()) return -1;
+        s = PyList_New(4);
+        if (s == NULL) return -1;
+        PyList_SET_ITEM(s, 0, PyLong_FromLong(0));
+        PyList_SET_ITEM(s, 1, PyLong_FromLong(0));
+        PyList_SET_ITEM(s, 2, Py_NewRef(first_obj));
+        PyList_SET_ITEM(s, 3, Py_NewRef(first_obj));
+        int bad = PyDict_SetItem(st->commits, group, s);
+        Py_DECREF(s);
+        if (bad) return -1;
+    }
+    if (!PyList_CheckExact(s) || PyList_GET_SIZE(s) != 4) {
+        PyErr_SetString(PyExc_TypeError, "unexpected commit counters");
+        return -1;
+    }
+    if (list_add(s, 0, n) || list_add(s, 1, size)) return -1;
+    int64_t cur_hi = PyLong_AsLongLong(PyList_GET_ITEM(s, 3)), cur_lo = PyLong_AsLongLong(PyList_GET_ITEM(s, 2));
+    if (PyErr_Occurred()) return -1;
+    /* first <= last always (both start at the first commit's), so observe's "if above, elif below" is a
+     * running maximum and minimum */
+    if (hi > cur_hi) {
+        PyObject *old = PyList_GET_ITEM(s, 3);
+        PyList_SET_ITEM(s, 3, Py_NewRef(hi_obj));
+        Py_DECREF(old);
+    }
+    if (lo < cur_lo) {
+        PyObject *old = PyList_GET_ITEM(s, 2);
+        PyList_SET_ITEM(s, 2, Py_NewRef(lo_obj));
+        Py_DECREF(old);
+    }
+    return 0;
+}
+
 /* One type-1 commit of a batch without a producer id (its key data, value, key bytes, log offset and
- * key + value size): Auditor.observe's short path, then Replay.apply's, in their order; -1 on error.
+ * key + value size): Auditor.observe's short path (its counters unless the caller counted them with
+ * count_commits: nothing reads them before the audit ends), then Replay.apply's, in order; -1 on error.
  * Findings (a possible rewind, a commit after a group's deletion) are left to the auditor's own methods. */
-static int commit_core(PyObject *auditor, AuditState *st, PyObject *kd, PyObject *value, PyObject *kbytes,
-                       PyObject *log_offset, int64_t size, PyObject *entry_type, PyObject *ts_obj, int64_t ts,
-                       PyObject **first_ts, PyObject **last_ts, int64_t *records) {
-    PyObject *group = PyDict_GetItemWithError(kd, s_group);
+static int commit_core(PyObject *auditor, AuditState *st, PyObject *kd, PyObject *group_tp, PyObject *value,
+                       PyObject *kbytes, PyObject *log_offset, int64_t size, PyObject *entry_type, PyObject *ts_obj,
+                       int64_t ts, PyObject **first_ts, PyObject **last_ts, int64_t *records, int counted) {
+    /* group_tp, when given: (group, (topic, partition)) of kd, made once per key (see raw_key) */
+    PyObject *group = group_tp != NULL ? PyTuple_GET_ITEM(group_tp, 0) : PyDict_GetItemWithError(kd, s_group);
     if (group == NULL) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "group");
         return -1;
     }
     Py_INCREF(group);
     int rc = -1;
-    PyObject *s = PyDict_GetItemWithError(st->commits, group);
-    if (s == NULL) {
-        if (PyErr_Occurred()) goto done;
-        s = PyList_New(4);
-        if (s == NULL) goto done;
-        PyList_SET_ITEM(s, 0, PyLong_FromLong(0));
-        PyList_SET_ITEM(s, 1, PyLong_FromLong(0));
-        PyList_SET_ITEM(s, 2, Py_NewRef(ts_obj));
-        PyList_SET_ITEM(s, 3, Py_NewRef(ts_obj));
-        int bad = PyDict_SetItem(st->commits, group, s);
-        Py_DECREF(s);
-        if (bad) goto done;
-    }
-    if (!PyList_CheckExact(s) || PyList_GET_SIZE(s) != 4) {
-        PyErr_SetString(PyExc_TypeError, "unexpected commit counters");
-        goto done;
-    }
-    if (list_add(s, 0, 1) || list_add(s, 1, size)) goto done;
-    int64_t hi = PyLong_AsLongLong(PyList_GET_ITEM(s, 3)), lo = PyLong_AsLongLong(PyList_GET_ITEM(s, 2));
-    if (PyErr_Occurred()) goto done;
-    if (ts > hi) {
-        PyObject *old = PyList_GET_ITEM(s, 3);
-        PyList_SET_ITEM(s, 3, Py_NewRef(ts_obj));
-        Py_DECREF(old);
-    } else if (ts < lo) {
-        PyObject *old = PyList_GET_ITEM(s, 2);
-        PyList_SET_ITEM(s, 2, Py_NewRef(ts_obj));
-        Py_DECREF(old);
-    }
+    if (!counted && count_commits(st, group, 1, size, ts_obj, ts_obj, ts, ts_obj, ts)) goto done;
     /* the rewind hint: the offset last committed under the same key bytes */
     PyObject *vd = PyTuple_GET_ITEM(value, 1);
     PyObject *new_offset = PyDict_GetItemWithError(vd, s_offset);
@@ -1288,13 +1301,18 @@ static int commit_core(PyObject *auditor, AuditState *st, PyObject *kd, PyObject
         Py_DECREF(committed);
         if (bad) goto done;
     }
-    PyObject *topic = PyDict_GetItemWithError(kd, s_topic), *partition = PyDict_GetItemWithError(kd, s_partition);
-    if (topic == NULL || partition == NULL) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "topic");
-        goto done;
+    PyObject *tp;
+    if (group_tp != NULL) {
+        tp = Py_NewRef(PyTuple_GET_ITEM(group_tp, 1));
+    } else {
+        PyObject *topic = PyDict_GetItemWithError(kd, s_topic), *partition = PyDict_GetItemWithError(kd, s_partition);
+        if (topic == NULL || partition == NULL) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "topic");
+            goto done;
+        }
+        tp = PyTuple_Pack(2, topic, partition);
+        if (tp == NULL) goto done;
     }
-    PyObject *tp = PyTuple_Pack(2, topic, partition);
-    if (tp == NULL) goto done;
     PyObject *items[3] = {Py_NewRef(value), Py_NewRef(log_offset), PyLong_FromLong(-1)};
     PyObject *entry = new_tuple_of((PyTypeObject *)entry_type, 3, items);
     if (entry == NULL) {
@@ -1317,8 +1335,8 @@ static int observe_commit(PyObject *auditor, AuditState *st, PyObject *rec, PyOb
     PyObject *record = PyTuple_GET_ITEM(rec, 1), *key = PyTuple_GET_ITEM(rec, 2), *value = PyTuple_GET_ITEM(rec, 3);
     int64_t ksize = PyLong_AsLongLong(SLOT(record, R_KEY_SIZE)), vsize = PyLong_AsLongLong(SLOT(record, R_VALUE_SIZE));
     if (PyErr_Occurred()) return -1;
-    return commit_core(auditor, st, PyTuple_GET_ITEM(key, 1), value, SLOT(record, R_KEY), SLOT(record, R_OFFSET),
-                       ksize + vsize, entry_type, ts_obj, ts, first_ts, last_ts, records);
+    return commit_core(auditor, st, PyTuple_GET_ITEM(key, 1), NULL, value, SLOT(record, R_KEY), SLOT(record, R_OFFSET),
+                       ksize + vsize, entry_type, ts_obj, ts, first_ts, last_ts, records, 0);
 }
 
 /* Write the replay's record count and timestamps back (before any Python-side observe, and at the end). */
@@ -1412,13 +1430,42 @@ error:
 /* ---- audit_batch: plain commit batches straight from the segment's bytes ----------------------- */
 
 typedef struct {
-    PyObject *kd, *value, *kbytes, *log_offset, *ts_obj;
+    PyObject *kd, *group_tp, *value, *kbytes, *log_offset, *ts_obj;
     int64_t size, ts;
 } RawCommit;
+
+/* key bytes -> (key data, (group, (topic, partition))) of the type-1 keys the reference has decoded: what
+ * the replay is keyed by, built once per key rather than per commit; bounded like the reference's cache. */
+static PyObject *raw_keys;
+#define RAW_KEYS_MAX (1 << 16)
+
+/* The entry of raw_keys for kbytes (borrowed), or NULL without an exception when the reference has not
+ * decoded the key, or it is not an offset commit's. */
+static PyObject *raw_key(PyObject *kbytes) {
+    if (raw_keys == NULL && (raw_keys = PyDict_New()) == NULL) return NULL;
+    PyObject *hit = PyDict_GetItemWithError(raw_keys, kbytes);
+    if (hit != NULL || PyErr_Occurred()) return hit;
+    PyObject *key = PyDict_GetItemWithError(key_cache, kbytes);
+    if (key == NULL) return NULL;
+    if (Py_TYPE(key) != KeyType || PyTuple_GET_SIZE(key) != 2 || !PyLong_CheckExact(PyTuple_GET_ITEM(key, 0)) ||
+        PyLong_AsLong(PyTuple_GET_ITEM(key, 0)) != 1 || !PyDict_CheckExact(PyTuple_GET_ITEM(key, 1)))
+        return NULL;
+    PyObject *kd = PyTuple_GET_ITEM(key, 1);
+    PyObject *group = PyDict_GetItemWithError(kd, s_group), *topic = PyDict_GetItemWithError(kd, s_topic);
+    PyObject *partition = PyDict_GetItemWithError(kd, s_partition);
+    if (group == NULL || topic == NULL || partition == NULL) return NULL;
+    PyObject *entry = Py_BuildValue("(O(O(OO)))", kd, group, topic, partition);
+    if (entry == NULL) return NULL;
+    if (PyDict_GET_SIZE(raw_keys) >= RAW_KEYS_MAX) PyDict_Clear(raw_keys);
+    int bad = PyDict_SetItem(raw_keys, kbytes, entry);
+    Py_DECREF(entry);
+    return bad ? NULL : entry; /* the dict keeps it */
+}
 
 static void raw_clear(RawCommit *rc, Py_ssize_t n) {
     for (Py_ssize_t i = 0; i < n; i++) {
         Py_XDECREF(rc[i].kd);
+        Py_XDECREF(rc[i].group_tp);
         Py_XDECREF(rc[i].value);
         Py_XDECREF(rc[i].kbytes);
         Py_XDECREF(rc[i].log_offset);
@@ -1461,15 +1508,13 @@ static int raw_commits(const uint8_t *b, Py_ssize_t p, Py_ssize_t stop, Py_ssize
         *filled = i + 1;
         r->kbytes = key_bytes(kb, ksize);
         if (r->kbytes == NULL) goto error;
-        PyObject *key = PyDict_GetItemWithError(key_cache, r->kbytes);
-        if (key == NULL) {
+        PyObject *known = raw_key(r->kbytes);
+        if (known == NULL) {
             if (PyErr_Occurred()) goto error;
             goto out;
         }
-        if (Py_TYPE(key) != KeyType || PyTuple_GET_SIZE(key) != 2 || !PyLong_CheckExact(PyTuple_GET_ITEM(key, 0)) ||
-            PyLong_AsLong(PyTuple_GET_ITEM(key, 0)) != 1 || !PyDict_CheckExact(PyTuple_GET_ITEM(key, 1)))
-            goto out;
-        r->kd = Py_NewRef(PyTuple_GET_ITEM(key, 1));
+        r->kd = Py_NewRef(PyTuple_GET_ITEM(known, 0));
+        r->group_tp = Py_NewRef(PyTuple_GET_ITEM(known, 1));
         if (ts_obj == NULL || timestamp != last_ts) {
             Py_XSETREF(ts_obj, PyLong_FromLongLong(timestamp));
             if (ts_obj == NULL) goto error;
@@ -1528,10 +1573,26 @@ static int audit_records(PyObject *auditor, PyObject *replay, PyObject *entry_ty
         PyObject *last_ts = PyObject_GetAttr(replay, s_last_timestamp);
         int64_t records = 0;
         int bad = first_ts == NULL || last_ts == NULL || audit_state(auditor, replay, &st);
-        for (Py_ssize_t i = 0; !bad && i < count; i++) {
-            RawCommit *r = &rc[i];
-            bad = commit_core(auditor, &st, r->kd, r->value, r->kbytes, r->log_offset, r->size, entry_type,
-                              r->ts_obj, r->ts, &first_ts, &last_ts, &records);
+        /* the counters once per run of one group's commits (a batch is mostly one group's) */
+        Py_ssize_t run = 0;
+        int64_t run_size = 0;
+        RawCommit *lo = NULL, *hi = NULL;
+        for (Py_ssize_t i = 0; !bad && i <= count; i++) {
+            RawCommit *r = i < count ? &rc[i] : NULL;
+            PyObject *group = r != NULL ? PyTuple_GET_ITEM(r->group_tp, 0) : NULL;
+            if (i > 0 && (r == NULL || group != PyTuple_GET_ITEM(rc[run].group_tp, 0))) {
+                bad = count_commits(&st, PyTuple_GET_ITEM(rc[run].group_tp, 0), i - run, run_size, rc[run].ts_obj,
+                                    lo->ts_obj, lo->ts, hi->ts_obj, hi->ts);
+                run = i;
+                run_size = 0;
+                lo = hi = NULL;
+            }
+            if (r == NULL || bad) break;
+            run_size += r->size;
+            if (lo == NULL || r->ts < lo->ts) lo = r;
+            if (hi == NULL || r->ts > hi->ts) hi = r;
+            bad = commit_core(auditor, &st, r->kd, r->group_tp, r->value, r->kbytes, r->log_offset, r->size,
+                              entry_type, r->ts_obj, r->ts, &first_ts, &last_ts, &records, 1);
         }
         bad = bad || replay_sync(replay, &records, &first_ts, &last_ts);
         Py_XDECREF(first_ts);

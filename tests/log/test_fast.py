@@ -250,7 +250,8 @@ def audit_steps(draw: st.DrawFn) -> bytes:
                                                      "txn-commit", "txn-abort", "lat"]))
         options: dict[str, Any] = {}
         if kind in ("plain", "lat", "txn-commit", "txn-abort"):
-            records = [_commit(*draw(key), draw(st.integers(0, 40)), ts, draw(st.sampled_from([1, 3, 3, 4])))
+            stamps = st.sampled_from([ts, ts, ts + 2, ts - 1, -1])
+            records = [_commit(*draw(key), draw(st.integers(0, 40)), draw(stamps), draw(st.sampled_from([1, 3, 3, 4])))
                        for _ in range(draw(st.integers(1, 20)))]
         elif kind == "offset-tombstone":
             g, t, p = draw(key)
