@@ -1604,11 +1604,26 @@ static int audit_records(PyObject *auditor, PyObject *replay, PyObject *entry_ty
     return taken;
 }
 
-/* audit_batch(auditor, replay, OffsetEntry, data, pos) -> the end of the batch at pos once every record
- * of it went through Auditor.observe's and Replay.apply's short path for commits (no Record, Batch or
- * DecodedRecord is built), or None when the batch is anything but a whole, uncompressed, non-transactional
- * v2 batch of offset commits with a good CRC: the reader then reads it and the auditor observes it as
- * before. The key must be in the reference's key cache (the first batch of each key goes the long way),
+/* Whether the batch at pos is a plain one audit_records may take (its end in *end): whole, uncompressed,
+ * neither transactional nor control, without a producer id (its commits apply at once), CRC good. */
+static int plain_batch(const uint8_t *b, Py_ssize_t n, Py_ssize_t pos, Py_ssize_t *end) {
+    if (pos < 0 || n - pos < 61) return 0;
+    const uint8_t *h = b + pos;
+    int32_t length = be32(h + 8);
+    int16_t attrs = be16(h + 21);
+    if (h[16] != 2 || length < 49 || length > n - pos - 12) return 0;
+    if ((attrs & 0x37) != 0 || be64(h + 43) != -1 || be32(h + 53) >= 0) return 0;
+    *end = pos + 12 + length;
+    return crc32c(h + 21, *end - pos - 21) == (uint32_t)be32(h + 17);
+}
+
+#define AUDIT_SPAN (1 << 20) /* bytes taken per call at most: the reader hands mapped pages back between calls */
+
+/* audit_batch(auditor, replay, OffsetEntry, data, pos) -> the end of the batches from pos on (up to about
+ * AUDIT_SPAN bytes) once every record of them went through Auditor.observe's and Replay.apply's short path
+ * for commits (no Record, Batch or DecodedRecord is built), or None when the batch at pos is anything but
+ * a plain batch (plain_batch) of offset commits: the reader then reads it and the auditor observes it as
+ * before. The key must be one the reference has decoded (the first batch of each key goes the long way),
  * so the key data dicts are the reference's own. */
 static PyObject *audit_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (check_ready()) return NULL;
@@ -1621,33 +1636,21 @@ static PyObject *audit_batch(PyObject *self, PyObject *const *args, Py_ssize_t n
     Py_buffer view;
     if (PyObject_GetBuffer(args[3], &view, PyBUF_SIMPLE)) return NULL;
     const uint8_t *b = view.buf;
-    Py_ssize_t n = view.len;
-    PyObject *result = Py_None;
-    if (pos < 0 || n - pos < 61) goto done;
-    const uint8_t *h = b + pos;
-    int32_t length = be32(h + 8);
-    uint32_t crc = (uint32_t)be32(h + 17);
-    int16_t attrs = be16(h + 21);
-    int64_t pid = be64(h + 43);
-    int32_t bseq = be32(h + 53);
-    if (h[16] != 2 || length < 49 || length > n - pos - 12) goto done;
-    Py_ssize_t end = pos + 12 + length;
-    /* uncompressed, neither transactional nor control, no producer: commits apply at once */
-    if ((attrs & 0x37) != 0 || pid != -1 || bseq >= 0) goto done;
-    if (crc32c(h + 21, end - pos - 21) != crc) goto done;
-    int taken = audit_records(args[0], args[1], args[2], b, pos + 61, end, be32(h + 57), be64(h), be64(h + 27),
-                              be64(h + 35), (attrs & 0x08) != 0);
-    if (taken < 0) {
-        result = NULL;
-    } else if (taken) {
-        result = PyLong_FromSsize_t(end);
-        goto release;
+    Py_ssize_t n = view.len, start = pos, end;
+    while (pos - start < AUDIT_SPAN && plain_batch(b, n, pos, &end)) {
+        const uint8_t *h = b + pos;
+        int taken = audit_records(args[0], args[1], args[2], b, pos + 61, end, be32(h + 57), be64(h), be64(h + 27),
+                                  be64(h + 35), (be16(h + 21) & 0x08) != 0);
+        if (taken < 0) {
+            PyBuffer_Release(&view);
+            return NULL;
+        }
+        if (!taken) break;
+        pos = end;
     }
-done:
-    if (result != NULL) Py_INCREF(result);
-release:
     PyBuffer_Release(&view);
-    return result;
+    if (pos == start) Py_RETURN_NONE;
+    return PyLong_FromSsize_t(pos);
 }
 
 /* audit_records(auditor, replay, OffsetEntry, buf, start, stop, count, base_offset, base_ts, max_ts,
@@ -1691,8 +1694,9 @@ static PyMethodDef methods[] = {
      "observe_batch(auditor, replay, batch, decoded, OffsetEntry): Auditor.observe for each record, "
      "plain offset commits without a Python call each."},
     {"audit_batch", (PyCFunction)(void (*)(void))audit_batch, METH_FASTCALL,
-     "audit_batch(auditor, replay, OffsetEntry, data, pos) -> the end of a plain batch of offset commits "
-     "observed and applied without building its records, or None to let the reader and observe take it."},
+     "audit_batch(auditor, replay, OffsetEntry, data, pos) -> the end of the plain batches of offset commits "
+     "from pos on, observed and applied without building their records, or None to let the reader and "
+     "observe take the batch at pos."},
     {"audit_records", (PyCFunction)(void (*)(void))audit_records_py, METH_FASTCALL,
      "audit_records(auditor, replay, OffsetEntry, buf, start, stop, count, base_offset, base_ts, max_ts, "
      "log_append_time) -> whether the decompressed records of a checked batch were observed as audit_batch does."},

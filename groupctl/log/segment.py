@@ -226,7 +226,8 @@ class BatchIterator:
         self._weak_budget = 0
         self._gave_up = False
         # Set before iterating to have whole plain batches taken at their position instead of yielded:
-        # consume(data, pos) returns the batch's end when it took the batch, None to let it be read.
+        # consume(data, pos) returns the end of the batches it took from pos on, None to let the batch
+        # at pos be read.
         self.consume: Callable[[bytes | mmap, int], int | None] | None = None
         # The same for a compressed batch, once its header is checked and its records decompressed:
         # consume_records(buf, start, stop, count, base_offset, base_ts, max_ts, log_append_time) is

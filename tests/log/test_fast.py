@@ -280,8 +280,8 @@ def audit_steps(draw: st.DrawFn) -> bytes:
 
 
 def _audited(data: bytes) -> tuple[Any, Any, int]:
-    """The report, the replay's state (with the order of its offsets) and how many batches the compiled
-    audit path took."""
+    """The report, the replay's state (with the order of its offsets) and how many times the compiled
+    audit path took batches (a run of plain batches, or one compressed batch's records)."""
     from groupctl.log.audit import Auditor
 
     auditor = Auditor()
