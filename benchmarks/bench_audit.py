@@ -24,15 +24,15 @@ def groupctl_audit(data: bytes) -> int:
 
     auditor = Auditor()
     observe_batch = auditor.observe_batch
-    count = 0
     problems: list = []
-    for batch, records in decoded_batches(iter_batches(data, problems=problems)):
+    reader = iter_batches(data, problems=problems)
+    auditor.attach(reader)  # plain batches of commits are observed from the bytes, without records
+    for batch, records in decoded_batches(reader):
         observe_batch(batch, records)
-        count += len(records)
     for problem in problems:
         auditor.observe_problem(problem)
     auditor.finish()
-    return count
+    return auditor.replay.records
 
 
 def main() -> int:

@@ -442,6 +442,7 @@ def audit(
     observe_batch = auditor.observe_batch
     with DumpReading(paths, what="auditing") as reading:
         for dump in reading.dumps():
+            auditor.attach(dump.reader)
             for batch, recs in dump.batches:
                 observe_batch(batch, recs)
             for problem in dump.problems:

@@ -1202,52 +1202,62 @@ static int list_add(PyObject *list, Py_ssize_t i, int64_t delta) {
     return 0;
 }
 
-/* One decoded type-1 commit of a batch without a producer id: Auditor.observe's short path, then
- * Replay.apply's, in their order; -1 on error. Findings (a possible rewind, a commit after a group's
- * deletion) are left to the auditor's own methods. */
-static int observe_commit(PyObject *auditor, AuditState *st, PyObject *rec, PyObject *entry_type,
-                          PyObject *ts_obj, int64_t ts, PyObject **first_ts, PyObject **last_ts, int64_t *records) {
-    PyObject *record = PyTuple_GET_ITEM(rec, 1), *key = PyTuple_GET_ITEM(rec, 2), *value = PyTuple_GET_ITEM(rec, 3);
-    PyObject *kd = PyTuple_GET_ITEM(key, 1);
-    PyObject *group = PyDict_GetItemWithError(kd, s_group);
+/* n commits of group (key + value sizes adding up to size, timestamps lo..hi, the first one's first_obj)
+ * in Auditor._commits: [commits, bytes, first ts, last ts], as observe counts them one by one. */
+static int count_commits(AuditState *st, PyObject *group, int64_t n, int64_t size, PyObject *first_obj,
+                         PyObject *lo_obj, int64_t lo, PyObject *hi_obj, int64_t hi) {
+    PyObject *s = PyDict_GetItemWithError(st->commits, group);
+    if (s == NULL) {
+        if (PyErr_Occurred()) return -1;
+        s = PyList_New(4);
+        if (s == NULL) return -1;
+        PyList_SET_ITEM(s, 0, PyLong_FromLong(0));
+        PyList_SET_ITEM(s, 1, PyLong_FromLong(0));
+        PyList_SET_ITEM(s, 2, Py_NewRef(first_obj));
+        PyList_SET_ITEM(s, 3, Py_NewRef(first_obj));
+        int bad = PyDict_SetItem(st->commits, group, s);
+        Py_DECREF(s);
+        if (bad) return -1;
+    }
+    if (!PyList_CheckExact(s) || PyList_GET_SIZE(s) != 4) {
+        PyErr_SetString(PyExc_TypeError, "unexpected commit counters");
+        return -1;
+    }
+    if (list_add(s, 0, n) || list_add(s, 1, size)) return -1;
+    int64_t cur_hi = PyLong_AsLongLong(PyList_GET_ITEM(s, 3)), cur_lo = PyLong_AsLongLong(PyList_GET_ITEM(s, 2));
+    if (PyErr_Occurred()) return -1;
+    /* first <= last always (both start at the first commit's), so observe's "if above, elif below" is a
+     * running maximum and minimum */
+    if (hi > cur_hi) {
+        PyObject *old = PyList_GET_ITEM(s, 3);
+        PyList_SET_ITEM(s, 3, Py_NewRef(hi_obj));
+        Py_DECREF(old);
+    }
+    if (lo < cur_lo) {
+        PyObject *old = PyList_GET_ITEM(s, 2);
+        PyList_SET_ITEM(s, 2, Py_NewRef(lo_obj));
+        Py_DECREF(old);
+    }
+    return 0;
+}
+
+/* One type-1 commit of a batch without a producer id (its key data, value, key bytes, log offset and
+ * key + value size): Auditor.observe's short path (its counters unless the caller counted them with
+ * count_commits: nothing reads them before the audit ends), then Replay.apply's, in order; -1 on error.
+ * Findings (a possible rewind, a commit after a group's deletion) are left to the auditor's own methods. */
+static int commit_core(PyObject *auditor, AuditState *st, PyObject *kd, PyObject *group_tp, PyObject *value,
+                       PyObject *kbytes, PyObject *log_offset, int64_t size, PyObject *entry_type, PyObject *ts_obj,
+                       int64_t ts, PyObject **first_ts, PyObject **last_ts, int64_t *records, int counted) {
+    /* group_tp, when given: (group, (topic, partition)) of kd, made once per key (see raw_key) */
+    PyObject *group = group_tp != NULL ? PyTuple_GET_ITEM(group_tp, 0) : PyDict_GetItemWithError(kd, s_group);
     if (group == NULL) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "group");
         return -1;
     }
     Py_INCREF(group);
     int rc = -1;
-    PyObject *s = PyDict_GetItemWithError(st->commits, group);
-    if (s == NULL) {
-        if (PyErr_Occurred()) goto done;
-        s = PyList_New(4);
-        if (s == NULL) goto done;
-        PyList_SET_ITEM(s, 0, PyLong_FromLong(0));
-        PyList_SET_ITEM(s, 1, PyLong_FromLong(0));
-        PyList_SET_ITEM(s, 2, Py_NewRef(ts_obj));
-        PyList_SET_ITEM(s, 3, Py_NewRef(ts_obj));
-        int bad = PyDict_SetItem(st->commits, group, s);
-        Py_DECREF(s);
-        if (bad) goto done;
-    }
-    if (!PyList_CheckExact(s) || PyList_GET_SIZE(s) != 4) {
-        PyErr_SetString(PyExc_TypeError, "unexpected commit counters");
-        goto done;
-    }
-    int64_t ksize = PyLong_AsLongLong(SLOT(record, R_KEY_SIZE)), vsize = PyLong_AsLongLong(SLOT(record, R_VALUE_SIZE));
-    if (PyErr_Occurred() || list_add(s, 0, 1) || list_add(s, 1, ksize + vsize)) goto done;
-    int64_t hi = PyLong_AsLongLong(PyList_GET_ITEM(s, 3)), lo = PyLong_AsLongLong(PyList_GET_ITEM(s, 2));
-    if (PyErr_Occurred()) goto done;
-    if (ts > hi) {
-        PyObject *old = PyList_GET_ITEM(s, 3);
-        PyList_SET_ITEM(s, 3, Py_NewRef(ts_obj));
-        Py_DECREF(old);
-    } else if (ts < lo) {
-        PyObject *old = PyList_GET_ITEM(s, 2);
-        PyList_SET_ITEM(s, 2, Py_NewRef(ts_obj));
-        Py_DECREF(old);
-    }
+    if (!counted && count_commits(st, group, 1, size, ts_obj, ts_obj, ts, ts_obj, ts)) goto done;
     /* the rewind hint: the offset last committed under the same key bytes */
-    PyObject *kbytes = SLOT(record, R_KEY);
     PyObject *vd = PyTuple_GET_ITEM(value, 1);
     PyObject *new_offset = PyDict_GetItemWithError(vd, s_offset);
     if (new_offset == NULL) {
@@ -1262,7 +1272,6 @@ static int observe_commit(PyObject *auditor, AuditState *st, PyObject *rec, PyOb
         if (check < 0) goto done;
     }
     if (PyDict_SetItem(st->last, kbytes, new_offset)) goto done;
-    PyObject *log_offset = SLOT(record, R_OFFSET);
     if (check) {
         PyObject *r = PyObject_CallMethodObjArgs(auditor, s_check_rewind, group, kd, new_offset, log_offset, NULL);
         if (r == NULL) goto done;
@@ -1292,13 +1301,18 @@ static int observe_commit(PyObject *auditor, AuditState *st, PyObject *rec, PyOb
         Py_DECREF(committed);
         if (bad) goto done;
     }
-    PyObject *topic = PyDict_GetItemWithError(kd, s_topic), *partition = PyDict_GetItemWithError(kd, s_partition);
-    if (topic == NULL || partition == NULL) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "topic");
-        goto done;
+    PyObject *tp;
+    if (group_tp != NULL) {
+        tp = Py_NewRef(PyTuple_GET_ITEM(group_tp, 1));
+    } else {
+        PyObject *topic = PyDict_GetItemWithError(kd, s_topic), *partition = PyDict_GetItemWithError(kd, s_partition);
+        if (topic == NULL || partition == NULL) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "topic");
+            goto done;
+        }
+        tp = PyTuple_Pack(2, topic, partition);
+        if (tp == NULL) goto done;
     }
-    PyObject *tp = PyTuple_Pack(2, topic, partition);
-    if (tp == NULL) goto done;
     PyObject *items[3] = {Py_NewRef(value), Py_NewRef(log_offset), PyLong_FromLong(-1)};
     PyObject *entry = new_tuple_of((PyTypeObject *)entry_type, 3, items);
     if (entry == NULL) {
@@ -1313,6 +1327,16 @@ static int observe_commit(PyObject *auditor, AuditState *st, PyObject *rec, PyOb
 done:
     Py_DECREF(group);
     return rc;
+}
+
+/* One decoded type-1 commit (a DecodedRecord) of a batch without a producer id: commit_core. */
+static int observe_commit(PyObject *auditor, AuditState *st, PyObject *rec, PyObject *entry_type,
+                          PyObject *ts_obj, int64_t ts, PyObject **first_ts, PyObject **last_ts, int64_t *records) {
+    PyObject *record = PyTuple_GET_ITEM(rec, 1), *key = PyTuple_GET_ITEM(rec, 2), *value = PyTuple_GET_ITEM(rec, 3);
+    int64_t ksize = PyLong_AsLongLong(SLOT(record, R_KEY_SIZE)), vsize = PyLong_AsLongLong(SLOT(record, R_VALUE_SIZE));
+    if (PyErr_Occurred()) return -1;
+    return commit_core(auditor, st, PyTuple_GET_ITEM(key, 1), NULL, value, SLOT(record, R_KEY), SLOT(record, R_OFFSET),
+                       ksize + vsize, entry_type, ts_obj, ts, first_ts, last_ts, records, 0);
 }
 
 /* Write the replay's record count and timestamps back (before any Python-side observe, and at the end). */
@@ -1403,6 +1427,257 @@ error:
     return NULL;
 }
 
+/* ---- audit_batch: plain commit batches straight from the segment's bytes ----------------------- */
+
+typedef struct {
+    PyObject *kd, *group_tp, *value, *kbytes, *log_offset, *ts_obj;
+    int64_t size, ts;
+} RawCommit;
+
+/* key bytes -> (key data, (group, (topic, partition))) of the type-1 keys the reference has decoded: what
+ * the replay is keyed by, built once per key rather than per commit; bounded like the reference's cache. */
+static PyObject *raw_keys;
+#define RAW_KEYS_MAX (1 << 16)
+
+/* The entry of raw_keys for kbytes (borrowed), or NULL without an exception when the reference has not
+ * decoded the key, or it is not an offset commit's. */
+static PyObject *raw_key(PyObject *kbytes) {
+    if (raw_keys == NULL && (raw_keys = PyDict_New()) == NULL) return NULL;
+    PyObject *hit = PyDict_GetItemWithError(raw_keys, kbytes);
+    if (hit != NULL || PyErr_Occurred()) return hit;
+    PyObject *key = PyDict_GetItemWithError(key_cache, kbytes);
+    if (key == NULL) return NULL;
+    if (Py_TYPE(key) != KeyType || PyTuple_GET_SIZE(key) != 2 || !PyLong_CheckExact(PyTuple_GET_ITEM(key, 0)) ||
+        PyLong_AsLong(PyTuple_GET_ITEM(key, 0)) != 1 || !PyDict_CheckExact(PyTuple_GET_ITEM(key, 1)))
+        return NULL;
+    PyObject *kd = PyTuple_GET_ITEM(key, 1);
+    PyObject *group = PyDict_GetItemWithError(kd, s_group), *topic = PyDict_GetItemWithError(kd, s_topic);
+    PyObject *partition = PyDict_GetItemWithError(kd, s_partition);
+    if (group == NULL || topic == NULL || partition == NULL) return NULL;
+    PyObject *entry = Py_BuildValue("(O(O(OO)))", kd, group, topic, partition);
+    if (entry == NULL) return NULL;
+    if (PyDict_GET_SIZE(raw_keys) >= RAW_KEYS_MAX) PyDict_Clear(raw_keys);
+    int bad = PyDict_SetItem(raw_keys, kbytes, entry);
+    Py_DECREF(entry);
+    return bad ? NULL : entry; /* the dict keeps it */
+}
+
+static void raw_clear(RawCommit *rc, Py_ssize_t n) {
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_XDECREF(rc[i].kd);
+        Py_XDECREF(rc[i].group_tp);
+        Py_XDECREF(rc[i].value);
+        Py_XDECREF(rc[i].kbytes);
+        Py_XDECREF(rc[i].log_offset);
+        Py_XDECREF(rc[i].ts_obj);
+    }
+}
+
+/* Read every record of a plain batch into rc; 1 when one of them is not a type-1 commit whose key the
+ * reference has decoded before and whose value this file decodes (the reference reads the batch), 0 when
+ * all are, -1 on error. Nothing of the audit's state is touched here. */
+static int raw_commits(const uint8_t *b, Py_ssize_t p, Py_ssize_t stop, Py_ssize_t count, int64_t base_offset,
+                       int64_t base_ts, int64_t max_ts, int lat, RawCommit *rc, Py_ssize_t *filled) {
+    PyObject *ts_obj = NULL;
+    int64_t last_ts = 0;
+    int rcode = 1;
+    *filled = 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        int64_t size, ts_delta, delta, ksize, vsize, nheaders, offset, timestamp;
+        if (read_varint(b, &p, stop, &size)) goto out;
+        Py_ssize_t rend = p + size;
+        if (size < 6 || size > stop - p) goto out;
+        p += 1; /* attributes */
+        if (read_varlong(b, &p, rend, &ts_delta) || read_varint(b, &p, rend, &delta) ||
+            read_varint(b, &p, rend, &ksize) || ksize < 0 || ksize > rend - p)
+            goto out;
+        const uint8_t *kb = b + p;
+        p += ksize;
+        if (read_varint(b, &p, rend, &vsize) || vsize < 2 || vsize > rend - p) goto out;
+        const uint8_t *vb = b + p;
+        p += vsize;
+        if (read_varint(b, &p, rend, &nheaders) || nheaders != 0 || p != rend) goto out;
+        if (__builtin_add_overflow(base_offset, delta, &offset)) goto out;
+        if (lat) {
+            timestamp = max_ts;
+        } else if (__builtin_add_overflow(base_ts, ts_delta, &timestamp)) {
+            goto out;
+        }
+        RawCommit *r = &rc[i];
+        memset(r, 0, sizeof *r);
+        *filled = i + 1;
+        r->kbytes = key_bytes(kb, ksize);
+        if (r->kbytes == NULL) goto error;
+        PyObject *known = raw_key(r->kbytes);
+        if (known == NULL) {
+            if (PyErr_Occurred()) goto error;
+            goto out;
+        }
+        r->kd = Py_NewRef(PyTuple_GET_ITEM(known, 0));
+        r->group_tp = Py_NewRef(PyTuple_GET_ITEM(known, 1));
+        if (ts_obj == NULL || timestamp != last_ts) {
+            Py_XSETREF(ts_obj, PyLong_FromLongLong(timestamp));
+            if (ts_obj == NULL) goto error;
+            last_ts = timestamp;
+        }
+        r->ts_obj = Py_NewRef(ts_obj);
+        r->ts = timestamp;
+        r->size = ksize + vsize;
+        int version = be16(vb);
+        PyObject *data = offset_commit_data(vb, vsize, version, ts_obj);
+        if (data == NULL) {
+            if (PyErr_Occurred()) goto error;
+            goto out;
+        }
+        PyObject *items[2] = {PyLong_FromLong(version), data};
+        if (items[0] == NULL) {
+            Py_DECREF(data);
+            goto error;
+        }
+        r->value = new_tuple_of(ValueType, 2, items);
+        if (r->value == NULL) goto error;
+        r->log_offset = PyLong_FromLongLong(offset);
+        if (r->log_offset == NULL) goto error;
+    }
+    rcode = p == stop ? 0 : 1;
+    goto out;
+error:
+    rcode = -1;
+out:
+    Py_XDECREF(ts_obj);
+    return rcode;
+}
+
+/* The records of one plain batch (count of them between p and stop): observed and applied when every
+ * one is a commit raw_commits reads; 1 when taken, 0 when declined (nothing touched), -1 on error. */
+static int audit_records(PyObject *auditor, PyObject *replay, PyObject *entry_type, const uint8_t *b, Py_ssize_t p,
+                         Py_ssize_t stop, Py_ssize_t count, int64_t base_offset, int64_t base_ts, int64_t max_ts,
+                         int lat) {
+    RawCommit small[16], *rc = small;
+    Py_ssize_t filled = 0;
+    int taken = 0;
+    if (count <= 0 || count > (1 << 17) || count > (stop - p) / 7) return 0;
+    if (count > 16) {
+        rc = PyMem_Calloc(count, sizeof *rc);
+        if (rc == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    int got = raw_commits(b, p, stop, count, base_offset, base_ts, max_ts, lat, rc, &filled);
+    if (got < 0) {
+        taken = -1;
+    } else if (got == 0) {
+        AuditState st;
+        PyObject *first_ts = PyObject_GetAttr(replay, s_first_timestamp);
+        PyObject *last_ts = PyObject_GetAttr(replay, s_last_timestamp);
+        int64_t records = 0;
+        int bad = first_ts == NULL || last_ts == NULL || audit_state(auditor, replay, &st);
+        /* the counters once per run of one group's commits (a batch is mostly one group's) */
+        Py_ssize_t run = 0;
+        int64_t run_size = 0;
+        RawCommit *lo = NULL, *hi = NULL;
+        for (Py_ssize_t i = 0; !bad && i <= count; i++) {
+            RawCommit *r = i < count ? &rc[i] : NULL;
+            PyObject *group = r != NULL ? PyTuple_GET_ITEM(r->group_tp, 0) : NULL;
+            if (i > 0 && (r == NULL || group != PyTuple_GET_ITEM(rc[run].group_tp, 0))) {
+                bad = count_commits(&st, PyTuple_GET_ITEM(rc[run].group_tp, 0), i - run, run_size, rc[run].ts_obj,
+                                    lo->ts_obj, lo->ts, hi->ts_obj, hi->ts);
+                run = i;
+                run_size = 0;
+                lo = hi = NULL;
+            }
+            if (r == NULL || bad) break;
+            run_size += r->size;
+            if (lo == NULL || r->ts < lo->ts) lo = r;
+            if (hi == NULL || r->ts > hi->ts) hi = r;
+            bad = commit_core(auditor, &st, r->kd, r->group_tp, r->value, r->kbytes, r->log_offset, r->size,
+                              entry_type, r->ts_obj, r->ts, &first_ts, &last_ts, &records, 1);
+        }
+        bad = bad || replay_sync(replay, &records, &first_ts, &last_ts);
+        Py_XDECREF(first_ts);
+        Py_XDECREF(last_ts);
+        taken = bad ? -1 : 1;
+    }
+    raw_clear(rc, filled);
+    if (rc != small) PyMem_Free(rc);
+    return taken;
+}
+
+/* Whether the batch at pos is a plain one audit_records may take (its end in *end): whole, uncompressed,
+ * neither transactional nor control, without a producer id (its commits apply at once), CRC good. */
+static int plain_batch(const uint8_t *b, Py_ssize_t n, Py_ssize_t pos, Py_ssize_t *end) {
+    if (pos < 0 || n - pos < 61) return 0;
+    const uint8_t *h = b + pos;
+    int32_t length = be32(h + 8);
+    int16_t attrs = be16(h + 21);
+    if (h[16] != 2 || length < 49 || length > n - pos - 12) return 0;
+    if ((attrs & 0x37) != 0 || be64(h + 43) != -1 || be32(h + 53) >= 0) return 0;
+    *end = pos + 12 + length;
+    return crc32c(h + 21, *end - pos - 21) == (uint32_t)be32(h + 17);
+}
+
+#define AUDIT_SPAN (1 << 20) /* bytes taken per call at most: the reader hands mapped pages back between calls */
+
+/* audit_batch(auditor, replay, OffsetEntry, data, pos) -> the end of the batches from pos on (up to about
+ * AUDIT_SPAN bytes) once every record of them went through Auditor.observe's and Replay.apply's short path
+ * for commits (no Record, Batch or DecodedRecord is built), or None when the batch at pos is anything but
+ * a plain batch (plain_batch) of offset commits: the reader then reads it and the auditor observes it as
+ * before. The key must be one the reference has decoded (the first batch of each key goes the long way),
+ * so the key data dicts are the reference's own. */
+static PyObject *audit_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (check_ready()) return NULL;
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "audit_batch takes 5 arguments");
+        return NULL;
+    }
+    Py_ssize_t pos = PyLong_AsSsize_t(args[4]);
+    if (pos == -1 && PyErr_Occurred()) return NULL;
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[3], &view, PyBUF_SIMPLE)) return NULL;
+    const uint8_t *b = view.buf;
+    Py_ssize_t n = view.len, start = pos, end;
+    while (pos - start < AUDIT_SPAN && plain_batch(b, n, pos, &end)) {
+        const uint8_t *h = b + pos;
+        int taken = audit_records(args[0], args[1], args[2], b, pos + 61, end, be32(h + 57), be64(h), be64(h + 27),
+                                  be64(h + 35), (be16(h + 21) & 0x08) != 0);
+        if (taken < 0) {
+            PyBuffer_Release(&view);
+            return NULL;
+        }
+        if (!taken) break;
+        pos = end;
+    }
+    PyBuffer_Release(&view);
+    if (pos == start) Py_RETURN_NONE;
+    return PyLong_FromSsize_t(pos);
+}
+
+/* audit_records(auditor, replay, OffsetEntry, buf, start, stop, count, base_offset, base_ts, max_ts,
+ * log_append_time) -> True once the records of a decompressed batch (one the reader has checked: CRC good,
+ * neither transactional nor control, no producer id or sequence) were observed as audit_batch observes
+ * them, False to let the reader walk them and the auditor observe them as before. */
+static PyObject *audit_records_py(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (check_ready()) return NULL;
+    if (nargs != 11) {
+        PyErr_SetString(PyExc_TypeError, "audit_records takes 11 arguments");
+        return NULL;
+    }
+    Py_ssize_t p = PyLong_AsSsize_t(args[4]), stop = PyLong_AsSsize_t(args[5]), count = PyLong_AsSsize_t(args[6]);
+    long long base_offset = PyLong_AsLongLong(args[7]), base_ts = PyLong_AsLongLong(args[8]);
+    long long max_ts = PyLong_AsLongLong(args[9]);
+    int lat = PyObject_IsTrue(args[10]);
+    if (PyErr_Occurred()) return NULL;
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[3], &view, PyBUF_SIMPLE)) return NULL;
+    int taken = 0;
+    if (p >= 0 && p <= stop && stop <= view.len)
+        taken = audit_records(args[0], args[1], args[2], view.buf, p, stop, count, base_offset, base_ts, max_ts, lat);
+    PyBuffer_Release(&view);
+    if (taken < 0) return NULL;
+    return PyBool_FromLong(taken);
+}
+
 static PyMethodDef methods[] = {
     {"setup", setup, METH_VARARGS, "Bind the reference's types, caches and fallbacks (once, at import)."},
     {"walk", walk, METH_VARARGS,
@@ -1418,6 +1693,13 @@ static PyMethodDef methods[] = {
     {"observe_batch", observe_batch, METH_VARARGS,
      "observe_batch(auditor, replay, batch, decoded, OffsetEntry): Auditor.observe for each record, "
      "plain offset commits without a Python call each."},
+    {"audit_batch", (PyCFunction)(void (*)(void))audit_batch, METH_FASTCALL,
+     "audit_batch(auditor, replay, OffsetEntry, data, pos) -> the end of the plain batches of offset commits "
+     "from pos on, observed and applied without building their records, or None to let the reader and "
+     "observe take the batch at pos."},
+    {"audit_records", (PyCFunction)(void (*)(void))audit_records_py, METH_FASTCALL,
+     "audit_records(auditor, replay, OffsetEntry, buf, start, stop, count, base_offset, base_ts, max_ts, "
+     "log_append_time) -> whether the decompressed records of a checked batch were observed as audit_batch does."},
     {NULL, NULL, 0, NULL},
 };
 

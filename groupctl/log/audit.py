@@ -15,6 +15,7 @@ sorting) and `logOffsets` are offsets in `__consumer_offsets`; partitions are wr
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -217,7 +218,20 @@ class Auditor:
         for rec in records:
             observe(rec)
 
-    def _compiled(self) -> tuple[Any, Any] | bool:
+    def attach(self, reader: Any) -> None:
+        """Let a segment reader (`BatchIterator`, before it is iterated) hand plain batches of offset
+        commits straight to the compiled loop, which observes them from the segment's (or the
+        decompressed) bytes without building their records; the reader yields every other batch for
+        `observe_batch` as before. A no-op without the compiled loop, or for a reader that is not a
+        segment's (None)."""
+        native = self._native
+        if native is None:
+            native = self._native = self._compiled()
+        if native and reader is not None and hasattr(reader, "consume"):
+            reader.consume = functools.partial(native[2], self, self.replay, native[1])
+            reader.consume_records = functools.partial(native[3], self, self.replay, native[1])
+
+    def _compiled(self) -> tuple[Any, Any, Any, Any] | bool:
         """The compiled observe_batch, when it runs and this auditor uses a plain Replay it can update."""
         from groupctl.log import fast
         from groupctl.log.replay import OffsetEntry, Replay
@@ -226,7 +240,7 @@ class Auditor:
         replay = self.replay
         if native is None or type(replay) is not Replay or self._apply != replay.apply:
             return False
-        return native.observe_batch, OffsetEntry
+        return native.observe_batch, OffsetEntry, native.audit_batch, native.audit_records
 
     def _check_rewind(self, group: str, data: dict, new: int, log_offset: int) -> None:
         """Report a rewind if the replay's committed offset (before this commit) is above `new`."""
@@ -780,6 +794,7 @@ def audit(dumps: Iterable[FileDump]) -> AuditReport:
     auditor = Auditor()
     observe_batch = auditor.observe_batch
     for dump in dumps:
+        auditor.attach(dump.reader)
         for batch, recs in dump.batches:
             observe_batch(batch, recs)
         for problem in dump.problems:

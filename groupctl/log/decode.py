@@ -77,6 +77,7 @@ class FileDump:
     batches: Iterator[tuple[Any, list[DecodedRecord]]]
     problems: list[DecodeError] = field(default_factory=list)
     trailing_bytes: int = 0
+    reader: Any = None  # a segment's BatchIterator (Auditor.attach hands it the compiled audit path)
 
 
 def decode_record(batch: Any, record: Any) -> DecodedRecord:
@@ -156,6 +157,7 @@ def segment_dump(shown: str, reader: Any, problems: list[DecodeError], *, strict
 
     dump = FileDump(shown, "segment", segment_base_offset(shown), iter(()))
     dump.problems = problems
+    dump.reader = reader
 
     def batches() -> Iterator[tuple[Any, list[DecodedRecord]]]:
         yield from decoded_batches(reader)

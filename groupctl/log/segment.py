@@ -42,7 +42,7 @@ import stat
 import struct
 import tempfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from mmap import mmap
 from pathlib import Path
 from typing import BinaryIO
@@ -225,6 +225,14 @@ class BatchIterator:
         self._crc_budget = 0
         self._weak_budget = 0
         self._gave_up = False
+        # Set before iterating to have whole plain batches taken at their position instead of yielded:
+        # consume(data, pos) returns the end of the batches it took from pos on, None to let the batch
+        # at pos be read.
+        self.consume: Callable[[bytes | mmap, int], int | None] | None = None
+        # The same for a compressed batch, once its header is checked and its records decompressed:
+        # consume_records(buf, start, stop, count, base_offset, base_ts, max_ts, log_append_time) is
+        # True when it took the records. Offered only batches without a producer id and with a good CRC.
+        self.consume_records: Callable[..., bool] | None = None
         self._gen = self._run()
 
     def __iter__(self) -> Iterator[Batch]:
@@ -283,6 +291,8 @@ class BatchIterator:
         native = fast.module()
         walk = None if native is None else native.walk
         next_batch = None if native is None else native.next_batch
+        consume = self.consume
+        consume_records = self.consume_records
         pos = 0
         mapped = isinstance(data, mmap)
         next_drop = _DROP_STEP
@@ -292,6 +302,11 @@ class BatchIterator:
                     # Pages behind us are never read again: give them back so memory stays flat.
                     data.madvise(_mmap.MADV_DONTNEED, 0, pos - pos % _mmap.PAGESIZE)
                     next_drop = pos + _DROP_STEP
+                if consume is not None:
+                    end = consume(data, pos)
+                    if end is not None:
+                        pos = end
+                        continue
                 if next_batch is not None:  # a plain batch whole in C; anything else is read below
                     got = next_batch(data, pos)
                     if got is not None:
@@ -362,6 +377,10 @@ class BatchIterator:
                     # length, value length and header count of one byte each.
                     if count > (stop - p) // 7:
                         raise DecodeError(f"record count {count} cannot fit in the {stop - p} bytes of record data")
+                    if (consume_records is not None and codec and crc_ok and pid == -1 and bseq < 0 and not txn
+                            and not ctl and consume_records(buf, p, stop, count, base_offset, base_ts, max_ts, lat)):
+                        pos = end
+                        continue
                     records = None if walk is None else walk(
                         buf, p, stop, count, base_offset, base_ts, max_ts, lat, bseq
                     )

@@ -220,6 +220,146 @@ def test_generated_batches_read_the_same(data: bytes) -> None:
     assert_same(data)
 
 
+# --- the audit's compiled path for plain commit batches ------------------------------------------
+
+_AUDIT_GROUPS = ("g1", "g2")
+_AUDIT_TOPICS = ("t", "u")
+
+
+def _commit(group: str, topic: str, partition: int, offset: int, ts: int, version: int = 3) -> SimpleRecord:
+    data: dict[str, Any] = {"offset": offset, "leaderEpoch": 0, "metadata": "", "commitTimestamp": ts}
+    if version == 1:
+        data = {"offset": offset, "metadata": "m", "commitTimestamp": ts, "expireTimestamp": ts + 5}
+    if version == 4:
+        data["topicId"] = uuid.UUID(int=7)
+    return SimpleRecord(encode_key(OFFSET_COMMIT, {"group": group, "topic": topic, "partition": partition}),
+                        encode_value(OFFSET_COMMIT, version, data), ts)
+
+
+@st.composite
+def audit_steps(draw: st.DrawFn) -> bytes:
+    """Mostly plain batches of commits on few keys (offsets up and down: rewinds), between offset and group
+    tombstones, consumer-group deletions, legacy commits and transactions that commit or abort."""
+    out = []
+    offset = 0
+    ts = 1_000
+    key = st.tuples(st.sampled_from(_AUDIT_GROUPS), st.sampled_from(_AUDIT_TOPICS), st.integers(0, 2))
+    for _ in range(draw(st.integers(1, 12))):
+        ts += draw(st.integers(-3, 50))
+        kind = draw(st.sampled_from(["plain"] * 5 + ["offset-tombstone", "group-delete", "consumer-delete", "legacy",
+                                                     "txn-commit", "txn-abort", "lat"]))
+        options: dict[str, Any] = {}
+        if kind in ("plain", "lat", "txn-commit", "txn-abort"):
+            stamps = st.sampled_from([ts, ts, ts + 2, ts - 1, -1])
+            records = [_commit(*draw(key), draw(st.integers(0, 40)), draw(stamps), draw(st.sampled_from([1, 3, 3, 4])))
+                       for _ in range(draw(st.integers(1, 20)))]
+        elif kind == "offset-tombstone":
+            g, t, p = draw(key)
+            records = [SimpleRecord(encode_key(OFFSET_COMMIT, {"group": g, "topic": t, "partition": p}), None, ts)]
+        elif kind == "group-delete":
+            records = [SimpleRecord(encode_key(2, {"group": draw(st.sampled_from(_AUDIT_GROUPS))}), None, ts)]
+        elif kind == "consumer-delete":
+            records = [SimpleRecord(encode_key(3, {"groupId": draw(st.sampled_from(_AUDIT_GROUPS))}), None, ts)]
+        else:
+            g, t, p = draw(key)
+            records = [SimpleRecord(encode_key(0, {"group": g, "topic": t, "partition": p}),
+                                    encode_value(0, 0, {"offset": draw(st.integers(0, 40)), "metadata": "",
+                                                        "commitTimestamp": ts}), ts)]
+        if kind == "lat":
+            options.update(timestamp_type="LogAppendTime", log_append_time=ts + 1)
+        options["codec"] = draw(st.sampled_from(["none", "none", "gzip", "lz4"]))
+        if kind.startswith("txn"):
+            options.update(producer_id=5, producer_epoch=0, base_sequence=0, is_transactional=True)
+        out.append(build_batch(records, base_offset=offset, **options))
+        offset += len(records)
+        if kind.startswith("txn"):
+            out.append(build_control_batch("COMMIT" if kind == "txn-commit" else "ABORT", coordinator_epoch=1,
+                                           producer_id=5, producer_epoch=0, timestamp=ts, base_offset=offset))
+            offset += 1
+    return b"".join(out)
+
+
+def _audited(data: bytes) -> tuple[Any, Any, int]:
+    """The report, the replay's state (with the order of its offsets) and how many times the compiled
+    audit path took batches (a run of plain batches, or one compressed batch's records)."""
+    from groupctl.log.audit import Auditor
+
+    auditor = Auditor()
+    dump = _bytes_dump(data)[0]
+    auditor.attach(dump.reader)
+    taken = 0
+    consume, consume_records = dump.reader.consume, dump.reader.consume_records
+    if consume is not None:
+        def counted(buf: Any, pos: int) -> int | None:
+            nonlocal taken
+            end = consume(buf, pos)
+            taken += end is not None
+            return end
+
+        def counted_records(*args: Any) -> bool:
+            nonlocal taken
+            took = consume_records(*args)
+            taken += took
+            return took
+        dump.reader.consume, dump.reader.consume_records = counted, counted_records
+    for batch, records in dump.batches:
+        auditor.observe_batch(batch, records)
+    for problem in dump.problems:
+        auditor.observe_problem(problem)
+    replay = auditor.replay
+    state = (replay._comparable(), [(g, list(committed.items())) for g, committed in replay.offsets.items()])
+    return auditor.finish(), state, taken
+
+
+def _assert_audit_same(data: bytes) -> int:
+    with fast.forced(True):
+        reference = _audited(data)
+    with fast.forced(False):
+        compiled = _audited(data)
+    assert reference[2] == 0
+    assert compiled[0] == reference[0]
+    assert compiled[1] == reference[1]
+    assert repr(compiled[1]) == repr(reference[1])
+    return compiled[2]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(audit_steps())
+def test_audit_of_commits_around_deletions_rewinds_and_transactions_is_the_same(data: bytes) -> None:
+    _assert_audit_same(data)
+
+
+def test_the_audit_takes_plain_commit_batches_in_c_and_reads_the_rest() -> None:
+    data = mixed_dump(3000, seed=11)
+    with fast.forced(False):
+        reader = iter_batches(data)
+        batches = sum(1 for _ in reader)
+    taken = _assert_audit_same(data)
+    assert 0 < taken < batches
+
+
+def test_the_audit_reads_what_the_compiled_path_declines() -> None:
+    """A bad CRC, a header, an unknown value version, a producer id and a key not decoded before go the long
+    way; plain batches, compressed or not, are taken."""
+    good = build_batch([_commit("g1", "t", 0, 5, 10), _commit("g1", "t", 1, 6, 10)])
+    bad_crc = bytearray(build_batch([_commit("g1", "t", 0, 1, 11)], base_offset=2))
+    bad_crc[-3] ^= 0xFF
+    header = build_batch([_commit("g1", "t", 0, 2, 12)._replace(headers=[("h", b"v")])], base_offset=3,
+                         codec="zstd")
+    odd = SimpleRecord(encode_key(OFFSET_COMMIT, {"group": "g1", "topic": "t", "partition": 0}),
+                       b"\x00\x09" + bytes(20), 13)
+    unknown_version = build_batch([odd], base_offset=4)
+    compressed = build_batch([_commit("g2", "u", 2, 9, 15)], base_offset=5, codec="snappy")
+    idempotent = build_batch([_commit("g2", "u", 2, 10, 16)], base_offset=6, codec="gzip", producer_id=3,
+                             producer_epoch=0, base_sequence=0)
+    data = good + bytes(bad_crc) + header + unknown_version + compressed + idempotent + good
+    assert _assert_audit_same(data) == 3
+    fresh = build_batch([_commit(f"never-seen-{uuid.uuid4()}", "t", 0, 1, 14)])
+    with fast.forced(False):
+        assert _audited(fresh)[2] == 0  # the reader decodes the key first; the next batch of it is taken
+        assert _audited(fresh)[2] == 1
+
+
 # --- damaged input -------------------------------------------------------------------------------
 
 
