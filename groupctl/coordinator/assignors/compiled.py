@@ -9,65 +9,22 @@ stays the rule both are tested against. `GROUPCTL_PURE_PYTHON=1` forces the refe
 
 from __future__ import annotations
 
-import contextlib
-import os
-from collections.abc import Iterator
 from types import ModuleType
 
-from groupctl.log.fast import PURE_ENV
+from groupctl.compiled_parts import CompiledPart
 
-_forced: bool | None = None  # tests: True = reference only, False = compiled when built
-_loaded: tuple[ModuleType | None, str] | None = None
-
-
-def _state() -> tuple[ModuleType | None, str]:
-    global _loaded
-    if _loaded is None:
-        try:
-            from groupctl.coordinator.assignors import _uniformc
-        except ImportError:
-            _loaded = None, "not built: pip install builds it where a C compiler is present"
-        else:
-            _loaded = _uniformc, "compiled"
-    return _loaded
+__all__ = ["available", "built", "describe", "forced", "module"]
 
 
-def module() -> ModuleType | None:
-    """The compiled builder, or None when the reference is to run (not built, or switched off)."""
-    if _forced is not None:
-        return None if _forced else _state()[0]
-    if os.environ.get(PURE_ENV, "") not in ("", "0"):
-        return None
-    return _state()[0]
+def _load() -> ModuleType:
+    from groupctl.coordinator.assignors import _uniformc
+
+    return _uniformc
 
 
-def built() -> ModuleType | None:
-    """The compiled builder when it is built and loads, whatever the switch says (tests call it directly)."""
-    return _state()[0]
-
-
-def available() -> bool:
-    """Whether the compiled builder is built and loads (whatever the switch says)."""
-    return built() is not None
-
-
-def describe() -> str:
-    """One line saying which homogeneous builder runs, for `groupctl --version`."""
-    native, why = _state()
-    if native is None:
-        return f"uniform assignor: pure Python ({why})"
-    if module() is None:
-        return f"uniform assignor: pure Python ({PURE_ENV} is set)"
-    return "uniform assignor: compiled"
-
-
-@contextlib.contextmanager
-def forced(pure: bool) -> Iterator[None]:
-    """Run the block with the reference only (`pure`) or with the compiled builder (tests compare both)."""
-    global _forced
-    before = _forced
-    _forced = pure
-    try:
-        yield
-    finally:
-        _forced = before
+_PART = CompiledPart("uniform assignor", _load)
+module = _PART.module
+built = _PART.built
+available = _PART.available
+describe = _PART.describe
+forced = _PART.forced
