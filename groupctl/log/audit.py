@@ -169,16 +169,16 @@ class Auditor:
             self._native[4](table, self, self._replay, self._native[1])
 
     def _settle_groups(self, batch: Any, records: list[DecodedRecord]) -> None:
-        """Settle the groups these records can read or change in the replay: each keyed record's group, and
-        for a transaction marker the groups of the producer's pending commits."""
+        """Settle the groups whose committed offsets these records can read or change: each offset record's
+        group, and for a transaction marker the groups of the producer's pending commits. Group records
+        (types 2 and up) touch other state only; the held commits' share of it (the group's dict in
+        `offsets`, its mark in `_simple`) was written when they were observed."""
         groups = set()
         for rec in records:
             key = rec[2]
             if key is not None:
-                data = key[1]
-                group = data.get("group") if key[0] < 3 else data.get("groupId")
-                if group is not None:
-                    groups.add(group)
+                if key[0] <= 1:
+                    groups.add(key[1]["group"])
             elif rec[5] is not None or batch.is_control:
                 groups.update(g for g, _, _ in self._replay.pending.get(batch.producer_id, ()))
         if groups:
