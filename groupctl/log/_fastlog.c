@@ -1889,12 +1889,53 @@ static int table_commit(Table *t, PyObject *auditor, PyObject *replay, PyObject 
     return 0;
 }
 
+/* What one call of audit_batch or audit_records keeps between the batches it takes: the auditor's and the
+ * replay's state, and Replay.apply's record count and timestamps, written back once at the end (nothing
+ * the auditor's callbacks run reads them). */
+typedef struct {
+    AuditState st;
+    PyObject *first_ts; /* the replay's first timestamp when the call began */
+    int64_t records, first, last;
+    int have; /* a record with a timestamp (>= 0) was taken: first and last are set */
+} AuditRun;
+
+static int run_begin(AuditRun *run, PyObject *auditor, PyObject *replay) {
+    memset(run, 0, sizeof *run);
+    if (audit_state(auditor, replay, &run->st)) return -1;
+    run->first_ts = PyObject_GetAttr(replay, s_first_timestamp);
+    return run->first_ts == NULL ? -1 : 0;
+}
+
+/* Write the count and the timestamps back (when ok) and let go of the run; -1 on error. */
+static int run_end(AuditRun *run, PyObject *replay, int ok) {
+    int bad = !ok;
+    if (!bad && run->records) {
+        PyObject *cur = PyObject_GetAttr(replay, s_records);
+        PyObject *n = PyLong_FromLongLong(run->records);
+        PyObject *sum = cur == NULL || n == NULL ? NULL : PyNumber_Add(cur, n);
+        bad = sum == NULL || PyObject_SetAttr(replay, s_records, sum);
+        Py_XDECREF(cur);
+        Py_XDECREF(n);
+        Py_XDECREF(sum);
+    }
+    if (!bad && run->have) {
+        PyObject *f = run->first_ts == Py_None ? PyLong_FromLongLong(run->first) : Py_NewRef(run->first_ts);
+        PyObject *l = PyLong_FromLongLong(run->last);
+        bad = f == NULL || l == NULL || PyObject_SetAttr(replay, s_first_timestamp, f) ||
+              PyObject_SetAttr(replay, s_last_timestamp, l);
+        Py_XDECREF(f);
+        Py_XDECREF(l);
+    }
+    Py_CLEAR(run->first_ts);
+    return bad ? -1 : 0;
+}
+
 /* The records of one plain batch (count of them between p and stop): observed, and left pending in the
  * table for the replay, when every one is a commit raw_commits reads; 1 when taken, 0 when declined
  * (nothing of the audit touched), -1 on error. */
-static int audit_records(PyObject *auditor, PyObject *replay, PyObject *entry_type, Table *t, const uint8_t *b,
-                         Py_ssize_t p, Py_ssize_t stop, Py_ssize_t count, int64_t base_offset, int64_t base_ts,
-                         int64_t max_ts, int lat) {
+static int audit_records(PyObject *auditor, PyObject *replay, PyObject *entry_type, Table *t, AuditRun *run,
+                         const uint8_t *b, Py_ssize_t p, Py_ssize_t stop, Py_ssize_t count, int64_t base_offset,
+                         int64_t base_ts, int64_t max_ts, int lat) {
     RawCommit small[64], *rc = small;
     if (count <= 0 || count > (1 << 17) || count > (stop - p) / 7) return 0;
     if (t->n + count > TABLE_MAX) {
@@ -1913,58 +1954,37 @@ static int audit_records(PyObject *auditor, PyObject *replay, PyObject *entry_ty
     if (got < 0) {
         taken = -1;
     } else if (got == 0) {
-        AuditState st;
-        PyObject *first_ts = PyObject_GetAttr(replay, s_first_timestamp);
-        int bad = first_ts == NULL || audit_state(auditor, replay, &st);
-        int64_t first = 0, last = 0;
-        int have = 0;
+        AuditState *st = &run->st;
+        int bad = 0;
         /* the counters once per run of one group's commits (a batch is mostly one group's) */
-        Py_ssize_t run = 0;
+        Py_ssize_t from = 0;
         int64_t run_size = 0, lo = 0, hi = 0;
         for (Py_ssize_t i = 0; !bad && i <= count; i++) {
             RawCommit *r = i < count ? &rc[i] : NULL;
             PyObject *group = r != NULL ? PyTuple_GET_ITEM(t->slots[r->slot].group_tp, 0) : NULL;
-            if (i > 0 && (r == NULL || group != PyTuple_GET_ITEM(t->slots[rc[run].slot].group_tp, 0))) {
-                PyObject *objs[3] = {PyLong_FromLongLong(rc[run].ts), PyLong_FromLongLong(lo),
+            if (i > 0 && (r == NULL || group != PyTuple_GET_ITEM(t->slots[rc[from].slot].group_tp, 0))) {
+                PyObject *objs[3] = {PyLong_FromLongLong(rc[from].ts), PyLong_FromLongLong(lo),
                                      PyLong_FromLongLong(hi)};
                 bad = objs[0] == NULL || objs[1] == NULL || objs[2] == NULL ||
-                      count_commits(&st, PyTuple_GET_ITEM(t->slots[rc[run].slot].group_tp, 0), i - run, run_size,
+                      count_commits(st, PyTuple_GET_ITEM(t->slots[rc[from].slot].group_tp, 0), i - from, run_size,
                                     objs[0], objs[1], lo, objs[2], hi);
                 for (int k = 0; k < 3; k++) Py_XDECREF(objs[k]);
-                run = i;
+                from = i;
                 run_size = 0;
             }
             if (r == NULL || bad) break;
-            if (i == run) lo = hi = r->ts;
+            if (i == from) lo = hi = r->ts;
             run_size += r->size;
             if (r->ts < lo) lo = r->ts;
             if (r->ts > hi) hi = r->ts;
             if (r->ts >= 0) {
-                if (!have) first = r->ts;
-                have = 1;
-                last = r->ts;
+                if (!run->have) run->first = r->ts;
+                run->have = 1;
+                run->last = r->ts;
             }
-            bad = table_commit(t, auditor, replay, entry_type, &st, r);
+            bad = table_commit(t, auditor, replay, entry_type, st, r);
         }
-        /* Replay.apply's record count and timestamps */
-        if (!bad) {
-            PyObject *cur = PyObject_GetAttr(replay, s_records);
-            PyObject *n = PyLong_FromSsize_t(count);
-            PyObject *sum = cur == NULL || n == NULL ? NULL : PyNumber_Add(cur, n);
-            bad = sum == NULL || PyObject_SetAttr(replay, s_records, sum);
-            Py_XDECREF(cur);
-            Py_XDECREF(n);
-            Py_XDECREF(sum);
-        }
-        if (!bad && have) {
-            PyObject *f = first_ts == Py_None ? PyLong_FromLongLong(first) : Py_NewRef(first_ts);
-            PyObject *l = PyLong_FromLongLong(last);
-            bad = f == NULL || l == NULL || PyObject_SetAttr(replay, s_first_timestamp, f) ||
-                  PyObject_SetAttr(replay, s_last_timestamp, l);
-            Py_XDECREF(f);
-            Py_XDECREF(l);
-        }
-        Py_XDECREF(first_ts);
+        run->records += count;
         taken = bad ? -1 : 1;
     }
     if (rc != small) PyMem_Free(rc);
@@ -2011,18 +2031,25 @@ static PyObject *audit_batch(PyObject *self, PyObject *const *args, Py_ssize_t n
     if (PyObject_GetBuffer(args[4], &view, PyBUF_SIMPLE)) return NULL;
     const uint8_t *b = view.buf;
     Py_ssize_t n = view.len, start = pos, end;
-    while (pos - start < AUDIT_SPAN && plain_batch(b, n, pos, &end)) {
-        const uint8_t *h = b + pos;
-        int taken = audit_records(args[0], args[1], args[2], (Table *)args[3], b, pos + 61, end, be32(h + 57), be64(h),
-                                  be64(h + 27), be64(h + 35), (be16(h + 21) & 0x08) != 0);
-        if (taken < 0) {
+    AuditRun run;
+    int taken = 0;
+    if (plain_batch(b, n, pos, &end)) {
+        if (run_begin(&run, args[0], args[1])) {
+            run_end(&run, args[1], 0);
             PyBuffer_Release(&view);
             return NULL;
         }
-        if (!taken) break;
-        pos = end;
+        while (pos - start < AUDIT_SPAN && plain_batch(b, n, pos, &end)) {
+            const uint8_t *h = b + pos;
+            taken = audit_records(args[0], args[1], args[2], (Table *)args[3], &run, b, pos + 61, end, be32(h + 57),
+                                  be64(h), be64(h + 27), be64(h + 35), (be16(h + 21) & 0x08) != 0);
+            if (taken <= 0) break;
+            pos = end;
+        }
+        if (run_end(&run, args[1], taken >= 0)) taken = -1;
     }
     PyBuffer_Release(&view);
+    if (taken < 0) return NULL;
     if (pos == start) Py_RETURN_NONE;
     return PyLong_FromSsize_t(pos);
 }
@@ -2046,9 +2073,17 @@ static PyObject *audit_records_py(PyObject *self, PyObject *const *args, Py_ssiz
     Py_buffer view;
     if (PyObject_GetBuffer(args[4], &view, PyBUF_SIMPLE)) return NULL;
     int taken = 0;
-    if (p >= 0 && p <= stop && stop <= view.len)
-        taken = audit_records(args[0], args[1], args[2], (Table *)args[3], view.buf, p, stop, count, base_offset,
-                              base_ts, max_ts, lat);
+    if (p >= 0 && p <= stop && stop <= view.len) {
+        AuditRun run;
+        if (run_begin(&run, args[0], args[1])) {
+            taken = -1;
+            run_end(&run, args[1], 0);
+        } else {
+            taken = audit_records(args[0], args[1], args[2], (Table *)args[3], &run, view.buf, p, stop, count,
+                                  base_offset, base_ts, max_ts, lat);
+            if (run_end(&run, args[1], taken >= 0)) taken = -1;
+        }
+    }
     PyBuffer_Release(&view);
     if (taken < 0) return NULL;
     return PyBool_FromLong(taken);
