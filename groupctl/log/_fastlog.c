@@ -1482,9 +1482,14 @@ typedef struct {
     int64_t offset, log_offset, ts;
 } Slot;
 
-/* A group with keys in the table: its pending slots in the order they became pending. */
+/* A group with keys in the table: its pending slots in the order they became pending, and its commits
+ * taken since the counters were last handed to Auditor._commits (commits, bytes, lowest and highest
+ * timestamp: what observe's running counters add up to). */
 typedef struct {
     int32_t head, tail;
+    PyObject *group;
+    int counted;
+    int64_t n, size, lo, hi;
 } GroupList;
 
 typedef struct {
@@ -1510,6 +1515,7 @@ static void table_clear(Table *t) {
         Py_XDECREF(s->group_tp);
     }
     t->n = 0;
+    for (Py_ssize_t g = 0; g < t->ngroups; g++) Py_CLEAR(t->groups[g].group);
     t->ngroups = 0;
     t->npending = 0;
     if (t->gids != NULL) PyDict_Clear(t->gids);
@@ -1613,7 +1619,9 @@ static Py_ssize_t table_add(Table *t, const uint8_t *b, Py_ssize_t n, uint64_t h
         int bad = g == NULL || PyDict_SetItem(t->gids, group, g);
         Py_XDECREF(g);
         if (bad) return -1;
+        memset(&t->groups[gid], 0, sizeof t->groups[gid]);
         t->groups[gid].head = t->groups[gid].tail = -1;
+        t->groups[gid].group = Py_NewRef(group);
         t->ngroups++;
     }
     Slot *s = &t->slots[t->n];
@@ -1689,16 +1697,27 @@ static int settle_group(Table *t, AuditState *st, Py_ssize_t gid, PyObject *entr
     return 0;
 }
 
-/* Every group's pending commits handed to the replay (groups is NULL), or those of the given group ids. */
+/* Every group's pending commits handed to the replay and its counters to the auditor (groups is NULL), or
+ * the pending commits of the given group ids (the counters are only read at the end: finish, merge). */
 static int table_settle(Table *t, PyObject *auditor, PyObject *replay, PyObject *entry_type, PyObject *groups) {
-    if (t->npending == 0) return 0;
     AuditState st;
-    if (audit_state(auditor, replay, &st)) return -1;
     if (groups == NULL) {
-        for (Py_ssize_t gid = 0; gid < t->ngroups && t->npending; gid++)
+        if (audit_state(auditor, replay, &st)) return -1;
+        for (Py_ssize_t gid = 0; gid < t->ngroups; gid++) {
+            GroupList *g = &t->groups[gid];
             if (settle_group(t, &st, gid, entry_type)) return -1;
+            if (!g->counted) continue;
+            PyObject *lo = PyLong_FromLongLong(g->lo), *hi = PyLong_FromLongLong(g->hi);
+            int bad = lo == NULL || hi == NULL || count_commits(&st, g->group, g->n, g->size, lo, lo, g->lo, hi, g->hi);
+            Py_XDECREF(lo);
+            Py_XDECREF(hi);
+            if (bad) return -1;
+            g->counted = 0;
+        }
         return 0;
     }
+    if (t->npending == 0) return 0;
+    if (audit_state(auditor, replay, &st)) return -1;
     PyObject *it = PyObject_GetIter(groups);
     if (it == NULL) return -1;
     PyObject *group;
@@ -1956,19 +1975,24 @@ static int audit_records(PyObject *auditor, PyObject *replay, PyObject *entry_ty
     } else if (got == 0) {
         AuditState *st = &run->st;
         int bad = 0;
-        /* the counters once per run of one group's commits (a batch is mostly one group's) */
+        /* the group's counters once per run of its commits (a batch is mostly one group's) */
         Py_ssize_t from = 0;
         int64_t run_size = 0, lo = 0, hi = 0;
         for (Py_ssize_t i = 0; !bad && i <= count; i++) {
             RawCommit *r = i < count ? &rc[i] : NULL;
             PyObject *group = r != NULL ? PyTuple_GET_ITEM(t->slots[r->slot].group_tp, 0) : NULL;
             if (i > 0 && (r == NULL || group != PyTuple_GET_ITEM(t->slots[rc[from].slot].group_tp, 0))) {
-                PyObject *objs[3] = {PyLong_FromLongLong(rc[from].ts), PyLong_FromLongLong(lo),
-                                     PyLong_FromLongLong(hi)};
-                bad = objs[0] == NULL || objs[1] == NULL || objs[2] == NULL ||
-                      count_commits(st, PyTuple_GET_ITEM(t->slots[rc[from].slot].group_tp, 0), i - from, run_size,
-                                    objs[0], objs[1], lo, objs[2], hi);
-                for (int k = 0; k < 3; k++) Py_XDECREF(objs[k]);
+                GroupList *g = &t->groups[t->slots[rc[from].slot].gid];
+                if (!g->counted) {
+                    g->counted = 1;
+                    g->n = g->size = 0;
+                    g->lo = lo;
+                    g->hi = hi;
+                }
+                g->n += i - from;
+                g->size += run_size;
+                if (lo < g->lo) g->lo = lo;
+                if (hi > g->hi) g->hi = hi;
                 from = i;
                 run_size = 0;
             }

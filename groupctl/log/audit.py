@@ -155,6 +155,17 @@ class Auditor:
         self._problems = 0
         self._native: Any = None  # (compiled observe_batch, OffsetEntry) or False, chosen at the first batch
 
+    def __getstate__(self) -> tuple[None, dict[str, Any]]:
+        # Pickled (a Spark task ships its auditor) with what the compiled loop holds handed over: the copy
+        # has no table, and attaching it to a reader makes a new one.
+        self._settle()
+        return None, {name: getattr(self, name) for name in self.__slots__ if name != "_table"}
+
+    def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
+        self._table = None
+        for name, value in state[1].items():
+            setattr(self, name, value)
+
     @property
     def replay(self) -> Replay:
         """The replay this auditor feeds, with every commit observed so far in it."""
@@ -162,11 +173,10 @@ class Auditor:
         return self._replay
 
     def _settle(self) -> None:
-        """Hand the commits the compiled loop holds back to the replay: before anything in Python reads or
-        changes the replay's state (the reader's next batch for observe, the rules at the end)."""
-        table = self._table
-        if table is not None and table.pending:
-            self._native[4](table, self, self._replay, self._native[1])
+        """Hand what the compiled loop holds to the replay (its commits) and to this auditor (the counters in
+        `_commits`): before anything reads them all (the rules at the end, `scope`, `merge`, `replay`)."""
+        if self._table is not None:
+            self._native[4](self._table, self, self._replay, self._native[1])
 
     def _settle_groups(self, batch: Any, records: list[DecodedRecord]) -> None:
         """Settle the groups whose committed offsets these records can read or change: each offset record's
@@ -190,6 +200,7 @@ class Auditor:
         Auditors of two stretches of input whose scopes do not meet hold independent state (a group's
         offsets and records, a producer's open transaction), which is what `merge` needs.
         """
+        self._settle()
         return {("group", g) for g in self._groups.keys() | self._commits.keys()} | {
             ("producer", p) for p in self._producers}
 
@@ -505,6 +516,7 @@ class Auditor:
         running minima and maxima; first-seen values stay this auditor's, whose input came first.
         """
         self._settle()
+        other._settle()
         self._commits.update(other._commits)
         self._last.update(other._last)
         self._groups.update(other._groups)

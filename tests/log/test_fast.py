@@ -427,6 +427,27 @@ def test_python_records_find_the_commits_held_in_c() -> None:
         assert [(tp, e.offset) for tp, e in auditor.replay.offsets["g1"].items()] == [(("t", 1), 6), (("u", 0), 1)]
 
 
+def test_an_auditor_holding_commits_in_c_pickles_whole() -> None:
+    """A Spark task ships its auditor pickled: the commits held in C go with it."""
+    import pickle
+
+    from groupctl.log.audit import Auditor
+
+    data = b"".join(_held_in_c_steps())
+    with fast.forced(False):
+        _audited(data)
+        auditor = Auditor()
+        dump = _bytes_dump(data)[0]
+        auditor.attach(dump.reader)
+        for batch, records in dump.batches:
+            auditor.observe_batch(batch, records)
+        assert auditor._table.pending
+        copy = pickle.loads(pickle.dumps(auditor))
+        assert copy._table is None
+        assert copy.finish() == auditor.finish() == _audited(data)[0]
+        assert copy.replay == auditor.replay
+
+
 def test_the_audit_reads_what_the_compiled_path_declines() -> None:
     """A bad CRC, a header, an unknown value version, a producer id and a key not decoded before go the long
     way; plain batches, compressed or not, are taken."""
