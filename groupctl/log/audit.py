@@ -267,8 +267,9 @@ class Auditor:
         """Let a segment reader (`BatchIterator`, before it is iterated) hand plain batches of offset
         commits straight to the compiled loop, which observes them from the segment's (or the
         decompressed) bytes without building their records; the reader yields every other batch for
-        `observe_batch` as before. A no-op without the compiled loop, or for a reader that is not a
-        segment's (None)."""
+        `observe_batch` as before. Their values wait in C (a CommitTable) until Python reads their group,
+        so records of an attached reader go through `observe_batch`, never `observe` alone. A no-op
+        without the compiled loop, or for a reader that is not a segment's (None)."""
         native = self._native
         if native is None:
             native = self._native = self._compiled()
