@@ -442,7 +442,7 @@ static PyObject *new_tuple_of(PyTypeObject *type, Py_ssize_t n, PyObject **items
     /* A NamedTuple instance without its __new__; steals the references in items. */
     PyObject *t = type->tp_alloc(type, n);
     if (t == NULL) {
-        for (Py_ssize_t i = 0; i < n; i++) Py_DECREF(items[i]);
+        for (Py_ssize_t i = 0; i < n; i++) Py_XDECREF(items[i]);
         return NULL;
     }
     for (Py_ssize_t i = 0; i < n; i++) PyTuple_SET_ITEM(t, i, items[i]);
@@ -474,69 +474,83 @@ static PyObject *topic_id(const uint8_t *raw) {
     return u;
 }
 
-/* The data dict of an OffsetCommitValue (type 1) at versions 0-4, as the generated decoder builds
- * it; NULL without an exception set means "let the reference decode it". */
-static PyObject *offset_commit_data(const uint8_t *b, Py_ssize_t n, int version, PyObject *record_ts) {
+/* The fields of an OffsetCommitValue (type 1) at versions 0-4, read without building anything. */
+typedef struct {
+    int64_t offset, commit_ts, expire_ts;
+    int32_t leader_epoch;
+    Py_ssize_t mstart, mlen;
+    const uint8_t *uuid_raw;
+} CommitFields;
+
+/* 0 when the value reads as the generated decoder reads it, 1 when the reference is to decode it. */
+static int scan_commit(const uint8_t *b, Py_ssize_t n, int version, CommitFields *f) {
     Py_ssize_t p = 2;
-    int64_t offset, commit_ts, expire_ts = 0;
-    int32_t leader_epoch = 0;
-    Py_ssize_t mlen;
-    const uint8_t *uuid_raw = NULL;
-    if (version < 0 || version > 4) return NULL;
+    f->expire_ts = 0;
+    f->leader_epoch = 0;
+    f->uuid_raw = NULL;
+    if (version < 0 || version > 4) return 1;
     if (version == 4) {
-        if (n < p + 12) return NULL;
-        offset = be64(b + p);
-        leader_epoch = be32(b + p + 8);
+        if (n < p + 12) return 1;
+        f->offset = be64(b + p);
+        f->leader_epoch = be32(b + p + 8);
         p += 12;
         uint32_t raw;
-        if (read_uvarint32(b, &p, n, &raw)) return NULL;
-        mlen = (Py_ssize_t)raw - 1;
-        if (mlen < 0 || mlen > 32767) return NULL;
+        if (read_uvarint32(b, &p, n, &raw)) return 1;
+        f->mlen = (Py_ssize_t)raw - 1;
+        if (f->mlen < 0 || f->mlen > 32767) return 1;
     } else {
         Py_ssize_t head = version == 3 ? 14 : 10;
-        if (n < p + head) return NULL;
-        offset = be64(b + p);
-        if (version == 3) leader_epoch = be32(b + p + 8);
-        mlen = be16(b + p + head - 2);
+        if (n < p + head) return 1;
+        f->offset = be64(b + p);
+        if (version == 3) f->leader_epoch = be32(b + p + 8);
+        f->mlen = be16(b + p + head - 2);
         p += head;
-        if (mlen < 0) return NULL;
+        if (f->mlen < 0) return 1;
     }
-    if (mlen > n - p) return NULL;
-    Py_ssize_t mstart = p;
-    p += mlen;
-    if (n - p < 8) return NULL;
-    commit_ts = be64(b + p);
+    if (f->mlen > n - p) return 1;
+    f->mstart = p;
+    p += f->mlen;
+    if (n - p < 8) return 1;
+    f->commit_ts = be64(b + p);
     p += 8;
     if (version == 1) {
-        if (n - p < 8) return NULL;
-        expire_ts = be64(b + p);
+        if (n - p < 8) return 1;
+        f->expire_ts = be64(b + p);
         p += 8;
     }
     if (version == 4) {
         uint32_t ntags;
-        if (read_uvarint32(b, &p, n, &ntags)) return NULL;
+        if (read_uvarint32(b, &p, n, &ntags)) return 1;
         for (uint32_t t = 0; t < ntags; t++) {
             uint32_t tag, size;
-            if (read_uvarint32(b, &p, n, &tag) || read_uvarint32(b, &p, n, &size)) return NULL;
-            if (tag != 0 || size != 16 || n - p < 16 || uuid_raw != NULL) return NULL;
-            uuid_raw = b + p;
+            if (read_uvarint32(b, &p, n, &tag) || read_uvarint32(b, &p, n, &size)) return 1;
+            if (tag != 0 || size != 16 || n - p < 16 || f->uuid_raw != NULL) return 1;
+            f->uuid_raw = b + p;
             p += 16;
         }
     }
+    return 0;
+}
+
+/* The data dict of an OffsetCommitValue (type 1) at versions 0-4, as the generated decoder builds
+ * it; NULL without an exception set means "let the reference decode it". */
+static PyObject *offset_commit_data(const uint8_t *b, Py_ssize_t n, int version, PyObject *record_ts) {
+    CommitFields f;
+    if (scan_commit(b, n, version, &f)) return NULL;
     PyObject *d = PyDict_New();
     if (d == NULL) return NULL;
-    if (dict_set_steal(d, s_offset, PyLong_FromLongLong(offset))) goto error;
-    if (version >= 3 && dict_set_steal(d, s_leaderEpoch, PyLong_FromLong(leader_epoch))) goto error;
-    if (dict_set_steal(d, s_metadata, PyUnicode_DecodeUTF8((const char *)b + mstart, mlen, "replace"))) goto error;
+    if (dict_set_steal(d, s_offset, PyLong_FromLongLong(f.offset))) goto error;
+    if (version >= 3 && dict_set_steal(d, s_leaderEpoch, PyLong_FromLong(f.leader_epoch))) goto error;
+    if (dict_set_steal(d, s_metadata, PyUnicode_DecodeUTF8((const char *)b + f.mstart, f.mlen, "replace"))) goto error;
     /* The commit's timestamp is usually its record's: share that int. */
     int overflow = 1;
     int64_t rts = record_ts != NULL && PyLong_CheckExact(record_ts) ? PyLong_AsLongLongAndOverflow(record_ts, &overflow) : 0;
     if (rts == -1 && PyErr_Occurred()) PyErr_Clear();
-    PyObject *cts = !overflow && rts == commit_ts ? Py_NewRef(record_ts) : PyLong_FromLongLong(commit_ts);
+    PyObject *cts = !overflow && rts == f.commit_ts ? Py_NewRef(record_ts) : PyLong_FromLongLong(f.commit_ts);
     if (dict_set_steal(d, s_commitTimestamp, cts)) goto error;
-    if (version == 1 && dict_set_steal(d, s_expireTimestamp, PyLong_FromLongLong(expire_ts))) goto error;
+    if (version == 1 && dict_set_steal(d, s_expireTimestamp, PyLong_FromLongLong(f.expire_ts))) goto error;
     if (version == 4) {
-        PyObject *u = uuid_raw == NULL ? Py_NewRef(zero_uuid) : topic_id(uuid_raw);
+        PyObject *u = f.uuid_raw == NULL ? Py_NewRef(zero_uuid) : topic_id(f.uuid_raw);
         if (dict_set_steal(d, s_topicId, u)) goto error;
     }
     return d;
@@ -1242,21 +1256,19 @@ static int count_commits(AuditState *st, PyObject *group, int64_t n, int64_t siz
 }
 
 /* One type-1 commit of a batch without a producer id (its key data, value, key bytes, log offset and
- * key + value size): Auditor.observe's short path (its counters unless the caller counted them with
- * count_commits: nothing reads them before the audit ends), then Replay.apply's, in order; -1 on error.
- * Findings (a possible rewind, a commit after a group's deletion) are left to the auditor's own methods. */
-static int commit_core(PyObject *auditor, AuditState *st, PyObject *kd, PyObject *group_tp, PyObject *value,
-                       PyObject *kbytes, PyObject *log_offset, int64_t size, PyObject *entry_type, PyObject *ts_obj,
-                       int64_t ts, PyObject **first_ts, PyObject **last_ts, int64_t *records, int counted) {
-    /* group_tp, when given: (group, (topic, partition)) of kd, made once per key (see raw_key) */
-    PyObject *group = group_tp != NULL ? PyTuple_GET_ITEM(group_tp, 0) : PyDict_GetItemWithError(kd, s_group);
+ * key + value size): Auditor.observe's short path, then Replay.apply's, in order; -1 on error. Findings
+ * (a possible rewind, a commit after a group's deletion) are left to the auditor's own methods. */
+static int commit_core(PyObject *auditor, AuditState *st, PyObject *kd, PyObject *value, PyObject *kbytes,
+                       PyObject *log_offset, int64_t size, PyObject *entry_type, PyObject *ts_obj, int64_t ts,
+                       PyObject **first_ts, PyObject **last_ts, int64_t *records) {
+    PyObject *group = PyDict_GetItemWithError(kd, s_group);
     if (group == NULL) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "group");
         return -1;
     }
     Py_INCREF(group);
     int rc = -1;
-    if (!counted && count_commits(st, group, 1, size, ts_obj, ts_obj, ts, ts_obj, ts)) goto done;
+    if (count_commits(st, group, 1, size, ts_obj, ts_obj, ts, ts_obj, ts)) goto done;
     /* the rewind hint: the offset last committed under the same key bytes */
     PyObject *vd = PyTuple_GET_ITEM(value, 1);
     PyObject *new_offset = PyDict_GetItemWithError(vd, s_offset);
@@ -1302,17 +1314,13 @@ static int commit_core(PyObject *auditor, AuditState *st, PyObject *kd, PyObject
         if (bad) goto done;
     }
     PyObject *tp;
-    if (group_tp != NULL) {
-        tp = Py_NewRef(PyTuple_GET_ITEM(group_tp, 1));
-    } else {
-        PyObject *topic = PyDict_GetItemWithError(kd, s_topic), *partition = PyDict_GetItemWithError(kd, s_partition);
-        if (topic == NULL || partition == NULL) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "topic");
-            goto done;
-        }
-        tp = PyTuple_Pack(2, topic, partition);
-        if (tp == NULL) goto done;
+    PyObject *topic = PyDict_GetItemWithError(kd, s_topic), *partition = PyDict_GetItemWithError(kd, s_partition);
+    if (topic == NULL || partition == NULL) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "topic");
+        goto done;
     }
+    tp = PyTuple_Pack(2, topic, partition);
+    if (tp == NULL) goto done;
     PyObject *items[3] = {Py_NewRef(value), Py_NewRef(log_offset), PyLong_FromLong(-1)};
     PyObject *entry = new_tuple_of((PyTypeObject *)entry_type, 3, items);
     if (entry == NULL) {
@@ -1335,8 +1343,8 @@ static int observe_commit(PyObject *auditor, AuditState *st, PyObject *rec, PyOb
     PyObject *record = PyTuple_GET_ITEM(rec, 1), *key = PyTuple_GET_ITEM(rec, 2), *value = PyTuple_GET_ITEM(rec, 3);
     int64_t ksize = PyLong_AsLongLong(SLOT(record, R_KEY_SIZE)), vsize = PyLong_AsLongLong(SLOT(record, R_VALUE_SIZE));
     if (PyErr_Occurred()) return -1;
-    return commit_core(auditor, st, PyTuple_GET_ITEM(key, 1), NULL, value, SLOT(record, R_KEY), SLOT(record, R_OFFSET),
-                       ksize + vsize, entry_type, ts_obj, ts, first_ts, last_ts, records, 0);
+    return commit_core(auditor, st, PyTuple_GET_ITEM(key, 1), value, SLOT(record, R_KEY), SLOT(record, R_OFFSET),
+                       ksize + vsize, entry_type, ts_obj, ts, first_ts, last_ts, records);
 }
 
 /* Write the replay's record count and timestamps back (before any Python-side observe, and at the end). */
@@ -1429,11 +1437,6 @@ error:
 
 /* ---- audit_batch: plain commit batches straight from the segment's bytes ----------------------- */
 
-typedef struct {
-    PyObject *kd, *group_tp, *value, *kbytes, *log_offset, *ts_obj;
-    int64_t size, ts;
-} RawCommit;
-
 /* key bytes -> (key data, (group, (topic, partition))) of the type-1 keys the reference has decoded: what
  * the replay is keyed by, built once per key rather than per commit; bounded like the reference's cache. */
 static PyObject *raw_keys;
@@ -1462,144 +1465,552 @@ static PyObject *raw_key(PyObject *kbytes) {
     return bad ? NULL : entry; /* the dict keeps it */
 }
 
-static void raw_clear(RawCommit *rc, Py_ssize_t n) {
-    for (Py_ssize_t i = 0; i < n; i++) {
-        Py_XDECREF(rc[i].kd);
-        Py_XDECREF(rc[i].group_tp);
-        Py_XDECREF(rc[i].value);
-        Py_XDECREF(rc[i].kbytes);
-        Py_XDECREF(rc[i].log_offset);
-        Py_XDECREF(rc[i].ts_obj);
+/* ---- CommitTable: the committed offsets of plain commits, kept as bytes until Python needs them ---- */
+
+/* One offset-commit key the C path has seen: its key objects (made once), and, while `pending`, the
+ * latest value committed under it by the C path that the replay does not hold yet (its bytes and the
+ * scalars the audit reads). The replay's entry for a pending key is stale until its group is settled;
+ * the group's dict in Replay.offsets exists already (made when the first key became pending, as the
+ * commit would have made it), so the order of groups stays the log's. */
+typedef struct {
+    uint8_t *key, *val;
+    Py_ssize_t klen, vlen, vcap;
+    uint64_t hash;
+    PyObject *kbytes, *kd, *group_tp;
+    int version, pending;
+    int32_t gid, next; /* the key's group in Table.groups; the next pending slot of that group, -1 at the end */
+    int64_t offset, log_offset, ts;
+} Slot;
+
+/* A group with keys in the table: its pending slots in the order they became pending, and its commits
+ * taken since the counters were last handed to Auditor._commits (commits, bytes, lowest and highest
+ * timestamp: what observe's running counters add up to). */
+typedef struct {
+    int32_t head, tail;
+    PyObject *group;
+    int counted;
+    int64_t n, size, lo, hi;
+} GroupList;
+
+typedef struct {
+    PyObject_HEAD
+    Slot *slots;
+    Py_ssize_t n, cap;
+    int32_t *index; /* open addressing over slots, -1 empty; mask + 1 slots, at least twice n */
+    Py_ssize_t mask;
+    PyObject *gids; /* group id -> its index in groups */
+    GroupList *groups;
+    Py_ssize_t ngroups, gcap, npending;
+} Table;
+
+#define TABLE_MAX (1 << 17) /* keys kept at most; past it the table is settled and emptied */
+
+static void table_clear(Table *t) {
+    for (Py_ssize_t i = 0; i < t->n; i++) {
+        Slot *s = &t->slots[i];
+        PyMem_Free(s->key);
+        PyMem_Free(s->val);
+        Py_XDECREF(s->kbytes);
+        Py_XDECREF(s->kd);
+        Py_XDECREF(s->group_tp);
+    }
+    t->n = 0;
+    for (Py_ssize_t g = 0; g < t->ngroups; g++) Py_CLEAR(t->groups[g].group);
+    t->ngroups = 0;
+    t->npending = 0;
+    if (t->gids != NULL) PyDict_Clear(t->gids);
+    if (t->index != NULL) memset(t->index, 0xff, (t->mask + 1) * sizeof *t->index);
+}
+
+static void table_dealloc(PyObject *self) {
+    Table *t = (Table *)self;
+    table_clear(t);
+    PyMem_Free(t->slots);
+    PyMem_Free(t->index);
+    PyMem_Free(t->groups);
+    Py_XDECREF(t->gids);
+    Py_TYPE(self)->tp_free(self);
+}
+
+static PyObject *table_pending(PyObject *self, void *closure) {
+    return PyLong_FromSsize_t(((Table *)self)->npending);
+}
+
+static PyGetSetDef table_getset[] = {
+    {"pending", table_pending, NULL, "how many keys hold a commit the replay does not have yet", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject TableType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "groupctl.log._fastlog.CommitTable",
+    .tp_basicsize = sizeof(Table),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The latest plain commits per key, held in C until settle() hands them to the replay.",
+    .tp_new = PyType_GenericNew,
+    .tp_dealloc = table_dealloc,
+    .tp_getset = table_getset,
+};
+
+static uint64_t key_hash(const uint8_t *b, Py_ssize_t n) {
+    uint64_t h = 14695981039346656037ull;
+    for (Py_ssize_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
+static Py_ssize_t table_find(Table *t, const uint8_t *b, Py_ssize_t n, uint64_t h) {
+    if (t->index == NULL) return -1;
+    for (Py_ssize_t i = (Py_ssize_t)(h & t->mask);; i = (i + 1) & t->mask) {
+        int32_t at = t->index[i];
+        if (at < 0) return -1;
+        Slot *s = &t->slots[at];
+        if (s->hash == h && s->klen == n && memcmp(s->key, b, n) == 0) return at;
     }
 }
 
-/* Read every record of a plain batch into rc; 1 when one of them is not a type-1 commit whose key the
- * reference has decoded before and whose value this file decodes (the reference reads the batch), 0 when
- * all are, -1 on error. Nothing of the audit's state is touched here. */
-static int raw_commits(const uint8_t *b, Py_ssize_t p, Py_ssize_t stop, Py_ssize_t count, int64_t base_offset,
-                       int64_t base_ts, int64_t max_ts, int lat, RawCommit *rc, Py_ssize_t *filled) {
-    PyObject *ts_obj = NULL;
-    int64_t last_ts = 0;
-    int rcode = 1;
-    *filled = 0;
+static int table_grow(Table *t) {
+    Py_ssize_t cap = t->cap ? t->cap * 2 : 1024;
+    Slot *slots = PyMem_Realloc(t->slots, cap * sizeof *slots);
+    if (slots == NULL) return -1;
+    t->slots = slots;
+    t->cap = cap;
+    Py_ssize_t size = cap * 2;
+    int32_t *index = PyMem_Malloc(size * sizeof *index);
+    if (index == NULL) return -1;
+    memset(index, 0xff, size * sizeof *index);
+    for (Py_ssize_t k = 0; k < t->n; k++) {
+        Py_ssize_t i = (Py_ssize_t)(t->slots[k].hash & (size - 1));
+        while (index[i] >= 0) i = (i + 1) & (size - 1);
+        index[i] = (int32_t)k;
+    }
+    PyMem_Free(t->index);
+    t->index = index;
+    t->mask = size - 1;
+    return 0;
+}
+
+/* A new slot for a key raw_key knows (known: its raw_keys entry); its index, or -1 with an exception. */
+static Py_ssize_t table_add(Table *t, const uint8_t *b, Py_ssize_t n, uint64_t h, PyObject *kbytes,
+                            PyObject *known) {
+    if (t->n == t->cap && table_grow(t)) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (t->gids == NULL && (t->gids = PyDict_New()) == NULL) return -1;
+    PyObject *group = PyTuple_GET_ITEM(PyTuple_GET_ITEM(known, 1), 0);
+    PyObject *gid_obj = PyDict_GetItemWithError(t->gids, group);
+    Py_ssize_t gid;
+    if (gid_obj != NULL) {
+        gid = PyLong_AsSsize_t(gid_obj);
+    } else {
+        if (PyErr_Occurred()) return -1;
+        if (t->ngroups == t->gcap) {
+            Py_ssize_t gcap = t->gcap ? t->gcap * 2 : 256;
+            GroupList *groups = PyMem_Realloc(t->groups, gcap * sizeof *groups);
+            if (groups == NULL) {
+                PyErr_NoMemory();
+                return -1;
+            }
+            t->groups = groups;
+            t->gcap = gcap;
+        }
+        gid = t->ngroups;
+        PyObject *g = PyLong_FromSsize_t(gid);
+        int bad = g == NULL || PyDict_SetItem(t->gids, group, g);
+        Py_XDECREF(g);
+        if (bad) return -1;
+        memset(&t->groups[gid], 0, sizeof t->groups[gid]);
+        t->groups[gid].head = t->groups[gid].tail = -1;
+        t->groups[gid].group = Py_NewRef(group);
+        t->ngroups++;
+    }
+    Slot *s = &t->slots[t->n];
+    memset(s, 0, sizeof *s);
+    s->gid = (int32_t)gid;
+    s->next = -1;
+    s->key = PyMem_Malloc(n ? n : 1);
+    if (s->key == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(s->key, b, n);
+    s->klen = n;
+    s->hash = h;
+    s->kbytes = Py_NewRef(kbytes);
+    s->kd = Py_NewRef(PyTuple_GET_ITEM(known, 0));
+    s->group_tp = Py_NewRef(PyTuple_GET_ITEM(known, 1));
+    Py_ssize_t i = (Py_ssize_t)(h & t->mask);
+    while (t->index[i] >= 0) i = (i + 1) & t->mask;
+    t->index[i] = (int32_t)t->n;
+    return t->n++;
+}
+
+/* Hand a group's pending commits to the replay (and their rewind hints to the auditor), in the order its
+ * keys became pending: what applying each commit at once would have left, since nothing in Python touched
+ * the group meanwhile (the last commit per key wins; new partitions go in in the order of their first
+ * commits, as the replay's dict would have them). */
+static int settle_group(Table *t, AuditState *st, Py_ssize_t gid, PyObject *entry_type) {
+    GroupList *g = &t->groups[gid];
+    while (g->head >= 0) {
+        Slot *s = &t->slots[g->head];
+        PyObject *group = PyTuple_GET_ITEM(s->group_tp, 0), *tp = PyTuple_GET_ITEM(s->group_tp, 1);
+        PyObject *committed = PyDict_GetItemWithError(st->offsets, group);
+        if (committed == NULL) {
+            if (PyErr_Occurred()) return -1;
+            committed = PyDict_New();
+            if (committed == NULL) return -1;
+            int bad = PyDict_SetItem(st->offsets, group, committed) || PySet_Add(st->simple, group);
+            Py_DECREF(committed);
+            if (bad) return -1;
+        }
+        PyObject *ts_obj = PyLong_FromLongLong(s->ts);
+        if (ts_obj == NULL) return -1;
+        PyObject *data = offset_commit_data(s->val, s->vlen, s->version, ts_obj);
+        Py_DECREF(ts_obj);
+        if (data == NULL) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "a pending commit no longer reads");
+            return -1;
+        }
+        PyObject *new_offset = Py_NewRef(PyDict_GetItem(data, s_offset));
+        PyObject *vitems[2] = {PyLong_FromLong(s->version), data};
+        if (vitems[0] == NULL) {
+            Py_DECREF(data);
+            Py_DECREF(new_offset);
+            return -1;
+        }
+        PyObject *value = new_tuple_of(ValueType, 2, vitems);
+        PyObject *entry = NULL;
+        if (value != NULL) {
+            PyObject *items[3] = {value, PyLong_FromLongLong(s->log_offset), PyLong_FromLong(-1)};
+            entry = new_tuple_of((PyTypeObject *)entry_type, 3, items);
+        }
+        int bad = entry == NULL || PyDict_SetItem(committed, tp, entry) || PyDict_SetItem(st->last, s->kbytes, new_offset);
+        Py_XDECREF(entry);
+        Py_DECREF(new_offset);
+        if (bad) return -1;
+        s->pending = 0;
+        g->head = s->next;
+        s->next = -1;
+        t->npending--;
+    }
+    g->tail = -1;
+    return 0;
+}
+
+/* Every group's pending commits handed to the replay and its counters to the auditor (groups is NULL), or
+ * the pending commits of the given group ids (the counters are only read at the end: finish, merge). */
+static int table_settle(Table *t, PyObject *auditor, PyObject *replay, PyObject *entry_type, PyObject *groups) {
+    AuditState st;
+    if (groups == NULL) {
+        if (audit_state(auditor, replay, &st)) return -1;
+        for (Py_ssize_t gid = 0; gid < t->ngroups; gid++) {
+            GroupList *g = &t->groups[gid];
+            if (settle_group(t, &st, gid, entry_type)) return -1;
+            if (!g->counted) continue;
+            PyObject *lo = PyLong_FromLongLong(g->lo), *hi = PyLong_FromLongLong(g->hi);
+            int bad = lo == NULL || hi == NULL || count_commits(&st, g->group, g->n, g->size, lo, lo, g->lo, hi, g->hi);
+            Py_XDECREF(lo);
+            Py_XDECREF(hi);
+            if (bad) return -1;
+            g->counted = 0;
+        }
+        return 0;
+    }
+    if (t->npending == 0) return 0;
+    if (audit_state(auditor, replay, &st)) return -1;
+    PyObject *it = PyObject_GetIter(groups);
+    if (it == NULL) return -1;
+    PyObject *group;
+    while (t->npending && (group = PyIter_Next(it)) != NULL) {
+        PyObject *gid = t->gids == NULL ? NULL : PyDict_GetItemWithError(t->gids, group);
+        Py_DECREF(group);
+        if (gid == NULL && PyErr_Occurred()) break;
+        if (gid != NULL && settle_group(t, &st, PyLong_AsSsize_t(gid), entry_type)) break;
+    }
+    Py_DECREF(it);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* settle(table, auditor, replay, OffsetEntry, groups=None): the replay and the auditor's hints brought up
+ * to date, for every group or for the given group ids. */
+static PyObject *settle(PyObject *self, PyObject *args) {
+    PyObject *auditor, *replay, *entry_type, *groups = Py_None;
+    Table *t;
+    if (check_ready()) return NULL;
+    if (!PyArg_ParseTuple(args, "O!OOO!|O", &TableType, &t, &auditor, &replay, &PyType_Type, &entry_type, &groups))
+        return NULL;
+    if (table_settle(t, auditor, replay, entry_type, groups == Py_None ? NULL : groups)) return NULL;
+    Py_RETURN_NONE;
+}
+
+/* One record of a plain batch, read (pass one) before anything is applied (pass two). */
+typedef struct {
+    const uint8_t *val;
+    Py_ssize_t vlen, slot;
+    int version;
+    int64_t offset, log_offset, ts, size;
+} RawCommit;
+
+/* Read every record of a plain batch into rc: 1 when one of them is not a type-1 commit whose key the
+ * reference has decoded before and whose value this file reads (the reference reads the batch), 0 when
+ * all are, -1 on error. Only the table's key slots may be added here. */
+static int raw_commits(Table *t, const uint8_t *b, Py_ssize_t p, Py_ssize_t stop, Py_ssize_t count,
+                       int64_t base_offset, int64_t base_ts, int64_t max_ts, int lat, RawCommit *rc) {
     for (Py_ssize_t i = 0; i < count; i++) {
         int64_t size, ts_delta, delta, ksize, vsize, nheaders, offset, timestamp;
-        if (read_varint(b, &p, stop, &size)) goto out;
+        if (read_varint(b, &p, stop, &size)) return 1;
         Py_ssize_t rend = p + size;
-        if (size < 6 || size > stop - p) goto out;
+        if (size < 6 || size > stop - p) return 1;
         p += 1; /* attributes */
         if (read_varlong(b, &p, rend, &ts_delta) || read_varint(b, &p, rend, &delta) ||
             read_varint(b, &p, rend, &ksize) || ksize < 0 || ksize > rend - p)
-            goto out;
+            return 1;
         const uint8_t *kb = b + p;
         p += ksize;
-        if (read_varint(b, &p, rend, &vsize) || vsize < 2 || vsize > rend - p) goto out;
+        if (read_varint(b, &p, rend, &vsize) || vsize < 2 || vsize > rend - p) return 1;
         const uint8_t *vb = b + p;
         p += vsize;
-        if (read_varint(b, &p, rend, &nheaders) || nheaders != 0 || p != rend) goto out;
-        if (__builtin_add_overflow(base_offset, delta, &offset)) goto out;
+        if (read_varint(b, &p, rend, &nheaders) || nheaders != 0 || p != rend) return 1;
+        if (__builtin_add_overflow(base_offset, delta, &offset)) return 1;
         if (lat) {
             timestamp = max_ts;
         } else if (__builtin_add_overflow(base_ts, ts_delta, &timestamp)) {
-            goto out;
+            return 1;
         }
+        uint64_t h = key_hash(kb, ksize);
+        Py_ssize_t slot = table_find(t, kb, ksize, h);
+        if (slot < 0) {
+            PyObject *kbytes = key_bytes(kb, ksize);
+            if (kbytes == NULL) return -1;
+            PyObject *known = raw_key(kbytes);
+            if (known == NULL) {
+                Py_DECREF(kbytes);
+                return PyErr_Occurred() ? -1 : 1;
+            }
+            slot = table_add(t, kb, ksize, h, kbytes, known);
+            Py_DECREF(kbytes);
+            if (slot < 0) return -1;
+        }
+        CommitFields f;
+        int version = be16(vb);
+        if (scan_commit(vb, vsize, version, &f)) return 1;
         RawCommit *r = &rc[i];
-        memset(r, 0, sizeof *r);
-        *filled = i + 1;
-        r->kbytes = key_bytes(kb, ksize);
-        if (r->kbytes == NULL) goto error;
-        PyObject *known = raw_key(r->kbytes);
-        if (known == NULL) {
-            if (PyErr_Occurred()) goto error;
-            goto out;
-        }
-        r->kd = Py_NewRef(PyTuple_GET_ITEM(known, 0));
-        r->group_tp = Py_NewRef(PyTuple_GET_ITEM(known, 1));
-        if (ts_obj == NULL || timestamp != last_ts) {
-            Py_XSETREF(ts_obj, PyLong_FromLongLong(timestamp));
-            if (ts_obj == NULL) goto error;
-            last_ts = timestamp;
-        }
-        r->ts_obj = Py_NewRef(ts_obj);
+        r->val = vb;
+        r->vlen = vsize;
+        r->slot = slot;
+        r->version = version;
+        r->offset = f.offset;
+        r->log_offset = offset;
         r->ts = timestamp;
         r->size = ksize + vsize;
-        int version = be16(vb);
-        PyObject *data = offset_commit_data(vb, vsize, version, ts_obj);
-        if (data == NULL) {
-            if (PyErr_Occurred()) goto error;
-            goto out;
-        }
-        PyObject *items[2] = {PyLong_FromLong(version), data};
-        if (items[0] == NULL) {
-            Py_DECREF(data);
-            goto error;
-        }
-        r->value = new_tuple_of(ValueType, 2, items);
-        if (r->value == NULL) goto error;
-        r->log_offset = PyLong_FromLongLong(offset);
-        if (r->log_offset == NULL) goto error;
     }
-    rcode = p == stop ? 0 : 1;
-    goto out;
-error:
-    rcode = -1;
-out:
-    Py_XDECREF(ts_obj);
-    return rcode;
+    return p == stop ? 0 : 1;
 }
 
-/* The records of one plain batch (count of them between p and stop): observed and applied when every
- * one is a commit raw_commits reads; 1 when taken, 0 when declined (nothing touched), -1 on error. */
-static int audit_records(PyObject *auditor, PyObject *replay, PyObject *entry_type, const uint8_t *b, Py_ssize_t p,
-                         Py_ssize_t stop, Py_ssize_t count, int64_t base_offset, int64_t base_ts, int64_t max_ts,
-                         int lat) {
-    RawCommit small[16], *rc = small;
-    Py_ssize_t filled = 0;
-    int taken = 0;
+/* Auditor._check_rewind(group, key data, new offset, log offset), or _recommitted(group, gone, key data,
+ * log offset) when gone is given. */
+static int call_rule(PyObject *auditor, Slot *s, RawCommit *r, PyObject *gone) {
+    PyObject *group = PyTuple_GET_ITEM(s->group_tp, 0);
+    PyObject *log_offset = PyLong_FromLongLong(r->log_offset);
+    PyObject *res = NULL;
+    if (log_offset != NULL) {
+        if (gone != NULL) {
+            res = PyObject_CallMethodObjArgs(auditor, s_recommitted, group, gone, s->kd, log_offset, NULL);
+        } else {
+            PyObject *new_offset = PyLong_FromLongLong(r->offset);
+            if (new_offset != NULL)
+                res = PyObject_CallMethodObjArgs(auditor, s_check_rewind, group, s->kd, new_offset, log_offset, NULL);
+            Py_XDECREF(new_offset);
+        }
+    }
+    Py_XDECREF(log_offset);
+    Py_XDECREF(res);
+    return res == NULL ? -1 : 0;
+}
+
+/* One commit of pass two: Auditor.observe's short path (the counters are counted per run by the caller),
+ * its value left pending in the table. A rewind hint on a pending key settles the table first, so the
+ * auditor compares with the replay's own entry. */
+static int table_commit(Table *t, PyObject *auditor, PyObject *replay, PyObject *entry_type, AuditState *st,
+                        RawCommit *r) {
+    Slot *s = &t->slots[r->slot];
+    int check;
+    if (s->pending) {
+        check = s->offset > r->offset;
+        if (check && settle_group(t, st, s->gid, entry_type)) return -1;
+    } else {
+        PyObject *last = PyDict_GetItemWithError(st->last, s->kbytes);
+        if (last == NULL && PyErr_Occurred()) return -1;
+        check = last == NULL;
+        if (!check) {
+            int overflow = 0;
+            long long v = PyLong_CheckExact(last) ? PyLong_AsLongLongAndOverflow(last, &overflow) : 0;
+            if (v == -1 && PyErr_Occurred()) return -1;
+            if (!PyLong_CheckExact(last) || overflow) {
+                PyObject *n = PyLong_FromLongLong(r->offset);
+                if (n == NULL) return -1;
+                check = PyObject_RichCompareBool(last, n, Py_GT);
+                Py_DECREF(n);
+                if (check < 0) return -1;
+            } else {
+                check = v > r->offset;
+            }
+        }
+    }
+    if (check && call_rule(auditor, s, r, NULL)) return -1;
+    if (PyDict_GET_SIZE(st->deleted)) {
+        PyObject *gone = PyDict_GetItemWithError(st->deleted, PyTuple_GET_ITEM(s->group_tp, 0));
+        if (gone == NULL && PyErr_Occurred()) return -1;
+        if (gone != NULL) {
+            Py_INCREF(gone);
+            int bad = call_rule(auditor, s, r, gone);
+            Py_DECREF(gone);
+            if (bad) return -1;
+        }
+    }
+    if (s->vcap < r->vlen) {
+        uint8_t *val = PyMem_Realloc(s->val, r->vlen);
+        if (val == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        s->val = val;
+        s->vcap = r->vlen;
+    }
+    memcpy(s->val, r->val, r->vlen);
+    s->vlen = r->vlen;
+    s->version = r->version;
+    s->offset = r->offset;
+    s->log_offset = r->log_offset;
+    s->ts = r->ts;
+    if (!s->pending) {
+        /* Replay.apply: the group's dict made (and the group marked simple) by its first commit */
+        PyObject *group = PyTuple_GET_ITEM(s->group_tp, 0);
+        PyObject *committed = PyDict_GetItemWithError(st->offsets, group);
+        if (committed == NULL) {
+            if (PyErr_Occurred()) return -1;
+            committed = PyDict_New();
+            if (committed == NULL) return -1;
+            int bad = PyDict_SetItem(st->offsets, group, committed) || PySet_Add(st->simple, group);
+            Py_DECREF(committed);
+            if (bad) return -1;
+        }
+        GroupList *g = &t->groups[s->gid];
+        if (g->tail >= 0) {
+            t->slots[g->tail].next = (int32_t)r->slot;
+        } else {
+            g->head = (int32_t)r->slot;
+        }
+        g->tail = (int32_t)r->slot;
+        s->pending = 1;
+        t->npending++;
+    }
+    return 0;
+}
+
+/* What one call of audit_batch or audit_records keeps between the batches it takes: the auditor's and the
+ * replay's state, and Replay.apply's record count and timestamps, written back once at the end (nothing
+ * the auditor's callbacks run reads them). */
+typedef struct {
+    AuditState st;
+    PyObject *first_ts; /* the replay's first timestamp when the call began */
+    int64_t records, first, last;
+    int have; /* a record with a timestamp (>= 0) was taken: first and last are set */
+} AuditRun;
+
+static int run_begin(AuditRun *run, PyObject *auditor, PyObject *replay) {
+    memset(run, 0, sizeof *run);
+    if (audit_state(auditor, replay, &run->st)) return -1;
+    run->first_ts = PyObject_GetAttr(replay, s_first_timestamp);
+    return run->first_ts == NULL ? -1 : 0;
+}
+
+/* Write the count and the timestamps back (when ok) and let go of the run; -1 on error. */
+static int run_end(AuditRun *run, PyObject *replay, int ok) {
+    int bad = !ok;
+    if (!bad && run->records) {
+        PyObject *cur = PyObject_GetAttr(replay, s_records);
+        PyObject *n = PyLong_FromLongLong(run->records);
+        PyObject *sum = cur == NULL || n == NULL ? NULL : PyNumber_Add(cur, n);
+        bad = sum == NULL || PyObject_SetAttr(replay, s_records, sum);
+        Py_XDECREF(cur);
+        Py_XDECREF(n);
+        Py_XDECREF(sum);
+    }
+    if (!bad && run->have) {
+        PyObject *f = run->first_ts == Py_None ? PyLong_FromLongLong(run->first) : Py_NewRef(run->first_ts);
+        PyObject *l = PyLong_FromLongLong(run->last);
+        bad = f == NULL || l == NULL || PyObject_SetAttr(replay, s_first_timestamp, f) ||
+              PyObject_SetAttr(replay, s_last_timestamp, l);
+        Py_XDECREF(f);
+        Py_XDECREF(l);
+    }
+    Py_CLEAR(run->first_ts);
+    return bad ? -1 : 0;
+}
+
+/* The records of one plain batch (count of them between p and stop): observed, and left pending in the
+ * table for the replay, when every one is a commit raw_commits reads; 1 when taken, 0 when declined
+ * (nothing of the audit touched), -1 on error. */
+static int audit_records(PyObject *auditor, PyObject *replay, PyObject *entry_type, Table *t, AuditRun *run,
+                         const uint8_t *b, Py_ssize_t p, Py_ssize_t stop, Py_ssize_t count, int64_t base_offset,
+                         int64_t base_ts, int64_t max_ts, int lat) {
+    RawCommit small[64], *rc = small;
     if (count <= 0 || count > (1 << 17) || count > (stop - p) / 7) return 0;
-    if (count > 16) {
-        rc = PyMem_Calloc(count, sizeof *rc);
+    if (t->n + count > TABLE_MAX) {
+        if (table_settle(t, auditor, replay, entry_type, NULL)) return -1;
+        table_clear(t);
+    }
+    if (count > 64) {
+        rc = PyMem_Malloc(count * sizeof *rc);
         if (rc == NULL) {
             PyErr_NoMemory();
             return -1;
         }
     }
-    int got = raw_commits(b, p, stop, count, base_offset, base_ts, max_ts, lat, rc, &filled);
+    int taken = 0;
+    int got = raw_commits(t, b, p, stop, count, base_offset, base_ts, max_ts, lat, rc);
     if (got < 0) {
         taken = -1;
     } else if (got == 0) {
-        AuditState st;
-        PyObject *first_ts = PyObject_GetAttr(replay, s_first_timestamp);
-        PyObject *last_ts = PyObject_GetAttr(replay, s_last_timestamp);
-        int64_t records = 0;
-        int bad = first_ts == NULL || last_ts == NULL || audit_state(auditor, replay, &st);
-        /* the counters once per run of one group's commits (a batch is mostly one group's) */
-        Py_ssize_t run = 0;
-        int64_t run_size = 0;
-        RawCommit *lo = NULL, *hi = NULL;
+        AuditState *st = &run->st;
+        int bad = 0;
+        /* the group's counters once per run of its commits (a batch is mostly one group's) */
+        Py_ssize_t from = 0;
+        int64_t run_size = 0, lo = 0, hi = 0;
         for (Py_ssize_t i = 0; !bad && i <= count; i++) {
             RawCommit *r = i < count ? &rc[i] : NULL;
-            PyObject *group = r != NULL ? PyTuple_GET_ITEM(r->group_tp, 0) : NULL;
-            if (i > 0 && (r == NULL || group != PyTuple_GET_ITEM(rc[run].group_tp, 0))) {
-                bad = count_commits(&st, PyTuple_GET_ITEM(rc[run].group_tp, 0), i - run, run_size, rc[run].ts_obj,
-                                    lo->ts_obj, lo->ts, hi->ts_obj, hi->ts);
-                run = i;
+            PyObject *group = r != NULL ? PyTuple_GET_ITEM(t->slots[r->slot].group_tp, 0) : NULL;
+            if (i > 0 && (r == NULL || group != PyTuple_GET_ITEM(t->slots[rc[from].slot].group_tp, 0))) {
+                GroupList *g = &t->groups[t->slots[rc[from].slot].gid];
+                if (!g->counted) {
+                    g->counted = 1;
+                    g->n = g->size = 0;
+                    g->lo = lo;
+                    g->hi = hi;
+                }
+                g->n += i - from;
+                g->size += run_size;
+                if (lo < g->lo) g->lo = lo;
+                if (hi > g->hi) g->hi = hi;
+                from = i;
                 run_size = 0;
-                lo = hi = NULL;
             }
             if (r == NULL || bad) break;
+            if (i == from) lo = hi = r->ts;
             run_size += r->size;
-            if (lo == NULL || r->ts < lo->ts) lo = r;
-            if (hi == NULL || r->ts > hi->ts) hi = r;
-            bad = commit_core(auditor, &st, r->kd, r->group_tp, r->value, r->kbytes, r->log_offset, r->size,
-                              entry_type, r->ts_obj, r->ts, &first_ts, &last_ts, &records, 1);
+            if (r->ts < lo) lo = r->ts;
+            if (r->ts > hi) hi = r->ts;
+            if (r->ts >= 0) {
+                if (!run->have) run->first = r->ts;
+                run->have = 1;
+                run->last = r->ts;
+            }
+            bad = table_commit(t, auditor, replay, entry_type, st, r);
         }
-        bad = bad || replay_sync(replay, &records, &first_ts, &last_ts);
-        Py_XDECREF(first_ts);
-        Py_XDECREF(last_ts);
+        run->records += count;
         taken = bad ? -1 : 1;
     }
-    raw_clear(rc, filled);
     if (rc != small) PyMem_Free(rc);
     return taken;
 }
@@ -1619,60 +2030,84 @@ static int plain_batch(const uint8_t *b, Py_ssize_t n, Py_ssize_t pos, Py_ssize_
 
 #define AUDIT_SPAN (1 << 20) /* bytes taken per call at most: the reader hands mapped pages back between calls */
 
-/* audit_batch(auditor, replay, OffsetEntry, data, pos) -> the end of the batches from pos on (up to about
- * AUDIT_SPAN bytes) once every record of them went through Auditor.observe's and Replay.apply's short path
- * for commits (no Record, Batch or DecodedRecord is built), or None when the batch at pos is anything but
- * a plain batch (plain_batch) of offset commits: the reader then reads it and the auditor observes it as
- * before. The key must be one the reference has decoded (the first batch of each key goes the long way),
- * so the key data dicts are the reference's own. */
+static int table_arg(PyObject *obj) {
+    if (Py_TYPE(obj) == &TableType) return 0;
+    PyErr_SetString(PyExc_TypeError, "expected a CommitTable");
+    return -1;
+}
+
+/* audit_batch(auditor, replay, OffsetEntry, table, data, pos) -> the end of the batches from pos on (up to
+ * about AUDIT_SPAN bytes) once every record of them went through Auditor.observe's short path for commits
+ * (no Record, Batch or DecodedRecord is built; the values wait in the table for the replay), or None when
+ * the batch at pos is anything but a plain batch (plain_batch) of offset commits: the reader then reads it
+ * and the auditor observes it as before. The key must be one the reference has decoded (the first batch of
+ * each key goes the long way), so the key data dicts are the reference's own. */
 static PyObject *audit_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (check_ready()) return NULL;
-    if (nargs != 5) {
-        PyErr_SetString(PyExc_TypeError, "audit_batch takes 5 arguments");
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "audit_batch takes 6 arguments");
         return NULL;
     }
-    Py_ssize_t pos = PyLong_AsSsize_t(args[4]);
+    if (table_arg(args[3])) return NULL;
+    Py_ssize_t pos = PyLong_AsSsize_t(args[5]);
     if (pos == -1 && PyErr_Occurred()) return NULL;
     Py_buffer view;
-    if (PyObject_GetBuffer(args[3], &view, PyBUF_SIMPLE)) return NULL;
+    if (PyObject_GetBuffer(args[4], &view, PyBUF_SIMPLE)) return NULL;
     const uint8_t *b = view.buf;
     Py_ssize_t n = view.len, start = pos, end;
-    while (pos - start < AUDIT_SPAN && plain_batch(b, n, pos, &end)) {
-        const uint8_t *h = b + pos;
-        int taken = audit_records(args[0], args[1], args[2], b, pos + 61, end, be32(h + 57), be64(h), be64(h + 27),
-                                  be64(h + 35), (be16(h + 21) & 0x08) != 0);
-        if (taken < 0) {
+    AuditRun run;
+    int taken = 0;
+    if (plain_batch(b, n, pos, &end)) {
+        if (run_begin(&run, args[0], args[1])) {
+            run_end(&run, args[1], 0);
             PyBuffer_Release(&view);
             return NULL;
         }
-        if (!taken) break;
-        pos = end;
+        while (pos - start < AUDIT_SPAN && plain_batch(b, n, pos, &end)) {
+            const uint8_t *h = b + pos;
+            taken = audit_records(args[0], args[1], args[2], (Table *)args[3], &run, b, pos + 61, end, be32(h + 57),
+                                  be64(h), be64(h + 27), be64(h + 35), (be16(h + 21) & 0x08) != 0);
+            if (taken <= 0) break;
+            pos = end;
+        }
+        if (run_end(&run, args[1], taken >= 0)) taken = -1;
     }
     PyBuffer_Release(&view);
+    if (taken < 0) return NULL;
     if (pos == start) Py_RETURN_NONE;
     return PyLong_FromSsize_t(pos);
 }
 
-/* audit_records(auditor, replay, OffsetEntry, buf, start, stop, count, base_offset, base_ts, max_ts,
+/* audit_records(auditor, replay, OffsetEntry, table, buf, start, stop, count, base_offset, base_ts, max_ts,
  * log_append_time) -> True once the records of a decompressed batch (one the reader has checked: CRC good,
  * neither transactional nor control, no producer id or sequence) were observed as audit_batch observes
  * them, False to let the reader walk them and the auditor observe them as before. */
 static PyObject *audit_records_py(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (check_ready()) return NULL;
-    if (nargs != 11) {
-        PyErr_SetString(PyExc_TypeError, "audit_records takes 11 arguments");
+    if (nargs != 12) {
+        PyErr_SetString(PyExc_TypeError, "audit_records takes 12 arguments");
         return NULL;
     }
-    Py_ssize_t p = PyLong_AsSsize_t(args[4]), stop = PyLong_AsSsize_t(args[5]), count = PyLong_AsSsize_t(args[6]);
-    long long base_offset = PyLong_AsLongLong(args[7]), base_ts = PyLong_AsLongLong(args[8]);
-    long long max_ts = PyLong_AsLongLong(args[9]);
-    int lat = PyObject_IsTrue(args[10]);
+    if (table_arg(args[3])) return NULL;
+    Py_ssize_t p = PyLong_AsSsize_t(args[5]), stop = PyLong_AsSsize_t(args[6]), count = PyLong_AsSsize_t(args[7]);
+    long long base_offset = PyLong_AsLongLong(args[8]), base_ts = PyLong_AsLongLong(args[9]);
+    long long max_ts = PyLong_AsLongLong(args[10]);
+    int lat = PyObject_IsTrue(args[11]);
     if (PyErr_Occurred()) return NULL;
     Py_buffer view;
-    if (PyObject_GetBuffer(args[3], &view, PyBUF_SIMPLE)) return NULL;
+    if (PyObject_GetBuffer(args[4], &view, PyBUF_SIMPLE)) return NULL;
     int taken = 0;
-    if (p >= 0 && p <= stop && stop <= view.len)
-        taken = audit_records(args[0], args[1], args[2], view.buf, p, stop, count, base_offset, base_ts, max_ts, lat);
+    if (p >= 0 && p <= stop && stop <= view.len) {
+        AuditRun run;
+        if (run_begin(&run, args[0], args[1])) {
+            taken = -1;
+            run_end(&run, args[1], 0);
+        } else {
+            taken = audit_records(args[0], args[1], args[2], (Table *)args[3], &run, view.buf, p, stop, count,
+                                  base_offset, base_ts, max_ts, lat);
+            if (run_end(&run, args[1], taken >= 0)) taken = -1;
+        }
+    }
     PyBuffer_Release(&view);
     if (taken < 0) return NULL;
     return PyBool_FromLong(taken);
@@ -1694,12 +2129,14 @@ static PyMethodDef methods[] = {
      "observe_batch(auditor, replay, batch, decoded, OffsetEntry): Auditor.observe for each record, "
      "plain offset commits without a Python call each."},
     {"audit_batch", (PyCFunction)(void (*)(void))audit_batch, METH_FASTCALL,
-     "audit_batch(auditor, replay, OffsetEntry, data, pos) -> the end of the plain batches of offset commits "
-     "from pos on, observed and applied without building their records, or None to let the reader and "
-     "observe take the batch at pos."},
+     "audit_batch(auditor, replay, OffsetEntry, table, data, pos) -> the end of the plain batches of offset "
+     "commits from pos on, observed without building their records (their values pending in the table), or "
+     "None to let the reader and observe take the batch at pos."},
     {"audit_records", (PyCFunction)(void (*)(void))audit_records_py, METH_FASTCALL,
-     "audit_records(auditor, replay, OffsetEntry, buf, start, stop, count, base_offset, base_ts, max_ts, "
+     "audit_records(auditor, replay, OffsetEntry, table, buf, start, stop, count, base_offset, base_ts, max_ts, "
      "log_append_time) -> whether the decompressed records of a checked batch were observed as audit_batch does."},
+    {"settle", settle, METH_VARARGS,
+     "settle(table, auditor, replay, OffsetEntry): the table's pending commits handed to the replay."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1707,4 +2144,13 @@ static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_fastlog", "groupctl's compiled record loop (see groupctl.log.fast).", -1, methods,
 };
 
-PyMODINIT_FUNC PyInit__fastlog(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__fastlog(void) {
+    if (PyType_Ready(&TableType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    if (PyModule_AddObjectRef(m, "CommitTable", (PyObject *)&TableType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -118,9 +118,9 @@ class Auditor:
     """Feed it every record in log order (`observe`) and every reader problem, then call `finish`."""
 
     __slots__ = (
-        "_apply", "_commits", "_deleted", "_findings", "_first_ts", "_group_offsets", "_groups", "_last",
-        "_last_ts", "_member_offsets", "_native", "_other", "_problems", "_producers", "_txn_first", "_types",
-        "_unknown", "replay",
+        "_apply", "_commits", "_deleted", "_findings", "_first_ts", "_group_offsets", "_groups", "_last", "_last_ts",
+        "_member_offsets", "_native", "_other", "_problems", "_producers", "_replay", "_table", "_txn_first",
+        "_types", "_unknown",
     )
 
     def __init__(self, replay: Replay | None = None) -> None:
@@ -128,8 +128,10 @@ class Auditor:
             from groupctl.log.replay import Replay
 
             replay = Replay()
-        self.replay = replay
+        self._replay = replay
         self._apply = replay.apply
+        # the compiled loop's CommitTable once attached: plain commits whose values the replay has not got yet
+        self._table: Any = None
         # group -> [commits, bytes, first ts, last ts] of its decoded type-1 commits (the short path)
         self._commits: dict[str, list[int]] = {}
         # type-1 key bytes -> the offset last committed there, as far as this auditor saw: a cheap hint
@@ -153,12 +155,52 @@ class Auditor:
         self._problems = 0
         self._native: Any = None  # (compiled observe_batch, OffsetEntry) or False, chosen at the first batch
 
+    def __getstate__(self) -> tuple[None, dict[str, Any]]:
+        # Pickled (a Spark task ships its auditor) with what the compiled loop holds handed over: the copy
+        # has no table, and attaching it to a reader makes a new one.
+        self._settle()
+        return None, {name: getattr(self, name) for name in self.__slots__ if name != "_table"}
+
+    def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
+        self._table = None
+        for name, value in state[1].items():
+            setattr(self, name, value)
+
+    @property
+    def replay(self) -> Replay:
+        """The replay this auditor feeds, with every commit observed so far in it."""
+        self._settle()
+        return self._replay
+
+    def _settle(self) -> None:
+        """Hand what the compiled loop holds to the replay (its commits) and to this auditor (the counters in
+        `_commits`): before anything reads them all (the rules at the end, `scope`, `merge`, `replay`)."""
+        if self._table is not None:
+            self._native[4](self._table, self, self._replay, self._native[1])
+
+    def _settle_groups(self, batch: Any, records: list[DecodedRecord]) -> None:
+        """Settle the groups whose committed offsets these records can read or change: each offset record's
+        group, and for a transaction marker the groups of the producer's pending commits. Group records
+        (types 2 and up) touch other state only; the held commits' share of it (the group's dict in
+        `offsets`, its mark in `_simple`) was written when they were observed."""
+        groups = set()
+        for rec in records:
+            key = rec[2]
+            if key is not None:
+                if key[0] <= 1:
+                    groups.add(key[1]["group"])
+            elif rec[5] is not None or batch.is_control:
+                groups.update(g for g, _, _ in self._replay.pending.get(batch.producer_id, ()))
+        if groups:
+            self._native[4](self._table, self, self._replay, self._native[1], groups)
+
     def scope(self) -> set[tuple[str, str | int]]:
         """What the state built so far is keyed by: ("group", id) and ("producer", id) pairs.
 
         Auditors of two stretches of input whose scopes do not meet hold independent state (a group's
         offsets and records, a producer's open transaction), which is what `merge` needs.
         """
+        self._settle()
         return {("group", g) for g in self._groups.keys() | self._commits.keys()} | {
             ("producer", p) for p in self._producers}
 
@@ -212,7 +254,10 @@ class Auditor:
         if native is None:
             native = self._native = self._compiled()
         if native:
-            native[0](self, self.replay, batch, records, native[1])
+            table = self._table
+            if table is not None and table.pending:
+                self._settle_groups(batch, records)
+            native[0](self, self._replay, batch, records, native[1])
             return
         observe = self.observe
         for rec in records:
@@ -222,29 +267,33 @@ class Auditor:
         """Let a segment reader (`BatchIterator`, before it is iterated) hand plain batches of offset
         commits straight to the compiled loop, which observes them from the segment's (or the
         decompressed) bytes without building their records; the reader yields every other batch for
-        `observe_batch` as before. A no-op without the compiled loop, or for a reader that is not a
-        segment's (None)."""
+        `observe_batch` as before. Their values wait in C (a CommitTable) until Python reads their group,
+        so records of an attached reader go through `observe_batch`, never `observe` alone. A no-op
+        without the compiled loop, or for a reader that is not a segment's (None)."""
         native = self._native
         if native is None:
             native = self._native = self._compiled()
         if native and reader is not None and hasattr(reader, "consume"):
-            reader.consume = functools.partial(native[2], self, self.replay, native[1])
-            reader.consume_records = functools.partial(native[3], self, self.replay, native[1])
+            if self._table is None:
+                self._table = native[5]()
+            reader.consume = functools.partial(native[2], self, self._replay, native[1], self._table)
+            reader.consume_records = functools.partial(native[3], self, self._replay, native[1], self._table)
 
-    def _compiled(self) -> tuple[Any, Any, Any, Any] | bool:
+    def _compiled(self) -> tuple[Any, ...] | bool:
         """The compiled observe_batch, when it runs and this auditor uses a plain Replay it can update."""
         from groupctl.log import fast
         from groupctl.log.replay import OffsetEntry, Replay
 
         native = fast.module()
-        replay = self.replay
+        replay = self._replay
         if native is None or type(replay) is not Replay or self._apply != replay.apply:
             return False
-        return native.observe_batch, OffsetEntry, native.audit_batch, native.audit_records
+        return (native.observe_batch, OffsetEntry, native.audit_batch, native.audit_records, native.settle,
+                native.CommitTable)
 
     def _check_rewind(self, group: str, data: dict, new: int, log_offset: int) -> None:
         """Report a rewind if the replay's committed offset (before this commit) is above `new`."""
-        committed = self.replay.offsets.get(group)
+        committed = self._replay.offsets.get(group)
         prev = None if committed is None else committed.get((data["topic"], data["partition"]))
         if prev is not None and prev.offset > new:
             self._rewind(group, data, new, log_offset, prev)
@@ -414,7 +463,7 @@ class Auditor:
         pid = batch.producer_id
         self._producers.add(pid)
         first = self._txn_first.pop(pid, None)
-        pending = self.replay.pending.get(pid)
+        pending = self._replay.pending.get(pid)
         if not pending:
             return
         marker_offset = rec.record.offset
@@ -435,7 +484,7 @@ class Auditor:
                      **({"firstLogOffset": first} if first is not None else {})},
                 ))
         elif kind == "COMMIT":
-            offsets = self.replay.offsets
+            offsets = self._replay.offsets
             for (group, topic, partition), entry in sorted(pending.items(), key=lambda kv: kv[1].log_offset):
                 prev = offsets.get(group, {}).get((topic, partition))
                 if prev is not None and entry.log_offset > prev.log_offset and entry.offset < prev.offset:
@@ -467,6 +516,8 @@ class Auditor:
         Keyed state moves over as is (the scopes are disjoint); counters add up; timestamps are
         running minima and maxima; first-seen values stay this auditor's, whose input came first.
         """
+        self._settle()
+        other._settle()
         self._commits.update(other._commits)
         self._last.update(other._last)
         self._groups.update(other._groups)
@@ -492,12 +543,13 @@ class Auditor:
             else:
                 seen[0] += count
         self._problems += other._problems
-        self.replay.absorb(other.replay)
+        self._replay.absorb(other.replay)
 
     # --- end of the dump -------------------------------------------------------------------------
 
     def finish(self) -> AuditReport:
         """Run the rules about the final state and build the summaries (the auditor can keep observing)."""
+        self._settle()
         by_group, by_type, totals = self._summaries()
         findings = list(self._findings)
         findings += self._hanging()
@@ -564,7 +616,7 @@ class Auditor:
 
     def _hanging(self) -> list[Finding]:
         out = []
-        for pid, pending in self.replay.pending.items():
+        for pid, pending in self._replay.pending.items():
             if not pending:
                 continue
             groups = sorted({g for g, _, _ in pending})
@@ -585,7 +637,7 @@ class Auditor:
         if last_ts is None:
             return []
         out = []
-        for group, committed in self.replay.offsets.items():
+        for group, committed in self._replay.offsets.items():
             hits = sorted(
                 ((e.log_offset, tp, e.expire_timestamp) for tp, e in committed.items()
                  if e.expire_timestamp is not None and 0 <= e.expire_timestamp < last_ts),
@@ -614,7 +666,7 @@ class Auditor:
 
     def _consumer_group_rules(self) -> list[Finding]:
         out = []
-        for group, state in self.replay.consumer.items():
+        for group, state in self._replay.consumer.items():
             members = set(state.members)
             assigned = set(state.targets) | set(state.current)
             if not state.has_metadata and (members or assigned):
@@ -717,7 +769,7 @@ class Auditor:
         lazily, and decoding every superseded value would cost more than the rest of the audit.
         """
         out = []
-        for group, state in self.replay.classic.items():
+        for group, state in self._replay.classic.items():
             pairs = [(str(m.get("memberId")), m.get("groupInstanceId")) for m in state.members]
             out += self._duplicate_ids(group, pairs, lambda _ids, o=state.log_offset: [o])
             if state.protocol_type != "consumer":

@@ -24,6 +24,7 @@ from groupctl.log.decode import FileDump, open_inputs, segment_dump
 from groupctl.log.dumplog import write_dump_log
 from groupctl.log.jsonl import write_jsonl
 from groupctl.log.kafka_versions import SUPPORTED_VERSIONS, profile
+from groupctl.log.replay import Replay
 from groupctl.log.segment import iter_batches
 from groupctl.log.synthetic import mixed_dump, write_sample_dump
 from groupctl.log.writer import SimpleRecord, build_batch, build_control_batch
@@ -222,7 +223,7 @@ def test_generated_batches_read_the_same(data: bytes) -> None:
 
 # --- the audit's compiled path for plain commit batches ------------------------------------------
 
-_AUDIT_GROUPS = ("g1", "g2")
+_AUDIT_GROUPS = ("g1", "g2", "g3")
 _AUDIT_TOPICS = ("t", "u")
 
 
@@ -239,20 +240,25 @@ def _commit(group: str, topic: str, partition: int, offset: int, ts: int, versio
 @st.composite
 def audit_steps(draw: st.DrawFn) -> bytes:
     """Mostly plain batches of commits on few keys (offsets up and down: rewinds), between offset and group
-    tombstones, consumer-group deletions, legacy commits and transactions that commit or abort."""
+    tombstones, consumer-group deletions, legacy commits, transactions that commit or abort (their marker
+    at once or after the next batch), and batches mixing commits with a group's deletion."""
     out = []
     offset = 0
     ts = 1_000
     key = st.tuples(st.sampled_from(_AUDIT_GROUPS), st.sampled_from(_AUDIT_TOPICS), st.integers(0, 2))
+    marker: str | None = None  # of a transaction whose marker waits for the next batch
     for _ in range(draw(st.integers(1, 12))):
         ts += draw(st.integers(-3, 50))
         kind = draw(st.sampled_from(["plain"] * 5 + ["offset-tombstone", "group-delete", "consumer-delete", "legacy",
-                                                     "txn-commit", "txn-abort", "lat"]))
+                                                     "txn-commit", "txn-abort", "lat", "mixed"]))
         options: dict[str, Any] = {}
-        if kind in ("plain", "lat", "txn-commit", "txn-abort"):
+        if kind in ("plain", "lat", "txn-commit", "txn-abort", "mixed"):
             stamps = st.sampled_from([ts, ts, ts + 2, ts - 1, -1])
             records = [_commit(*draw(key), draw(st.integers(0, 40)), draw(stamps), draw(st.sampled_from([1, 3, 3, 4])))
                        for _ in range(draw(st.integers(1, 20)))]
+            if kind == "mixed":
+                deleted = SimpleRecord(encode_key(2, {"group": draw(st.sampled_from(_AUDIT_GROUPS))}), None, ts)
+                records.insert(draw(st.integers(0, len(records))), deleted)
         elif kind == "offset-tombstone":
             g, t, p = draw(key)
             records = [SimpleRecord(encode_key(OFFSET_COMMIT, {"group": g, "topic": t, "partition": p}), None, ts)]
@@ -270,12 +276,23 @@ def audit_steps(draw: st.DrawFn) -> bytes:
         options["codec"] = draw(st.sampled_from(["none", "none", "gzip", "lz4"]))
         if kind.startswith("txn"):
             options.update(producer_id=5, producer_epoch=0, base_sequence=0, is_transactional=True)
+        if kind.startswith("txn") and marker is not None:
+            continue  # producer 5's transaction is still open
         out.append(build_batch(records, base_offset=offset, **options))
         offset += len(records)
-        if kind.startswith("txn"):
-            out.append(build_control_batch("COMMIT" if kind == "txn-commit" else "ABORT", coordinator_epoch=1,
-                                           producer_id=5, producer_epoch=0, timestamp=ts, base_offset=offset))
+        if marker is not None:
+            out.append(build_control_batch(marker, coordinator_epoch=1, producer_id=5, producer_epoch=0,
+                                           timestamp=ts, base_offset=offset))
             offset += 1
+            marker = None
+        if kind.startswith("txn"):
+            marker = "COMMIT" if kind == "txn-commit" else "ABORT"
+            if draw(st.booleans()):
+                continue  # the marker comes after the next batch, which may commit the same keys
+            out.append(build_control_batch(marker, coordinator_epoch=1, producer_id=5, producer_epoch=0,
+                                           timestamp=ts, base_offset=offset))
+            offset += 1
+            marker = None
     return b"".join(out)
 
 
@@ -316,10 +333,14 @@ def _assert_audit_same(data: bytes) -> int:
         reference = _audited(data)
     with fast.forced(False):
         compiled = _audited(data)
+        replayed = Replay()  # what `dump groups` builds from the same dump, on the compiled reader
+        for _batch, records in _bytes_dump(data)[0].batches:
+            replayed.apply_all(records)
     assert reference[2] == 0
     assert compiled[0] == reference[0]
     assert compiled[1] == reference[1]
     assert repr(compiled[1]) == repr(reference[1])
+    assert replayed._comparable() == compiled[1][0]
     return compiled[2]
 
 
@@ -336,6 +357,95 @@ def test_the_audit_takes_plain_commit_batches_in_c_and_reads_the_rest() -> None:
         batches = sum(1 for _ in reader)
     taken = _assert_audit_same(data)
     assert 0 < taken < batches
+
+
+def _held_in_c_steps() -> list[bytes]:
+    """Batches where a record read in Python meets commits the compiled path still holds for its group."""
+    steps: list[Any] = [
+        [_commit("g1", "t", 0, 5, 10), _commit("g1", "t", 1, 6, 10), _commit("g2", "u", 2, 3, 10)],
+        [_commit("g1", "t", 0, 7, 11), _commit("g2", "u", 2, 4, 11), _commit("g1", "u", 0, 1, 11)],
+        [SimpleRecord(encode_key(OFFSET_COMMIT, {"group": "g1", "topic": "t", "partition": 0}), None, 12)],
+        [_commit("g1", "t", 0, 2, 13), _commit("g1", "t", 1, 9, 13)],
+        [SimpleRecord(encode_key(2, {"group": "g1"}), None, 14)],  # g1 deleted: its commits held in C before
+        [_commit("g1", "t", 1, 1, 15)],  # recommitted after the deletion, and below 9: a rewind
+        [_commit("g2", "u", 2, 8, 16), _commit("g2", "u", 2, 1, 16), _commit("g2", "u", 2, 30, 16)],  # a rewind
+        ("txn", [_commit("g2", "u", 2, 20, 17)]),
+        [_commit("g2", "u", 2, 25, 17), _commit("g2", "u", 0, 2, 17)],  # held in C when the marker comes
+        "COMMIT",  # the transaction's commit is older than the one held in C: no rewind, and it is not applied
+        [_commit("g2", "u", 2, 3, 18, version=4)],
+        [SimpleRecord(encode_key(3, {"groupId": "g2"}), None, 19)],
+        [_commit("g2", "u", 1, 4, 20, version=1), _commit("g1", "t", 0, 3, 20)],
+    ]
+    out, offset = [], 0
+    for step in steps:
+        if step == "COMMIT":
+            out.append(build_control_batch(step, coordinator_epoch=1, producer_id=5, producer_epoch=0, timestamp=17,
+                                           base_offset=offset))
+            offset += 1
+        elif isinstance(step, tuple):
+            out.append(build_batch(step[1], base_offset=offset, producer_id=5, producer_epoch=0, base_sequence=0,
+                                   is_transactional=True))
+            offset += len(step[1])
+        else:
+            out.append(build_batch(step, base_offset=offset))
+            offset += len(step)
+    return out
+
+
+def test_commits_held_in_c_meet_tombstones_deletions_markers_and_rewinds() -> None:
+    """The compiled path keeps the replay's committed offsets in C until Python reads the group: an offset
+    tombstone for a held key, a group deleted and recommitted, a marker of a transaction on a held group, a
+    rewind against a held commit and the end of the dump all see the commits as the reference does."""
+    data = b"".join(_held_in_c_steps())
+    with fast.forced(False):
+        _audited(data)  # the reader decodes each key once before the compiled path takes its batches
+    assert _assert_audit_same(data) == 6  # runs of plain batches: 0-1, 3, 5-6, 8, 10, 12
+    with fast.forced(True):
+        rules = {f.rule for f in _audited(data)[0].findings}
+    assert {"offset-rewind", "recommitted-after-delete"} <= rules
+
+
+def test_python_records_find_the_commits_held_in_c() -> None:
+    """Between the compiled path's runs, commits are held in C (not yet in the replay) and a batch read in
+    Python settles only the groups it names."""
+    from groupctl.log.audit import Auditor
+
+    with fast.forced(False):
+        steps = _held_in_c_steps()
+        _audited(b"".join(steps))
+        auditor = Auditor()
+        dump = _bytes_dump(b"".join(steps[:3]))[0]
+        auditor.attach(dump.reader)
+        held = []
+        for batch, records in dump.batches:
+            held.append(auditor._table.pending)
+            auditor.observe_batch(batch, records)
+        assert held == [4]  # g1's t-0, t-1 and u-0 and g2's u-2, held when the tombstone batch is read
+        assert auditor._table.pending == 1  # g2's: the tombstone named g1 only
+        assert auditor.replay.offsets["g2"][("u", 2)].offset == 4
+        assert auditor._table.pending == 0
+        assert [(tp, e.offset) for tp, e in auditor.replay.offsets["g1"].items()] == [(("t", 1), 6), (("u", 0), 1)]
+
+
+def test_an_auditor_holding_commits_in_c_pickles_whole() -> None:
+    """A Spark task ships its auditor pickled: the commits held in C go with it."""
+    import pickle
+
+    from groupctl.log.audit import Auditor
+
+    data = b"".join(_held_in_c_steps())
+    with fast.forced(False):
+        _audited(data)
+        auditor = Auditor()
+        dump = _bytes_dump(data)[0]
+        auditor.attach(dump.reader)
+        for batch, records in dump.batches:
+            auditor.observe_batch(batch, records)
+        assert auditor._table.pending
+        copy = pickle.loads(pickle.dumps(auditor))
+        assert copy._table is None
+        assert copy.finish() == auditor.finish() == _audited(data)[0]
+        assert copy.replay == auditor.replay
 
 
 def test_the_audit_reads_what_the_compiled_path_declines() -> None:
