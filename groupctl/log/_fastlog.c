@@ -1501,6 +1501,7 @@ typedef struct {
     PyObject *gids; /* group id -> its index in groups */
     GroupList *groups;
     Py_ssize_t ngroups, gcap, npending;
+    Py_ssize_t limit; /* keys kept at most (0: TABLE_MAX); tests lower it to reach the overflow path */
 } Table;
 
 #define TABLE_MAX (1 << 17) /* keys kept at most; past it the table is settled and emptied */
@@ -1536,8 +1537,25 @@ static PyObject *table_pending(PyObject *self, void *closure) {
     return PyLong_FromSsize_t(((Table *)self)->npending);
 }
 
+static PyObject *table_get_limit(PyObject *self, void *closure) {
+    Table *t = (Table *)self;
+    return PyLong_FromSsize_t(t->limit > 0 ? t->limit : TABLE_MAX);
+}
+
+static int table_set_limit(PyObject *self, PyObject *value, void *closure) {
+    Py_ssize_t limit = value == NULL ? 0 : PyLong_AsSsize_t(value);
+    if (limit == -1 && PyErr_Occurred()) return -1;
+    if (limit < 0 || limit > TABLE_MAX) {
+        PyErr_SetString(PyExc_ValueError, "limit must be between 1 and 131072 (0 or del: the default)");
+        return -1;
+    }
+    ((Table *)self)->limit = limit;
+    return 0;
+}
+
 static PyGetSetDef table_getset[] = {
     {"pending", table_pending, NULL, "how many keys hold a commit the replay does not have yet", NULL},
+    {"limit", table_get_limit, table_set_limit, "keys kept at most before the table is settled and emptied", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -1957,7 +1975,7 @@ static int audit_records(PyObject *auditor, PyObject *replay, PyObject *entry_ty
                          int64_t base_ts, int64_t max_ts, int lat) {
     RawCommit small[64], *rc = small;
     if (count <= 0 || count > (1 << 17) || count > (stop - p) / 7) return 0;
-    if (t->n + count > TABLE_MAX) {
+    if (t->n + count > (t->limit > 0 ? t->limit : TABLE_MAX)) {
         if (table_settle(t, auditor, replay, entry_type, NULL)) return -1;
         table_clear(t);
     }

@@ -12,7 +12,7 @@ from types import ModuleType
 
 from groupctl.compiled_parts import PURE_ENV, CompiledPart
 
-__all__ = ["PURE_ENV", "available", "describe", "forced", "module"]
+__all__ = ["PURE_ENV", "available", "built", "describe", "forced", "module"]
 
 
 def _load() -> ModuleType:
@@ -30,6 +30,7 @@ def _load() -> ModuleType:
 
 _PART = CompiledPart("record loop", _load)
 module = _PART.module
+built = _PART.built
 available = _PART.available
 describe = _PART.describe
 forced = _PART.forced

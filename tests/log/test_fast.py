@@ -296,7 +296,7 @@ def audit_steps(draw: st.DrawFn) -> bytes:
     return b"".join(out)
 
 
-def _audited(data: bytes) -> tuple[Any, Any, int]:
+def _audited(data: bytes, limit: int | None = None) -> tuple[Any, Any, int]:
     """The report, the replay's state (with the order of its offsets) and how many times the compiled
     audit path took batches (a run of plain batches, or one compressed batch's records)."""
     from groupctl.log.audit import Auditor
@@ -304,6 +304,8 @@ def _audited(data: bytes) -> tuple[Any, Any, int]:
     auditor = Auditor()
     dump = _bytes_dump(data)[0]
     auditor.attach(dump.reader)
+    if limit is not None and auditor._table is not None:
+        auditor._table.limit = limit  # the table settles and empties itself when more keys come
     taken = 0
     consume, consume_records = dump.reader.consume, dump.reader.consume_records
     if consume is not None:
@@ -328,11 +330,11 @@ def _audited(data: bytes) -> tuple[Any, Any, int]:
     return auditor.finish(), state, taken
 
 
-def _assert_audit_same(data: bytes) -> int:
+def _assert_audit_same(data: bytes, limit: int | None = None) -> int:
     with fast.forced(True):
         reference = _audited(data)
     with fast.forced(False):
-        compiled = _audited(data)
+        compiled = _audited(data, limit)
         replayed = Replay()  # what `dump groups` builds from the same dump, on the compiled reader
         for _batch, records in _bytes_dump(data)[0].batches:
             replayed.apply_all(records)
@@ -357,6 +359,28 @@ def test_the_audit_takes_plain_commit_batches_in_c_and_reads_the_rest() -> None:
         batches = sum(1 for _ in reader)
     taken = _assert_audit_same(data)
     assert 0 < taken < batches
+
+
+@pytest.mark.parametrize("limit", [1, 7, 64])
+def test_a_full_commit_table_settles_and_empties_itself(limit: int) -> None:
+    """Past its limit of keys (131,072 by default; lowered here) the table hands every held commit to the
+    replay and starts again: the report and the state stay the reference's."""
+    data = mixed_dump(3000, seed=5)
+    with fast.forced(False):
+        _audited(data)
+    assert _assert_audit_same(data, limit) > 0
+
+
+def test_the_commit_table_limit_is_bounded() -> None:
+    table = fast.built().CommitTable()
+    assert table.limit == 1 << 17
+    table.limit = 3
+    assert table.limit == 3
+    for bad in (-1, (1 << 17) + 1):
+        with pytest.raises(ValueError):
+            table.limit = bad
+    del table.limit
+    assert table.limit == 1 << 17
 
 
 def _held_in_c_steps() -> list[bytes]:
