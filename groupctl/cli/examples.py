@@ -175,7 +175,8 @@ EXAMPLES: dict[str, tuple[Example, ...]] = {
                 f"{_CLUSTER}", "Every topic of the group back to a point in time, without asking"),
         Example("groupctl group offsets reset billing audit --shift-by -10 --all-topics --dry-run --export "
                 "--local lab > plan.csv", "A plan as CSV, to edit and apply with --from-file"),
-        Example("groupctl group offsets reset billing --from-file plan.csv --yes --local lab", "Apply it"),
+        Example("groupctl group offsets reset --all-groups --to-latest --all-topics --dry-run --local lab",
+                "Every consumer group without members to the log end, as Kafka's --all-groups"),
     ),
     "group offsets delete": (
         Example(_OFFSETS_DELETE, "The plan, without sending anything"),

@@ -2,9 +2,10 @@
 
 Operators type Kafka's spelling from habit; refusing it teaches nothing. Commands that Kafka's tool
 runs with `--group` take it too (repeatable where they take several groups), joined to the GROUP
-arguments in the order given. `--all-groups` is a name of `group describe --all`; the commands that
-change groups have no "every group" form, so there it is a usage error naming what to give instead,
-never a silent no-op nor a wider change than was meant.
+arguments in the order given. `--all-groups` is a name of `group describe --all`, and `group offsets
+reset` takes it as Kafka's `--reset-offsets --all-groups` (every consumer group, the active ones refused);
+the other commands that change groups have no "every group" form, so there it is a usage error naming
+what to give instead, never a silent no-op nor a wider change than was meant.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from groupctl.cli import group_offsets
 from groupctl.cli.cluster import ClusterOptions, with_cluster_options
 from groupctl.cli.completion import complete_group_ids
 from groupctl.cli.confirmed import plan_confirm_apply, require_someone_to_ask
-from groupctl.cli.group_selection import GroupsOption, all_groups_refused, joined
+from groupctl.cli.group_selection import GroupsOption, joined
 from groupctl.cli.names import group_ids_callback
 from groupctl.cli.options import OutputOption, output_format
 from groupctl.errors import GroupctlError, PartialFailure, UsageError
@@ -88,9 +88,11 @@ def reset_offsets(
                                        callback=group_ids_callback,
                                        autocompletion=complete_group_ids),
     group_options: list[str] = GroupsOption,
-    all_groups: bool = all_groups_refused(
-        "name the groups to reset (GROUP... or --group GROUP); `groupctl group list --state Empty` lists the "
-        "groups without active members, the only ones a reset can change"),
+    all_groups: bool = typer.Option(
+        False, "--all-groups", help="Every consumer group (types classic and consumer), as "
+        "kafka-consumer-groups.sh --reset-offsets --all-groups: groups with active members are refused, the others "
+        "reset (exit 3 when some were refused).",
+    ),
     to_earliest: bool = typer.Option(False, "--to-earliest", help="To the log start offset."),
     to_latest: bool = typer.Option(False, "--to-latest", help="To the log end offset."),
     to_current: bool = typer.Option(
@@ -143,8 +145,12 @@ def reset_offsets(
     any group or partition failed while others were reset.
     """
     group_ids = joined(groups, group_options)
-    if not group_ids:
-        raise UsageError("name the groups whose offsets to reset: GROUP... or --group GROUP")
+    if all_groups and group_ids:
+        raise UsageError("give GROUP names (or --group) or --all-groups, not both")
+    if not group_ids and not all_groups:
+        raise UsageError("name the groups whose offsets to reset: GROUP... or --group GROUP, or --all-groups")
+    if all_groups and from_file is not None:
+        raise UsageError("--from-file names its own groups: drop --all-groups, and name the groups to reset")
     mode = _mode(to_earliest, to_latest, to_current, to_offset, shift_by, to_datetime, by_duration, to_group,
                  from_file)
     if from_file is not None and (topics or all_topics):
@@ -167,12 +173,18 @@ def reset_offsets(
 
     plans, _ = plan_confirm_apply(
         cluster.choose(),
-        plan=lambda backend: reset.plan_reset(backend, group_ids, mode, selectors, all_topics=all_topics,
-                                              from_file=plan_file, now_ms=int(time.time() * 1000)),
+        plan=lambda backend: reset.plan_reset(backend, group_ids or _every_group(backend, to_group), mode,
+                                              selectors, all_topics=all_topics, from_file=plan_file,
+                                              now_ms=int(time.time() * 1000)),
         apply=reset.execute_reset, show=_show_plan, question=question,
         refused="no offsets were reset", yes=yes, dry_run=dry_run,
     )
-    _finish(plans, dry_run, export, output, len(group_ids) > 1)
+    _finish(plans, dry_run, export, output, all_groups or len(group_ids) > 1)
+
+
+def _every_group(backend: Any, to_group: str | None) -> list[str]:
+    """--all-groups: the consumer groups (classic and consumer types) Kafka's tool resets, but `--to-group`'s."""
+    return [g.group_id for g in backend.list_groups(types=("classic", "consumer")) if g.group_id != to_group]
 
 
 def _show_plan(plans: list[reset.GroupPlan], location: str) -> None:

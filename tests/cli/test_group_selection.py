@@ -62,8 +62,6 @@ def test_offsets_delete_takes_its_one_group_either_way(cli, lab):
 
 @pytest.mark.parametrize(("path", "args", "alternative"), [
     ("group delete", (), "name the groups to delete (GROUP... or --group GROUP); `groupctl group list --state Empty`"),
-    ("group offsets reset", ("--to-earliest", "--all-topics"),
-     "name the groups to reset (GROUP... or --group GROUP); `groupctl group list --state Empty`"),
     ("group offsets delete", ("--topic", "orders"), "it deletes one group's offsets at a time, as "
      "kafka-consumer-groups.sh --delete-offsets does: give GROUP or --group GROUP"),
 ])

@@ -208,6 +208,29 @@ def test_one_refused_group_among_others_is_a_partial_failure(cli, target):
     assert _committed(cli, target, "billing")[("orders", 0)] == RECORDS
 
 
+def test_all_groups_resets_every_group_without_members_and_refuses_the_rest(cli, target):
+    """kafka-consumer-groups.sh --reset-offsets --all-groups: every consumer group, the active ones refused."""
+    r = reset(cli, target, "--all-groups", "--to-earliest", "--topic", "orders:0", "--yes")
+    assert r.code == 3, r.err
+    assert sorted((i["groupId"], i["outcome"]) for i in _items(r)) == [("billing", "reset"), ("mirror", "reset")]
+    assert "'live' has active members" in r.err and "'live-classic' has active members" in r.err
+    assert _committed(cli, target, "billing")[("orders", 0)] == 0
+    assert _committed(cli, target, "mirror")[("orders", 0)] == 0
+
+
+def test_all_groups_leaves_out_the_to_group_and_takes_no_names_or_file(cli, target, tmp_path):
+    r = reset(cli, target, "--all-groups", "--to-group", "mirror", "--topic", "orders:0", "--dry-run")
+    assert [i["groupId"] for i in _items(r)] == ["billing"]
+    r = reset(cli, target, "billing", "--all-groups", "--to-earliest", "--all-topics", "--dry-run")
+    assert r.code == 2 and "GROUP names (or --group) or --all-groups, not both" in r.err
+    plan = tmp_path / "plan.csv"
+    plan.write_text("orders,0,1\n")
+    r = reset(cli, target, "--all-groups", "--from-file", str(plan), "--dry-run")
+    assert r.code == 2 and "--from-file names its own groups" in r.err
+    r = reset(cli, target, "--to-earliest", "--all-topics", "--dry-run")
+    assert r.code == 2 and "or --all-groups" in r.err
+
+
 def test_an_unknown_topic_or_partition_changes_nothing(cli, target):
     r = reset(cli, target, "billing", "--to-earliest", "--topic", "nope", "--yes")
     assert r.code == 1 and "topic 'nope' does not exist" in r.err
