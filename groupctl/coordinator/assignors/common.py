@@ -4,7 +4,7 @@ resolved against the topics, and claiming partitions that members already hold."
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -117,3 +117,16 @@ def free_partitions(count: int, taken: set[int] | None, given_up: list[int] | No
     if len(taken) == count:
         return []
     return sorted(set(range(count)).difference(taken))
+
+
+def unheld_partitions(count: int, held: Sequence[Set[int]], every: dict[int, frozenset[int]]) -> list[int] | None:
+    """The partitions of a topic of `count` that none of `held` (its owners' sets) holds, sorted; None when
+    a held partition is out of range or held twice (removing it leaves too many). `every` keeps one
+    frozenset of all partitions per count, shared by every topic of that count."""
+    valid = every.get(count)
+    if valid is None:
+        valid = every[count] = frozenset(range(count))
+    left = valid.difference(*held)
+    if len(left) != count - sum(map(len, held)):
+        return None
+    return sorted(left)

@@ -26,7 +26,14 @@ from itertools import compress, repeat
 from operator import attrgetter, gt, lt
 
 from groupctl.coordinator.assignors import compiled
-from groupctl.coordinator.assignors.common import Assignment, AssignorError, claim, java_key, java_sorted
+from groupctl.coordinator.assignors.common import (
+    Assignment,
+    AssignorError,
+    claim,
+    java_key,
+    java_sorted,
+    unheld_partitions,
+)
 
 _UUID_INT = attrgetter("int")  # Kafka's Uuid order is that of the unsigned 128-bit value; ints compare in C
 
@@ -175,13 +182,10 @@ class _Builder:
             if not slot:
                 self.free.append(range(count))
                 continue
-            valid = every.get(count)
-            if valid is None:
-                valid = every[count] = frozenset(range(count))
-            left = valid.difference(*slot)
-            if len(left) != count - sum(map(len, slot)):
+            left = unheld_partitions(count, slot, every)
+            if left is None:
                 return False
-            self.free.append(sorted(left) if left else [])
+            self.free.append(left)
         self.result = list(map(dict, assigned))
         return True
 

@@ -17,6 +17,7 @@ from groupctl.coordinator.assignors.common import (
     claim,
     free_partitions,
     java_sorted,
+    unheld_partitions,
 )
 from groupctl.coordinator.assignors.homogeneous import assign_homogeneous
 
@@ -244,14 +245,10 @@ class _Heterogeneous:
         free: dict[uuid.UUID, range | list[int]] = {}
         every: dict[int, frozenset[int]] = {}
         for topic_id, (held, owners) in slots.items():
-            size = self.topics[topic_id]
-            valid = every.get(size)
-            if valid is None:
-                valid = every[size] = frozenset(range(size))
-            left = valid.difference(*held)
-            if len(left) != size - sum(map(len, held)):
+            left = unheld_partitions(self.topics[topic_id], held, every)
+            if left is None:
                 return False
-            free[topic_id] = sorted(left)
+            free[topic_id] = left
             self.holders[topic_id] = set(owners)
         self.work = list(map(dict, assigned))
         self.free_of = free
