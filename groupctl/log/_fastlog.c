@@ -639,6 +639,7 @@ error:
 typedef struct {
     char *buf;
     Py_ssize_t len, cap;
+    const char *errors; /* set: the lines come out as UTF-8 bytes, reference lines encoded with it */
 } Out;
 
 static int out_reserve(Out *o, Py_ssize_t more) {
@@ -803,6 +804,7 @@ static int out_key_data(Out *o, PyObject *data) {
 typedef struct {
     PyObject *rec, *record, *key, *value;
     int64_t offset, timestamp, ksize, vsize, seq;
+    int offset_commit; /* the key is type 1 */
 } Common;
 
 /* The fields of a decoded, error-free OffsetCommit record without headers; 1 = not one. */
@@ -828,7 +830,8 @@ static int common_record(PyObject *rec, Common *c) {
         return 1;
     if (Py_TYPE(c->record) != RecordType || Py_TYPE(c->key) != KeyType || PyTuple_GET_SIZE(c->key) != 2) return 1;
     PyObject *type = PyTuple_GET_ITEM(c->key, 0);
-    if (!PyLong_CheckExact(type) || PyLong_AsLong(type) != 1) return 1;
+    if (!PyLong_CheckExact(type)) return 1;
+    c->offset_commit = PyLong_AsLong(type) == 1;
     PyObject *headers = SLOT(c->record, R_HEADERS);
     if (headers == NULL || !PyList_CheckExact(headers) || PyList_GET_SIZE(headers) != 0) return 1;
     PyObject *fields[5] = {SLOT(c->record, R_OFFSET), SLOT(c->record, R_TIMESTAMP), SLOT(c->record, R_KEY_SIZE),
@@ -885,10 +888,19 @@ static int flush(Out *o, PyObject *pieces) {
 }
 
 static int reference_line(Out *o, PyObject *pieces, PyObject *fn, PyObject *rec) {
-    if (flush(o, pieces)) return -1;
+    if (o->errors == NULL && flush(o, pieces)) return -1;
     PyObject *line = PyObject_CallOneArg(fn, rec);
     if (line == NULL) return -1;
-    int rc = PyList_Append(pieces, line);
+    int rc;
+    if (o->errors == NULL) {
+        rc = PyList_Append(pieces, line);
+    } else {
+        /* as the text layer would encode it, straight into the buffer: no str of the whole batch */
+        PyObject *raw = PyUnicode_Check(line) ? PyUnicode_AsEncodedString(line, "utf-8", o->errors) : NULL;
+        if (raw == NULL && !PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "a reference line must be a str");
+        rc = raw == NULL ? -1 : out_mem(o, PyBytes_AS_STRING(raw), PyBytes_GET_SIZE(raw));
+        Py_XDECREF(raw);
+    }
     Py_DECREF(line);
     if (rc == 0) rc = OUT_LIT(o, "\n");
     return rc;
@@ -896,7 +908,9 @@ static int reference_line(Out *o, PyObject *pieces, PyObject *fn, PyObject *rec)
 
 static PyObject *finish(Out *o, PyObject *pieces) {
     PyObject *result = NULL;
-    if (flush(o, pieces) == 0) {
+    if (o->errors != NULL) {
+        result = PyBytes_FromStringAndSize(o->buf == NULL ? "" : o->buf, o->len);
+    } else if (flush(o, pieces) == 0) {
         PyObject *empty = PyUnicode_FromString("");
         if (empty != NULL) {
             result = PyUnicode_Join(empty, pieces);
@@ -1022,18 +1036,21 @@ static int out_batch_line(Out *o, PyObject *batch, const char *tt, Py_ssize_t tt
     return rc ? -1 : 0;
 }
 
-/* dumplog_lines(batch, decoded, hide_topic_id, record_line, batch_line) -> the batch line (when
- * batch_line is not None) and the records' lines, each ending "\n". */
+/* dumplog_lines(batch, decoded, hide_topic_id, record_line, batch_line[, errors]) -> the batch line (when
+ * batch_line is not None) and the records' lines, each ending "\n": a str, or with `errors` UTF-8 bytes
+ * (the reference's lines encoded with that error handler) for a writer that skips the text layer. */
 static PyObject *dumplog_lines(PyObject *self, PyObject *args) {
     PyObject *batch, *decoded, *fn, *batch_fn;
     int hide_topic_id;
+    const char *errors = NULL;
     if (check_ready()) return NULL;
-    if (!PyArg_ParseTuple(args, "OO!pOO", &batch, &PyList_Type, &decoded, &hide_topic_id, &fn, &batch_fn))
+    if (!PyArg_ParseTuple(args, "OO!pOO|z", &batch, &PyList_Type, &decoded, &hide_topic_id, &fn, &batch_fn,
+                          &errors))
         return NULL;
     int fast;
     PyObject *tt;
     if (batch_facts(batch, &fast, &tt)) return NULL;
-    Out o = {NULL, 0, 0};
+    Out o = {NULL, 0, 0, errors};
     PyObject *pieces = PyList_New(0);
     if (pieces == NULL) {
         Py_XDECREF(tt);
@@ -1054,7 +1071,7 @@ static PyObject *dumplog_lines(PyObject *self, PyObject *args) {
         PyObject *rec = PyList_GET_ITEM(decoded, i);
         Common c;
         int rc = 1;
-        if (fast && !common_record(rec, &c)) {
+        if (fast && !common_record(rec, &c) && c.offset_commit) {
             Py_ssize_t mark = o.len;
             rc = OUT_LIT(&o, "| offset: ") || out_i64(&o, c.offset) || OUT_LIT(&o, " ") ||
                  out_mem(&o, tt_text, tt_len) || OUT_LIT(&o, ": ") || out_i64(&o, c.timestamp) ||
@@ -1087,19 +1104,44 @@ error:
     return NULL;
 }
 
-/* jsonl_lines(batch, decoded, head, batch_fields, record_jsonl) -> the records' JSON lines.
+/* The rest of a record's JSON line after its batch's fields, from `"key":`: tail_fn(rec) renders the key and
+ * value (`"key":{...},"value":...`), C closes the line. 1 = not usable here (the reference renders the line). */
+static int out_tail(Out *o, PyObject *tail_fn, PyObject *rec) {
+    PyObject *tail = PyObject_CallOneArg(tail_fn, rec);
+    if (tail == NULL) return -1;
+    int rc = 1;
+    if (!PyUnicode_Check(tail)) {
+        rc = 1;
+    } else if (PyUnicode_IS_ASCII(tail)) {
+        rc = out_mem(o, (const char *)PyUnicode_1BYTE_DATA(tail), PyUnicode_GET_LENGTH(tail)) ? -1 : 0;
+    } else if (o->errors != NULL) {
+        PyObject *raw = PyUnicode_AsEncodedString(tail, "utf-8", o->errors);
+        rc = raw == NULL || out_mem(o, PyBytes_AS_STRING(raw), PyBytes_GET_SIZE(raw)) ? -1 : 0;
+        Py_XDECREF(raw);
+    }
+    Py_DECREF(tail);
+    if (rc == 0) rc = OUT_LIT(o, "}\n") ? -1 : 0;
+    return rc;
+}
+
+/* jsonl_lines(batch, decoded, head, batch_fields, record_jsonl, key_value_jsonl[, errors]) -> the records'
+ * JSON lines (str, or UTF-8 bytes with `errors`, as dumplog_lines). Other records than offset commits are
+ * written by C up to their batch's fields and finished by `key_value_jsonl(rec)`.
  * `head` is `{"file":"...",` and `batch_fields` the batch's fields without braces, both rendered by
  * the reference once per file and batch; `record_jsonl(rec)` renders a record the fast path leaves. */
 static PyObject *jsonl_lines(PyObject *self, PyObject *args) {
-    PyObject *batch, *decoded, *head, *fields_fn, *fn;
+    PyObject *batch, *decoded, *head, *fields_fn, *fn, *tail_fn;
+    const char *errors = NULL;
     if (check_ready()) return NULL;
-    if (!PyArg_ParseTuple(args, "OO!UOO", &batch, &PyList_Type, &decoded, &head, &fields_fn, &fn)) return NULL;
+    if (!PyArg_ParseTuple(args, "OO!UOOO|z", &batch, &PyList_Type, &decoded, &head, &fields_fn, &fn, &tail_fn,
+                          &errors))
+        return NULL;
     int fast;
     PyObject *tt;
     if (batch_facts(batch, &fast, &tt)) return NULL;
     const char *head_text = NULL, *fields_text = NULL;
     Py_ssize_t head_len = 0, fields_len = 0;
-    Out fo = {NULL, 0, 0};
+    Out fo = {NULL, 0, 0, NULL};
     PyObject *fields = NULL;
     if (fast) {
         /* The head and the batch's fields, once per batch: in C, or by the reference's fields_fn(batch).
@@ -1131,9 +1173,14 @@ static PyObject *jsonl_lines(PyObject *self, PyObject *args) {
     }
     Py_XDECREF(tt);
     tt = NULL;
-    Out o = {NULL, 0, 0};
+    Out o = {NULL, 0, 0, errors};
+    /* a line repeats the head and the batch's fields: room for all of them at once, not doubling up to it */
+    if (fast && out_reserve(&o, PyList_GET_SIZE(decoded) * (head_len + fields_len + 256))) goto early_error;
     PyObject *pieces = PyList_New(0);
-    if (pieces == NULL) goto early_error;
+    if (pieces == NULL) {
+        PyMem_Free(o.buf);
+        goto early_error;
+    }
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(decoded); i++) {
         PyObject *rec = PyList_GET_ITEM(decoded, i);
         Common c;
@@ -1144,9 +1191,13 @@ static PyObject *jsonl_lines(PyObject *self, PyObject *args) {
                  OUT_LIT(&o, ",\"timestamp\":") || out_i64(&o, c.timestamp) || OUT_LIT(&o, ",\"keySize\":") ||
                  out_i64(&o, c.ksize) || OUT_LIT(&o, ",\"valueSize\":") || out_i64(&o, c.vsize) ||
                  OUT_LIT(&o, ",\"sequence\":") || out_i64(&o, c.seq) || OUT_LIT(&o, ",\"headerKeys\":[],") ||
-                 out_mem(&o, fields_text, fields_len) || OUT_LIT(&o, ",\"key\":{\"type\":1,") ? -1 : 0;
-            if (rc == 0) rc = out_key_data(&o, PyTuple_GET_ITEM(c.key, 1));
-            if (rc == 0) {
+                 out_mem(&o, fields_text, fields_len) || OUT_LIT(&o, ",") ? -1 : 0;
+            if (rc == 0 && !c.offset_commit) {
+                rc = out_tail(&o, tail_fn, rec);
+            } else if (rc == 0) {
+                rc = OUT_LIT(&o, "\"key\":{\"type\":1,") ? -1 : out_key_data(&o, PyTuple_GET_ITEM(c.key, 1));
+            }
+            if (rc == 0 && c.offset_commit) {
                 if (c.value == Py_None) {
                     rc = OUT_LIT(&o, "},\"value\":null}\n") ? -1 : 0;
                 } else if (small_version(c.value) < 0) {
@@ -2140,9 +2191,12 @@ static PyMethodDef methods[] = {
      "next_batch(data, pos) -> (Batch, end) of a plain v2 batch, or None to let the reference read it."},
     {"decode", decode, METH_VARARGS, "decode(batch, records) -> DecodedRecords, as decode_record gives them."},
     {"dumplog_lines", dumplog_lines, METH_VARARGS,
-     "dumplog_lines(batch, decoded, hide_topic_id, record_line) -> the kafka-dump-log lines of the records."},
+     "dumplog_lines(batch, decoded, hide_topic_id, record_line, batch_line[, errors]) -> the kafka-dump-log "
+     "lines of the records (UTF-8 bytes with errors)."},
     {"jsonl_lines", jsonl_lines, METH_VARARGS,
-     "jsonl_lines(batch, decoded, head, batch_fields, record_jsonl) -> the JSON lines of the records."},
+     "jsonl_lines(batch, decoded, head, batch_fields, record_jsonl, key_value_jsonl[, errors]) -> the JSON lines "
+     "of the records "
+     "(UTF-8 bytes with errors)."},
     {"observe_batch", observe_batch, METH_VARARGS,
      "observe_batch(auditor, replay, batch, decoded, OffsetEntry): Auditor.observe for each record, "
      "plain offset commits without a Python call each."},

@@ -23,6 +23,7 @@ from groupctl.errors import DecodeError
 from groupctl.log.batch import Batch, Record
 from groupctl.log.decode import DecodedRecord, FileDump, RecordFilter
 from groupctl.log.kafka_versions import Profile, profile
+from groupctl.log.sink import byte_sink
 from groupctl.protocol.records import (
     EarlyAccessLayout,
     decode_value,
@@ -155,26 +156,32 @@ def write_dump_log(
     """
     kafka = profile() if kafka is None else kafka
     lines = _compiled_lines(kafka)
+    sink = None if lines is None else byte_sink(out)
+    text = out.write if sink is None else sink.write_text
     for dump in dumps:
-        out.write(f"Dumping {dump.path}\n")
+        text(f"Dumping {dump.path}\n")
         if dump.start_offset is not None:
-            out.write(f"Log starting offset: {dump.start_offset}\n")
+            text(f"Log starting offset: {dump.start_offset}\n")
         for batch, records in dump.batches:
             shown = records if keep is None else [r for r in records if keep(r)]
             if keep is not None and not shown:
                 continue
-            if lines is not None:
+            if sink is not None:
+                sink.write(lines(batch, shown, sink.errors))
+            elif lines is not None:
                 out.write(lines(batch, shown))
-                continue
-            out.write(batch_line(batch) + "\n")
-            for rec in shown:
-                out.write(record_line(rec, kafka) + "\n")
+            else:
+                out.write(batch_line(batch) + "\n")
+                for rec in shown:
+                    out.write(record_line(rec, kafka) + "\n")
         if dump.trailing_bytes:
-            out.write(f"Found {dump.trailing_bytes} invalid bytes at the end of {Path(dump.path).name}\n")
+            text(f"Found {dump.trailing_bytes} invalid bytes at the end of {Path(dump.path).name}\n")
         yield dump
+        if sink is not None:  # whatever the caller wrote to `out` meanwhile goes before the next file
+            out.flush()
 
 
-def _compiled_lines(kafka: Profile) -> Callable[[Any, list[DecodedRecord]], str] | None:
+def _compiled_lines(kafka: Profile) -> Callable[..., str | bytes] | None:
     """The compiled printer of a batch's record lines, when it is built and on and this release prints
     offset commits as it knows how (type 1 known, only `topicId` possibly hidden); it hands every
     other record to `record_line`."""
@@ -188,9 +195,10 @@ def _compiled_lines(kafka: Profile) -> Callable[[Any, list[DecodedRecord]], str]
     reference = functools.partial(record_line, kafka=kafka)
     render = native.dumplog_lines
 
-    def lines(batch: Any, records: list[DecodedRecord]) -> str:
-        """The batch line (v2 batches in C, others by `batch_line`) and the records' lines."""
-        return render(batch, records, hide_topic_id, reference, batch_line)
+    def lines(batch: Any, records: list[DecodedRecord], errors: str | None = None) -> str | bytes:
+        """The batch line (v2 batches in C, others by `batch_line`) and the records' lines; UTF-8 bytes
+        with `errors` (a `sink.ByteSink`'s)."""
+        return render(batch, records, hide_topic_id, reference, batch_line, errors)
 
     return lines
 

@@ -13,6 +13,7 @@ from typing import Any, TextIO
 import orjson
 
 from groupctl.log.decode import DecodedRecord, FileDump, RecordFilter
+from groupctl.log.sink import byte_sink
 from groupctl.protocol.records import RECORD_TYPE_NAMES, key_to_jsonable, value_to_jsonable
 
 
@@ -82,18 +83,27 @@ def dumps_line(obj: dict[str, Any]) -> str:
         return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
 
+def _key_value_text(rec: DecodedRecord) -> str:
+    """`"key":{...},"value":...` of an error-free record: how `record_jsonable`'s line ends, so the compiled
+    printer can write the rest of a group record's line as it writes an offset commit's."""
+    value = None if rec.value is None else value_to_jsonable(rec.key.type, rec.value)
+    return dumps_line({"key": key_to_jsonable(rec.key), "value": value})[1:-1]
+
+
 def _batch_fields_text(batch: Any) -> str:
     """The batch's fields as they sit inside each of its records' lines (no braces)."""
     return dumps_line(batch_fields(batch))[1:-1]
 
 
 def write_jsonl(dumps: Iterable[FileDump], out: TextIO, keep: RecordFilter | None = None) -> None:
-    """`--format jsonl`: one line per (kept) record. With the compiled loop, a batch's offset commits
-    and its fields are printed in C (the fields by `_batch_fields_text` when C declines them); other
-    records take `record_jsonable` either way."""
+    """`--format jsonl`: one line per (kept) record, as `record_jsonable` builds it. With the compiled
+    loop, C writes each line up to its batch's fields (those by `_batch_fields_text` when C declines
+    them) and offset commits whole; other records end with `_key_value_text`; what C cannot take is the
+    reference's line. The lines go as bytes below `out` when it encodes UTF-8 (`sink.byte_sink`)."""
     from groupctl.log import fast
 
     native = fast.module()
+    sink = None if native is None else byte_sink(out)
     write = out.write
     for dump in dumps:
         path = dump.path
@@ -106,11 +116,14 @@ def write_jsonl(dumps: Iterable[FileDump], out: TextIO, keep: RecordFilter | Non
             shown = records if keep is None else [r for r in records if keep(r)]
             if not shown:
                 continue
-            if native is not None:
-                write(native.jsonl_lines(batch, shown, head, _batch_fields_text, reference))
-                continue
-            for rec in shown:
-                write(reference(rec) + "\n")
+            if sink is not None:
+                sink.write(native.jsonl_lines(batch, shown, head, _batch_fields_text, reference, _key_value_text,
+                                              sink.errors))
+            elif native is not None:
+                write(native.jsonl_lines(batch, shown, head, _batch_fields_text, reference, _key_value_text))
+            else:
+                for rec in shown:
+                    write(reference(rec) + "\n")
 
 
 def _key_detail(data: dict[str, Any]) -> str:

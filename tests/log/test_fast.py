@@ -68,15 +68,26 @@ def _records(source: Path | bytes) -> list[Any]:
     return out
 
 
-def _dump_log(source: Path | bytes, version: str) -> str:
-    out = io.StringIO()
+class _Utf8Stream(io.TextIOWrapper):
+    """A text stream over bytes, as stdout is: the compiled printers write below it (`sink.byte_sink`)."""
+
+    def __init__(self) -> None:
+        super().__init__(io.BytesIO(), encoding="utf-8", newline="")
+
+    def getvalue(self) -> str:
+        self.flush()
+        return self.buffer.getvalue().decode("utf-8")
+
+
+def _dump_log(source: Path | bytes, version: str, stream: type = io.StringIO) -> str:
+    out = stream()
     for _ in write_dump_log(_inputs(source), out, kafka=profile(version)):
         pass
     return out.getvalue()
 
 
-def _jsonl(source: Path | bytes) -> str:
-    out = io.StringIO()
+def _jsonl(source: Path | bytes, stream: type = io.StringIO) -> str:
+    out = stream()
     write_jsonl(_inputs(source), out)
     return out.getvalue()
 
@@ -100,8 +111,12 @@ def assert_same(source: Path | bytes, *, versions: tuple[str, ...] = SUPPORTED_V
     for version in versions:
         reference, compiled = _both(lambda v=version: _dump_log(source, v))
         assert compiled == reference, f"dump-log text differs for Kafka {version}"
+        with fast.forced(False):
+            assert _dump_log(source, version, _Utf8Stream) == reference, f"dump-log bytes differ for Kafka {version}"
     reference, compiled = _both(lambda: _jsonl(source))
     assert compiled.splitlines() == reference.splitlines()
+    with fast.forced(False):
+        assert _jsonl(source, _Utf8Stream).splitlines() == reference.splitlines()
     reference, compiled = _both(lambda: _audit(source))
     assert compiled == reference
 
@@ -145,6 +160,29 @@ def test_the_dump_with_every_audit_finding_reads_the_same(every_finding: list[Pa
 def test_the_benchmark_dump_and_the_sample_read_the_same(tmp_path: Path) -> None:
     assert_same(mixed_dump(3000, seed=5))
     assert_same(write_sample_dump(tmp_path))
+
+
+def test_group_records_jsonl_lines_are_finished_from_c(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Group records' JSON lines are written by C up to their batch's fields and ended by `_key_value_text`
+    (the reference renders only what C cannot take), and they read as the reference's."""
+    from groupctl.log import jsonl
+
+    data = mixed_dump(3000, seed=5)
+    with fast.forced(True):
+        reference = _jsonl(data)
+    ended: list[int] = []
+    real = jsonl._key_value_text
+
+    def counted(rec: Any) -> str:
+        ended.append(rec.key.type)
+        return real(rec)
+
+    monkeypatch.setattr(jsonl, "_key_value_text", counted)
+    with fast.forced(False):
+        for stream in (io.StringIO, _Utf8Stream):
+            ended.clear()
+            assert _jsonl(data, stream) == reference
+            assert ended and set(ended) >= {2, 3, 5, 7, 8}
 
 
 # --- generated batches ---------------------------------------------------------------------------
