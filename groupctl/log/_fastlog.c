@@ -360,13 +360,9 @@ static PyObject *walk(PyObject *self, PyObject *args) {
 
 /* next_batch(data, pos) -> (Batch, end) for a whole, uncompressed v2 batch whose CRC checks and whose
  * records walk cleanly; None for anything else (the reference reads it and reports what is wrong). */
-static PyObject *next_batch(PyObject *self, PyObject *args) {
-    Py_buffer view;
-    Py_ssize_t pos;
-    if (check_ready()) return NULL;
-    if (!PyArg_ParseTuple(args, "y*n", &view, &pos)) return NULL;
-    const uint8_t *b = view.buf;
-    Py_ssize_t n = view.len;
+/* The Batch of the uncompressed v2 batch at pos (its end in *end_out), Py_None when the reference must read
+   it, NULL on an error. */
+static PyObject *read_plain_batch(const uint8_t *b, Py_ssize_t n, Py_ssize_t pos, Py_ssize_t *end_out) {
     PyObject *result = Py_None, *records = NULL;
     if (pos < 0 || n - pos < 61) goto done;
     const uint8_t *h = b + pos;
@@ -426,14 +422,69 @@ static PyObject *next_batch(PyObject *self, PyObject *args) {
         goto done;
     }
     for (int i = 0; i < N_BATCH_FIELDS; i++) *(PyObject **)((char *)batch + batch_offsets[i]) = f[i];
-    result = Py_BuildValue("(Nn)", batch, end);
-    PyBuffer_Release(&view);
-    return result;
+    *end_out = end;
+    return batch;
 done:
     Py_XDECREF(records);
-    PyBuffer_Release(&view);
     if (result == Py_None) Py_RETURN_NONE;
     return result;
+}
+
+static PyObject *next_batch(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    Py_ssize_t pos, end = 0;
+    if (check_ready()) return NULL;
+    if (!PyArg_ParseTuple(args, "y*n", &view, &pos)) return NULL;
+    PyObject *batch = read_plain_batch(view.buf, view.len, pos, &end);
+    PyBuffer_Release(&view);
+    if (batch == NULL || batch == Py_None) return batch;
+    return Py_BuildValue("(Nn)", batch, end);
+}
+
+static PyObject *decode_list(PyObject *batch, PyObject *records, int control);
+
+/* A run of plain batches from pos while they start before `until`: the reader's Python loop then runs
+   once per run, not per batch. With `decoded`, each item is (batch, its DecodedRecords). */
+static PyObject *next_batches(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    Py_ssize_t pos, until;
+    int decoded;
+    if (check_ready()) return NULL;
+    if (!PyArg_ParseTuple(args, "y*nnp", &view, &pos, &until, &decoded)) return NULL;
+    PyObject *items = PyList_New(0);
+    if (items == NULL) goto error;
+    while (pos < until) {
+        Py_ssize_t end = 0;
+        PyObject *batch = read_plain_batch(view.buf, view.len, pos, &end);
+        if (batch == NULL) goto error;
+        if (batch == Py_None) {
+            Py_DECREF(batch);
+            break;
+        }
+        PyObject *item = batch;
+        if (decoded) {
+            PyObject *records = *(PyObject **)((char *)batch + batch_offsets[N_BATCH_FIELDS - 1]);
+            PyObject *dec = decode_list(batch, records, ((const uint8_t *)view.buf)[pos + 22] & 0x20);
+            item = dec == NULL ? NULL : PyTuple_Pack(2, batch, dec);
+            Py_XDECREF(dec);
+            Py_DECREF(batch);
+        }
+        if (item == NULL) goto error;
+        int bad = PyList_Append(items, item);
+        Py_DECREF(item);
+        if (bad) goto error;
+        pos = end;
+    }
+    PyBuffer_Release(&view);
+    if (PyList_GET_SIZE(items) == 0) {
+        Py_DECREF(items);
+        Py_RETURN_NONE;
+    }
+    return Py_BuildValue("(Nn)", items, pos);
+error:
+    Py_XDECREF(items);
+    PyBuffer_Release(&view);
+    return NULL;
 }
 
 /* ---- decode: keys from the reference's cache, OffsetCommit values here ------------------------ */
@@ -614,6 +665,10 @@ static PyObject *decode(PyObject *self, PyObject *args) {
     int control = PyObject_IsTrue(ctl);
     Py_DECREF(ctl);
     if (control < 0) return NULL;
+    return decode_list(batch, records, control);
+}
+
+static PyObject *decode_list(PyObject *batch, PyObject *records, int control) {
     Py_ssize_t n = PyList_GET_SIZE(records);
     PyObject *out = PyList_New(n);
     if (out == NULL) return NULL;
@@ -2138,6 +2193,9 @@ static PyMethodDef methods[] = {
      "the batch's Records, or None to let the reference read (and judge) the batch."},
     {"next_batch", next_batch, METH_VARARGS,
      "next_batch(data, pos) -> (Batch, end) of a plain v2 batch, or None to let the reference read it."},
+    {"next_batches", next_batches, METH_VARARGS,
+     "next_batches(data, pos, until, decoded) -> (items, end): the plain v2 batches from pos on that start "
+     "before until (each (Batch, DecodedRecords) with decoded), or None when the first is not plain."},
     {"decode", decode, METH_VARARGS, "decode(batch, records) -> DecodedRecords, as decode_record gives them."},
     {"dumplog_lines", dumplog_lines, METH_VARARGS,
      "dumplog_lines(batch, decoded, hide_topic_id, record_line) -> the kafka-dump-log lines of the records."},
