@@ -120,7 +120,7 @@ def decoded_batches(batches: Iterable[Any]) -> Iterator[tuple[Any, list[DecodedR
     from groupctl.log import fast
 
     native = fast.module()
-    if native is not None:  # the same DecodedRecords, offset commits decoded in C, the rest by decode_record
+    if native is not None:  # the same DecodedRecords, values decoded in C, anything unusual by decode_record
         from groupctl.log.segment import BatchIterator
 
         decode = native.decode
