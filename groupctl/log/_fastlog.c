@@ -617,6 +617,7 @@ enum { VK_BOOL, VK_INT8, VK_INT16, VK_UINT16, VK_INT32, VK_UINT32, VK_INT64, VK_
        VK_BYTES, VK_STRUCT, VK_ARRAY, VK_ARRAY_STRUCT, VK_KINDS };
 enum { VF_NULLABLE = 1, VF_COMPACT = 2, VF_TAGGED = 4 };
 static const int FIXED_SIZE[VK_STRING] = {1, 1, 2, 2, 4, 4, 8, 8, 16};
+/* value_programs.py's MAX_TYPES, MAX_VERSIONS and MAX_SLOTS: it leaves out what is beyond them. */
 #define PROGRAM_TYPES 64
 #define PROGRAM_VERSIONS 16
 #define PROGRAM_SLOTS 64

@@ -34,6 +34,9 @@ BOOL, INT8, INT16, UINT16, INT32, UINT32, INT64, FLOAT64, UUID, STRING, BYTES, S
 NULLABLE, COMPACT, TAGGED = 1, 2, 4
 MAX_SLOTS: Final = 64
 """Fields one struct may have (the compiled loop's limit; no schema comes near it)."""
+MAX_TYPES: Final = 64
+MAX_VERSIONS: Final = 16
+"""The compiled loop's table of programs: record types 0-63, versions 0-15."""
 
 _KINDS: Final = {
     "bool": BOOL, "int8": INT8, "int16": INT16, "uint16": UINT16, "int32": INT32, "uint32": UINT32,
@@ -118,10 +121,20 @@ def compile_program(msg: Message, version: int) -> tuple[bytes, tuple[Any, ...]]
 
 
 def value_programs(schemas: dict[int, Message]) -> list[tuple[int, int, bytes, tuple[Any, ...]]]:
-    """`(type, version, ops, consts)` for every valid version of every value schema but types 0 and 1."""
-    return [
-        (record_type, version, *compile_program(msg, version))
-        for record_type, msg in sorted(schemas.items())
-        if record_type not in SKIPPED_TYPES
-        for version in msg.versions
-    ]
+    """`(type, version, ops, consts)` for every valid version of every value schema but types 0 and 1.
+
+    A (type, version) the compiled loop cannot hold (beyond its table, or a struct wider than it
+    takes) is left out: the reference decodes those values, as it does without the compiled loop.
+    """
+    out = []
+    for record_type, msg in sorted(schemas.items()):
+        if record_type in SKIPPED_TYPES or not 0 <= record_type < MAX_TYPES:
+            continue
+        for version in msg.versions:
+            if version >= MAX_VERSIONS:
+                break
+            try:
+                out.append((record_type, version, *compile_program(msg, version)))
+            except ValueError:
+                continue
+    return out

@@ -22,7 +22,14 @@ from groupctl.protocol.record_schemas import KEY_SCHEMAS, VALUE_SCHEMAS
 from groupctl.protocol.records import RecordValue, decode_key, decode_value, encode_key, encode_value
 from groupctl.protocol.schema import UNKNOWN_TAGS, field, message
 from groupctl.protocol.strategies import message_values
-from groupctl.protocol.value_programs import SKIPPED_TYPES, compile_program, value_programs
+from groupctl.protocol.value_programs import (
+    MAX_SLOTS,
+    MAX_TYPES,
+    MAX_VERSIONS,
+    SKIPPED_TYPES,
+    compile_program,
+    value_programs,
+)
 from tests.conftest import KAFKA_40_VECTORS, VECTORS
 from tests.log.conftest import NOT_BUILT
 
@@ -78,6 +85,15 @@ def test_every_group_value_schema_has_a_program() -> None:
     programs = value_programs(VALUE_SCHEMAS)
     assert [(t, v) for t, v, _, _ in programs] == GROUP_VERSIONS
     assert {2, 3, 4, 5, 6, 7, 8, 16} <= {t for t, _ in GROUP_VERSIONS}
+
+
+def test_what_the_compiled_loop_cannot_hold_is_left_to_the_reference() -> None:
+    wide = message("Wide", "0-20", "0+", [field(f"F{i}", "int8") for i in range(MAX_SLOTS + 1)])
+    narrow = message("Narrow", "0-20", "0+", [field("F", "int8")])
+    with pytest.raises(ValueError, match="at most"):
+        compile_program(wide, 0)
+    programs = value_programs({2: wide, 3: narrow, MAX_TYPES: narrow})
+    assert [(t, v) for t, v, _, _ in programs] == [(3, v) for v in range(MAX_VERSIONS)]
 
 
 def test_a_malformed_program_is_refused() -> None:
