@@ -2,10 +2,10 @@
  * `dump audit` out of the interpreter.
  *
  * Every function here handles the common, well-formed case and nothing else. Whatever it does not
- * recognise (a varint it would have to guess about, headers, a record type or value version other
- * than an OffsetCommit's, a string needing escapes, an unknown tagged field) goes to the pure-Python
- * code, a whole batch (walk) or one record (decode, lines) at a time, so the output is the
- * reference's, byte for byte, and the reference alone words every error.
+ * recognise (a varint it would have to guess about, headers, a legacy (type 0) value, a value its
+ * program does not read cleanly and wholly, a string needing escapes, an unknown tagged field in an
+ * offset commit) goes to the pure-Python code, a whole batch (walk) or one record (decode, lines) at a
+ * time, so the output is the reference's, byte for byte, and the reference alone words every error.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -360,13 +360,9 @@ static PyObject *walk(PyObject *self, PyObject *args) {
 
 /* next_batch(data, pos) -> (Batch, end) for a whole, uncompressed v2 batch whose CRC checks and whose
  * records walk cleanly; None for anything else (the reference reads it and reports what is wrong). */
-static PyObject *next_batch(PyObject *self, PyObject *args) {
-    Py_buffer view;
-    Py_ssize_t pos;
-    if (check_ready()) return NULL;
-    if (!PyArg_ParseTuple(args, "y*n", &view, &pos)) return NULL;
-    const uint8_t *b = view.buf;
-    Py_ssize_t n = view.len;
+/* The Batch of the uncompressed v2 batch at pos (its end in *end_out), Py_None when the reference must read
+   it, NULL on an error. */
+static PyObject *read_plain_batch(const uint8_t *b, Py_ssize_t n, Py_ssize_t pos, Py_ssize_t *end_out) {
     PyObject *result = Py_None, *records = NULL;
     if (pos < 0 || n - pos < 61) goto done;
     const uint8_t *h = b + pos;
@@ -426,17 +422,72 @@ static PyObject *next_batch(PyObject *self, PyObject *args) {
         goto done;
     }
     for (int i = 0; i < N_BATCH_FIELDS; i++) *(PyObject **)((char *)batch + batch_offsets[i]) = f[i];
-    result = Py_BuildValue("(Nn)", batch, end);
-    PyBuffer_Release(&view);
-    return result;
+    *end_out = end;
+    return batch;
 done:
     Py_XDECREF(records);
-    PyBuffer_Release(&view);
     if (result == Py_None) Py_RETURN_NONE;
     return result;
 }
 
-/* ---- decode: keys from the reference's cache, OffsetCommit values here ------------------------ */
+static PyObject *next_batch(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    Py_ssize_t pos, end = 0;
+    if (check_ready()) return NULL;
+    if (!PyArg_ParseTuple(args, "y*n", &view, &pos)) return NULL;
+    PyObject *batch = read_plain_batch(view.buf, view.len, pos, &end);
+    PyBuffer_Release(&view);
+    if (batch == NULL || batch == Py_None) return batch;
+    return Py_BuildValue("(Nn)", batch, end);
+}
+
+static PyObject *decode_list(PyObject *batch, PyObject *records, int control);
+
+/* A run of plain batches from pos while they start before `until`: the reader's Python loop then runs
+   once per run, not per batch. With `decoded`, each item is (batch, its DecodedRecords). */
+static PyObject *next_batches(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    Py_ssize_t pos, until;
+    int decoded;
+    if (check_ready()) return NULL;
+    if (!PyArg_ParseTuple(args, "y*nnp", &view, &pos, &until, &decoded)) return NULL;
+    PyObject *items = PyList_New(0);
+    if (items == NULL) goto error;
+    while (pos < until) {
+        Py_ssize_t end = 0;
+        PyObject *batch = read_plain_batch(view.buf, view.len, pos, &end);
+        if (batch == NULL) goto error;
+        if (batch == Py_None) {
+            Py_DECREF(batch);
+            break;
+        }
+        PyObject *item = batch;
+        if (decoded) {
+            PyObject *records = *(PyObject **)((char *)batch + batch_offsets[N_BATCH_FIELDS - 1]);
+            PyObject *dec = decode_list(batch, records, ((const uint8_t *)view.buf)[pos + 22] & 0x20);
+            item = dec == NULL ? NULL : PyTuple_Pack(2, batch, dec);
+            Py_XDECREF(dec);
+            Py_DECREF(batch);
+        }
+        if (item == NULL) goto error;
+        int bad = PyList_Append(items, item);
+        Py_DECREF(item);
+        if (bad) goto error;
+        pos = end;
+    }
+    PyBuffer_Release(&view);
+    if (PyList_GET_SIZE(items) == 0) {
+        Py_DECREF(items);
+        Py_RETURN_NONE;
+    }
+    return Py_BuildValue("(Nn)", items, pos);
+error:
+    Py_XDECREF(items);
+    PyBuffer_Release(&view);
+    return NULL;
+}
+
+/* ---- decode: keys from the reference's cache, values here (OffsetCommits by hand, group records by program) */
 
 static PyObject *new_tuple_of(PyTypeObject *type, Py_ssize_t n, PyObject **items) {
     /* A NamedTuple instance without its __new__; steals the references in items. */
@@ -559,6 +610,311 @@ error:
     return NULL;
 }
 
+/* ---- group-record values: a flat program per (type, version), compiled by value_programs.py ---- */
+
+/* The kinds and flags of groupctl/protocol/value_programs.py, in its order. */
+enum { VK_BOOL, VK_INT8, VK_INT16, VK_UINT16, VK_INT32, VK_UINT32, VK_INT64, VK_FLOAT64, VK_UUID, VK_STRING,
+       VK_BYTES, VK_STRUCT, VK_ARRAY, VK_ARRAY_STRUCT, VK_KINDS };
+enum { VF_NULLABLE = 1, VF_COMPACT = 2, VF_TAGGED = 4 };
+static const int FIXED_SIZE[VK_STRING] = {1, 1, 2, 2, 4, 4, 8, 8, 16};
+/* value_programs.py's MAX_TYPES, MAX_VERSIONS and MAX_SLOTS: it leaves out what is beyond them. */
+#define PROGRAM_TYPES 64
+#define PROGRAM_VERSIONS 16
+#define PROGRAM_SLOTS 64
+#define PROGRAM_DEPTH 16
+
+typedef struct {
+    PyObject *ops;    /* bytes of int32s */
+    PyObject *consts; /* tuple */
+} Program;
+static Program programs[PROGRAM_TYPES][PROGRAM_VERSIONS];
+static PyObject *s_unknown_tags;
+
+typedef struct {
+    const uint8_t *b;
+    Py_ssize_t n;
+    const int32_t *ops;
+    PyObject *const *consts;
+} VCtx;
+
+/* A compact length or count: readUnsignedVarint() - 1; -1 (null) and up. Values Java would wrap are the
+ * reference's to judge. */
+static inline int v_compact(const VCtx *c, Py_ssize_t *p, int64_t *out) {
+    uint32_t raw;
+    if (read_uvarint32(c->b, p, c->n, &raw) || raw > INT32_MAX) return -1;
+    *out = (int64_t)raw - 1;
+    return 0;
+}
+
+static inline int v_uvarint(const VCtx *c, Py_ssize_t *p, int64_t *out) {
+    uint32_t raw;
+    if (read_uvarint32(c->b, p, c->n, &raw) || raw > INT32_MAX) return -1;
+    *out = raw;
+    return 0;
+}
+
+static PyObject *v_fixed(int kind, const uint8_t *b) {
+    switch (kind) {
+    case VK_BOOL: return Py_NewRef(b[0] ? Py_True : Py_False);
+    case VK_INT8: return PyLong_FromLong((int8_t)b[0]);
+    case VK_INT16: return PyLong_FromLong(be16(b));
+    case VK_UINT16: return PyLong_FromLong((uint16_t)be16(b));
+    case VK_INT32: return PyLong_FromLong(be32(b));
+    case VK_UINT32: return PyLong_FromUnsignedLong((uint32_t)be32(b));
+    case VK_INT64: return PyLong_FromLongLong(be64(b));
+    case VK_FLOAT64: {
+        uint64_t bits = (uint64_t)be64(b);
+        double d;
+        memcpy(&d, &bits, 8);
+        return PyFloat_FromDouble(d);
+    }
+    default: return topic_id(b);
+    }
+}
+
+/* A tagged field's default, fresh as the generated decoder builds it: containers copied, the rest shared. */
+static PyObject *fresh_copy(PyObject *obj) {
+    if (PyList_CheckExact(obj)) {
+        Py_ssize_t n = PyList_GET_SIZE(obj);
+        PyObject *out = PyList_New(n);
+        if (out == NULL) return NULL;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *item = fresh_copy(PyList_GET_ITEM(obj, i));
+            if (item == NULL) {
+                Py_DECREF(out);
+                return NULL;
+            }
+            PyList_SET_ITEM(out, i, item);
+        }
+        return out;
+    }
+    if (PyDict_CheckExact(obj)) {
+        PyObject *out = PyDict_New(), *k, *v;
+        Py_ssize_t pos = 0;
+        if (out == NULL) return NULL;
+        while (PyDict_Next(obj, &pos, &k, &v)) {
+            if (dict_set_steal(out, k, fresh_copy(v))) {
+                Py_DECREF(out);
+                return NULL;
+            }
+        }
+        return out;
+    }
+    return Py_NewRef(obj);
+}
+
+static PyObject *v_struct(const VCtx *c, int32_t s, Py_ssize_t *p);
+
+/* One field's value; NULL without an exception set means "the reference is to decode this value". */
+static PyObject *v_field(const VCtx *c, int kind, int flags, int32_t aux, Py_ssize_t *p) {
+    const uint8_t *b = c->b;
+    Py_ssize_t n = c->n;
+    int64_t len;
+    if (kind < VK_STRING) {
+        int size = FIXED_SIZE[kind];
+        if (n - *p < size) return NULL;
+        PyObject *v = v_fixed(kind, b + *p);
+        *p += size;
+        return v;
+    }
+    if (kind == VK_STRUCT) {
+        if (flags & VF_NULLABLE) {
+            if (flags & VF_TAGGED) {
+                if (v_uvarint(c, p, &len)) return NULL;
+                if (len <= 0) return Py_NewRef(Py_None);
+            } else {
+                if (n - *p < 1) return NULL;
+                if ((int8_t)b[(*p)++] < 0) return Py_NewRef(Py_None);
+            }
+        }
+        return v_struct(c, aux, p);
+    }
+    if (flags & VF_COMPACT) {
+        if (v_compact(c, p, &len)) return NULL;
+    } else if (kind == VK_STRING) {
+        if (n - *p < 2) return NULL;
+        len = be16(b + *p);
+        *p += 2;
+    } else {
+        if (n - *p < 4) return NULL;
+        len = be32(b + *p);
+        *p += 4;
+    }
+    if (len < 0) return (flags & VF_NULLABLE) ? Py_NewRef(Py_None) : NULL;
+    if (len > n - *p) return NULL; /* a length, or a count of elements of a byte at least */
+    if (kind == VK_STRING || kind == VK_BYTES) {
+        if (kind == VK_STRING && (flags & VF_COMPACT) && len > 32767) return NULL;
+        const char *start = (const char *)b + *p;
+        *p += len;
+        return kind == VK_STRING ? PyUnicode_DecodeUTF8(start, len, "replace") : PyBytes_FromStringAndSize(start, len);
+    }
+    PyObject *list = PyList_New((Py_ssize_t)len);
+    if (list == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < len; i++) {
+        PyObject *item = kind == VK_ARRAY_STRUCT ? v_struct(c, aux, p) : v_field(c, aux, flags & VF_COMPACT, 0, p);
+        if (item == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, item);
+    }
+    return list;
+}
+
+/* A struct's dict, keys in the generated decoder's order, unknown tagged fields last. */
+static PyObject *v_struct(const VCtx *c, int32_t s, Py_ssize_t *p) {
+    const int32_t *h = c->ops + s;
+    int nslots = h[0], nplain = h[1], ntags = h[2], flexible = h[3];
+    const int32_t *keys = h + 4, *plain = keys + nslots, *tags = plain + 4 * nplain;
+    PyObject *vals[PROGRAM_SLOTS] = {NULL}, *unk = NULL, *d = NULL;
+    for (int i = 0; i < nplain; i++) {
+        const int32_t *f = plain + 4 * i;
+        if ((vals[f[0]] = v_field(c, f[1], f[2], f[3], p)) == NULL) goto done;
+    }
+    if (flexible) {
+        for (int i = 0; i < ntags; i++) {
+            const int32_t *t = tags + 6 * i;
+            if (t[1] >= 0 && (vals[t[1]] = fresh_copy(c->consts[t[5]])) == NULL) goto done;
+        }
+        int64_t count, tag, size;
+        if (v_uvarint(c, p, &count)) goto done;
+        for (int64_t k = 0; k < count; k++) {
+            if (v_uvarint(c, p, &tag) || v_uvarint(c, p, &size)) goto done;
+            const int32_t *t = NULL;
+            for (int i = 0; i < ntags && t == NULL; i++)
+                if (tags[6 * i] == tag) t = tags + 6 * i;
+            if (size > c->n - *p) goto done;
+            if (t != NULL) {
+                if (t[1] < 0) goto done; /* a tag not valid at this version */
+                Py_ssize_t start = *p;
+                PyObject *v = v_field(c, t[2], t[3], t[4], p);
+                if (v == NULL) goto done;
+                Py_SETREF(vals[t[1]], v);
+                if (*p - start != size) goto done; /* a size that is not the field's: let the reference read it */
+                continue;
+            }
+            if (unk == NULL && (unk = PyList_New(0)) == NULL) goto done;
+            PyObject *pair = Py_BuildValue("(Ly#)", (long long)tag, (const char *)c->b + *p, (Py_ssize_t)size);
+            *p += size;
+            if (pair == NULL) goto done;
+            int rc = PyList_Append(unk, pair);
+            Py_DECREF(pair);
+            if (rc) goto done;
+        }
+    }
+    for (int i = 0; i < nslots; i++)
+        if (vals[i] == NULL) goto done;
+    if ((d = PyDict_New()) == NULL) goto done;
+    for (int i = 0; i < nslots; i++) {
+        if (PyDict_SetItem(d, c->consts[keys[i]], vals[i])) {
+            Py_CLEAR(d);
+            goto done;
+        }
+    }
+    if (unk != NULL && PyDict_SetItem(d, s_unknown_tags, unk)) Py_CLEAR(d);
+done:
+    for (int i = 0; i < nslots; i++) Py_XDECREF(vals[i]);
+    Py_XDECREF(unk);
+    return d;
+}
+
+/* The data dict of a group record's value, or NULL: with an exception set, an error; without, the
+ * reference is to decode it (no program, or anything the program does not read cleanly and wholly). */
+static PyObject *group_value_data(long type, int version, const uint8_t *b, Py_ssize_t n) {
+    if (type < 0 || type >= PROGRAM_TYPES || version < 0 || version >= PROGRAM_VERSIONS) return NULL;
+    Program *pg = &programs[type][version];
+    if (pg->ops == NULL) return NULL;
+    VCtx c = {b, n, (const int32_t *)PyBytes_AS_STRING(pg->ops),
+              ((PyTupleObject *)pg->consts)->ob_item};
+    Py_ssize_t p = 2;
+    PyObject *d = v_struct(&c, 0, &p);
+    if (d != NULL && p != n) Py_CLEAR(d); /* trailing bytes: the reference decides (early-access layouts) */
+    return d;
+}
+
+/* Whether a program is well formed: every offset, slot, kind and constant in range, nesting bounded. */
+static int check_field(const int32_t *ops, Py_ssize_t nops, PyObject *consts, int kind, int32_t aux, int depth);
+
+static int check_struct(const int32_t *ops, Py_ssize_t nops, PyObject *consts, int32_t s, int depth) {
+    if (depth > PROGRAM_DEPTH || s < 0 || s + 4 > nops) return -1;
+    const int32_t *h = ops + s;
+    int32_t nslots = h[0], nplain = h[1], ntags = h[2];
+    if (nslots < 0 || nslots > PROGRAM_SLOTS || nplain < 0 || nplain > nslots || ntags < 0 || ntags > 1024 ||
+        (h[3] != 0 && h[3] != 1) || s + 4 + nslots + 4 * nplain + 6 * ntags > nops)
+        return -1;
+    Py_ssize_t nconsts = PyTuple_GET_SIZE(consts);
+    const int32_t *keys = h + 4, *plain = keys + nslots, *tags = plain + 4 * nplain;
+    for (int i = 0; i < nslots; i++)
+        if (keys[i] < 0 || keys[i] >= nconsts || !PyUnicode_CheckExact(PyTuple_GET_ITEM(consts, keys[i]))) return -1;
+    for (int i = 0; i < nplain; i++) {
+        const int32_t *f = plain + 4 * i;
+        if (f[0] < 0 || f[0] >= nslots || check_field(ops, nops, consts, f[1], f[3], depth)) return -1;
+    }
+    for (int i = 0; i < ntags; i++) {
+        const int32_t *t = tags + 6 * i;
+        if (t[1] < -1 || t[1] >= nslots) return -1;
+        if (t[1] >= 0 && (t[5] < 0 || t[5] >= nconsts || check_field(ops, nops, consts, t[2], t[4], depth))) return -1;
+    }
+    return 0;
+}
+
+static int check_field(const int32_t *ops, Py_ssize_t nops, PyObject *consts, int kind, int32_t aux, int depth) {
+    if (kind < 0 || kind >= VK_KINDS) return -1;
+    if (kind == VK_STRUCT || kind == VK_ARRAY_STRUCT) return check_struct(ops, nops, consts, aux, depth + 1);
+    if (kind == VK_ARRAY) return aux >= 0 && aux <= VK_BYTES ? 0 : -1;
+    return 0;
+}
+
+/* set_value_programs([(type, version, ops, consts), ...]): the programs group_value_data runs. */
+static PyObject *set_value_programs(PyObject *self, PyObject *arg) {
+    if (!PyList_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "set_value_programs takes a list of (type, version, ops, consts)");
+        return NULL;
+    }
+    if (s_unknown_tags == NULL && intern(&s_unknown_tags, "_unknownTaggedFields")) return NULL;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(arg); i++) {
+        int type, version;
+        PyObject *ops, *consts;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(arg, i), "iiO!O!", &type, &version, &PyBytes_Type, &ops, &PyTuple_Type,
+                              &consts))
+            return NULL;
+        Py_ssize_t nops = PyBytes_GET_SIZE(ops) / (Py_ssize_t)sizeof(int32_t);
+        if (type < 0 || type >= PROGRAM_TYPES || version < 0 || version >= PROGRAM_VERSIONS ||
+            PyBytes_GET_SIZE(ops) % (Py_ssize_t)sizeof(int32_t) != 0 || PyTuple_GET_SIZE(consts) == 0 ||
+            check_struct((const int32_t *)PyBytes_AS_STRING(ops), nops, consts, 0, 0)) {
+            PyErr_Format(PyExc_ValueError, "a malformed value program for type %d version %d", type, version);
+            return NULL;
+        }
+        Program *pg = &programs[type][version];
+        Py_XSETREF(pg->ops, Py_NewRef(ops));
+        Py_XSETREF(pg->consts, Py_NewRef(consts));
+    }
+    Py_RETURN_NONE;
+}
+
+/* decode_value(type, value) -> RecordValue, or None when the reference is to decode it (tests call it). */
+static PyObject *decode_value_py(PyObject *self, PyObject *args) {
+    long type;
+    PyObject *vbytes;
+    if (check_ready()) return NULL;
+    if (!PyArg_ParseTuple(args, "lO!", &type, &PyBytes_Type, &vbytes)) return NULL;
+    const uint8_t *b = (const uint8_t *)PyBytes_AS_STRING(vbytes);
+    Py_ssize_t n = PyBytes_GET_SIZE(vbytes);
+    if (n < 2) Py_RETURN_NONE;
+    int version = be16(b);
+    PyObject *data = type == 1 ? offset_commit_data(b, n, version, NULL) : group_value_data(type, version, b, n);
+    if (data == NULL) {
+        if (PyErr_Occurred()) return NULL;
+        Py_RETURN_NONE;
+    }
+    PyObject *items[2] = {PyLong_FromLong(version), data};
+    if (items[0] == NULL) {
+        Py_DECREF(data);
+        return NULL;
+    }
+    return new_tuple_of(ValueType, 2, items);
+}
+
 static PyObject *decode_one(PyObject *batch, PyObject *rec, int *fallback) {
     *fallback = 1;
     if (Py_TYPE(rec) != RecordType) return NULL;
@@ -576,13 +932,19 @@ static PyObject *decode_one(PyObject *batch, PyObject *rec, int *fallback) {
     if (vbytes == Py_None) {
         value = Py_NewRef(Py_None);
     } else {
-        PyObject *type = PyTuple_GET_ITEM(key, 0);
-        if (!PyLong_CheckExact(type) || PyLong_AsLong(type) != 1 || !PyBytes_CheckExact(vbytes)) return NULL;
+        PyObject *tobj = PyTuple_GET_ITEM(key, 0);
+        if (!PyLong_CheckExact(tobj) || !PyBytes_CheckExact(vbytes)) return NULL;
+        long type = PyLong_AsLong(tobj);
+        if (type == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return NULL;
+        }
         const uint8_t *b = (const uint8_t *)PyBytes_AS_STRING(vbytes);
         Py_ssize_t n = PyBytes_GET_SIZE(vbytes);
         if (n < 2) return NULL;
         int version = be16(b);
-        PyObject *data = offset_commit_data(b, n, version, SLOT(rec, R_TIMESTAMP));
+        PyObject *data = type == 1 ? offset_commit_data(b, n, version, SLOT(rec, R_TIMESTAMP))
+                                   : group_value_data(type, version, b, n);
         if (data == NULL) {
             if (PyErr_Occurred()) *fallback = 0;
             return NULL;
@@ -614,6 +976,10 @@ static PyObject *decode(PyObject *self, PyObject *args) {
     int control = PyObject_IsTrue(ctl);
     Py_DECREF(ctl);
     if (control < 0) return NULL;
+    return decode_list(batch, records, control);
+}
+
+static PyObject *decode_list(PyObject *batch, PyObject *records, int control) {
     Py_ssize_t n = PyList_GET_SIZE(records);
     PyObject *out = PyList_New(n);
     if (out == NULL) return NULL;
@@ -2189,7 +2555,14 @@ static PyMethodDef methods[] = {
      "the batch's Records, or None to let the reference read (and judge) the batch."},
     {"next_batch", next_batch, METH_VARARGS,
      "next_batch(data, pos) -> (Batch, end) of a plain v2 batch, or None to let the reference read it."},
+    {"next_batches", next_batches, METH_VARARGS,
+     "next_batches(data, pos, until, decoded) -> (items, end): the plain v2 batches from pos on that start "
+     "before until (each (Batch, DecodedRecords) with decoded), or None when the first is not plain."},
     {"decode", decode, METH_VARARGS, "decode(batch, records) -> DecodedRecords, as decode_record gives them."},
+    {"set_value_programs", set_value_programs, METH_O,
+     "set_value_programs([(type, version, ops, consts), ...]): the group-record value programs (value_programs.py)."},
+    {"decode_value", decode_value_py, METH_VARARGS,
+     "decode_value(type, value) -> RecordValue as decode_value gives it, or None when the reference is to decode it."},
     {"dumplog_lines", dumplog_lines, METH_VARARGS,
      "dumplog_lines(batch, decoded, hide_topic_id, record_line, batch_line[, errors]) -> the kafka-dump-log "
      "lines of the records (UTF-8 bytes with errors)."},

@@ -120,8 +120,18 @@ def decoded_batches(batches: Iterable[Any]) -> Iterator[tuple[Any, list[DecodedR
     from groupctl.log import fast
 
     native = fast.module()
-    if native is not None:  # the same DecodedRecords, offset commits decoded in C, the rest by decode_record
+    if native is not None:  # the same DecodedRecords, values decoded in C, anything unusual by decode_record
+        from groupctl.log.segment import BatchIterator
+
         decode = native.decode
+        if type(batches) is BatchIterator:  # its plain runs come decoded (from its start, when not yet started)
+            batches.decoded = True
+            for item in batches:
+                if type(item) is tuple:
+                    yield item
+                else:
+                    yield item, decode(item, item.records)
+            return
         for batch in batches:
             yield batch, decode(batch, batch.records)
         return

@@ -20,11 +20,14 @@ def _load() -> ModuleType:
     from groupctl.log.batch import Batch, Record
     from groupctl.log.decode import DecodedRecord, decode_record
     from groupctl.protocol import primitives, records
+    from groupctl.protocol.record_schemas import VALUE_SCHEMAS
+    from groupctl.protocol.value_programs import value_programs
 
     _fastlog.setup(
         Record, DecodedRecord, records.RecordKey, records.RecordValue, records._KEY_CACHE, primitives._UUID_CACHE,
         primitives.uuid_from_bytes, primitives.uuid_from_bytes(bytes(16)), decode_record, Batch,
     )
+    _fastlog.set_value_programs(value_programs(VALUE_SCHEMAS))
     return _fastlog
 
 

@@ -93,6 +93,7 @@ RECORD_ALLOWANCE = 4096
 
 _DROP_STEP = 32 << 20  # hand mapped pages back to the kernel every this many bytes read
 _SPOOL_CHUNK = 1 << 20
+_RUN_SPAN = 1 << 20  # the compiled loop reads plain batches starting within this many bytes per call
 
 _PEEK = struct.Struct(">qi4xb")  # base offset, length, magic
 _V2 = struct.Struct(">qiibIhiqqqhii")  # the 61-byte v2 header
@@ -233,6 +234,9 @@ class BatchIterator:
         # consume_records(buf, start, stop, count, base_offset, base_ts, max_ts, log_append_time) is
         # True when it took the records. Offered only batches without a producer id and with a good CRC.
         self.consume_records: Callable[..., bool] | None = None
+        # Set before iterating (by decoded_batches) to have the plain batches the compiled loop reads come
+        # with their records decoded, as (batch, DecodedRecords) pairs; every other batch still comes bare.
+        self.decoded = False
         self._gen = self._run()
 
     def __iter__(self) -> Iterator[Batch]:
@@ -290,7 +294,8 @@ class BatchIterator:
         varint = decode_varint
         native = fast.module()
         walk = None if native is None else native.walk
-        next_batch = None if native is None else native.next_batch
+        next_batches = None if native is None else native.next_batches
+        decoded = self.decoded
         consume = self.consume
         consume_records = self.consume_records
         pos = 0
@@ -307,11 +312,13 @@ class BatchIterator:
                     if end is not None:
                         pos = end
                         continue
-                if next_batch is not None:  # a plain batch whole in C; anything else is read below
-                    got = next_batch(data, pos)
+                if next_batches is not None:  # plain batches whole in C, a run per call; anything else below
+                    # with consume, one batch per call: consume must see the position of every batch
+                    until = pos + 1 if consume is not None else min(n, pos + _RUN_SPAN)
+                    got = next_batches(data, pos, until, decoded)
                     if got is not None:
-                        batch, pos = got
-                        yield batch
+                        items, pos = got
+                        yield from items
                         continue
                 whole_v2 = False
                 if n - pos >= V2_OVERHEAD:

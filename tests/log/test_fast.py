@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from groupctl.errors import DecodeError
 from groupctl.log import fast
 from groupctl.log.audit import audit
-from groupctl.log.decode import FileDump, open_inputs, segment_dump
+from groupctl.log.decode import FileDump, decoded_batches, open_inputs, segment_dump
 from groupctl.log.dumplog import write_dump_log
 from groupctl.log.jsonl import write_jsonl
 from groupctl.log.kafka_versions import SUPPORTED_VERSIONS, profile
@@ -150,6 +150,37 @@ def test_the_vectors_reach_the_compiled_path() -> None:
                 assert got == (batch, batch.position + batch.size)
                 taken += 1
     assert taken > 0
+
+
+def test_next_batches_reads_runs_of_plain_batches_as_the_reference() -> None:
+    """A run stops before the first batch C declines (here compressed ones) and at `until`; with
+    `decoded`, each batch comes with the DecodedRecords the reference gives it."""
+    data = mixed_dump(3000)
+    with fast.forced(True):
+        reference = list(iter_batches(data))
+        decoded = [records for _, records in decoded_batches(iter_batches(data))]
+    with fast.forced(False):
+        native = fast.module()
+    runs = stops = 0
+    i = 0
+    while i < len(reference):
+        batch = reference[i]
+        got = native.next_batches(data, batch.position, len(data), True)
+        if got is None:
+            assert batch.compression != "none" or batch.magic != 2
+            stops += 1
+            i += 1
+            continue
+        items, end = got
+        assert items == list(zip(reference[i : i + len(items)], decoded[i : i + len(items)], strict=True))
+        i += len(items)
+        assert end == (reference[i].position if i < len(reference) else len(data))
+        assert i == len(reference) or native.next_batches(data, end, len(data), False) is None
+        runs += 1
+    assert runs > 1 and stops > 0
+    first = reference[0]
+    one, end = native.next_batches(data, first.position, first.position + 1, False)
+    assert one == [first] and end == first.position + first.size
 
 
 def test_the_dump_with_every_audit_finding_reads_the_same(every_finding: list[Path]) -> None:
