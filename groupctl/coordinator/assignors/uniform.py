@@ -7,6 +7,7 @@ import heapq
 import uuid
 from collections.abc import Mapping
 from operator import attrgetter
+from types import ModuleType
 from typing import ClassVar
 
 from groupctl.coordinator.assignors import compiled
@@ -192,7 +193,13 @@ class _Heterogeneous:
             self.class_of.append(c)
             self.class_members[c].append(i)
         assigned = [members[member_id].assigned for member_id in order]
-        if not self.keep_all(order, assigned, effective):
+        native = compiled.module()
+        kept = None
+        if native is not None and type(topics) is dict:
+            kept = native.keep(assigned, self.class_of, class_topics, topics)
+        if kept is not None:  # what keep_all gives, from the compiled step
+            self.work, self.counts, self.holders, self.free_of = kept
+        elif not self.keep_all(order, assigned, effective):
             self.claim_each(order, assigned, effective)
         self.initial = [dict(kept) for kept in self.work]
 
@@ -361,6 +368,22 @@ class _Heterogeneous:
             touched = version[member] = version[member] + 1  # what touch() does, without the call
             heapq.heappush(heaps[class_of[member]], (count, member, touched))
 
+    def deal_compiled(self, native: ModuleType, ordered: list[uuid.UUID]) -> bool:
+        """`deal` for every topic of `ordered` in turn, in C (`_uniformc.deal`): the same work dicts, holders and
+        counts; False, with nothing changed, when it does not take the input. The class heaps are made afresh
+        from the counts: a heap's least live entry is all that is ever read of it."""
+        frees = [self.free(topic_id) for topic_id in ordered]
+        classes = [self.topic_classes[topic_id] for topic_id in ordered]
+        counts = native.deal(ordered, frees, classes, self.class_of, self.counts, self.work, self.holders)
+        if counts is None:
+            return False
+        self.counts = counts
+        self.version = [0] * len(counts)
+        self.heaps = [[(counts[i], i, 0) for i in cm] for cm in self.class_members]
+        for heap in self.heaps:
+            heapq.heapify(heap)
+        return True
+
     def balance_topic(self, topic_id: uuid.UUID) -> int:
         """Move partitions of one topic from its most loaded holder to its least loaded subscriber while they
         differ by 2 or more (each move lowers the sum of squared counts, so this ends). Returns the moves."""
@@ -463,9 +486,11 @@ def _uniform_heterogeneous(
     subscribers (hardest topics first), then balance topic by topic."""
     state = _Heterogeneous(order, members, effective, topics)
     ordered = state.sorted_topics()
-    for topic_id in ordered:
-        free = state.free(topic_id)
-        if free:
-            state.deal(topic_id, free)
+    native = compiled.module()
+    if native is None or not state.deal_compiled(native, ordered):
+        for topic_id in ordered:
+            free = state.free(topic_id)
+            if free:
+                state.deal(topic_id, free)
     state.balance(ordered)
     return state.result(order)
