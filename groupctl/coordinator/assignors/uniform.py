@@ -197,11 +197,14 @@ class _Heterogeneous:
         kept = None
         if native is not None and type(topics) is dict:
             kept = native.keep(assigned, self.class_of, class_topics, topics)
+        # What each member held when the assignment started: the current assignments themselves when all are
+        # kept (the work dicts are copies of them), else copies of what each kept, before dealing adds to them.
+        self.initial: list[Mapping[uuid.UUID, frozenset[int]]] = assigned
         if kept is not None:  # what keep_all gives, from the compiled step
             self.work, self.counts, self.holders, self.free_of = kept
         elif not self.keep_all(order, assigned, effective):
             self.claim_each(order, assigned, effective)
-        self.initial = [dict(kept) for kept in self.work]
+            self.initial = [dict(kept) for kept in self.work]
 
         self.topic_classes: dict[uuid.UUID, list[int]] = {}
         for c, subscribed in enumerate(class_topics):
@@ -211,8 +214,13 @@ class _Heterogeneous:
         self.subscriber_count = {
             topic_id: sum(map(class_size.__getitem__, classes)) for topic_id, classes in self.topic_classes.items()
         }
-        self.version = [0] * len(order)
         self.class_max: list[int] = []
+        self.version: list[int] = []
+        self.heaps: list[list[tuple[int, int, int]]] = []
+
+    def make_heaps(self) -> None:
+        """The class heaps, made from the counts as they are (before dealing, or after the compiled deal)."""
+        self.version = [0] * len(self.counts)
         self.heaps = [[(self.counts[i], i, 0) for i in cm] for cm in self.class_members]
         for heap in self.heaps:
             heapq.heapify(heap)
@@ -370,18 +378,17 @@ class _Heterogeneous:
 
     def deal_compiled(self, native: ModuleType, ordered: list[uuid.UUID]) -> bool:
         """`deal` for every topic of `ordered` in turn, in C (`_uniformc.deal`): the same work dicts, holders and
-        counts; False, with nothing changed, when it does not take the input. The class heaps are made afresh
-        from the counts: a heap's least live entry is all that is ever read of it."""
+        counts; False, with nothing changed, when it does not take the input. The class heaps are made after it
+        (`make_heaps`): a heap's least live entry is all that is ever read of it, and that depends on the counts
+        alone."""
         frees = [self.free(topic_id) for topic_id in ordered]
+        if not any(frees):
+            return True
         classes = [self.topic_classes[topic_id] for topic_id in ordered]
         counts = native.deal(ordered, frees, classes, self.class_of, self.counts, self.work, self.holders)
         if counts is None:
             return False
         self.counts = counts
-        self.version = [0] * len(counts)
-        self.heaps = [[(counts[i], i, 0) for i in cm] for cm in self.class_members]
-        for heap in self.heaps:
-            heapq.heapify(heap)
         return True
 
     def balance_topic(self, topic_id: uuid.UUID) -> int:
@@ -487,7 +494,10 @@ def _uniform_heterogeneous(
     state = _Heterogeneous(order, members, effective, topics)
     ordered = state.sorted_topics()
     native = compiled.module()
-    if native is None or not state.deal_compiled(native, ordered):
+    if native is not None and state.deal_compiled(native, ordered):
+        state.make_heaps()
+    else:
+        state.make_heaps()
         for topic_id in ordered:
             free = state.free(topic_id)
             if free:

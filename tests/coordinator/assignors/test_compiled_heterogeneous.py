@@ -127,6 +127,7 @@ def test_each_step_leaves_the_python_steps_state(history):
     assert (fast.counts, fast.holders, fast.free_of) == (reference.counts, reference.holders, reference.free_of)
 
     ordered = reference.sorted_topics()
+    reference.make_heaps()
     for topic_id in ordered:
         free = reference.free(topic_id)
         if free:
