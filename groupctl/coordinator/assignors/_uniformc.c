@@ -13,8 +13,8 @@
  * a member id outside the Basic Multilingual Plane): the reference then runs and decides, so both paths give
  * the same result for every input, down to the order of members and entries.
  *
- * Then two steps of the heterogeneous builder (`_Heterogeneous` in uniform.py, which stays their reference):
- * `keep()` and `deal()`, under "the heterogeneous builder's hot loops" below.
+ * Then three steps of the heterogeneous builder (`_Heterogeneous` in uniform.py, which stays their reference):
+ * `keep()`, `deal()` and `balance()`, under "the heterogeneous builder's hot loops" below.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -898,10 +898,11 @@ done:
 
 /* --- the heterogeneous builder's hot loops ---------------------------------------------------------------- */
 
-/* `_Heterogeneous` in uniform.py stays the rule; two of its steps run here when the input is the plain case:
- * `keep_all` (every current assignment kept as it is: a hash of a topic id per assignment entry in Python) and
- * the dealing of free partitions (a few heap operations and a frozenset per partition in Python). Both
- * return None, having changed nothing, for input they do not take, and the Python step runs instead. */
+/* `_Heterogeneous` in uniform.py stays the rule; three of its steps run here when the input is the plain case:
+ * `keep_all` (every current assignment kept as it is: a hash of a topic id per assignment entry in Python),
+ * the dealing of free partitions (a few heap operations and a frozenset per partition in Python), and the
+ * balancing after them (a few heap operations and set changes per move). Each returns None, having changed
+ * nothing, for input it does not take, and the Python step runs instead. */
 
 #if HAVE_KNOWN_HASH
 
@@ -1562,6 +1563,455 @@ finish:
     return answer;
 }
 
+/* A member's partitions of the topic being balanced, and the order it gives them away in. */
+typedef struct {
+    Py_ssize_t member;
+    Py_ssize_t *parts, size, cap;
+    Py_ssize_t *order, ordered; /* order[0 .. ordered): the next to give is the last */
+    Py_ssize_t order_cap;
+} live_t;
+
+static int
+grow(Py_ssize_t **items, Py_ssize_t *cap, Py_ssize_t need)
+{
+    if (need <= *cap)
+        return 0;
+    Py_ssize_t size = *cap ? *cap : 8;
+    while (size < need)
+        size *= 2;
+    Py_ssize_t *bigger = PyMem_Realloc(*items, (size_t)size * sizeof(Py_ssize_t));
+    if (bigger == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *items = bigger;
+    *cap = size;
+    return 0;
+}
+
+/* Reads a frozenset of partitions (exact ints: the compiled keep and deal made or checked them) into `l`. */
+static int
+read_live(live_t *l, PyObject *parts)
+{
+    l->size = 0;
+    if (parts == NULL)
+        return 0;
+    if (!PyAnySet_Check(parts)) {
+        PyErr_SetString(PyExc_TypeError, "a member's partitions are not a set");
+        return -1;
+    }
+    if (grow(&l->parts, &l->cap, PySet_GET_SIZE(parts)) < 0)
+        return -1;
+    Py_ssize_t pos = 0;
+    PyObject *item;
+    Py_hash_t hash;
+    while (_PySet_NextEntry(parts, &pos, &item, &hash)) {
+        Py_ssize_t p = PyLong_CheckExact(item) ? PyLong_AsSsize_t(item) : -1;
+        if (p < 0) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_TypeError, "a partition is not an int");
+            return -1;
+        }
+        l->parts[l->size++] = p;
+    }
+    return 0;
+}
+
+static int
+compare_ssize(const void *a, const void *b)
+{
+    Py_ssize_t x = *(const Py_ssize_t *)a, y = *(const Py_ssize_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* `_Heterogeneous.balance_topic`'s giving order: the partitions the member held when the assignment started
+ * ascending, then the others ascending; the last is given first. */
+static int
+order_live(live_t *l, PyObject *own)
+{
+    if (grow(&l->order, &l->order_cap, l->size) < 0)
+        return -1;
+    Py_ssize_t kept = 0, moved = l->size;
+    for (Py_ssize_t k = 0; k < l->size; k++) {
+        int held = 0;
+        if (own != NULL) {
+            PyObject *p = PyLong_FromSsize_t(l->parts[k]);
+            held = p ? PySequence_Contains(own, p) : -1;
+            Py_XDECREF(p);
+            if (held < 0)
+                return -1;
+        }
+        if (held)
+            l->order[kept++] = l->parts[k];
+        else
+            l->order[--moved] = l->parts[k];
+    }
+    qsort(l->order, (size_t)kept, sizeof(Py_ssize_t), compare_ssize);
+    qsort(l->order + kept, (size_t)(l->size - kept), sizeof(Py_ssize_t), compare_ssize);
+    l->ordered = l->size;
+    return 0;
+}
+
+typedef struct {
+    Py_ssize_t n, nclasses;
+    Py_ssize_t *counts, *classes, *version, *class_max;
+    heap_t *heaps;
+    PyObject *work, *initial;
+    PyObject **member_ints;
+    Py_ssize_t *slot_of; /* member -> index in lives, -1 when not touched in this topic */
+    live_t *lives;
+    Py_ssize_t nlives;
+    heap_t takers, givers;
+} balancer_t;
+
+static PyObject *
+member_int(balancer_t *s, Py_ssize_t member)
+{
+    if (s->member_ints[member] == NULL)
+        s->member_ints[member] = PyLong_FromSsize_t(member);
+    return s->member_ints[member];
+}
+
+static int
+touch_member(balancer_t *s, Py_ssize_t member)
+{
+    s->version[member]++;
+    return heap_push(&s->heaps[s->classes[member]],
+                     (heap_entry_t){s->counts[member], member, s->version[member], s->classes[member]});
+}
+
+/* The member's live partitions of the topic, read from its work dict on first touch. */
+static live_t *
+live_of(balancer_t *s, Py_ssize_t member, PyObject *topic, Py_hash_t hash)
+{
+    if (s->slot_of[member] >= 0)
+        return &s->lives[s->slot_of[member]];
+    live_t *l = &s->lives[s->nlives];
+    l->member = member;
+    l->ordered = 0;
+    PyObject *parts = _PyDict_GetItem_KnownHash(PyList_GET_ITEM(s->work, member), topic, hash);
+    if (parts == NULL && PyErr_Occurred())
+        return NULL;
+    if (read_live(l, parts) < 0)
+        return NULL;
+    s->slot_of[member] = s->nlives++;
+    return l;
+}
+
+/* Givers come largest (count, member) first: Python's heap of (-count, -member). */
+static void
+giver_key(heap_entry_t *e, Py_ssize_t count, Py_ssize_t member)
+{
+    e->count = -count;
+    e->member = -member;
+    e->version = 0;
+    e->cls = 0;
+}
+
+/* `_Heterogeneous.balance_topic`: the number of moves, or -1 on error. */
+static Py_ssize_t
+balance_one(balancer_t *s, PyObject *topic, Py_hash_t hash, PyObject *topic_classes, PyObject *holders)
+{
+    PyObject *members = _PyDict_GetItem_KnownHash(holders, topic, hash);
+    if (members == NULL)
+        return PyErr_Occurred() ? -1 : 0;
+    if (!PySet_CheckExact(members)) {
+        PyErr_SetString(PyExc_TypeError, "a topic's holders are not a set");
+        return -1;
+    }
+    if (PySet_GET_SIZE(members) == 0)
+        return 0;
+    Py_INCREF(members);
+    Py_ssize_t moves = 0, result = -1;
+    s->takers.size = 0;
+    s->givers.size = 0;
+    s->nlives = 0;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(topic_classes); k++) {
+        Py_ssize_t c = PyLong_AsSsize_t(PyList_GET_ITEM(topic_classes, k));
+        heap_settle(&s->heaps[c], s->version);
+        heap_entry_t e = s->heaps[c].items[0];
+        e.cls = c;
+        if (heap_push(&s->takers, e) < 0)
+            goto done;
+    }
+    {
+        Py_ssize_t pos = 0;
+        PyObject *item;
+        Py_hash_t item_hash;
+        while (_PySet_NextEntry(members, &pos, &item, &item_hash)) {
+            heap_entry_t e;
+            giver_key(&e, s->counts[PyLong_AsSsize_t(item)], PyLong_AsSsize_t(item));
+            if (heap_push(&s->givers, e) < 0)
+                goto done;
+        }
+    }
+    while (s->givers.size > 0) {
+        Py_ssize_t giver = -s->givers.items[0].member, giver_count = -s->givers.items[0].count;
+        PyObject *giver_int = member_int(s, giver);
+        if (giver_int == NULL)
+            goto done;
+        int holds = PySet_Contains(members, giver_int);
+        if (holds < 0)
+            goto done;
+        if (s->counts[giver] != giver_count || !holds) {
+            heap_pop(&s->givers);
+            continue;
+        }
+        while (s->version[s->takers.items[0].member] != s->takers.items[0].version) {
+            Py_ssize_t c = s->takers.items[0].cls;
+            heap_settle(&s->heaps[c], s->version);
+            heap_entry_t e = s->heaps[c].items[0];
+            e.cls = c;
+            s->takers.items[0] = e;
+            heap_down(&s->takers, 0);
+        }
+        Py_ssize_t low = s->takers.items[0].count, taker = s->takers.items[0].member;
+        if (giver_count - low <= 1)
+            break;
+
+        live_t *given = live_of(s, giver, topic, hash);
+        if (given == NULL)
+            goto done;
+        if (given->ordered == 0) {
+            PyObject *start = PyList_GET_ITEM(s->initial, giver), *own = NULL;
+            if (PyDict_CheckExact(start)) {
+                own = _PyDict_GetItem_KnownHash(start, topic, hash);
+                if (own == NULL && PyErr_Occurred())
+                    goto done;
+            }
+            Py_XINCREF(own);
+            int failed = order_live(given, own);
+            Py_XDECREF(own);
+            if (failed < 0)
+                goto done;
+        }
+        Py_ssize_t partition = given->order[--given->ordered];
+        for (Py_ssize_t k = 0; k < given->size; k++)
+            if (given->parts[k] == partition) {
+                given->parts[k] = given->parts[--given->size];
+                break;
+            }
+        if (given->size == 0) {
+            if (PySet_Discard(members, giver_int) < 0)
+                goto done;
+            given->ordered = 0;
+        }
+        live_t *received = live_of(s, taker, topic, hash);
+        PyObject *taker_int = member_int(s, taker);
+        if (received == NULL || taker_int == NULL || grow(&received->parts, &received->cap, received->size + 1) < 0)
+            goto done;
+        received->parts[received->size++] = partition;
+        if (PySet_Add(members, taker_int) < 0)
+            goto done;
+
+        s->counts[giver]--;
+        s->counts[taker]++;
+        if (touch_member(s, giver) < 0 || touch_member(s, taker) < 0 ||
+            heap_push(&s->takers, (heap_entry_t){s->counts[giver], giver, s->version[giver], s->classes[giver]}) < 0)
+            goto done;
+        heap_pop(&s->givers);
+        holds = PySet_Contains(members, giver_int);
+        if (holds < 0)
+            goto done;
+        heap_entry_t e;
+        if (holds) {
+            giver_key(&e, s->counts[giver], giver);
+            if (heap_push(&s->givers, e) < 0)
+                goto done;
+        }
+        giver_key(&e, s->counts[taker], taker);
+        if (heap_push(&s->givers, e) < 0)
+            goto done;
+        if (s->counts[taker] > s->class_max[s->classes[taker]])
+            s->class_max[s->classes[taker]] = s->counts[taker];
+        moves++;
+    }
+    result = moves;
+done:
+    for (Py_ssize_t k = 0; k < s->nlives; k++) {
+        live_t *l = &s->lives[k];
+        s->slot_of[l->member] = -1;
+        if (result < 0)
+            continue;
+        PyObject *dict = PyList_GET_ITEM(s->work, l->member);
+        if (l->size > 0) {
+            PyObject *parts = frozenset_of(l->parts, 0, l->size);
+            if (parts == NULL || _PyDict_SetItem_KnownHash(dict, topic, parts, hash) < 0)
+                result = -1;
+            Py_XDECREF(parts);
+        }
+        else if (_PyDict_DelItem_KnownHash(dict, topic, hash) < 0)
+            result = -1;
+    }
+    Py_DECREF(members);
+    return result;
+}
+
+/* balance(candidates, topic_classes, class_of, counts, work, holders, initial) -> the members' new counts, or
+ * None. `_Heterogeneous.balance` over `candidates` (the topics with two subscribers or more, in the order
+ * dealt), each with its subscriber classes; work and holders change as the Python steps change them. Taken
+ * only after the compiled keep and deal: every partition is then an int. */
+static PyObject *
+hetero_balance(PyObject *module, PyObject *args)
+{
+    PyObject *candidates, *topic_classes, *class_of, *counts_in, *work, *holders, *initial;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!O!O!:balance", &PyList_Type, &candidates, &PyList_Type, &topic_classes,
+                          &PyList_Type, &class_of, &PyList_Type, &counts_in, &PyList_Type, &work, &PyDict_Type,
+                          &holders, &PyList_Type, &initial))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(counts_in), nt = PyList_GET_SIZE(candidates);
+    if (PyList_GET_SIZE(class_of) != n || PyList_GET_SIZE(work) != n || PyList_GET_SIZE(initial) != n ||
+        PyList_GET_SIZE(topic_classes) != nt || n == 0)
+        Py_RETURN_NONE;
+    PyObject *held[] = {candidates, topic_classes, class_of, counts_in, work, holders, initial};
+    for (size_t k = 0; k < sizeof(held) / sizeof(held[0]); k++)
+        Py_INCREF(held[k]);
+    int status = 0;
+    balancer_t s;
+    memset(&s, 0, sizeof(s));
+    s.n = n;
+    s.work = work;
+    s.initial = initial;
+    s.counts = PyMem_Malloc((size_t)n * sizeof(Py_ssize_t));
+    s.classes = PyMem_Malloc((size_t)n * sizeof(Py_ssize_t));
+    s.version = PyMem_Calloc((size_t)n, sizeof(Py_ssize_t));
+    s.slot_of = PyMem_Malloc((size_t)n * sizeof(Py_ssize_t));
+    s.lives = PyMem_Calloc((size_t)n, sizeof(live_t));
+    s.member_ints = PyMem_Calloc((size_t)n, sizeof(PyObject *));
+    Py_hash_t *hashes = PyMem_Malloc((size_t)(nt + 1) * sizeof(Py_hash_t));
+    PyObject *answer = NULL;
+    if (!s.counts || !s.classes || !s.version || !s.slot_of || !s.lives || !s.member_ints || !hashes) {
+        PyErr_NoMemory();
+        status = -1;
+        goto finish;
+    }
+    if ((status = read_sizes(counts_in, s.counts, PY_SSIZE_T_MAX)) != 0 ||
+        (status = read_sizes(class_of, s.classes, n)) != 0)
+        goto finish;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        s.slot_of[i] = -1;
+        if (s.classes[i] >= s.nclasses)
+            s.nclasses = s.classes[i] + 1;
+        PyObject *start = PyList_GET_ITEM(initial, i);
+        if (!PyDict_CheckExact(PyList_GET_ITEM(work, i)) ||
+            (!PyDict_CheckExact(start) && PyObject_Length(start) != 0)) {
+            PyErr_Clear();
+            status = 1;
+            goto finish;
+        }
+    }
+    for (Py_ssize_t t = 0; t < nt; t++) {
+        PyObject *subscribers = PyList_GET_ITEM(topic_classes, t);
+        if (!PyList_CheckExact(subscribers) || PyList_GET_SIZE(subscribers) == 0) {
+            status = 1;
+            goto finish;
+        }
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(subscribers); k++) {
+            PyObject *item = PyList_GET_ITEM(subscribers, k);
+            Py_ssize_t c = PyLong_CheckExact(item) ? PyLong_AsSsize_t(item) : -1;
+            if (c < 0 || c >= s.nclasses) {
+                PyErr_Clear();
+                status = 1;
+                goto finish;
+            }
+        }
+    }
+    for (Py_ssize_t t = 0; t < nt; t++) {
+        hashes[t] = PyObject_Hash(PyList_GET_ITEM(candidates, t));
+        if (hashes[t] == -1 && PyErr_Occurred()) {
+            status = -1;
+            goto finish;
+        }
+    }
+    s.heaps = PyMem_Calloc((size_t)s.nclasses, sizeof(heap_t));
+    s.class_max = PyMem_Malloc((size_t)s.nclasses * sizeof(Py_ssize_t));
+    if (!s.heaps || !s.class_max) {
+        PyErr_NoMemory();
+        status = -1;
+        goto finish;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (heap_push(&s.heaps[s.classes[i]], (heap_entry_t){s.counts[i], i, 0, s.classes[i]}) < 0) {
+            status = -1;
+            goto finish;
+        }
+    /* Topic after topic, round and round, until a whole round moves nothing. */
+    Py_ssize_t quiet = 0, index = 0;
+    while (quiet < nt) {
+        if (index == 0) {
+            for (Py_ssize_t c = 0; c < s.nclasses; c++)
+                s.class_max[c] = PY_SSIZE_T_MIN;
+            for (Py_ssize_t i = 0; i < n; i++)
+                if (s.counts[i] > s.class_max[s.classes[i]])
+                    s.class_max[s.classes[i]] = s.counts[i];
+        }
+        Py_ssize_t t = index;
+        index = (index + 1) % nt;
+        PyObject *subscribers = PyList_GET_ITEM(topic_classes, t);
+        Py_ssize_t low = PY_SSIZE_T_MAX, high = PY_SSIZE_T_MIN;
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(subscribers); k++) {
+            Py_ssize_t c = PyLong_AsSsize_t(PyList_GET_ITEM(subscribers, k));
+            heap_settle(&s.heaps[c], s.version);
+            if (s.heaps[c].items[0].count < low)
+                low = s.heaps[c].items[0].count;
+            if (s.class_max[c] > high)
+                high = s.class_max[c];
+        }
+        Py_ssize_t moves = 0;
+        if (high - low > 1) {
+            moves = balance_one(&s, PyList_GET_ITEM(candidates, t), hashes[t], subscribers, holders);
+            if (moves < 0) {
+                status = -1;
+                goto finish;
+            }
+        }
+        quiet = moves ? 1 : quiet + 1;
+    }
+    answer = PyList_New(n);
+    if (answer == NULL) {
+        status = -1;
+        goto finish;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *value = PyLong_FromSsize_t(s.counts[i]);
+        if (value == NULL) {
+            status = -1;
+            goto finish;
+        }
+        PyList_SET_ITEM(answer, i, value);
+    }
+finish:
+    if (s.heaps != NULL)
+        for (Py_ssize_t c = 0; c < s.nclasses; c++)
+            PyMem_Free(s.heaps[c].items);
+    if (s.lives != NULL)
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyMem_Free(s.lives[i].parts);
+            PyMem_Free(s.lives[i].order);
+        }
+    if (s.member_ints != NULL)
+        for (Py_ssize_t i = 0; i < n; i++)
+            Py_XDECREF(s.member_ints[i]);
+    PyMem_Free(s.heaps);
+    PyMem_Free(s.class_max);
+    PyMem_Free(s.lives);
+    PyMem_Free(s.member_ints);
+    PyMem_Free(s.counts);
+    PyMem_Free(s.classes);
+    PyMem_Free(s.version);
+    PyMem_Free(s.slot_of);
+    PyMem_Free(s.takers.items);
+    PyMem_Free(s.givers.items);
+    PyMem_Free(hashes);
+    for (size_t k = 0; k < sizeof(held) / sizeof(held[0]); k++)
+        Py_DECREF(held[k]);
+    if (status != 0) {
+        Py_XDECREF(answer);
+        return status < 0 ? NULL : Py_NewRef(Py_None);
+    }
+    return answer;
+}
+
 #else
 
 /* The private calls they need are not there: the Python steps run. */
@@ -1573,6 +2023,12 @@ hetero_keep(PyObject *module, PyObject *args)
 
 static PyObject *
 hetero_deal(PyObject *module, PyObject *args)
+{
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+hetero_balance(PyObject *module, PyObject *args)
 {
     Py_RETURN_NONE;
 }
@@ -1594,6 +2050,10 @@ static PyMethodDef methods[] = {
      "deal(ordered, frees, topic_classes, class_of, counts, work, holders) -> the members' new counts, or None: "
      "the heterogeneous builder's deal for every topic of `ordered` in turn (None: nothing changed, the Python "
      "step runs)."},
+    {"balance", hetero_balance, METH_VARARGS,
+     "balance(candidates, topic_classes, class_of, counts, work, holders, initial) -> the members' new counts, "
+     "or None: the heterogeneous builder's balance after the compiled keep and deal (None: nothing changed, the "
+     "Python step runs)."},
     {NULL, NULL, 0, NULL},
 };
 

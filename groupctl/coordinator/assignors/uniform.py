@@ -200,6 +200,7 @@ class _Heterogeneous:
         # What each member held when the assignment started: the current assignments themselves when all are
         # kept (the work dicts are copies of them), else copies of what each kept, before dealing adds to them.
         self.initial: list[Mapping[uuid.UUID, frozenset[int]]] = assigned
+        self.kept_compiled = kept is not None  # then every partition held is an int in range
         if kept is not None:  # what keep_all gives, from the compiled step
             self.work, self.counts, self.holders, self.free_of = kept
         elif not self.keep_all(order, assigned, effective):
@@ -391,6 +392,21 @@ class _Heterogeneous:
         self.counts = counts
         return True
 
+    def balance_compiled(self, native: ModuleType, ordered: list[uuid.UUID]) -> bool:
+        """`balance` in C (`_uniformc.balance`), after the compiled keep and deal: the same work dicts, holders
+        and counts; False, with nothing changed, when it does not take the input."""
+        if not self.kept_compiled:
+            return False
+        candidates = [t for t in ordered if self.subscriber_count[t] >= 2]
+        if not candidates:
+            return True
+        classes = [self.topic_classes[topic_id] for topic_id in candidates]
+        counts = native.balance(candidates, classes, self.class_of, self.counts, self.work, self.holders, self.initial)
+        if counts is None:
+            return False
+        self.counts = counts
+        return True
+
     def balance_topic(self, topic_id: uuid.UUID) -> int:
         """Move partitions of one topic from its most loaded holder to its least loaded subscriber while they
         differ by 2 or more (each move lowers the sum of squared counts, so this ends). Returns the moves."""
@@ -495,12 +511,14 @@ def _uniform_heterogeneous(
     ordered = state.sorted_topics()
     native = compiled.module()
     if native is not None and state.deal_compiled(native, ordered):
-        state.make_heaps()
+        if not state.balance_compiled(native, ordered):
+            state.make_heaps()
+            state.balance(ordered)
     else:
         state.make_heaps()
         for topic_id in ordered:
             free = state.free(topic_id)
             if free:
                 state.deal(topic_id, free)
-    state.balance(ordered)
+        state.balance(ordered)
     return state.result(order)

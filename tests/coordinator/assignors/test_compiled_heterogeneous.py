@@ -1,4 +1,4 @@
-"""The heterogeneous builder's compiled steps (`keep` and `deal` in `assignors/_uniformc.c`) against the
+"""The heterogeneous builder's compiled steps (`keep`, `deal`, `balance` in `assignors/_uniformc.c`) against the
 pure-Python `_Heterogeneous`: the same result, down to the order of members and entries, on generated group
 histories whose subscriptions differ and overlap; each step's state the same as the Python step's; anything
 that is not the plain case handed back untouched for the Python step to decide."""
@@ -17,7 +17,7 @@ from groupctl.coordinator.assignors import MemberSpec, UniformAssignor, compiled
 from groupctl.coordinator.assignors.common import java_sorted
 from groupctl.coordinator.assignors.uniform import _Heterogeneous
 from tests.coordinator.assignors.test_compiled import both, exactly
-from tests.coordinator.test_assignors import groups
+from tests.coordinator.test_assignors import check_balanced_for_subscriptions, groups
 
 pytestmark = pytest.mark.skipif(
     not compiled.available(), reason="the compiled uniform assignor (assignors/_uniformc.c) is not built"
@@ -116,7 +116,8 @@ def plain(members: Mapping[str, MemberSpec], topics: Mapping[uuid.UUID, int]) ->
 @given(history=histories())
 def test_each_step_leaves_the_python_steps_state(history):
     """`keep` gives keep_all's work, counts, holders and free partitions when all may be kept (None
-    otherwise); `deal` leaves the work dicts, holders and counts as dealing topic by topic does."""
+    otherwise); `deal` leaves the work dicts, holders and counts as dealing topic by topic does, and `balance`
+    (taken after the compiled keep only) as balancing does."""
     members, topics = history
     reference, fast = state(members, topics, pure=True), state(members, topics, pure=False)
     order, effective = setup(members, topics)
@@ -136,6 +137,14 @@ def test_each_step_leaves_the_python_steps_state(history):
     assert exactly(dict(enumerate(fast.work))) == exactly(dict(enumerate(reference.work)))
     assert fast.counts == reference.counts
     assert fast.holders == reference.holders
+
+    reference.balance(ordered)
+    took = fast.balance_compiled(compiled.built(), ordered)
+    assert took == fast.kept_compiled  # only after the compiled keep (every partition an int)
+    if took:
+        assert exactly(dict(enumerate(fast.work))) == exactly(dict(enumerate(reference.work)))
+        assert fast.counts == reference.counts
+        assert fast.holders == reference.holders
 
 
 @pytest.mark.parametrize(
@@ -197,3 +206,31 @@ def test_deal_example():
     assert counts == [3, 3, 2]
     assert work == [{BAR: frozenset({0, 1, 2})}, {FOO: frozenset({0, 1, 2})}, {FOO: frozenset({3, 4})}]
     assert holders == {BAR: {0}, FOO: {1, 2}}
+
+
+def test_a_giver_hands_over_what_it_was_just_dealt_before_what_it_held():
+    """BAZ grows from 4 to 8 partitions: dealing gives m1 4, 5 and 6 (and FOO's two), balancing then moves one
+    BAZ partition from m1 to m0, and it is 6, dealt a moment ago, not 2 or 3, which m1 held."""
+    members = {
+        "m0": MemberSpec(None, None, frozenset({BAR, BAZ}), {BAZ: frozenset({0, 1}), BAR: frozenset({0})}),
+        "m1": MemberSpec(None, None, frozenset({FOO, BAZ}), {BAZ: frozenset({2, 3})}),
+    }
+    reference, fast = both(members, {FOO: 2, BAR: 1, BAZ: 8})
+    assert exactly(fast) == exactly(reference)
+    assert fast["m0"][BAZ] == {0, 1, 6, 7} and fast["m1"][BAZ] == {2, 3, 4, 5}
+
+
+def test_balancing_sees_a_class_whose_most_loaded_member_grew():
+    """A taker that rises above its class's largest count at the start of a round raises that bound at once:
+    the next topic's skip test (every subscriber class within one partition) reads the raised bound."""
+    members = {
+        "m1": MemberSpec(None, None, frozenset({BAZ}), {BAZ: frozenset({1})}),
+        "m2": MemberSpec(None, None, frozenset({BAR, BAZ}), {BAZ: frozenset({2})}),
+        "m3": MemberSpec(None, None, frozenset({BAR, BAZ}), {BAZ: frozenset({3})}),
+        "m5": MemberSpec(None, None, frozenset({BAR, BAZ}), {BAZ: frozenset({4})}),
+        "m6": MemberSpec(None, None, frozenset({FOO, BAR}), {BAR: frozenset({2, 3})}),
+    }
+    topics = {FOO: 4, BAR: 7, BAZ: 5}
+    reference, fast = both(members, topics)
+    assert exactly(fast) == exactly(reference)
+    check_balanced_for_subscriptions(members, fast)
