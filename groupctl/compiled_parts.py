@@ -1,6 +1,6 @@
 """The switch between a compiled part and its pure-Python reference, one rule for every such part.
 
-Each compiled extension (the record loop, the homogeneous builder) is optional: `pip install` builds it
+Each compiled extension (the record loop, the uniform assignor's builders) is optional: `pip install` builds it
 where a C compiler is present, and the pure-Python code it mirrors stays the reference it is tested
 against. `GROUPCTL_PURE_PYTHON=1` forces every reference; tests force one side with `forced`;
 `groupctl --version` prints each part's `describe` line.

@@ -104,7 +104,7 @@ def other_environment() -> dict[str, tuple[str, str | None]]:
                                 "$XDG_CONFIG_HOME/groupctl/config.toml, else ~/.config/groupctl/config.toml.",
                                 "--context")
     table[PURE_ENV] = ("Set to 1, the dump commands read with the pure-Python record loop and the uniform "
-                       "assignor runs its pure-Python homogeneous builder, rather than the compiled ones (same "
+                       "assignor runs its pure-Python builders, rather than the compiled ones (same "
                        "output, slower); groupctl --version says which run.", None)
     table["GROUPCTL_EVENT_LOOP"] = ("asyncio or uvloop: the event loop serve runs on (default uvloop where "
                                     "installed); both serve alike.", "--max-connections")

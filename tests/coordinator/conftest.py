@@ -110,8 +110,9 @@ def kit() -> SimpleNamespace:
 
 @pytest.fixture(params=["reference", "compiled"])
 def homogeneous_builder(request: pytest.FixtureRequest) -> Iterator[str]:
-    """Runs the test on the uniform assignor's pure-Python homogeneous builder and on the compiled one
-    (skipped, with the reason, when `assignors/_uniformc.c` is not built)."""
+    """Runs the test on the uniform assignor's pure-Python builders and on the compiled ones (the homogeneous
+    builder, the heterogeneous one's keep, deal and balance steps; skipped, with the reason, when
+    `assignors/_uniformc.c` is not built)."""
     from groupctl.coordinator.assignors import compiled
 
     if request.param == "compiled" and not compiled.available():

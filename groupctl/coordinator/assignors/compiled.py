@@ -1,10 +1,11 @@
-"""Which homogeneous builder runs: the compiled one (`_uniformc`) or the pure-Python reference.
+"""Which uniform assignor code runs: the compiled one (`_uniformc`) or the pure-Python reference.
 
-The compiled builder is built by `pip install` beside the compiled record loop (same `setup.py`, same rule: a
-failed compile leaves the reference). It takes the plain case (current assignments that are dicts of
-frozensets of partitions, each owned once and in range) and hands anything else back to the reference, which
-stays the rule both are tested against. `GROUPCTL_PURE_PYTHON=1` forces the reference here too; `groupctl
---version` says which runs.
+`_uniformc` holds the homogeneous builder and the heterogeneous builder's three steps (keeping current
+assignments, dealing free partitions, balancing). It is built by `pip install` beside the compiled record loop (same
+`setup.py`, same rule: a failed compile leaves the reference). It takes the plain case (current assignments
+that are dicts of frozensets of partitions, each owned once and in range) and hands anything else back to the
+reference, which stays the rule both are tested against. `GROUPCTL_PURE_PYTHON=1` forces the reference here
+too; `groupctl --version` says which runs.
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ import heapq
 import uuid
 from collections.abc import Mapping
 from operator import attrgetter
+from types import ModuleType
 from typing import ClassVar
 
 from groupctl.coordinator.assignors import compiled
@@ -192,9 +193,19 @@ class _Heterogeneous:
             self.class_of.append(c)
             self.class_members[c].append(i)
         assigned = [members[member_id].assigned for member_id in order]
-        if not self.keep_all(order, assigned, effective):
+        native = compiled.module()
+        kept = None
+        if native is not None and type(topics) is dict:
+            kept = native.keep(assigned, self.class_of, class_topics, topics)
+        # What each member held when the assignment started: the current assignments themselves when all are
+        # kept (the work dicts are copies of them), else copies of what each kept, before dealing adds to them.
+        self.initial: list[Mapping[uuid.UUID, frozenset[int]]] = assigned
+        self.kept_compiled = kept is not None  # then every partition held is an int in range
+        if kept is not None:  # what keep_all gives, from the compiled step
+            self.work, self.counts, self.holders, self.free_of = kept
+        elif not self.keep_all(order, assigned, effective):
             self.claim_each(order, assigned, effective)
-        self.initial = [dict(kept) for kept in self.work]
+            self.initial = [dict(kept) for kept in self.work]
 
         self.topic_classes: dict[uuid.UUID, list[int]] = {}
         for c, subscribed in enumerate(class_topics):
@@ -204,8 +215,13 @@ class _Heterogeneous:
         self.subscriber_count = {
             topic_id: sum(map(class_size.__getitem__, classes)) for topic_id, classes in self.topic_classes.items()
         }
-        self.version = [0] * len(order)
         self.class_max: list[int] = []
+        self.version: list[int] = []
+        self.heaps: list[list[tuple[int, int, int]]] = []
+
+    def make_heaps(self) -> None:
+        """The class heaps, made from the counts as they are (before dealing, or after the compiled deal)."""
+        self.version = [0] * len(self.counts)
         self.heaps = [[(self.counts[i], i, 0) for i in cm] for cm in self.class_members]
         for heap in self.heaps:
             heapq.heapify(heap)
@@ -361,6 +377,36 @@ class _Heterogeneous:
             touched = version[member] = version[member] + 1  # what touch() does, without the call
             heapq.heappush(heaps[class_of[member]], (count, member, touched))
 
+    def deal_compiled(self, native: ModuleType, ordered: list[uuid.UUID]) -> bool:
+        """`deal` for every topic of `ordered` in turn, in C (`_uniformc.deal`): the same work dicts, holders and
+        counts; False, with nothing changed, when it does not take the input. The class heaps are made after it
+        (`make_heaps`): a heap's least live entry is all that is ever read of it, and that depends on the counts
+        alone."""
+        frees = [self.free(topic_id) for topic_id in ordered]
+        if not any(frees):
+            return True
+        classes = [self.topic_classes[topic_id] for topic_id in ordered]
+        counts = native.deal(ordered, frees, classes, self.class_of, self.counts, self.work, self.holders)
+        if counts is None:
+            return False
+        self.counts = counts
+        return True
+
+    def balance_compiled(self, native: ModuleType, ordered: list[uuid.UUID]) -> bool:
+        """`balance` in C (`_uniformc.balance`), after the compiled keep and deal: the same work dicts, holders
+        and counts; False, with nothing changed, when it does not take the input."""
+        if not self.kept_compiled:
+            return False
+        candidates = [t for t in ordered if self.subscriber_count[t] >= 2]
+        if not candidates:
+            return True
+        classes = [self.topic_classes[topic_id] for topic_id in candidates]
+        counts = native.balance(candidates, classes, self.class_of, self.counts, self.work, self.holders, self.initial)
+        if counts is None:
+            return False
+        self.counts = counts
+        return True
+
     def balance_topic(self, topic_id: uuid.UUID) -> int:
         """Move partitions of one topic from its most loaded holder to its least loaded subscriber while they
         differ by 2 or more (each move lowers the sum of squared counts, so this ends). Returns the moves."""
@@ -463,9 +509,16 @@ def _uniform_heterogeneous(
     subscribers (hardest topics first), then balance topic by topic."""
     state = _Heterogeneous(order, members, effective, topics)
     ordered = state.sorted_topics()
-    for topic_id in ordered:
-        free = state.free(topic_id)
-        if free:
-            state.deal(topic_id, free)
-    state.balance(ordered)
+    native = compiled.module()
+    if native is not None and state.deal_compiled(native, ordered):
+        if not state.balance_compiled(native, ordered):
+            state.make_heaps()
+            state.balance(ordered)
+    else:
+        state.make_heaps()
+        for topic_id in ordered:
+            free = state.free(topic_id)
+            if free:
+                state.deal(topic_id, free)
+        state.balance(ordered)
     return state.result(order)
