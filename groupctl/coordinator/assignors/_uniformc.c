@@ -1306,6 +1306,52 @@ read_sizes(PyObject *list, Py_ssize_t *out, Py_ssize_t limit)
     return 0;
 }
 
+/* Whether a topic's subscriber classes (a list) are all exact ints naming one of the `nclasses` classes. */
+static int
+plain_classes(PyObject *subscribers, Py_ssize_t nclasses)
+{
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(subscribers); k++) {
+        PyObject *item = PyList_GET_ITEM(subscribers, k);
+        Py_ssize_t c = PyLong_CheckExact(item) ? PyLong_AsSsize_t(item) : -1;
+        if (c < 0 || c >= nclasses) {
+            PyErr_Clear();
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Each topic's hash, once, for the known-hash dict calls of deal and balance; -1 with an exception set. */
+static int
+hash_each(PyObject *topics, Py_ssize_t nt, Py_hash_t *hashes)
+{
+    for (Py_ssize_t t = 0; t < nt; t++) {
+        hashes[t] = PyObject_Hash(PyList_GET_ITEM(topics, t));
+        if (hashes[t] == -1 && PyErr_Occurred())
+            return -1;
+    }
+    return 0;
+}
+
+/* Every member in its class's heap of (count, member), as `_Heterogeneous.make_heaps` builds them. */
+static int
+fill_class_heaps(heap_t *heaps, const Py_ssize_t *classes, const Py_ssize_t *counts, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (heap_push(&heaps[classes[i]], (heap_entry_t){counts[i], i, 0, classes[i]}) < 0)
+            return -1;
+    return 0;
+}
+
+static void
+free_class_heaps(heap_t *heaps, Py_ssize_t nclasses)
+{
+    if (heaps != NULL)
+        for (Py_ssize_t c = 0; c < nclasses; c++)
+            PyMem_Free(heaps[c].items);
+    PyMem_Free(heaps);
+}
+
 /* deal(ordered, frees, topic_classes, class_of, counts, work, holders) -> the members' new counts, or None.
  * `_Heterogeneous.deal` for each topic of `ordered` in turn: frees[t] its free partitions (a range or a list),
  * topic_classes[t] its subscriber classes; work (the members' assignment dicts) and holders (topic id -> set of
@@ -1362,14 +1408,9 @@ hetero_deal(PyObject *module, PyObject *args)
         }
         if (PyList_GET_SIZE(subscribers) > max_classes)
             max_classes = PyList_GET_SIZE(subscribers);
-        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(subscribers); k++) {
-            PyObject *item = PyList_GET_ITEM(subscribers, k);
-            Py_ssize_t c = PyLong_CheckExact(item) ? PyLong_AsSsize_t(item) : -1;
-            if (c < 0 || c >= nclasses) {
-                PyErr_Clear();
-                status = 1;
-                goto finish;
-            }
+        if (!plain_classes(subscribers, nclasses)) {
+            status = 1;
+            goto finish;
         }
         if (PyList_CheckExact(free)) {
             lengths[t] = PyList_GET_SIZE(free);
@@ -1397,12 +1438,9 @@ hetero_deal(PyObject *module, PyObject *args)
         }
     }
     /* The input is taken: from here on the work dicts and holders change. */
-    for (Py_ssize_t t = 0; t < nt; t++) {
-        hashes[t] = PyObject_Hash(PyList_GET_ITEM(ordered, t));
-        if (hashes[t] == -1 && PyErr_Occurred()) {
-            status = -1;
-            goto finish;
-        }
+    if (hash_each(ordered, nt, hashes) < 0) {
+        status = -1;
+        goto finish;
     }
     heaps = PyMem_Calloc((size_t)nclasses, sizeof(heap_t));
     singles = PyMem_Calloc((size_t)max_whole + 1, sizeof(PyObject *));
@@ -1413,11 +1451,10 @@ hetero_deal(PyObject *module, PyObject *args)
         status = -1;
         goto finish;
     }
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (heap_push(&heaps[classes[i]], (heap_entry_t){counts[i], i, 0, classes[i]}) < 0) {
-            status = -1;
-            goto finish;
-        }
+    if (fill_class_heaps(heaps, classes, counts, n) < 0) {
+        status = -1;
+        goto finish;
+    }
 
     for (Py_ssize_t t = 0; t < nt; t++) {
         Py_ssize_t left = lengths[t];
@@ -1534,16 +1571,13 @@ hetero_deal(PyObject *module, PyObject *args)
         PyList_SET_ITEM(answer, i, value);
     }
 finish:
-    if (heaps != NULL)
-        for (Py_ssize_t c = 0; c < nclasses; c++)
-            PyMem_Free(heaps[c].items);
+    free_class_heaps(heaps, nclasses);
     if (singles != NULL)
         for (Py_ssize_t p = 0; p < max_whole; p++)
             Py_XDECREF(singles[p]);
     if (member_ints != NULL)
         for (Py_ssize_t i = 0; i < n; i++)
             Py_XDECREF(member_ints[i]);
-    PyMem_Free(heaps);
     PyMem_Free(singles);
     PyMem_Free(heads.items);
     PyMem_Free(member_ints);
@@ -1906,22 +1940,14 @@ hetero_balance(PyObject *module, PyObject *args)
             status = 1;
             goto finish;
         }
-        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(subscribers); k++) {
-            PyObject *item = PyList_GET_ITEM(subscribers, k);
-            Py_ssize_t c = PyLong_CheckExact(item) ? PyLong_AsSsize_t(item) : -1;
-            if (c < 0 || c >= s.nclasses) {
-                PyErr_Clear();
-                status = 1;
-                goto finish;
-            }
-        }
-    }
-    for (Py_ssize_t t = 0; t < nt; t++) {
-        hashes[t] = PyObject_Hash(PyList_GET_ITEM(candidates, t));
-        if (hashes[t] == -1 && PyErr_Occurred()) {
-            status = -1;
+        if (!plain_classes(subscribers, s.nclasses)) {
+            status = 1;
             goto finish;
         }
+    }
+    if (hash_each(candidates, nt, hashes) < 0) {
+        status = -1;
+        goto finish;
     }
     s.heaps = PyMem_Calloc((size_t)s.nclasses, sizeof(heap_t));
     s.class_max = PyMem_Malloc((size_t)s.nclasses * sizeof(Py_ssize_t));
@@ -1930,11 +1956,10 @@ hetero_balance(PyObject *module, PyObject *args)
         status = -1;
         goto finish;
     }
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (heap_push(&s.heaps[s.classes[i]], (heap_entry_t){s.counts[i], i, 0, s.classes[i]}) < 0) {
-            status = -1;
-            goto finish;
-        }
+    if (fill_class_heaps(s.heaps, s.classes, s.counts, n) < 0) {
+        status = -1;
+        goto finish;
+    }
     /* Topic after topic, round and round, until a whole round moves nothing. */
     Py_ssize_t quiet = 0, index = 0;
     while (quiet < nt) {
@@ -1981,9 +2006,7 @@ hetero_balance(PyObject *module, PyObject *args)
         PyList_SET_ITEM(answer, i, value);
     }
 finish:
-    if (s.heaps != NULL)
-        for (Py_ssize_t c = 0; c < s.nclasses; c++)
-            PyMem_Free(s.heaps[c].items);
+    free_class_heaps(s.heaps, s.nclasses);
     if (s.lives != NULL)
         for (Py_ssize_t i = 0; i < n; i++) {
             PyMem_Free(s.lives[i].parts);
@@ -1992,7 +2015,6 @@ finish:
     if (s.member_ints != NULL)
         for (Py_ssize_t i = 0; i < n; i++)
             Py_XDECREF(s.member_ints[i]);
-    PyMem_Free(s.heaps);
     PyMem_Free(s.class_max);
     PyMem_Free(s.lives);
     PyMem_Free(s.member_ints);
