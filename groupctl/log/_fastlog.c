@@ -1042,9 +1042,8 @@ static int out_i64(Out *o, int64_t v) {
     return out_mem(o, tmp + i, 24 - i);
 }
 
-/* An int64 from a dict field; 1 = not one (the reference renders the record). */
-static int get_i64(PyObject *d, PyObject *name, int64_t *v) {
-    PyObject *x = PyDict_GetItemWithError(d, name);
+/* An exact int that fits int64; 1 = not one (the reference renders the record). */
+static int exact_i64(PyObject *x, int64_t *v) {
     if (x == NULL || !PyLong_CheckExact(x)) return 1;
     int overflow;
     *v = PyLong_AsLongLongAndOverflow(x, &overflow);
@@ -1054,6 +1053,9 @@ static int get_i64(PyObject *d, PyObject *name, int64_t *v) {
     }
     return 0;
 }
+
+/* An int64 from a dict field; 1 = not one. */
+static int get_i64(PyObject *d, PyObject *name, int64_t *v) { return exact_i64(PyDict_GetItemWithError(d, name), v); }
 
 /* A str that JSON (Jackson's and Python's alike) writes as is: printable ASCII but `"` and `\`. */
 static int plain_str(PyObject *s, const char **text, Py_ssize_t *n) {
@@ -1203,15 +1205,8 @@ static int common_record(PyObject *rec, Common *c) {
     PyObject *fields[5] = {SLOT(c->record, R_OFFSET), SLOT(c->record, R_TIMESTAMP), SLOT(c->record, R_KEY_SIZE),
                            SLOT(c->record, R_VALUE_SIZE), SLOT(c->record, R_SEQUENCE)};
     int64_t *dst[5] = {&c->offset, &c->timestamp, &c->ksize, &c->vsize, &c->seq};
-    for (int i = 0; i < 5; i++) {
-        if (fields[i] == NULL || !PyLong_CheckExact(fields[i])) return 1;
-        int overflow;
-        *dst[i] = PyLong_AsLongLongAndOverflow(fields[i], &overflow);
-        if (overflow || (*dst[i] == -1 && PyErr_Occurred())) {
-            PyErr_Clear();
-            return 1;
-        }
-    }
+    for (int i = 0; i < 5; i++)
+        if (exact_i64(fields[i], dst[i])) return 1;
     return 0;
 }
 
@@ -1292,13 +1287,7 @@ static int attr_i64(PyObject *obj, PyObject *name, int64_t *v) {
     /* 1 = not an int that fits (the reference prints the line), -1 = error */
     PyObject *x = PyObject_GetAttr(obj, name);
     if (x == NULL) return -1;
-    int rc = 1;
-    if (PyLong_CheckExact(x)) {
-        int overflow;
-        *v = PyLong_AsLongLongAndOverflow(x, &overflow);
-        if (*v == -1 && PyErr_Occurred()) PyErr_Clear();
-        else if (!overflow) rc = 0;
-    }
+    int rc = exact_i64(x, v);
     Py_DECREF(x);
     return rc;
 }

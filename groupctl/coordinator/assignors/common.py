@@ -119,6 +119,19 @@ def free_partitions(count: int, taken: set[int] | None, given_up: list[int] | No
     return sorted(set(range(count)).difference(taken))
 
 
+def partition_run(
+    free: range | list[int], pos: int, size: int, runs: dict[tuple[int, int], frozenset[int]]
+) -> frozenset[int]:
+    """`free[pos:pos + size]` as a frozenset. When `free` is a whole topic (a range), a run is its bounds:
+    `runs` keeps one frozenset per (pos, size), shared by every topic and member that gets the same run."""
+    if type(free) is range:
+        got = runs.get((pos, size))
+        if got is None:
+            got = runs[(pos, size)] = frozenset(range(pos, pos + size))
+        return got
+    return frozenset(free[pos : pos + size])
+
+
 def unheld_partitions(count: int, held: Sequence[Set[int]], every: dict[int, frozenset[int]]) -> list[int] | None:
     """The partitions of a topic of `count` that none of `held` (its owners' sets) holds, sorted; None when
     a held partition is out of range or held twice (removing it leaves too many). `every` keeps one

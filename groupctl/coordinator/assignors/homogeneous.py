@@ -32,6 +32,7 @@ from groupctl.coordinator.assignors.common import (
     claim,
     java_key,
     java_sorted,
+    partition_run,
     unheld_partitions,
 )
 
@@ -269,18 +270,12 @@ class _Builder:
         slot = pos = 0
         index = pool[0] if pool else -1
         free = self.free[index] if pool else []
-        whole = type(free) is range
         for member, need in zip(members, needs, strict=True):
             while need > 0:
                 if index < 0:
                     raise AssignorError("internal: the free partitions ran out before every member met its quota")
                 take = min(need, len(free) - pos)
-                if whole:
-                    got = runs.get((pos, take))
-                    if got is None:
-                        got = runs[(pos, take)] = frozenset(range(pos, pos + take))
-                else:
-                    got = frozenset(free[pos : pos + take])
+                got = partition_run(free, pos, take, runs)
                 assignment = result[member]
                 if not assignment:
                     topic = one_topic.get(index)
@@ -298,6 +293,5 @@ class _Builder:
                     pos = 0
                     index = pool[slot] if slot < len(pool) else -1
                     free = self.free[index] if index >= 0 else []
-                    whole = type(free) is range
         if index >= 0:
             raise AssignorError("internal: partitions were left unassigned")

@@ -18,6 +18,7 @@ from groupctl.coordinator.assignors.common import (
     claim,
     free_partitions,
     java_sorted,
+    partition_run,
     unheld_partitions,
 )
 from groupctl.coordinator.assignors.homogeneous import assign_homogeneous
@@ -356,16 +357,10 @@ class _Heterogeneous:
         level, plus_one = divmod(level_sum + left, len(taken))
         holders = self.holders.setdefault(topic_id, set())
         work, class_of, runs = self.work, self.class_of, self.runs
-        whole = type(free) is range  # then a run's partitions are its bounds, and its frozenset can be shared
         pos = 0
         for rank, member in enumerate(taken):
             gain = level + (rank < plus_one) - counts[member]
-            if whole:
-                got = runs.get((pos, gain))
-                if got is None:
-                    got = runs[(pos, gain)] = frozenset(range(pos, pos + gain))
-            else:
-                got = frozenset(free[pos : pos + gain])
+            got = partition_run(free, pos, gain, runs)
             pos += gain
             if member in holders:
                 assignment = work[member]
