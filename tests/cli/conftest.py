@@ -3,6 +3,7 @@ tests/conftest.py)."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -156,3 +157,15 @@ def serve(tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.Mo
     finally:
         for server in started:
             server.stop()
+
+
+def run_in(directory: Path, *args: str) -> None:
+    """A groupctl command on `--local DIR`, in-process, as the lab fixtures build their DIRs; it must succeed."""
+    from groupctl.cli.app import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main([*args, "--local", str(directory)])
+        except SystemExit as exc:
+            assert exc.code in (0, None), (args, out.getvalue(), err.getvalue())

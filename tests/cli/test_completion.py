@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.conftest import Served
+from tests.cli.conftest import Served, run_in
 
 ROOT = Path(__file__).resolve().parents[2]
 #: A completion that ran past its 1 s bound would still finish within this; one that hangs would not.
@@ -34,21 +34,6 @@ def complete(*words: str, **env: str) -> list[str]:
     )
     assert (run.returncode, run.stderr) == (0, ""), run
     return run.stdout.split()
-
-
-def run_in(directory: Path, *args: str) -> None:
-    """A groupctl command on DIR, in-process; it must succeed."""
-    import contextlib
-    import io
-
-    from groupctl.cli.app import main
-
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            main([*args, "--local", str(directory)])
-        except SystemExit as exc:
-            assert exc.code in (0, None), (args, out.getvalue(), err.getvalue())
 
 
 @pytest.fixture(scope="module")

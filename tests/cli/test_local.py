@@ -6,8 +6,8 @@ KIP-848 group of three static members); tests that change it work on a copy.
 
 from __future__ import annotations
 
-import contextlib
 import csv
+import functools
 import io
 import json
 import re
@@ -18,9 +18,9 @@ import pytest
 import yaml
 
 from groupctl.backends import local_members
-from groupctl.cli.app import main
 from groupctl.cli.local import parse_duration
 from groupctl.errors import UsageError
+from tests.cli.conftest import run_in
 
 
 def _ok(result):
@@ -44,14 +44,7 @@ def _state(cli, local: Path) -> dict[str, dict]:
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     directory = tmp_path_factory.mktemp("local") / "lab"
 
-    def run(*args: str) -> None:
-        out, err = io.StringIO(), io.StringIO()
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                main([*args, "--local", str(directory)])
-            except SystemExit as exc:
-                assert exc.code in (0, None), (args, out.getvalue(), err.getvalue())
-
+    run = functools.partial(run_in, directory)
     run("local", "topics", "create", "orders", "--partitions", "6", "--messages", "100")
     for i in range(3):
         run("local", "member", "join", f"c{i}", "--group", "classic-app", "--instance-id", f"c{i}", "--topics",

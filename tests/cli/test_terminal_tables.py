@@ -6,8 +6,7 @@ pseudo-terminal of 80 columns, where the width comes from the terminal itself.
 
 from __future__ import annotations
 
-import contextlib
-import io
+import functools
 import json
 import os
 import re
@@ -20,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from groupctl.__main__ import main
 from groupctl.cells import cells
 from groupctl.output import iso_ms
+from tests.cli.conftest import run_in
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -32,14 +31,7 @@ def lab_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A --local DIR: a classic group and a KIP-848 group (static members, offsets committed)."""
     directory = tmp_path_factory.mktemp("tables") / "lab"
 
-    def run(*args: str) -> None:
-        out, err = io.StringIO(), io.StringIO()
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                main([*args, "--local", str(directory)])
-            except SystemExit as exc:
-                assert exc.code in (0, None), (args, out.getvalue(), err.getvalue())
-
+    run = functools.partial(run_in, directory)
     run("local", "topics", "create", "orders", "--partitions", "6", "--messages", "100")
     for i in range(3):
         run("local", "member", "join", f"c{i}", "--group", "classic-app", "--instance-id", f"c{i}", "--topics",
