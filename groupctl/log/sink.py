@@ -15,9 +15,8 @@ from typing import Any, NamedTuple, TextIO
 
 
 class ByteSink(NamedTuple):
-    """Writes bytes below `text`; `errors` is the text stream's error handler."""
+    """Writes bytes below a text stream; `errors` is that stream's error handler."""
 
-    text: TextIO
     write: Callable[[bytes], Any]
     errors: str
 
@@ -39,4 +38,4 @@ def byte_sink(out: TextIO) -> ByteSink | None:
     except LookupError:
         return None
     out.flush()
-    return ByteSink(out, buffer.write, getattr(out, "errors", None) or "strict")
+    return ByteSink(buffer.write, getattr(out, "errors", None) or "strict")
