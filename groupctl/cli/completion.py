@@ -1,7 +1,7 @@
 """Shell completion of real names: group ids and instance ids from the cluster on the command line,
 context names from the config file, and the values of options that take a fixed set of words.
 
-The shell scripts in `completions/` run `groupctl` with `_GROUPCTL_COMPLETE` set; click parses the
+The shell scripts in `completions/` run `groupctl` with `_GROUPCTL_COMPLETE` set; typer's click parses the
 words typed so far (without validating them) and calls these functions with that context. A TAB
 must never hang, print or write: a lookup runs in a daemon thread that is abandoned after
 `LOOKUP_BOUND_S` (the process exits right after answering), every failure completes nothing, and a
@@ -16,12 +16,12 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Final
 
-import click
+import typer
 
 #: How long a TAB may wait for names from a cluster, connecting included.
 LOOKUP_BOUND_S: Final = 1.0
 
-Completer = Callable[[click.Context, list[str], str], list[str]]
+Completer = Callable[[typer.Context, list[str], str], list[str]]
 
 
 def _bounded(lookup: Callable[[], Iterable[str]]) -> list[str]:
@@ -40,7 +40,7 @@ def _bounded(lookup: Callable[[], Iterable[str]]) -> list[str]:
     return box[0] if box else []
 
 
-def _params(ctx: click.Context) -> dict[str, Any]:
+def _params(ctx: typer.Context) -> dict[str, Any]:
     """The values parsed so far, from this command up to the root (cluster options sit on the command)."""
     out: dict[str, Any] = {}
     while ctx is not None:
@@ -109,13 +109,13 @@ def _instance_ids(params: dict[str, Any], group: str) -> list[str]:
     return [m.instance_id for m in members if m.instance_id]
 
 
-def complete_group_ids(ctx: click.Context, args: list[str], incomplete: str) -> list[str]:
+def complete_group_ids(ctx: typer.Context, args: list[str], incomplete: str) -> list[str]:
     """Group ids on the selected cluster (`--local DIR`, else the Kafka cluster) that start as typed."""
     params = _params(ctx)
     return [g for g in _bounded(lambda: _group_ids(params)) if g.startswith(incomplete)]
 
 
-def complete_local_group_ids(ctx: click.Context, args: list[str], incomplete: str) -> list[str]:
+def complete_local_group_ids(ctx: typer.Context, args: list[str], incomplete: str) -> list[str]:
     """Group ids of `--local DIR` (or GROUPCTL_LOCAL) only: for the commands that drive the local coordinator."""
     local = _params(ctx).get("local")
     if local is None:
@@ -123,7 +123,7 @@ def complete_local_group_ids(ctx: click.Context, args: list[str], incomplete: st
     return [g for g in _bounded(lambda: _read_local(Path(local)).group_ids()) if g.startswith(incomplete)]
 
 
-def complete_instance_ids(ctx: click.Context, args: list[str], incomplete: str) -> list[str]:
+def complete_instance_ids(ctx: typer.Context, args: list[str], incomplete: str) -> list[str]:
     """The group.instance.ids of the members of the group named on the line; after a comma, the next one."""
     params = _params(ctx)
     group = params.get("group")
@@ -139,7 +139,7 @@ def complete_instance_ids(ctx: click.Context, args: list[str], incomplete: str) 
     return [head + i for i in _bounded(lambda: _instance_ids(params, group)) if i.startswith(last) and i not in taken]
 
 
-def complete_contexts(ctx: click.Context, args: list[str], incomplete: str) -> list[str]:
+def complete_contexts(ctx: typer.Context, args: list[str], incomplete: str) -> list[str]:
     """The context names in the config file."""
     from groupctl.kafka.contexts import load_contexts
 
@@ -157,7 +157,7 @@ def words(values: Iterable[str] | Callable[[], Iterable[str]], *, comma_list: bo
     Matching ignores case, as the options themselves do: the letters typed are kept as typed (`st` offers
     `stable` for Stable), since the shell keeps only what starts with them."""
 
-    def complete(ctx: click.Context, args: list[str], incomplete: str) -> list[str]:
+    def complete(ctx: typer.Context, args: list[str], incomplete: str) -> list[str]:
         offered = list(values() if callable(values) else values)
         done, _, last = incomplete.rpartition(",") if comma_list else ("", "", incomplete)
         head = f"{done}," if done else ""

@@ -4,12 +4,21 @@ from __future__ import annotations
 
 import errno
 import socket
+from collections.abc import Callable
+from typing import Any
 
-import click
 import pytest
+import typer
 
 from groupctl.cli import app as app_module
 from groupctl.cli.faults import world_fault
+
+
+def _command(body: Callable[[], None]) -> Any:
+    """A one-command click tree built by typer (its own bundled click, as groupctl's app is)."""
+    one = typer.Typer()
+    one.command()(body)
+    return typer.main.get_command(one)
 
 
 @pytest.mark.parametrize(
@@ -39,11 +48,11 @@ def test_each_fault_names_the_thing_and_a_way_on(exc: BaseException, expected: s
 def test_main_maps_an_escaped_fault_to_exit_1_without_internal_error(
     exc: BaseException, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    @click.command()
     def failing() -> None:
         raise exc
 
-    monkeypatch.setattr(app_module.typer.main, "get_command", lambda _app: failing)
+    command = _command(failing)
+    monkeypatch.setattr(app_module.typer.main, "get_command", lambda _app: command)
     with pytest.raises(SystemExit) as done:
         app_module.main([])
     err = capsys.readouterr().err
@@ -53,11 +62,11 @@ def test_main_maps_an_escaped_fault_to_exit_1_without_internal_error(
 
 
 def test_a_bug_is_still_called_one(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    @click.command()
     def failing() -> None:
         raise KeyError("oops")
 
-    monkeypatch.setattr(app_module.typer.main, "get_command", lambda _app: failing)
+    command = _command(failing)
+    monkeypatch.setattr(app_module.typer.main, "get_command", lambda _app: command)
     with pytest.raises(SystemExit) as done:
         app_module.main([])
     assert done.value.code == 1
