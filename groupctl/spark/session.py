@@ -151,13 +151,44 @@ def _launch(settings: dict[str, str], log: Path | None, start_timeout: float | N
     With `start_timeout`, a master that has not taken the application that many seconds after
     the JVM is up stops the JVM: Spark's standalone client would retry for a minute.
     """
+    from pyspark import SparkConf
+
+    conf = SparkConf(loadDefaults=False).setAll(list(settings.items()))
+    with _worker_python(settings.get("spark.pyspark.python")):
+        return _start_context(conf, settings, log, start_timeout)
+
+
+@contextmanager
+def _worker_python(python: str | None) -> Iterator[None]:
+    """PYSPARK_PYTHON set to `python` while a SparkContext starts.
+
+    `spark.pyspark.python` alone is not enough: the SparkContext reads its workers' interpreter from
+    PYSPARK_PYTHON (default: the first `python3` on PATH), and the Arrow workers of mapInArrow run that
+    one. From a virtual environment that was not activated (pipx, `venv/bin/groupctl`) it is another
+    Python, without pyarrow or groupctl.
+    """
+    if python is None:
+        yield
+        return
+    before = os.environ.get("PYSPARK_PYTHON")
+    os.environ["PYSPARK_PYTHON"] = python
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("PYSPARK_PYTHON", None)
+        else:
+            os.environ["PYSPARK_PYTHON"] = before
+
+
+def _start_context(conf: Any, settings: dict[str, str], log: Path | None, start_timeout: float | None) -> Any:
+    """_launch's body: the JVM (unless one runs) and the SparkContext on it."""
     import threading
     import warnings
 
-    from pyspark import SparkConf, SparkContext
+    from pyspark import SparkContext
     from pyspark.java_gateway import launch_gateway
 
-    conf = SparkConf(loadDefaults=False).setAll(list(settings.items()))
     if SparkContext._gateway is not None:  # a JVM already runs in this process: keep it
         return SparkContext(conf=conf)
     if log is None:

@@ -226,3 +226,27 @@ def test_unreachable_namenode_is_said_before_spark(cli, every_finding: list[Path
     r = cli("spark", "audit", str(every_finding[0]), "--out", uri)
     assert r.code == 1 and r.err == (f"groupctl: error: cannot reach the HDFS namenode of --out '{uri}': "
                                      "connection refused — is HDFS up? check the URI\n")
+
+
+def test_workers_run_this_interpreter_whatever_python3_is_first_on_path(java, every_finding: list[Path],
+                                                                         tmp_path: Path) -> None:
+    """From a virtual environment that is not activated (pipx, `venv/bin/groupctl`), Spark's Arrow workers
+    still run groupctl's interpreter: here the first `python3` on PATH is one that cannot run anything."""
+    shims = tmp_path / "bin"
+    shims.mkdir()
+    for name in ("python3", "python"):
+        shim = shims / name
+        shim.write_text("#!/bin/sh\necho 'not the interpreter groupctl runs in' >&2\nexit 1\n")
+        shim.chmod(0o755)
+    env = {**os.environ, "SPARK_LOCAL_IP": "127.0.0.1",
+           "PATH": os.pathsep.join([str(shims), os.environ.get("PATH", "")]),
+           "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)}
+    for name in ("PYSPARK_PYTHON", "PYSPARK_DRIVER_PYTHON", "PYSPARK_GATEWAY_PORT", "VIRTUAL_ENV"):
+        env.pop(name, None)
+    done = subprocess.run([sys.executable, "-m", "groupctl", "spark", "audit", "--master", "local[1]",
+                           "--fail-on", "none", str(every_finding[0])],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert "not the interpreter" not in done.stderr, done.stderr
+    assert "the Spark job failed" not in done.stderr, done.stderr
+    assert done.returncode == 3, done.stderr  # the input's one damaged batch, as `dump audit` says too
+    assert "REWIND" in done.stdout or "finding" in done.stdout, done.stdout
