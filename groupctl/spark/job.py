@@ -22,8 +22,6 @@ from contextlib import AbstractContextManager, ExitStack, nullcontext
 from functools import partial
 from typing import Any
 
-from pyspark.accumulators import AccumulatorParam
-
 from groupctl.log.audit import Auditor, AuditReport, merge
 from groupctl.plurals import counted, plural
 from groupctl.spark.datasets import WRITE_FORMATS, staged, write_report, writer
@@ -38,6 +36,13 @@ from groupctl.spark.units import (
     partition_of,
     plan_units,
 )
+
+try:
+    from pyspark.accumulators import AccumulatorParam
+except ImportError as missing:  # the spark extra is not installed: say how to get it
+    from groupctl.spark.session import SPARK_HINT
+
+    raise ImportError(SPARK_HINT) from missing
 
 __all__ = ["input_files", "run_audit"]
 

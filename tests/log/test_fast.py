@@ -30,10 +30,10 @@ from groupctl.log.synthetic import mixed_dump, write_sample_dump
 from groupctl.log.writer import SimpleRecord, build_batch, build_control_batch
 from groupctl.protocol.record_schemas import KEY_SCHEMAS, VALUE_SCHEMAS
 from groupctl.protocol.records import encode_key, encode_value
-from groupctl.protocol.strategies import message_values
 from tests.conftest import KAFKA_40_VECTORS, VECTORS
 from tests.log.bombs import v2_batch
 from tests.log.conftest import NOT_BUILT
+from tests.strategies import message_values
 
 pytestmark = pytest.mark.skipif(not fast.available(), reason=NOT_BUILT)
 

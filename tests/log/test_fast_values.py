@@ -21,7 +21,6 @@ from groupctl.log.writer import SimpleRecord, build_batch
 from groupctl.protocol.record_schemas import KEY_SCHEMAS, VALUE_SCHEMAS
 from groupctl.protocol.records import RecordValue, decode_key, decode_value, encode_key, encode_value
 from groupctl.protocol.schema import UNKNOWN_TAGS, field, message
-from groupctl.protocol.strategies import message_values
 from groupctl.protocol.value_programs import (
     MAX_SLOTS,
     MAX_TYPES,
@@ -32,6 +31,7 @@ from groupctl.protocol.value_programs import (
 )
 from tests.conftest import KAFKA_40_VECTORS, VECTORS
 from tests.log.conftest import NOT_BUILT
+from tests.strategies import message_values
 
 pytestmark = pytest.mark.skipif(not fast.available(), reason=NOT_BUILT)
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from groupctl.errors import DecodeError
 from groupctl.protocol import consumer_protocol as cp
 from groupctl.protocol import records as R
-from groupctl.protocol.strategies import message_values
+from tests.strategies import message_values
 
 # librdkafka's v1 subscription to "t01" and v0 assignment of t01-0..2 (konsumer_offsets fixture bytes)
 RDKAFKA_SUBSCRIPTION = bytes.fromhex("0001 00000001 0003743031 00000000 00000000")

@@ -14,7 +14,7 @@ from groupctl.protocol import jsonconv
 from groupctl.protocol import records as R
 from groupctl.protocol.record_schemas import KEY_SCHEMAS, VALUE_SCHEMAS
 from groupctl.protocol.schema import UNKNOWN_TAGS, field, message
-from groupctl.protocol.strategies import message_values
+from tests.strategies import message_values
 
 VALUE_VERSIONS = [(t, v) for t, schema in sorted(VALUE_SCHEMAS.items()) for v in schema.versions]
 FAST = settings(max_examples=30, suppress_health_check=[HealthCheck.too_slow])

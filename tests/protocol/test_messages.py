@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from groupctl.errors import DecodeError
 from groupctl.protocol.messages import API_NAMES, API_SCHEMAS, framing, headers
 from groupctl.protocol.schema import FIXED_TYPES, UNKNOWN_TAGS, Field, Message, default_value
-from groupctl.protocol.strategies import message_values
+from tests.strategies import message_values
 
 from ..conftest import kafka_python_classes
 

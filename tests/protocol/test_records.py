@@ -20,7 +20,7 @@ from groupctl.protocol import consumer_protocol as cp
 from groupctl.protocol import records as R
 from groupctl.protocol.primitives import write_uvarint
 from groupctl.protocol.record_schemas import KEY_SCHEMAS, VALUE_SCHEMAS
-from groupctl.protocol.strategies import message_values
+from tests.strategies import message_values
 
 VALUE_VERSIONS = [(t, v) for t, schema in sorted(VALUE_SCHEMAS.items()) for v in schema.versions]
 FAST = settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow])

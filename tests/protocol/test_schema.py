@@ -21,7 +21,7 @@ from groupctl.protocol.schema import (
     parse_versions,
     struct_defaults,
 )
-from groupctl.protocol.strategies import message_values
+from tests.strategies import message_values
 
 EVERYTHING = message(
     "Everything",

@@ -250,3 +250,16 @@ def test_workers_run_this_interpreter_whatever_python3_is_first_on_path(java, ev
     assert "the Spark job failed" not in done.stderr, done.stderr
     assert done.returncode == 3, done.stderr  # the input's one damaged batch, as `dump audit` says too
     assert "REWIND" in done.stdout or "finding" in done.stdout, done.stdout
+
+
+def test_without_the_spark_extra_the_command_says_how_to_get_it(cli, every_finding: list[Path],
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in [m for m in sys.modules if m.split(".")[0] in ("pyspark", "py4j", "pyarrow")]:
+        monkeypatch.delitem(sys.modules, name)
+    for name in ("pyspark", "py4j", "pyarrow"):
+        monkeypatch.setitem(sys.modules, name, None)  # what `import` finds when the extra is not installed
+    for name in [m for m in sys.modules if m.startswith("groupctl.spark.job")]:
+        monkeypatch.delitem(sys.modules, name)
+    result = cli("spark", "audit", str(every_finding[0]))
+    hint = "groupctl: error: pyspark is not installed: pip install 'groupctl[spark]'\n"
+    assert (result.code, result.err) == (1, hint)

@@ -2,8 +2,8 @@
 
 For property tests of the codec and of the code built on it (records, wire messages): the same
 schema data that drives the decoder drives the generator, so every field, version, nullable and
-tagged variant is covered without a hand-written strategy per message. Needs `hypothesis` (a dev
-dependency); nothing in the runtime imports this module.
+tagged variant is covered without a hand-written strategy per message. It lives with the tests
+because it needs `hypothesis`, a dev dependency that an installed groupctl does not have.
 """
 
 from __future__ import annotations
