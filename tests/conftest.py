@@ -9,7 +9,9 @@ import importlib
 import inspect
 import io
 import json
+import os
 import pkgutil
+import re
 import signal
 import socket
 from collections.abc import Callable, Iterator
@@ -33,6 +35,27 @@ KAFKA_40_VECTORS = ROOT.parent / "shared" / "kafka-4.0-broker-vectors"
 KAFKA_40_SEGMENTS = sorted(KAFKA_40_VECTORS.glob("__consumer_offsets-*/00000000000000000000.log"))
 """A Kafka 4.0.0 broker's segments, each with `.offsets-decoder.txt` beside it: what 4.0.0's
 kafka-dump-log.sh printed for it (empty when the vectors are absent)."""
+
+
+REQUIRE_SHARED = os.environ.get("GROUPCTL_REQUIRE_SHARED") == "1"
+"""Set by .ci/run, which has checked ../shared: there a test skipped for want of it is a failure."""
+_WANTS_SHARED = re.compile(r"\.\./shared|shared vectors|real vectors|broker vectors|real broker segments|wire transcripts")
+
+
+def wants_shared(reason: str) -> bool:
+    """Whether a skip's reason is that ../shared (or a data set in it) is absent."""
+    return bool(_WANTS_SHARED.search(reason))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()
+    if REQUIRE_SHARED and report.skipped and isinstance(report.longrepr, tuple):
+        reason = str(report.longrepr[2])
+        if wants_shared(reason):
+            report.outcome = "failed"
+            report.longrepr = f"GROUPCTL_REQUIRE_SHARED=1, yet this test was skipped: {reason}"
 
 
 @pytest.fixture(autouse=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import re
 import sys
+import tomllib
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -175,3 +176,28 @@ def test_requirements_read_the_metadata_with_extras_expanded() -> None:
     assert ("typer", None) in names and ("pyspark", "spark") in names
     assert ("pyspark", "dev") in names, "groupctl[spark] inside the dev extra is expanded"
     assert next(r for r in required if r.name == "uvloop").conditional
+
+
+def _release(version: str) -> tuple[int, ...]:
+    parts = tuple(int(p) for p in re.findall(r"\d+", version))
+    return parts + (0,) * (4 - len(parts))
+
+
+def test_the_minimum_constraints_are_the_stated_lower_bounds() -> None:
+    """constraints-minimum.txt (what .ci/run tests the lower bounds with) pins each `>=` bound exactly."""
+    project = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    lines = [*project["dependencies"], *(r for extra in project["optional-dependencies"].values() for r in extra)]
+    bounds: dict[str, str] = {}
+    for line in lines:
+        spec = line.partition(";")[0]
+        name = normalized(_NAME.match(spec).group(1))  # type: ignore[union-attr]  # every line names one
+        low = re.search(r">=\s*([0-9][^,\s]*)", spec)
+        if name not in ("groupctl", "ruff") and low:
+            bounds[name] = low.group(1)
+    pinned = {}
+    for line in (PACKAGE.parent / "constraints-minimum.txt").read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, _, version = line.partition("==")
+            pinned[normalized(name)] = version.strip()
+    assert sorted(pinned) == sorted(bounds)
+    assert {n: _release(v) for n, v in pinned.items()} == {n: _release(v) for n, v in bounds.items()}
