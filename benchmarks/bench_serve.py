@@ -48,6 +48,7 @@ from groupctl.errors import GroupctlError
 from groupctl.kafka.cluster import Cluster
 from groupctl.kafka.config import ClientConfig
 from groupctl.kafka.coordinator import RETRIABLE
+from groupctl.kafka.deadline import Deadline
 from groupctl.kafka.groups import describe_consumer_groups
 from groupctl.protocol.messages import framing
 from groupctl.server.broker import Broker
@@ -207,7 +208,7 @@ def prepare_kafka(bootstrap: str, group: str, topic: str, partitions: int, timeo
     return coordinator
 
 
-def find_coordinator(cluster: Cluster, group: str, deadline: Any) -> tuple[str, int]:
+def find_coordinator(cluster: Cluster, group: str, deadline: Deadline) -> tuple[str, int]:
     """`group`'s coordinator, once it takes requests for the group: groupctl's own client asks it
     ConsumerGroupDescribe, rediscovering and backing off while FindCoordinator or the coordinator answers
     COORDINATOR_NOT_AVAILABLE, COORDINATOR_LOAD_IN_PROGRESS or NOT_COORDINATOR (a fresh broker does while it
