@@ -24,6 +24,7 @@ MEASURED = {
     "machine": "2 cores, 24 GiB",
     "load_average": "1.2-2.0",
     "dump_log_wall_s": {"mixed_dump_2000_seed1": 4.0},
+    "consumer_groups_tool_wall_s": {"help": 1.77},
     "broker_heartbeats_per_s_median": 7469,
     "assignor_ms": {
         "uniform": {"10x2x4/HOMOGENEOUS/FULL": 0.25, "10x2x4/OVERLAPPING/INCREMENTAL": 0.5},
