@@ -1,43 +1,35 @@
-"""The server-side assignors on Kafka's JMH grid (ServerSideAssignorBenchmark), against kafka-python's client-side
-assignors on the same inputs in the same run.
+"""The server-side assignors on Kafka's JMH grid (ServerSideAssignorBenchmark), against Kafka's own assignors
+measured live on the same inputs, and kafka-python's client-side assignors timed in the same run.
 
 Grid: members {100, 1000, 10000} x partitions per member {5, 10, 50} x topics {10, 100, 1000}, with
-partitionsPerTopic = members * ratio // topics (points where that is 0 are skipped); assignors uniform and range;
-HOMOGENEOUS (every member subscribes to every topic) and HETEROGENEOUS (members and topics cut into 5 buckets,
-as AssignorBenchmarkUtils.createHeterogeneousBucketedMembers does); FULL (nobody holds anything) and INCREMENTAL
-(members - 1 assigned first, then "newMember" joins with the last member's subscription and everyone else's
-previous result as its current assignment). Each figure is the best of several runs (fewer for slow points).
+partitionsPerTopic = members * ratio // topics (points where that is 0 are skipped); a point is named
+MEMBERSxRATIOxTOPICS/SUBSCRIPTION/KIND (1000x10x100: 1,000 members, 10 partitions per member, 100 topics of 100
+partitions). Assignors uniform and range; HOMOGENEOUS (every member subscribes to every topic) and HETEROGENEOUS
+(members and topics cut into 5 disjoint buckets, as AssignorBenchmarkUtils.createHeterogeneousBucketedMembers
+does); with --overlapping also OVERLAPPING (the same buckets, each also subscribing to the next bucket's topics,
+so that no bucket is a group apart). FULL: nobody holds anything; INCREMENTAL: members - 1 assigned first, then
+"newMember" joins with the last member's subscription and everyone else's previous result as its current
+assignment. Each figure is the median of the runs that fit in --budget seconds (at most 200, at least 3; one for a
+point slower than 3 s), after one warm-up run.
 
-Peers, on the same inputs: kafka-python's RangePartitionAssignor for range and StickyPartitionAssignor for
-uniform (the client-side sticky assignor; INCREMENTAL hands it the same previous assignment as user data). Both
-are much slower than ours, the sticky one enormously so: points over --range-budget subscriptions or
---sticky-budget members x partitions are skipped and marked as such.
+Kafka: its UniformAssignor and RangeAssignor (4.0.0's group coordinator jar, a warmed JVM, median of 200 after
+2,000 warm-up runs) timed live on these very points (this script's inputs as of 1b27a07), read from
+../shared/measured/kafka.json (--measured FILE elsewhere) and printed as "recorded live" with the date and machine
+the file gives; `--kafka-ms [ASSIGNOR:]POINT=MS` adds a figure measured live beside this run (ASSIGNOR uniform
+when left out), printed as such. No JVM runs here, and no Kafka figure is derived from anything: a point without
+one is compared with none. `--kafka-points` runs only the points that have a Kafka figure, both assignors. Targets
+(uniform, issue 20): at most 2x Kafka's time on HOMOGENEOUS 1000x10x100 and 10000x5x1000 FULL and INCREMENTAL,
+HETEROGENEOUS and OVERLAPPING 1000x10x100 FULL; 1,000 members x 10 partitions each over 100 topics < 100 ms FULL and
+< 20 ms INCREMENTAL; 10,000 members x 5 partitions each < 2 s (for all three topic counts). With the compiled
+uniform builders (assignors/_uniformc.c) running, each uniform point with a Kafka figure is also timed on the
+pure-Python builders in the same run; the first line of the output says which builder runs.
 
-Targets (uniform): 1,000 members x 10 partitions each over 100 topics < 100 ms FULL and < 20 ms INCREMENTAL;
-10,000 members x 5 partitions each < 2 s (printed for all three topic counts). And against Kafka 4.0.0's
-UniformAssignor: at most 2x its time on the points of issue 20 (homogeneous 1,000x10x100 and 10,000x5x1,000, FULL
-and INCREMENTAL; heterogeneous 1,000x10x100 FULL). No JVM runs here: Kafka's time is derived from the ratio issue
-20 measured (real Kafka 4.0.0 jar, warmed JVM) against groupctl 4e3c6cc, dividing 4e3c6cc's time measured in the
-same run (read from git history; the fair figure on a loaded machine) and its time recorded here unloaded; or
-`--kafka-ms POINT=MS` gives a live figure (POINT as printed, e.g. 1000x10x100/HOMOGENEOUS/FULL). The output says
-which each figure is. With the compiled homogeneous builder (assignors/_uniformc.c) running, each of those
-points is also timed on the pure-Python builder in the same run (the line under it); the first line of the output
-says which builder runs.
-
-"Overlapping subscriptions" in issue 20: Kafka's grid has only HOMOGENEOUS and HETEROGENEOUS, and its
-HETEROGENEOUS members are 5 buckets of disjoint topics (Kafka takes its heterogeneous builder there; groupctl
-splits the group into its 5 parts and assigns each as a homogeneous group). The issue's figure for "overlapping
-subscriptions, 1,000 members" is taken as that grid point, 1,000x10x100 FULL; it gives no INCREMENTAL figure. The
-issue does not give its input, though, and buckets that share topics are another reading: `--overlapping` adds
-OVERLAPPING, the same buckets each also subscribing to the next bucket's topics, where groupctl's heterogeneous
-builder runs. `--kafka-points` takes that second reading as a point too, OVERLAPPING 1000x10x100 FULL, with
-Kafka's time derived the same way from the same 5.7x (4e3c6cc's time on the OVERLAPPING input, measured in the
-same run, / 5.7): a derivation, not a Kafka measurement of that input. It has no INCREMENTAL figure; OVERLAPPING
-1000x10x100 INCREMENTAL is printed against FULL's derived Kafka time, labelled as the stand-in it is (Kafka
-4.0's heterogeneous builder walks every owned partition and sorts each topic's subscribers to balance in the
-incremental case too, where its homogeneous builder only moves what changed; it is not measured here).
+Peers in the same run, on the same inputs: kafka-python's RangePartitionAssignor for range and
+StickyPartitionAssignor for uniform (the client-side sticky assignor; INCREMENTAL hands it the same previous
+assignment as user data). Both are much slower than ours, the sticky one enormously so: points over
+--range-budget subscriptions or --sticky-budget members x partitions are skipped and marked as such.
 Usage: python3 benchmarks/bench_assignor.py [--quick | --kafka-points] [--overlapping] [--members N ...]
-       [--ratio N ...] [--topics N ...] [--kafka-ms POINT=MS ...] [--no-baseline] [--no-peer]
+       [--ratio N ...] [--topics N ...] [--kafka-ms [ASSIGNOR:]POINT=MS ...] [--measured FILE] [--no-peer]
 """
 
 from __future__ import annotations
@@ -45,14 +37,14 @@ from __future__ import annotations
 import argparse
 import math
 import random
-import subprocess
+import statistics
 import sys
 import time
-import types
 import uuid
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any, NamedTuple
+
+import measured as kafka_measured
 
 from groupctl.coordinator.assignors import ASSIGNORS, Assignment, MemberSpec, compiled
 
@@ -64,6 +56,8 @@ SUBSCRIPTIONS = ("HOMOGENEOUS", "HETEROGENEOUS")
 OVERLAPPING = "OVERLAPPING"  # not in Kafka's grid: with --overlapping
 KINDS = ("FULL", "INCREMENTAL")
 BUCKETS = 5  # Kafka's MAX_BUCKET_COUNT
+MAX_RUNS = 200  # as many as Kafka's harness takes its median of
+SLOW_S = 3.0  # a first run slower than this is the only one
 
 # (members, ratio, topics, kind) -> limit in ms, for the uniform assignor.
 TARGETS_MS = {
@@ -71,32 +65,20 @@ TARGETS_MS = {
     (1000, 10, 100, "INCREMENTAL"): 20.0,
     **{(10000, 5, topics, kind): 2000.0 for topics in TOPICS for kind in KINDS},
 }
+# Issue 20: the uniform assignor at most KAFKA_TARGET x Kafka's UniformAssignor time on these points (OVERLAPPING is
+# the second reading of its "overlapping subscriptions, 1,000 members").
+KAFKA_TARGET = 2.0
+KAFKA_TARGET_POINTS = frozenset({
+    (1000, 10, 100, "HOMOGENEOUS", "FULL"),
+    (1000, 10, 100, "HOMOGENEOUS", "INCREMENTAL"),
+    (10000, 5, 1000, "HOMOGENEOUS", "FULL"),
+    (10000, 5, 1000, "HOMOGENEOUS", "INCREMENTAL"),
+    (1000, 10, 100, "HETEROGENEOUS", "FULL"),
+    (1000, 10, 100, OVERLAPPING, "FULL"),
+})
 
-# Issue 20's ratios groupctl/Kafka 4.0.0 (UniformAssignor, real jar, warmed JVM), measured against groupctl at
-# KAFKA_BASE_COMMIT, and that commit's best times here (ms, load average under 1). Kafka's recorded time for a
-# point is the one divided by the other. With git history at hand the benchmark also times KAFKA_BASE_COMMIT's
-# uniform assignor in the same run and derives Kafka's time from that: on a loaded machine, the fairer figure.
-KAFKA_BASE_COMMIT = "4e3c6cc"
-ISSUE_RATIOS = {
-    (1000, 10, 100, "HOMOGENEOUS", "FULL"): 4.7,
-    (1000, 10, 100, "HOMOGENEOUS", "INCREMENTAL"): 20.0,
-    (10000, 5, 1000, "HOMOGENEOUS", "FULL"): 8.7,
-    (10000, 5, 1000, "HOMOGENEOUS", "INCREMENTAL"): 14.0,
-    (1000, 10, 100, "HETEROGENEOUS", "FULL"): 5.7,
-    (1000, 10, 100, OVERLAPPING, "FULL"): 5.7,  # the second reading of "overlapping subscriptions"
-}
-BASE_RECORDED_MS = {
-    (1000, 10, 100, "HOMOGENEOUS", "FULL"): 1.22,
-    (1000, 10, 100, "HOMOGENEOUS", "INCREMENTAL"): 1.77,
-    (10000, 5, 1000, "HOMOGENEOUS", "FULL"): 16.0,
-    (10000, 5, 1000, "HOMOGENEOUS", "INCREMENTAL"): 17.99,
-    (1000, 10, 100, "HETEROGENEOUS", "FULL"): 1.31,
-    (1000, 10, 100, OVERLAPPING, "FULL"): 13.2,  # load average 1.5 when recorded
-}
-KAFKA_RECORDED_MS = {key: BASE_RECORDED_MS[key] / ratio for key, ratio in ISSUE_RATIOS.items()}
-# Points with no Kafka figure of their own, printed against another point's (labelled as a stand-in).
-STAND_INS = {(1000, 10, 100, OVERLAPPING, "INCREMENTAL"): (1000, 10, 100, OVERLAPPING, "FULL")}
-KAFKA_TARGET = 2.0  # groupctl / Kafka at most
+Key = tuple[int, int, int, str, str]
+"""A point: (members, ratio, topics, subscription, kind)."""
 
 
 class Point(NamedTuple):
@@ -151,17 +133,27 @@ def build_case(point: Point, subscription: str, kind: str, assignor_name: str) -
     return Case(members, topics, names)
 
 
-def best_ms(run: Callable[[], Any]) -> tuple[float, Any]:
-    """Best wall time of several runs; the first run decides how many more the point can afford."""
+class Timing(NamedTuple):
+    median_ms: float
+    runs: int
+    result: Any
+
+
+def timed(run: Callable[[], Any], budget_s: float) -> Timing:
+    """The median wall time of the runs that fit in `budget_s` (3 to MAX_RUNS) after one warm-up run, which
+    also says how long a run takes; a point slower than SLOW_S gets that one run only."""
     start = time.perf_counter()
     result = run()
-    best = time.perf_counter() - start
-    runs = 7 if best < 0.05 else 5 if best < 0.5 else 3 if best < 3 else 1
-    for _ in range(runs - 1):
+    first = time.perf_counter() - start
+    if first >= SLOW_S:
+        return Timing(first * 1e3, 1, result)
+    runs = max(3, min(MAX_RUNS, int(budget_s / max(first, 1e-6))))
+    times = []
+    for _ in range(runs):
         start = time.perf_counter()
         run()
-        best = min(best, time.perf_counter() - start)
-    return best * 1e3, result
+        times.append(time.perf_counter() - start)
+    return Timing(statistics.median(times) * 1e3, runs, result)
 
 
 def check(case: Case, result: Mapping[str, Assignment]) -> None:
@@ -250,7 +242,7 @@ def peer_cost(assignor_name: str, case: Case) -> int:
 # --- main ------------------------------------------------------------------------------------------------------
 
 
-def point_key(text: str) -> tuple[int, int, int, str, str]:
+def point_key(text: str) -> Key:
     """`1000x10x100/HOMOGENEOUS/FULL` -> (1000, 10, 100, "HOMOGENEOUS", "FULL")."""
     try:
         sizes, subscription, kind = text.split("/")
@@ -259,86 +251,102 @@ def point_key(text: str) -> tuple[int, int, int, str, str]:
         raise argparse.ArgumentTypeError(f"point {text!r}: expected MEMBERSxRATIOxTOPICS/SUBSCRIPTION/KIND") from None
     subscription, kind = subscription.upper(), kind.upper()
     if subscription not in (*SUBSCRIPTIONS, OVERLAPPING) or kind not in KINDS:
-        raise argparse.ArgumentTypeError(f"point {text!r}: subscription is one of {SUBSCRIPTIONS}, kind one of {KINDS}")
+        raise argparse.ArgumentTypeError(
+            f"point {text!r}: subscription is one of {(*SUBSCRIPTIONS, OVERLAPPING)}, kind one of {KINDS}"
+        )
+    if min(members, ratio, topics) < 1:
+        raise argparse.ArgumentTypeError(f"point {text!r}: members, ratio and topics are positive")
     return members, ratio, topics, subscription, kind
 
 
-def kafka_ms(text: str) -> tuple[tuple[int, int, int, str, str], float]:
-    """`--kafka-ms POINT=MS`: a live Kafka time for one point."""
-    point, sep, ms = text.partition("=")
+def kafka_ms(text: str) -> tuple[str, Key, float]:
+    """`--kafka-ms [ASSIGNOR:]POINT=MS`: a live Kafka time for one point (uniform unless ASSIGNOR says)."""
+    name, colon, rest = text.partition(":")
+    assignor, point_ms = (name.lower(), rest) if colon else ("uniform", text)
+    if assignor not in ASSIGNORS:
+        raise argparse.ArgumentTypeError(f"{text!r}: ASSIGNOR is one of {', '.join(ASSIGNORS)}")
+    point, sep, ms = point_ms.partition("=")
     try:
         value = float(ms)
     except ValueError:
         value = -1.0
-    if not sep or value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected POINT=MS with MS a positive number of milliseconds")
-    return point_key(point), value
+    if not sep or not value > 0 or math.isinf(value):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected [ASSIGNOR:]POINT=MS with MS a positive number of ms")
+    return assignor, point_key(point), value
 
 
-def point_name(key: tuple[int, int, int, str, str]) -> str:
+def point_name(key: Key) -> str:
     members, ratio, topics, subscription, kind = key
     return f"{members}x{ratio}x{topics}/{subscription}/{kind}"
 
 
-def load_baseline(commit: str) -> Any | None:
-    """`commit`'s UniformAssignor, read from git history, or None when there is none to read. It runs on today's
-    `assignors/common.py`, whose helpers have only become faster since (its figure is, if anything, low)."""
-    root = Path(__file__).resolve().parent.parent
-    try:
-        source = subprocess.run(
-            ["git", "-C", str(root), "show", f"{commit}:groupctl/coordinator/assignors/uniform.py"],
-            capture_output=True, check=True, timeout=30,
-        ).stdout
-    except (OSError, subprocess.SubprocessError):
-        return None
-    module = types.ModuleType(f"uniform_{commit}")
-    exec(compile(source, f"{commit}:uniform.py", "exec"), module.__dict__)
-    return module.UniformAssignor()
+def recorded_ms(recorded: kafka_measured.Recorded) -> tuple[dict[tuple[str, Key], float], list[str]]:
+    """kafka.json's assignor figures by (assignor, point), and the entries it holds that are not points of this
+    benchmark (named, so that nothing is silently dropped)."""
+    figures: dict[tuple[str, Key], float] = {}
+    unknown = []
+    for assignor, points in recorded.section("assignor_ms").items():
+        if assignor not in ASSIGNORS or not isinstance(points, Mapping):
+            unknown.append(str(assignor))
+            continue
+        for text in points:
+            ms = recorded.figure("assignor_ms", assignor, text)
+            try:
+                key = point_key(text)
+            except argparse.ArgumentTypeError:
+                key = None
+            if key is None or ms is None:
+                unknown.append(f"{assignor}:{text}")
+                continue
+            figures[(assignor, key)] = ms
+    return figures, unknown
+
+
+def figure_order(figure: tuple[str, Key]) -> tuple:
+    """By point (sizes, then subscription and kind in the grid's order), the assignors of a point together."""
+    assignor, (members, ratio, topics, subscription, kind) = figure
+    return (members, ratio, topics, (*SUBSCRIPTIONS, OVERLAPPING).index(subscription), KINDS.index(kind),
+            list(ASSIGNORS).index(assignor))
 
 
 def print_against_kafka(
-    measured: Mapping[tuple, float],
-    baseline: Mapping[tuple, float],
-    live: Mapping[tuple, float],
-    pure: Mapping[tuple, float],
+    measured: Mapping[tuple[str, Key], float],
+    pure: Mapping[Key, float],
+    recorded: kafka_measured.Recorded,
+    recorded_figures: Mapping[tuple[str, Key], float],
+    live: Mapping[tuple[str, Key], float],
 ) -> None:
-    """groupctl / Kafka for every point with a Kafka figure (or a stand-in's), against the 2x target; with the
-    compiled builder, the pure-Python one's figure from the same run too."""
-    print(f"\nagainst Kafka 4.0.0's UniformAssignor: ratio = groupctl / Kafka, target <= {KAFKA_TARGET:g}x")
-    print(
-        f"  Kafka's time is live (given with --kafka-ms), or derived from issue 20's ratio against groupctl"
-        f" {KAFKA_BASE_COMMIT}: 'same run' divides {KAFKA_BASE_COMMIT}'s time measured in this run, 'recorded' its"
-        " time recorded on this machine (unloaded; OVERLAPPING at load average 1.5)"
-    )
-    for key in sorted({**KAFKA_RECORDED_MS, **STAND_INS, **live}):
-        ours = measured.get(("uniform", *key))
+    """groupctl / Kafka for every point with a Kafka figure, recorded live or given live; the issue 20 target
+    where it applies; with the compiled builders, the pure-Python ones' figure from the same run too."""
+    print(f"\nagainst Kafka's assignors: ratio = groupctl / Kafka (ms per assignment, medians); issue 20 target for"
+          f" uniform on its points: <= {KAFKA_TARGET:g}x")
+    if recorded.data is None:
+        print(f"  {recorded.missing('recorded figures')}")
+    else:
+        print(f"  recorded live: {recorded.kafka} UniformAssignor / RangeAssignor, {recorded.provenance} "
+              "(median of 200 after 2,000 warm-up runs in a warmed JVM)")
+    if not recorded_figures and not live:
+        return
+    for assignor, key in sorted({*recorded_figures, *live}, key=figure_order):
+        ours = measured.get((assignor, key))
+        label = f"{assignor:<8} {point_name(key):<38}"
         if ours is None:
-            print(f"  {point_name(key):<36} not measured (outside the grid run)")
+            print(f"  {label} not measured in this run (outside the selected grid or assignors)")
             continue
         figures = []
-        if key in live:
-            figures.append(("live", live[key]))
-        else:
-            source = STAND_INS.get(key, key)
-            stand_in = f"stand-in: {point_name(source)}'s Kafka time, none for this point; " if source != key else ""
-            second = "second reading of 'overlapping'; " if OVERLAPPING in source else ""
-            if source in live:
-                figures.append((f"{stand_in}live", live[source]))
-            else:
-                if source in baseline:
-                    derived = baseline[source] / ISSUE_RATIOS[source]
-                    figures.append(
-                        (f"{stand_in}{second}same run: {KAFKA_BASE_COMMIT} {baseline[source]:.3f} ms", derived)
-                    )
-                figures.append((f"{stand_in}{second}recorded", KAFKA_RECORDED_MS[source]))
+        if (assignor, key) in recorded_figures:
+            figures.append(("recorded live", recorded_figures[(assignor, key)]))
+        if (assignor, key) in live:
+            figures.append(("live, --kafka-ms", live[(assignor, key)]))
         for source, kafka in figures:
             ratio = ours / kafka
-            print(
-                f"  {point_name(key):<36} groupctl {ours:>8.3f} ms  Kafka {kafka:>7.3f} ms  ratio {ratio:>5.2f}x  "
-                f"{'PASS' if ratio <= KAFKA_TARGET else 'MISS'}  ({source})"
-            )
-            if key in pure:
-                print(f"  {'':<36} pure Python {pure[key]:>5.3f} ms  ratio {pure[key] / kafka:>5.2f}x")
+            target = ""
+            if assignor == "uniform" and key in KAFKA_TARGET_POINTS:
+                target = f"  target {'PASS' if ratio <= KAFKA_TARGET else 'MISS'}"
+            print(f"  {label} groupctl {ours:>8.3f} ms  Kafka {kafka:>7.3f} ms ({source})  ratio {ratio:>5.2f}x"
+                  f"{target}")
+            if assignor == "uniform" and key in pure:
+                print(f"  {'':<47} pure Python {pure[key]:>5.3f} ms  ratio {pure[key] / kafka:>5.2f}x")
 
 
 def main() -> int:
@@ -349,30 +357,35 @@ def main() -> int:
         "--overlapping", action="store_true", help="also OVERLAPPING subscriptions (buckets sharing topics)"
     )
     parser.add_argument(
-        "--no-baseline", action="store_true", help=f"do not time {KAFKA_BASE_COMMIT}'s assignor in the same run"
+        "--kafka-ms", type=kafka_ms, action="append", default=[], metavar="[ASSIGNOR:]POINT=MS",
+        help="a Kafka 4.x time for POINT measured live beside this run (e.g. range:1000x10x100/HOMOGENEOUS/FULL=0.7;"
+             " uniform when ASSIGNOR is left out)",
     )
-    parser.add_argument(
-        "--kafka-ms", type=kafka_ms, action="append", default=[], metavar="POINT=MS",
-        help="a live Kafka 4.0.0 UniformAssignor time for POINT (e.g. 1000x10x100/HOMOGENEOUS/FULL=0.25)",
-    )
+    kafka_measured.add_argument(parser)
     parser.add_argument("--members", type=int, nargs="+", help=f"only these member counts (grid: {MEMBERS})")
     parser.add_argument("--ratio", type=int, nargs="+", help=f"only these partitions per member (grid: {RATIOS})")
     parser.add_argument("--topics", type=int, nargs="+", help=f"only these topic counts (grid: {TOPICS})")
     parser.add_argument("--assignor", choices=list(ASSIGNORS), nargs="+", default=list(ASSIGNORS))
+    parser.add_argument("--budget", type=float, default=1.0, help="seconds of timed runs per point and assignor")
     parser.add_argument("--no-peer", action="store_true", help="skip kafka-python")
     parser.add_argument("--range-budget", type=int, default=1_000_000, help="max subscriptions for its range peer")
     parser.add_argument("--sticky-budget", type=int, default=500_000, help="max members x partitions for sticky")
     args = parser.parse_args()
 
+    recorded = kafka_measured.load(args.measured)
+    recorded_figures, unknown = recorded_ms(recorded)
+    live = {(assignor, key): ms for assignor, key, ms in args.kafka_ms}
     members = args.members or (QUICK["members"] if args.quick else MEMBERS)
     ratios = args.ratio or (QUICK["ratio"] if args.quick else RATIOS)
     topic_counts = args.topics or (QUICK["topics"] if args.quick else TOPICS)
-    live = dict(args.kafka_ms)
     points = [Point(m, r, t) for m in members for r in ratios for t in topic_counts]
-    selected: set[tuple[int, int, int, str, str]] | None = None
+    selected: set[Key] | None = None
     if args.kafka_points:
-        selected = {*KAFKA_RECORDED_MS, *STAND_INS, *live}
+        selected = {key for _, key in (*recorded_figures, *live)}
         points = sorted({Point(*key[:3]) for key in selected})
+        if not points:
+            print("--kafka-points: no point has a Kafka figure (none recorded, none given with --kafka-ms)")
+            return 0
     skipped = [p for p in points if p.per_topic < 1]
     points = [p for p in points if p.per_topic >= 1]
     if skipped:
@@ -380,45 +393,43 @@ def main() -> int:
             "skipped (under one partition per topic): "
             + ", ".join(f"{p.members}x{p.ratio}/{p.topics}" for p in skipped)
         )
+    with_overlapping = args.overlapping or (selected is not None and any(k[3] == OVERLAPPING for k in selected))
+    subscription_kinds = (*SUBSCRIPTIONS, OVERLAPPING) if with_overlapping else SUBSCRIPTIONS
+    kafka_keys = {key for _, key in (*recorded_figures, *live)}
 
     header = (
         f"{'members':>7} {'ratio':>5} {'topics':>6} {'P/topic':>7}  {'subscription':<13} {'kind':<11} "
-        f"{'assignor':<8} {'ours ms':>9}  {'peer':<6} {'peer ms':>9} {'ours/peer':>10}"
+        f"{'assignor':<8} {'ours ms':>9} {'runs':>4}  {'peer':<6} {'peer ms':>9} {'ours/peer':>10}"
     )
     print(compiled.describe())
+    print(f"ms: median of the runs that fit in {args.budget:g} s (3 to {MAX_RUNS}; one when slower than"
+          f" {SLOW_S:g} s), after one warm-up run")
+    if unknown:
+        print(f"{recorded.path.name} entries that are not points of this benchmark (left out): {', '.join(unknown)}")
     print(header)
     print("-" * len(header))
-    measured: dict[tuple[str, int, int, int, str, str], float] = {}
-    base_measured: dict[tuple[int, int, int, str, str], float] = {}
-    pure_measured: dict[tuple[int, int, int, str, str], float] = {}  # the pure-Python builder, when compiled runs
-    base = None
-    if "uniform" in args.assignor and not args.no_baseline:
-        base = load_baseline(KAFKA_BASE_COMMIT)
-        if base is None:
-            print(f"no git history to read {KAFKA_BASE_COMMIT}'s assignor from: Kafka's recorded times only")
+    measured: dict[tuple[str, Key], float] = {}
+    pure_measured: dict[Key, float] = {}  # the pure-Python builders, when the compiled ones run
     peer_skips = 0
     range_mismatch = []
     started = time.perf_counter()
     for point in points:
-        for subscription in (*SUBSCRIPTIONS, OVERLAPPING) if args.overlapping or selected else SUBSCRIPTIONS:
+        for subscription in subscription_kinds:
             for kind in KINDS:
-                if selected is not None and (*point, subscription, kind) not in selected:
+                key: Key = (*point, subscription, kind)
+                if selected is not None and key not in selected:
                     continue
                 for name in args.assignor:
                     case = build_case(point, subscription, kind, name)
-                    ours, result = best_ms(
-                        lambda case=case, name=name: ASSIGNORS[name].assign(case.members, case.topics)
-                    )
-                    check(case, result)
-                    measured[(name, *point, subscription, kind)] = ours
-                    key = (*point, subscription, kind)
-                    if name == "uniform" and base is not None and key in ISSUE_RATIOS:
-                        base_measured[key], _ = best_ms(lambda case=case: base.assign(case.members, case.topics))
-                    if name == "uniform" and key in {*ISSUE_RATIOS, *STAND_INS} and compiled.module() is not None:
+                    ours = timed(lambda case=case, name=name: ASSIGNORS[name].assign(case.members, case.topics),
+                                 args.budget)
+                    check(case, ours.result)
+                    measured[(name, key)] = ours.median_ms
+                    if name == "uniform" and key in kafka_keys and compiled.module() is not None:
                         with compiled.forced(True):
-                            pure_measured[key], _ = best_ms(
-                                lambda case=case: ASSIGNORS["uniform"].assign(case.members, case.topics)
-                            )
+                            pure_measured[key] = timed(
+                                lambda case=case: ASSIGNORS["uniform"].assign(case.members, case.topics), args.budget
+                            ).median_ms
                     peer_name = "range" if name == "range" else "sticky"
                     budget = args.range_budget if name == "range" else args.sticky_budget
                     if args.no_peer:
@@ -427,13 +438,14 @@ def main() -> int:
                         peer_text = f"{'skipped':>9} {'':>10}"
                         peer_skips += 1
                     else:
-                        peer, theirs = best_ms(peer_run(name, case))
-                        peer_text = f"{peer:>9.1f} {ours / peer:>10.4f}"
-                        if name == "range" and not same_as_peer_range(case, result, theirs):
+                        peer = timed(peer_run(name, case), args.budget)
+                        peer_text = f"{peer.median_ms:>9.1f} {ours.median_ms / peer.median_ms:>10.4f}"
+                        if name == "range" and not same_as_peer_range(case, ours.result, peer.result):
                             range_mismatch.append((point, subscription, kind))
                     print(
                         f"{point.members:>7} {point.ratio:>5} {point.topics:>6} {point.per_topic:>7}  "
-                        f"{subscription:<13} {kind:<11} {name:<8} {ours:>9.2f}  {peer_name:<6} {peer_text}",
+                        f"{subscription:<13} {kind:<11} {name:<8} {ours.median_ms:>9.3f} {ours.runs:>4}  "
+                        f"{peer_name:<6} {peer_text}",
                         flush=True,
                     )
     print(f"\ngrid done in {time.perf_counter() - started:.0f} s")
@@ -452,7 +464,7 @@ def main() -> int:
     missing = set()
     for (m, r, t, kind), limit in TARGETS_MS.items():
         for subscription in SUBSCRIPTIONS:
-            ours_ms = measured.get(("uniform", m, r, t, subscription, kind))
+            ours_ms = measured.get(("uniform", (m, r, t, subscription, kind)))
             if ours_ms is None:
                 missing.add(f"{m:,} members x {r}/{t} topics {subscription} {kind}")
                 continue
@@ -463,7 +475,7 @@ def main() -> int:
             )
     if missing:
         print("  not measured (outside the selected grid): " + "; ".join(sorted(missing)))
-    print_against_kafka(measured, base_measured, live, pure_measured)
+    print_against_kafka(measured, pure_measured, recorded, recorded_figures, live)
     return 0
 
 

@@ -7,17 +7,24 @@ does in steady state (member id and epoch only); a round pipelines each socket's
 client with several requests in flight does, and the broker answers each socket in order. The
 members run in a separate process, as real clients would, so the server has its interpreter to itself.
 
-Peers: a Kafka 4.0 broker's rate on the same load, recorded on this 2-core machine (issue 20: 44,562/s;
-the target is at least half of it), or the rate given with `--kafka-rate`, or measured in this run
-on a live broker with `--kafka-bootstrap HOST:PORT` (the same raw frames: a topic made by
-CreateTopics, the group's coordinator found by FindCoordinator); and the in-process coordinator's own
-steady heartbeat rate for the same members of the same group (called on the server's loop, no
-wire): the share of it the listener keeps. Also printed: the server's CPU time per heartbeat (its
-process's user + system time over the measured rounds), which a loaded machine disturbs less than
-the rate.
+Peers: a Kafka 4.0.0 broker's rate on the same load (this script with --kafka-bootstrap), measured live on this
+kind of machine and read from ../shared/measured/kafka.json (--measured FILE elsewhere), labelled "recorded live"
+with its date and machine; and a live figure when there is one: the rate given with `--kafka-rate`, or measured in
+this run on a live broker with `--kafka-bootstrap HOST:PORT` (the same raw frames on a group and topic of its own:
+the topic made by CreateTopics and waited for in Metadata, the group's coordinator found with groupctl's client,
+which retries COORDINATOR_NOT_AVAILABLE, COORDINATOR_LOAD_IN_PROGRESS and NOT_COORDINATOR as a fresh broker answers
+while it creates and loads __consumer_offsets). Target: at least half of Kafka's rate. Also the in-process
+coordinator's own steady heartbeat rate for the same members of the same group (called on the server's loop, no
+wire): the share of it the listener keeps; and the server's CPU time per heartbeat (its process's user + system
+time over the measured rounds), which a loaded machine disturbs less than the rate.
+
+Before measuring, on either broker, the members heartbeat until the group is settled for STABLE_ROUNDS rounds in a
+row: nothing moved, every member at the same epoch, every partition owned by exactly one member (bounded by
+SETTLE_ROUNDS rounds and SETTLE_S seconds; a coordinator error meanwhile is waited out, as a client does).
 
 Usage: python3 benchmarks/bench_serve.py [--members 200] [--connections 8] [--rounds 50]
                                          [--loop uvloop|asyncio] [--kafka-bootstrap HOST:PORT | --kafka-rate N]
+                                         [--measured FILE]
 """
 
 from __future__ import annotations
@@ -34,23 +41,30 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+import measured
+
 from groupctl.coordinator.consumer import HeartbeatRequest
+from groupctl.errors import GroupctlError
+from groupctl.kafka.cluster import Cluster
+from groupctl.kafka.config import ClientConfig
+from groupctl.kafka.coordinator import RETRIABLE
+from groupctl.kafka.deadline import Deadline
+from groupctl.kafka.groups import describe_consumer_groups
 from groupctl.protocol.messages import framing
 from groupctl.server.broker import Broker
 from groupctl.server.server import ServerOptions, ServerThread
 
-#: Kafka 4.0.0's broker on this load on this 2-core machine (issue 20), and the share of it to reach.
-KAFKA_RECORDED_PER_S = 44_562
-#: Its server CPU per heartbeat then (all of its threads), microseconds.
-KAFKA_RECORDED_CPU_US = "18-20"
-KAFKA_RECORDED = "recorded: a Kafka 4.0.0 broker on the same load on this 2-core machine (issue 20)"
-TARGET_SHARE = 0.5
+TARGET_SHARE = 0.5  # of Kafka's rate
 GROUP = "bench"
 TOPIC = "bench-topic"
 CGH = 68
 VERSION = 1
-SETTLE_ROUNDS = 60
-FIND_COORDINATOR, CREATE_TOPICS, METADATA = 10, 19, 3
+SETTLE_ROUNDS = 500
+SETTLE_S = 60.0
+STABLE_ROUNDS = 3
+RETRY_S = 0.1  # between rounds while the coordinator answers with a coordinator error
+PREPARE_S = 60.0  # making the topic and finding the coordinator on a live broker
+CREATE_TOPICS, CREATE_TOPICS_VERSIONS = 19, range(2, 8)
 
 
 class Member:
@@ -63,6 +77,7 @@ class Member:
         self.epoch = 0
         self.owned: list[dict] = []
         self.sent_owned: list[dict] | None = None
+        self.coordinator_error = 0
 
     def request(self) -> dict[str, Any]:
         if self.epoch == 0:
@@ -74,9 +89,14 @@ class Member:
         return body
 
     def handle(self, sent: dict[str, Any], answer: dict[str, Any]) -> bool:
-        """Apply a response; True when it moved anything (epoch or assignment)."""
-        if answer["errorCode"]:
-            raise SystemExit(f"{self.member_id}: error {answer['errorCode']} {answer['errorMessage']}")
+        """Apply a response; True when it moved anything (epoch or assignment), or when it was a coordinator error
+        (the coordinator loading or moving: the member asks again next round, as a client does)."""
+        code = answer["errorCode"]
+        self.coordinator_error = code if code in RETRIABLE else 0
+        if self.coordinator_error:
+            return True
+        if code:
+            raise SystemExit(f"{self.member_id}: error {code} {answer['errorMessage']}")
         if "topicPartitions" in sent:
             self.sent_owned = sent["topicPartitions"]
         moved = answer["memberEpoch"] != self.epoch
@@ -87,6 +107,33 @@ class Member:
             moved |= owned != self.owned
             self.owned = owned
         return moved
+
+
+class Settling:
+    """When a group is settled enough to measure: `needed` rounds in a row in which nothing moved, every member is
+    at the same epoch (not 0) and each of the topic's `partitions` is owned by exactly one member. One quiet round
+    is not enough on a real broker, where a member can wait a round for partitions another one still releases."""
+
+    def __init__(self, partitions: int, needed: int = STABLE_ROUNDS) -> None:
+        self.partitions, self.needed = partitions, needed
+        self.quiet = 0
+        self.rounds = 0
+        self.last = "no round yet"
+
+    def observe(self, moved: bool, members: list[Member]) -> bool:
+        """Take one round's outcome; True once the group has been settled for `needed` rounds."""
+        self.rounds += 1
+        epochs = {m.epoch for m in members}
+        owned = [(t["topicId"], p) for m in members for t in m.owned for p in t["partitions"]]
+        errors = {m.coordinator_error for m in members} - {0}
+        settled = not moved and len(epochs) == 1 and 0 not in epochs and len(set(owned)) == len(owned) == \
+            self.partitions
+        self.quiet = self.quiet + 1 if settled else 0
+        self.last = (f"epochs {min(epochs)}..{max(epochs)}, {len(set(owned))} of {self.partitions} partitions owned"
+                     f"{' (some twice)' if len(set(owned)) != len(owned) else ''}, "
+                     f"{'something moved' if moved else 'nothing moved'}"
+                     + (f", coordinator errors {sorted(errors)}" if errors else ""))
+        return self.quiet >= self.needed
 
 
 class Socket:
@@ -133,43 +180,63 @@ class Socket:
         return framing.decode_response(await self.reader.readexactly(size), CGH, VERSION).body
 
 
-async def call(host: str, port: int, api_key: int, version: int, body: dict[str, Any]) -> dict[str, Any]:
-    """One request on a connection of its own (preparing a live broker)."""
-    reader, writer = await asyncio.open_connection(host, port)
+def prepare_kafka(bootstrap: str, group: str, topic: str, partitions: int, timeout_s: float = PREPARE_S
+                  ) -> tuple[str, int]:
+    """Make `topic` on a live broker, wait until Metadata shows its partitions led, and find `group`'s
+    coordinator, ready to take heartbeats: (host, port). Any failure ends the benchmark with what went wrong."""
     try:
-        writer.write(framing.encode_request(api_key, version, 1, "bench-serve", body))
-        size = framing.frame_size(await asyncio.wait_for(reader.readexactly(4), 30), 1 << 24)
-        return framing.decode_response(await reader.readexactly(size), api_key, version).body
-    finally:
-        writer.close()
+        config = ClientConfig.from_properties({"bootstrap.servers": bootstrap, "client.id": "bench-serve"})
+        with Cluster(config, timeout=timeout_s) as cluster:
+            deadline = cluster.deadline()
+            _, created = cluster.any_connection(deadline).call(CREATE_TOPICS, CREATE_TOPICS_VERSIONS, lambda v: {
+                "topics": [{"name": topic, "numPartitions": partitions, "replicationFactor": 1}],
+                "timeoutMs": int(timeout_s * 1000)}, deadline)
+            if created["topics"][0]["errorCode"]:
+                raise SystemExit(f"--kafka-bootstrap {bootstrap}: CreateTopics {topic}: {created['topics'][0]}")
+            while True:
+                found = cluster.metadata(deadline, [topic]).topics.get(topic)
+                if found is not None and not found.error_code and len(found.partitions) == partitions and all(
+                        p.leader_id >= 0 and not p.error_code for p in found.partitions.values()):
+                    break
+                if deadline.expired:
+                    raise SystemExit(f"--kafka-bootstrap {bootstrap}: {topic} has no led partitions after "
+                                     f"{timeout_s:g} s")
+                deadline.sleep(0.1)
+            coordinator = find_coordinator(cluster, group, deadline)
+    except GroupctlError as exc:
+        raise SystemExit(f"--kafka-bootstrap {bootstrap}: {exc}") from None
+    return coordinator
 
 
-async def prepare_kafka(host: str, port: int, group: str, topic: str, partitions: int) -> tuple[str, int]:
-    """Make the topic on a live broker, wait until its metadata shows it, and find the group's coordinator."""
-    created = await call(host, port, CREATE_TOPICS, 5, {
-        "topics": [{"name": topic, "numPartitions": partitions, "replicationFactor": 1}], "timeoutMs": 30_000})
-    if created["topics"][0]["errorCode"]:
-        raise SystemExit(f"CreateTopics {topic}: {created['topics'][0]}")
-    deadline = time.monotonic() + 30
-    while True:
-        metadata = await call(host, port, METADATA, 9, {"topics": [{"name": topic}]})
-        if len(metadata["topics"][0]["partitions"]) == partitions:
-            break
-        if time.monotonic() > deadline:
-            raise SystemExit(f"{topic} has no metadata after 30 s")
-        await asyncio.sleep(0.1)
-    found = await call(host, port, FIND_COORDINATOR, 4, {"keyType": 0, "coordinatorKeys": [group]})
-    coordinator = found["coordinators"][0]
-    if coordinator["errorCode"]:
-        raise SystemExit(f"FindCoordinator {group}: {coordinator}")
-    return coordinator["host"], coordinator["port"]
+def find_coordinator(cluster: Cluster, group: str, deadline: Deadline) -> tuple[str, int]:
+    """`group`'s coordinator, once it takes requests for the group: groupctl's own client asks it
+    ConsumerGroupDescribe, rediscovering and backing off while FindCoordinator or the coordinator answers
+    COORDINATOR_NOT_AVAILABLE, COORDINATOR_LOAD_IN_PROGRESS or NOT_COORDINATOR (a fresh broker does while it
+    creates and loads __consumer_offsets). A group that does not exist yet is answered GROUP_ID_NOT_FOUND: that
+    is the coordinator ready."""
+    info = describe_consumer_groups(cluster, [group], deadline)[group]
+    if info.coordinator is None:
+        raise SystemExit(f"no coordinator named for group {group!r}")
+    return info.coordinator.host, info.coordinator.port
+
+
+def kafka_group_state(bootstrap: str, group: str, timeout_s: float = PREPARE_S) -> tuple[str, int]:
+    """The group's state and epoch as the live broker describes them (ConsumerGroupDescribe, groupctl's client)."""
+    try:
+        config = ClientConfig.from_properties({"bootstrap.servers": bootstrap, "client.id": "bench-serve"})
+        with Cluster(config, timeout=timeout_s) as cluster:
+            info = describe_consumer_groups(cluster, [group], cluster.deadline())[group]
+    except GroupctlError as exc:
+        raise SystemExit(f"--kafka-bootstrap {bootstrap}: describing group {group!r}: {exc}") from None
+    if info.error_code:
+        raise SystemExit(f"--kafka-bootstrap {bootstrap}: describing group {group!r}: error {info.error_code} "
+                         f"{info.error_message}")
+    return info.state, info.group_epoch
 
 
 async def drive(host: str, port: int, members: int, connections: int, control: Connection, group: str,
-                topic: str, kafka: bool) -> None:
+                topic: str) -> None:
     """The client process's loop: obey `control` ("settle", "measure", "stop") and report back."""
-    if kafka:
-        host, port = await prepare_kafka(host, port, group, topic, members)
     everyone = [Member(i, group, topic) for i in range(members)]
     sockets = []
     for c in range(connections):
@@ -179,13 +246,18 @@ async def drive(host: str, port: int, members: int, connections: int, control: C
         while True:
             command, rounds = control.recv()
             if command == "settle":
-                quiet = False
+                settling = Settling(members)
+                settled = False
+                deadline = time.monotonic() + SETTLE_S
                 for _ in range(rounds):
                     moved = await asyncio.gather(*(s.round() for s in sockets))
-                    if not any(moved) and len({m.epoch for m in everyone}) == 1:
-                        quiet = True
+                    settled = settling.observe(any(moved), everyone)
+                    if settled or time.monotonic() > deadline:
                         break
-                control.send((quiet, everyone[0].epoch, [m.member_id for m in everyone]))
+                    if any(m.coordinator_error for m in everyone):
+                        await asyncio.sleep(RETRY_S)
+                control.send((settled, everyone[0].epoch, [m.member_id for m in everyone], settling.rounds,
+                              settling.last))
             elif command == "measure":
                 start, cpu = time.perf_counter(), time.process_time()
                 answered = await asyncio.gather(*(s.steady(rounds) for s in sockets))
@@ -198,8 +270,8 @@ async def drive(host: str, port: int, members: int, connections: int, control: C
 
 
 def client_process(host: str, port: int, members: int, connections: int, control: Connection, group: str = GROUP,
-                   topic: str = TOPIC, kafka: bool = False) -> None:
-    asyncio.run(drive(host, port, members, connections, control, group, topic, kafka))
+                   topic: str = TOPIC) -> None:
+    asyncio.run(drive(host, port, members, connections, control, group, topic))
 
 
 def coordinator_rate(broker: Broker, member_ids: list[str], epoch: int, rounds: int) -> tuple[int, float]:
@@ -237,14 +309,21 @@ def main() -> int:
     kafka.add_argument("--kafka-bootstrap", metavar="HOST:PORT", help="a live Kafka 4.x broker to run the same load "
                        "against, in this run")
     kafka.add_argument("--kafka-rate", type=float, metavar="N", help="a Kafka broker's rate on this load measured "
-                       "elsewhere, heartbeats/s")
+                       "live beside this run, heartbeats/s")
+    measured.add_argument(parser)
     args = parser.parse_args()
-    kafka_rate, kafka_source = float(KAFKA_RECORDED_PER_S), KAFKA_RECORDED
+    recorded = measured.load(args.measured)
+    peers: list[tuple[str, float]] = []
+    rate = recorded.figure("broker_heartbeats_per_s_median")
+    if rate is not None:
+        peers.append((f"{recorded.kafka} broker on this load ({recorded.provenance}, median of 5)", rate))
+    else:
+        print(recorded.missing("a Kafka broker on this load"))
     if args.kafka_rate is not None:
-        kafka_rate, kafka_source = args.kafka_rate, "given with --kafka-rate"
+        peers.append(("a Kafka broker on this load, measured live beside this run (--kafka-rate)", args.kafka_rate))
     elif args.kafka_bootstrap:
-        kafka_rate = measure_kafka(args)
-        kafka_source = f"measured in this run on the broker at {args.kafka_bootstrap}"
+        peers.append((f"the broker at {args.kafka_bootstrap} on this load, measured live in this run",
+                      measure_kafka(args)))
     with tempfile.TemporaryDirectory(prefix="bench-serve-") as tmp:
         options = ServerOptions(Path(tmp) / "cluster", port=0)
         server = ServerThread(options, timeout_s=60.0, **({"loop": args.loop} if args.loop else {}))
@@ -253,7 +332,7 @@ def main() -> int:
             server.call(lambda b: b.backend.create_topic(TOPIC, args.members))
             host, port = server.bootstrap.rsplit(":", 1)
             with MembersProcess(host, int(port), args) as control:
-                return run(server, control, args, kafka_rate, kafka_source)
+                return run(server, control, args, peers)
         finally:
             server.stop()
 
@@ -261,12 +340,12 @@ def main() -> int:
 class MembersProcess:
     """The members in their own process, driven over a pipe; stopped (bounded) on exit."""
 
-    def __init__(self, host: str, port: int, args: argparse.Namespace, group: str = GROUP, topic: str = TOPIC,
-                 kafka: bool = False) -> None:
+    def __init__(self, host: str, port: int, args: argparse.Namespace, group: str = GROUP, topic: str = TOPIC
+                 ) -> None:
         context = multiprocessing.get_context("spawn")
         self.control, child_end = context.Pipe()
         self.process = context.Process(target=client_process, args=(host, port, args.members, args.connections,
-                                                                    child_end, group, topic, kafka))
+                                                                    child_end, group, topic))
 
     def __enter__(self) -> Connection:
         self.process.start()
@@ -283,9 +362,10 @@ def settle(control: Connection) -> tuple[int, list[str], float]:
     """Drive the members to a quiet group: (epoch, member ids, seconds it took)."""
     start = time.perf_counter()
     control.send(("settle", SETTLE_ROUNDS))
-    quiet, epoch, member_ids = control.recv()
-    if not quiet:
-        raise SystemExit(f"the group did not settle in {SETTLE_ROUNDS} rounds")
+    settled, epoch, member_ids, rounds, last = control.recv()
+    if not settled:
+        raise SystemExit(f"the group did not settle ({STABLE_ROUNDS} quiet rounds in a row) in {rounds} rounds "
+                         f"(at most {SETTLE_ROUNDS}, {SETTLE_S:g} s); last round: {last}")
     return epoch, member_ids, time.perf_counter() - start
 
 
@@ -298,18 +378,22 @@ def measure(control: Connection, rounds: int) -> tuple[int, float, float]:
 
 def measure_kafka(args: argparse.Namespace) -> float:
     """The same load on a live broker, a fresh group and topic of its own; its steady rate."""
-    host, port = args.kafka_bootstrap.rsplit(":", 1)
     suffix = uuid.uuid4().hex[:8]
-    with MembersProcess(host, int(port), args, f"{GROUP}-{suffix}", f"{TOPIC}-{suffix}", kafka=True) as control:
+    group, topic = f"{GROUP}-{suffix}", f"{TOPIC}-{suffix}"
+    host, port = prepare_kafka(args.kafka_bootstrap, group, topic, args.members)
+    with MembersProcess(host, port, args, group, topic) as control:
         epoch, _, settle_s = settle(control)
+        state, group_epoch = kafka_group_state(args.kafka_bootstrap, group)
+        if state != "Stable" or group_epoch != epoch:
+            raise SystemExit(f"--kafka-bootstrap {args.kafka_bootstrap}: the members settled at epoch {epoch}, but "
+                             f"the broker describes group {group!r} as {state} at epoch {group_epoch}")
         count, elapsed, _ = measure(control, args.rounds)
-    print(f"Kafka at {args.kafka_bootstrap}: Stable at epoch {epoch} after {settle_s:.2f} s; {count:,} steady "
-          f"heartbeats in {elapsed:.3f} s = {count / elapsed:,.0f}/s")
+    print(f"the broker at {args.kafka_bootstrap}: group {group!r} Stable at epoch {epoch} after {settle_s:.2f} s; "
+          f"{count:,} steady heartbeats in {elapsed:.3f} s = {count / elapsed:,.0f}/s")
     return count / elapsed
 
 
-def run(server: ServerThread, control: Connection, args: argparse.Namespace, kafka_rate: float,
-        kafka_source: str) -> int:
+def run(server: ServerThread, control: Connection, args: argparse.Namespace, peers: list[tuple[str, float]]) -> int:
     epoch, member_ids, settle_s = settle(control)
     state = server.call(lambda b: b.coordinator.describe(GROUP).state)
     if state != "Stable":
@@ -322,15 +406,15 @@ def run(server: ServerThread, control: Connection, args: argparse.Namespace, kaf
     peer_count, peer_elapsed = server.call(lambda b: coordinator_rate(b, member_ids, epoch, args.rounds))
     peer_per_s = peer_count / peer_elapsed
     loop_name = type(server.loop).__module__.split(".")[0]
-    target = TARGET_SHARE * kafka_rate
     print(f"group {GROUP!r}: {args.members} members over {args.connections} sockets, Stable at epoch {epoch} "
           f"after {settle_s:.2f} s of joining and reconciling; server event loop: {loop_name}")
     print(f"over loopback: {count:,} steady heartbeats in {elapsed:.3f} s = {per_s:,.0f}/s; server CPU "
           f"{cpu_us:.1f} us per heartbeat ({user_us:.1f} user, {system_us:.1f} system; one core at that cost: "
-          f"{1e6 / cpu_us:,.0f}/s), the members' {client_cpu_s / count * 1e6:.1f} us (Kafka 4.0's broker, recorded: "
-          f"{KAFKA_RECORDED_CPU_US} us)")
-    print(f"peer, Kafka: {kafka_rate:,.0f}/s ({kafka_source}); ratio {per_s / kafka_rate:.2f} "
-          f"(target >= {TARGET_SHARE:g}, {target:,.0f}/s: {'met' if per_s >= target else 'MISSED'})")
+          f"{1e6 / cpu_us:,.0f}/s), the members' {client_cpu_s / count * 1e6:.1f} us")
+    for name, kafka_rate in peers:
+        target = TARGET_SHARE * kafka_rate
+        print(f"peer, {measured.compare(name, kafka_rate, per_s, 'heartbeats/s', digits=0, higher_is_better=True)}"
+              f"; target >= {TARGET_SHARE:g}x ({target:,.0f}/s): {'met' if per_s >= target else 'MISSED'}")
     print(f"peer, the in-process coordinator on the same group: {peer_count:,} in {peer_elapsed:.3f} s = "
           f"{peer_per_s:,.0f}/s; listener/coordinator ratio: {per_s / peer_per_s:.2f}")
     return 0

@@ -3,7 +3,11 @@ DIR holding 100 groups, against a bare interpreter start in the same run.
 
 Targets: `--help` under 0.3 s (heavy modules load lazily, so this stays flat as commands are added);
 `group list` under 0.5 s (opening DIR replays the coordinator's whole log).
-Usage: python3 benchmarks/bench_startup.py [--runs 15] [--groups 100]
+Peer: `kafka-consumer-groups.sh --help`, measured live (Kafka 4.0.0, median of 5) and read from
+../shared/measured/kafka.json (--measured FILE elsewhere), labelled "recorded live"; `--kafka-seconds S` adds one
+measured beside this run. (Its --list and --describe were timed against a live broker: `group list --local` is
+not that work, so it is compared with none.)
+Usage: python3 benchmarks/bench_startup.py [--runs 15] [--groups 100] [--kafka-seconds S] [--measured FILE]
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import measured
 
 TARGET_S = 0.3
 LIST_TARGET_S = 0.5
@@ -52,7 +58,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--groups", type=int, default=100)
+    parser.add_argument("--kafka-seconds", type=float, default=None,
+                        help="kafka-consumer-groups.sh --help's wall time, measured beside this run")
+    measured.add_argument(parser)
     args = parser.parse_args()
+    recorded = measured.load(args.measured)
     python = [sys.executable, "-c", "pass"]
     groupctl = [sys.executable, "-m", "groupctl", "--help"]
     median_seconds(groupctl, 2)  # warm the file cache and bytecode
@@ -62,6 +72,16 @@ def main() -> int:
     print(f"groupctl --help     median {ours * 1000:7.1f} ms  (target < {TARGET_S * 1000:.0f} ms: "
           f"{'met' if ours < TARGET_S else 'MISSED'})")
     print(f"ratio groupctl/python start-up: {ours / base:.2f}x")
+    what = "kafka-consumer-groups.sh --help"
+    kafka_s = recorded.figure("consumer_groups_tool_wall_s", "help")
+    if kafka_s is not None:
+        print(measured.compare(f"{recorded.kafka} {what} ({recorded.provenance}, median of 5)", kafka_s, ours, "s",
+                               digits=2))
+    else:
+        print(recorded.missing(what))
+    if args.kafka_seconds is not None:
+        print(measured.compare(f"{what}, measured live beside this run (--kafka-seconds)", args.kafka_seconds, ours,
+                               "s", digits=2))
     with tempfile.TemporaryDirectory() as tmp:
         directory = Path(tmp) / "local"
         local_dir_with_groups(directory, args.groups)
