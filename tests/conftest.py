@@ -18,8 +18,8 @@ from collections.abc import Callable, Iterator
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any
+from types import ModuleType, SimpleNamespace
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -158,6 +158,42 @@ def closed_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind((HOST, 0))
         return int(s.getsockname()[1])
+
+
+class Call(NamedTuple):
+    """One call the product made into a compiled extension: its arguments and what C answered (None: declined)."""
+
+    args: tuple[Any, ...]
+    answer: Any
+
+
+@pytest.fixture
+def compiled_calls(monkeypatch: pytest.MonkeyPatch) -> Callable[..., dict[str, list[Call]]]:
+    """`compiled_calls(extension, *names)`: from then on, every call the product makes into those functions of a
+    compiled extension (`fast.built()`, `compiled.built()`) is recorded, the real function still answering.
+
+    Product code looks each function up on the extension's module object when it dispatches, so replacing the
+    module's attribute counts the product's own call sites, not a test calling C directly; calls C makes inside
+    the extension are not seen. Forcing the compiled side on is the module's fixture's job (`record_loop`,
+    `homogeneous_builder`), as is skipping when the extension is not built."""
+
+    def count(extension: ModuleType, *names: str) -> dict[str, list[Call]]:
+        calls: dict[str, list[Call]] = {}
+        for name in names:
+            calls[name] = []
+            monkeypatch.setattr(extension, name, _recording(getattr(extension, name), calls[name]))
+        return calls
+
+    return count
+
+
+def _recording(real: Callable[..., Any], calls: list[Call]) -> Callable[..., Any]:
+    def recorded(*args: Any) -> Any:
+        answer = real(*args)
+        calls.append(Call(args, answer))
+        return answer
+
+    return recorded
 
 
 def kafka_python_classes() -> dict[str, Any]:

@@ -119,3 +119,9 @@ def homogeneous_builder(request: pytest.FixtureRequest) -> Iterator[str]:
         pytest.skip("the compiled homogeneous builder (assignors/_uniformc.c) is not built: pip install -e . builds it")
     with compiled.forced(request.param == "reference"):
         yield request.param
+
+
+COMPILED_BUILDERS_ONLY = pytest.mark.parametrize("homogeneous_builder", ["compiled"], indirect=True)
+"""For a test, in a module run on both builders, of the product's code reaching the compiled ones:
+`homogeneous_builder` on the compiled builders alone (forced on even under GROUPCTL_PURE_PYTHON=1; skipped when
+`assignors/_uniformc.c` is not built)."""

@@ -20,3 +20,8 @@ def record_loop(request: pytest.FixtureRequest) -> Iterator[str]:
         pytest.skip(NOT_BUILT)
     with fast.forced(not compiled):
         yield request.param
+
+
+COMPILED_LOOP_ONLY = pytest.mark.parametrize("record_loop", ["compiled"], indirect=True)
+"""For a test, in a module run on both loops, of the product's code reaching the compiled loop: `record_loop`
+on the compiled loop alone (forced on even under GROUPCTL_PURE_PYTHON=1; skipped when it is not built)."""

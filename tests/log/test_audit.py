@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from groupctl.describe import describe_all_replayed
+from groupctl.log import fast
 from groupctl.log.audit import SEVERITIES, Auditor, AuditReport, at_or_above, audit
 from groupctl.log.decode import decode_record, open_inputs
 from groupctl.log.replay import Replay
@@ -29,6 +30,7 @@ from groupctl.model import Finding
 from groupctl.protocol.consumer_protocol import encode_assignment, encode_subscription
 from groupctl.protocol.primitives import uuid_to_kafka
 from groupctl.protocol.records import encode_key, encode_value
+from tests.log.conftest import COMPILED_LOOP_ONLY
 
 pytestmark = pytest.mark.usefixtures("record_loop")  # each test on the reference and the compiled loop
 
@@ -627,3 +629,19 @@ def test_real_segments(real_segments: list[Path]):
     assert "kafka-go" in f.evidence["memberId"]
     assert (f.severity, f.evidence["readsAsVersions"]) == ("info", [0])
     assert sum(r["records"] for r in report.by_type) == 1473
+
+
+@COMPILED_LOOP_ONLY
+def test_the_audit_observes_records_in_c(tmp_path: Path, compiled_calls):
+    """`audit`, as `dump audit` runs: the reader hands plain batches of offset commits to C whole (`audit_batch`)
+    and compressed ones as their records' bytes (`audit_records`); the records of every other batch are observed
+    by `observe_batch`; the report is the reference's."""
+    path = tmp_path / "00000000000000000000.log"
+    path.write_bytes(mixed_dump(300))
+    with fast.forced(True):
+        reference = audit(open_inputs([path]))
+    calls = compiled_calls(fast.built(), "audit_batch", "audit_records", "observe_batch")
+    assert audit(open_inputs([path])) == reference
+    assert any(call.answer is not None for call in calls["audit_batch"]), "no plain batch was audited in C"
+    assert any(call.answer for call in calls["audit_records"]), "no compressed batch was audited in C"
+    assert calls["observe_batch"], "no other batch's records were observed in C"

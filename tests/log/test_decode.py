@@ -8,13 +8,15 @@ from pathlib import Path
 import pytest
 
 from groupctl.errors import UsageError
-from groupctl.log.decode import decode_record, expand_path, make_filter, open_inputs
+from groupctl.log import fast
+from groupctl.log.decode import decode_record, decoded_batches, expand_path, make_filter, open_inputs, open_segment
 from groupctl.log.dumplog import record_line
 from groupctl.log.segment import iter_batches
 from groupctl.log.synthetic import mixed_dump, write_sample_dump
 from groupctl.log.writer import SimpleRecord, build_batch
 from groupctl.protocol.record_schemas import EARLY_ACCESS_VALUE_SCHEMAS
 from groupctl.protocol.records import encode_key
+from tests.log.conftest import COMPILED_LOOP_ONLY
 
 pytestmark = pytest.mark.usefixtures("record_loop")  # each test on the reference and the compiled loop
 
@@ -100,3 +102,41 @@ def test_mixed_dump_decodes_cleanly():
     assert {1, 2, 3, 5, 6, 7, 8} <= types
     codecs = {b.compression for b in iter_batches(data, strict=True)}
     assert codecs == {"none", "gzip", "snappy", "lz4", "zstd"}
+
+
+# --- the dispatch into the compiled loop ---------------------------------------------------------
+
+
+@COMPILED_LOOP_ONLY
+def test_a_segments_records_are_decoded_in_c(tmp_path: Path, compiled_calls):
+    """Read as every dump command reads a file (`open_segment`): the reader's runs of plain batches come with
+    their records decoded in C (`next_batches` asked for `decoded`), and each other batch (the compressed ones
+    here) is decoded by `decode`; every batch is decoded in C, and the records are the reference's."""
+    path = tmp_path / "00000000000000000000.log"
+    path.write_bytes(mixed_dump(300))
+    with fast.forced(True):
+        reference = list(open_segment(path).batches)
+    calls = compiled_calls(fast.built(), "next_batches", "decode")
+    got = list(open_segment(path).batches)
+    assert got == reference
+    assert repr(got) == repr(reference)
+    runs = [call.answer[0] for call in calls["next_batches"] if call.args[3] and call.answer is not None]
+    assert runs, "no run of plain batches was decoded in C"
+    assert all(type(item) is tuple for run in runs for item in run)
+    assert calls["decode"], "no batch outside the runs was decoded in C"
+    assert all(call.args[0].compression != "none" for call in calls["decode"])
+    assert sum(map(len, runs)) + len(calls["decode"]) == len(reference)
+
+
+@COMPILED_LOOP_ONLY
+def test_batches_of_any_other_reader_are_decoded_in_c(compiled_calls):
+    """`decoded_batches` of batches that are not a segment reader's (a list here) decodes each one with
+    `decode`, as the reference does."""
+    with fast.forced(True):
+        batches = list(iter_batches(mixed_dump(300)))
+        reference = list(decoded_batches(batches))
+    calls = compiled_calls(fast.built(), "decode")
+    got = list(decoded_batches(batches))
+    assert got == reference
+    assert repr(got) == repr(reference)
+    assert [call.args[0] for call in calls["decode"]] == batches

@@ -9,13 +9,16 @@ from pathlib import Path
 import pytest
 
 from groupctl.errors import DecodeError
+from groupctl.log import fast
 from groupctl.log.decode import DecodedRecord, FileDump, decode_record, open_inputs
 from groupctl.log.dumplog import batch_line, parse_dump_log, record_line, write_dump_log
 from groupctl.log.kafka_versions import NEWEST, SUPPORTED_VERSIONS, profile
 from groupctl.log.segment import iter_batches
-from groupctl.log.synthetic import write_sample_dump
+from groupctl.log.synthetic import mixed_dump, write_sample_dump
 from groupctl.log.writer import SimpleRecord, build_batch, build_message_set
 from groupctl.protocol.records import encode_key, encode_value, value_json
+from tests.log.conftest import COMPILED_LOOP_ONLY
+from tests.log.test_fast import _Utf8Stream
 
 pytestmark = pytest.mark.usefixtures("record_loop")  # each test on the reference and the compiled loop
 
@@ -373,3 +376,23 @@ def test_an_object_opening_as_text_is_read_like_a_file(tmp_path: Path):
     assert records == 30
     assert [p.path for p in problems] == ["s3://bucket/dump.txt:6"]
     assert "not valid UTF-8" in problems[0].reason
+
+
+@COMPILED_LOOP_ONLY
+@pytest.mark.parametrize("stream", [io.StringIO, _Utf8Stream], ids=["text", "utf8-bytes"])
+def test_every_batch_is_printed_in_c(tmp_path: Path, compiled_calls, stream):
+    """`write_dump_log`, as `dump decode --format dump-log` prints: each batch's lines come from the compiled
+    printer (`dumplog_lines`), as text on a text stream and as bytes below a UTF-8 one (`sink.byte_sink`), and
+    read as the reference's."""
+    path = tmp_path / "00000000000000000000.log"
+    path.write_bytes(mixed_dump(300))
+    with fast.forced(True):
+        reference = dump_text([path])
+        batches = sum(1 for _ in iter_batches(path.read_bytes()))
+    calls = compiled_calls(fast.built(), "dumplog_lines")
+    out = stream()
+    for _ in write_dump_log(open_inputs([path]), out, kafka=profile(NEWEST)):
+        pass
+    assert out.getvalue() == reference
+    assert len(calls["dumplog_lines"]) == batches, "not every batch was printed in C"
+    assert {type(call.answer) for call in calls["dumplog_lines"]} == {str if stream is io.StringIO else bytes}

@@ -13,6 +13,7 @@ from crc32c import crc32c
 from kafka.record import MemoryRecords
 
 from groupctl.errors import DecodeError, UsageError
+from groupctl.log import fast
 from groupctl.log.batch import MAX_BATCH_RECORDS, Batch
 from groupctl.log.compression import compress
 from groupctl.log.segment import (
@@ -26,6 +27,7 @@ from groupctl.log.segment import (
     segment_files,
     spool,
 )
+from groupctl.log.synthetic import mixed_dump
 from groupctl.log.writer import (
     SegmentWriter,
     SimpleRecord,
@@ -35,6 +37,7 @@ from groupctl.log.writer import (
     segment_file_name,
 )
 from tests.log.bombs import TINY_RECORD, v2_batch
+from tests.log.conftest import COMPILED_LOOP_ONLY
 
 pytestmark = pytest.mark.usefixtures("record_loop")  # each test on the reference and the compiled loop
 
@@ -76,6 +79,40 @@ def _synthetic_segment() -> bytes:
 
 
 SYNTHETIC = _synthetic_segment()
+
+
+# --------------------------------------------------------------------- the dispatch into the compiled loop
+
+MIXED = mixed_dump(300)  # plain batches of offset commits and group records, one batch in eight compressed
+
+
+def _read_counted(compiled_calls) -> tuple[list[Batch], dict]:
+    """MIXED read by the reference, then by `iter_batches` with the compiled loop's calls from the reader counted."""
+    with fast.forced(True):
+        reference = list(iter_batches(MIXED))
+    calls = compiled_calls(fast.built(), "next_batches", "walk")
+    got = list(iter_batches(MIXED))
+    assert got == reference
+    assert [_sig(b) for b in got] == [_sig(b) for b in reference]
+    return reference, calls
+
+
+@COMPILED_LOOP_ONLY
+def test_the_reader_reads_runs_of_plain_batches_in_c(compiled_calls) -> None:
+    """Every uncompressed batch comes whole from C (`next_batches`), in runs; it declines the compressed ones."""
+    reference, calls = _read_counted(compiled_calls)
+    runs = [call.answer[0] for call in calls["next_batches"] if call.answer is not None]
+    assert runs, "no batch was read by next_batches"
+    assert [b for run in runs for b in run] == [b for b in reference if b.compression == "none"]
+
+
+@COMPILED_LOOP_ONLY
+def test_the_reader_walks_the_records_of_compressed_batches_in_c(compiled_calls) -> None:
+    """The records of each batch the runs decline (compressed: decompressed in Python) are read by `walk`."""
+    reference, calls = _read_counted(compiled_calls)
+    walked = [call.answer for call in calls["walk"] if call.answer is not None]
+    assert walked, "no batch's records were read by walk"
+    assert walked == [b.records for b in reference if b.compression != "none"]
 
 
 # ------------------------------------------------------------------------------------------ real data

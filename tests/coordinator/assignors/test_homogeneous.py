@@ -10,8 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from groupctl.coordinator.assignors import Assignment, MemberSpec, UniformAssignor
+from groupctl.coordinator.assignors import Assignment, MemberSpec, UniformAssignor, compiled
 from tests.coordinator.assignors.homogeneous_before import assign_before
+from tests.coordinator.conftest import COMPILED_BUILDERS_ONLY
 from tests.coordinator.test_assignors import check_valid, groups, shuffled, sizes
 
 pytestmark = pytest.mark.usefixtures("homogeneous_builder")  # each test on both homogeneous builders
@@ -156,3 +157,26 @@ def test_member_order_is_javas():
     low, high = "\U00010000", "\uffff"
     result = uniform.assign({high: spec(FOO), low: spec(FOO)}, {FOO: 3})
     assert result == {low: {FOO: frozenset({0, 1})}, high: {FOO: frozenset({2})}}
+
+
+@COMPILED_BUILDERS_ONLY
+def test_groups_alike_does_not_take_are_built_in_c(compiled_calls):
+    """Equal subscriptions that are other objects (as members read one by one have them), and a group whose two
+    parts share no topic: `alike` declines both, and each homogeneous group or part is built in C
+    (`homogeneous`), with the reference's result."""
+    from tests.coordinator.assignors.test_compiled import exactly  # here: that module imports this one
+
+    before = uniform.assign({m: spec(FOO, BAR) for m in "abcd"}, {FOO: 5, BAR: 3})
+    equal = {m: MemberSpec(None, None, frozenset({FOO, BAR}), before.get(m, {})) for m in "bcde"}
+    parts = {"a": spec(FOO), "b": spec(FOO), "c": spec(BAR, BAZ), "d": spec(BAR, BAZ), "e": spec(BAR, BAZ)}
+    cases = [(equal, {FOO: 6, BAR: 3}, 1), (parts, {FOO: 3, BAR: 2, BAZ: 4}, 2)]
+    with compiled.forced(True):
+        references = [uniform.assign(members, topics) for members, topics, _ in cases]
+    calls = compiled_calls(compiled.built(), "alike", "homogeneous")
+    for (members, topics, builds), reference in zip(cases, references, strict=True):
+        for made in calls.values():
+            made.clear()
+        got = uniform.assign(members, topics)
+        assert exactly(got) == exactly(reference)
+        assert [call.answer for call in calls["alike"]] == [None]
+        assert [call.answer is not None for call in calls["homogeneous"]] == [True] * builds, "not built in C"
