@@ -27,6 +27,7 @@ __all__ = [
     "Record",
     "control_marker",
     "increment_sequence",
+    "wrap_long",
 ]
 
 NO_PRODUCER_ID = -1
@@ -111,6 +112,11 @@ class Batch:
     crc: int
     crc_valid: bool
     records: list[Record]
+
+
+def wrap_long(x: int) -> int:
+    """`x` as a Java long: Kafka adds offsets and timestamps to their deltas in long arithmetic, which wraps."""
+    return ((x + (1 << 63)) & 0xFFFFFFFFFFFFFFFF) - (1 << 63)
 
 
 def increment_sequence(sequence: int, increment: int) -> int:

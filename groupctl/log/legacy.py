@@ -19,7 +19,7 @@ import struct
 import zlib
 
 from groupctl.errors import DecodeError
-from groupctl.log.batch import MAX_BATCH_RECORDS, Batch, Record
+from groupctl.log.batch import MAX_BATCH_RECORDS, Batch, Record, wrap_long
 from groupctl.log.compression import CODEC_NAMES, CompressionError, decompress, expansion_limit
 
 __all__ = ["RECORD_OVERHEAD", "decode_legacy"]
@@ -121,9 +121,9 @@ def _inner_messages(
                 f"invalid wrapper offset in compressed v1 message set: wrapper offset {wrapper_offset} is less "
                 f"than the last inner message offset {last_inner} and it is not zero"
             )
-        base = wrapper_offset - last_inner
+        base = wrap_long(wrapper_offset - last_inner)
     return [
-        Record(base + off, ts, key, value, [], -1, ksize, vsize, crc, ok)
+        Record(wrap_long(base + off), ts, key, value, [], -1, ksize, vsize, crc, ok)
         for off, ts, key, value, ksize, vsize, crc, ok in entries
     ]
 

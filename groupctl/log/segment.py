@@ -51,7 +51,7 @@ from crc32c import crc32c
 
 from groupctl.errors import DecodeError, GroupctlError, UsageError
 from groupctl.log import fast
-from groupctl.log.batch import MAX_BATCH_RECORDS, Batch, Record, increment_sequence
+from groupctl.log.batch import MAX_BATCH_RECORDS, Batch, Record, increment_sequence, wrap_long
 from groupctl.log.compression import (
     CODEC_NAMES,
     DEFAULT_MAX_DECOMPRESSED,
@@ -86,6 +86,8 @@ HEADER_SIZE_UP_TO_MAGIC = 17  # Kafka stops reading when fewer bytes than this a
 V2_OVERHEAD = 61  # RECORD_BATCH_OVERHEAD
 MIN_V2_LENGTH = V2_OVERHEAD - LOG_OVERHEAD
 _INT32_MAX = 0x7FFFFFFF
+_INT64_MAX = (1 << 63) - 1
+_INT64_MIN = -(1 << 63)
 
 #: Records a compressed batch may claim per byte of compressed payload (beyond RECORD_ALLOWANCE).
 MAX_RECORDS_PER_COMPRESSED_BYTE = 8
@@ -481,12 +483,16 @@ class BatchIterator:
                                 seq = bseq + delta
                                 if delta < 0 or seq > _INT32_MAX:
                                     seq = increment_sequence(bseq, delta)
-                            records.append(
-                                new_record(
-                                    base_offset + delta, max_ts if lat else base_ts + ts_delta, key, value, headers,
-                                    seq, ksize, vsize, None, True,
-                                )
-                            )
+                            offset = base_offset + delta
+                            if not _INT64_MIN <= offset <= _INT64_MAX:
+                                offset = wrap_long(offset)
+                            if lat:
+                                ts = max_ts
+                            else:
+                                ts = base_ts + ts_delta
+                                if not _INT64_MIN <= ts <= _INT64_MAX:
+                                    ts = wrap_long(ts)
+                            records.append(new_record(offset, ts, key, value, headers, seq, ksize, vsize, None, True))
                     if count and p != stop:
                         raise DecodeError(f"{stop - p} bytes remain after the last of {count} records")
                 except (DecodeError, IndexError) as exc:
@@ -512,7 +518,7 @@ class BatchIterator:
                     if lod < 0 or last_seq > _INT32_MAX:
                         last_seq = increment_sequence(bseq, lod)
                 yield Batch(
-                    base_offset, base_offset + lod, count, bseq, last_seq, pid, pep, ple, txn, ctl,
+                    base_offset, wrap_long(base_offset + lod), count, bseq, last_seq, pid, pep, ple, txn, ctl,
                     base_ts if horizon else None, pos, length + LOG_OVERHEAD, 2, comp, ts_type, max_ts, crc, crc_ok,
                     records,
                 )

@@ -619,6 +619,27 @@ def test_bad_crc_truncation_and_sequence_wrap_are_the_same() -> None:
     assert any("CRC mismatch" in reason for reason, _, _ in reference[1])
 
 
+def test_timestamps_and_offsets_past_int64_wrap_the_same_everywhere() -> None:
+    """A record whose base timestamp + delta (or base offset + delta) passes int64 wraps as Kafka's Java longs do,
+    on both paths: the audit, which counted a later commit of the same group in C, raised OverflowError on the
+    reference's unbounded timestamp."""
+    value = {"leaderEpoch": 0, "metadata": "", "commitTimestamp": 9}
+
+    def commit(partition: int, offset: int, ts: int, delta: int | None = None) -> SimpleRecord:
+        return SimpleRecord(encode_key(1, {"group": "g", "topic": "t", "partition": partition}),
+                            encode_value(1, 3, {"offset": offset, **value}), ts, offset_delta=delta)
+
+    past = build_batch([commit(0, 0, 1 << 62), commit(1, 1, (1 << 63) + 5)], max_timestamp=1 << 62)
+    offsets = build_batch([commit(0, 2, 50, 0), commit(1, 3, 60, 1)], base_offset=(1 << 63) - 1, max_timestamp=60)
+    later = build_batch([commit(0, 7, 100)], base_offset=2)
+    for data in (past + later, offsets + later, past + offsets + later):
+        assert_same(data, versions=("4.3",))
+    with fast.forced(False):
+        [first, second, _] = [b for b, _ in _inputs(past + offsets + later)[0].batches]
+    assert first.records[1].timestamp == -(1 << 63) + 5
+    assert (second.records[1].offset, second.last_offset) == (-(1 << 63), -(1 << 63))
+
+
 # --- the command, both ways ----------------------------------------------------------------------
 
 

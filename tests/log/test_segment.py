@@ -274,6 +274,24 @@ def test_a_legitimate_dense_batch_still_reads() -> None:
 # ---------------------------------------------------------------------------------------- trailing bytes
 
 
+INT64 = 1 << 63
+
+
+@pytest.mark.parametrize("codec", ["none", "gzip"])
+def test_offsets_timestamps_and_sequences_wrap_as_java_longs_and_ints(codec: str) -> None:
+    """DefaultRecord.readFrom adds baseTimestamp + timestampDelta and baseOffset + offsetDelta as Java longs and
+    the sequence with incrementSequence (ints): they wrap, and no reading prints a number Kafka could not."""
+    records = [SimpleRecord(b"k", b"v", 1 << 62, offset_delta=0), SimpleRecord(b"k", b"v", INT64 + 5, offset_delta=1),
+               SimpleRecord(b"k", b"v", 1 << 62, offset_delta=-1)]
+    data = build_batch(records, base_offset=INT64 - 1, codec=codec, max_timestamp=1 << 62, last_offset_delta=1,
+                       producer_id=3, producer_epoch=0, base_sequence=(1 << 31) - 1)
+    [batch] = list(iter_batches(data, strict=True))
+    assert [r.offset for r in batch.records] == [INT64 - 1, -INT64, INT64 - 2]
+    assert [r.timestamp for r in batch.records] == [1 << 62, -INT64 + 5, 1 << 62]
+    assert [r.sequence for r in batch.records] == [(1 << 31) - 1, 0, -2]  # incrementSequence(MAX, -1) is -2
+    assert (batch.last_offset, batch.last_sequence) == (-INT64, 0)
+
+
 def test_trailing_partial_batch_is_counted_not_a_problem() -> None:
     whole = build_batch(RECS) + build_batch(RECS, base_offset=5)
     torn = build_batch(RECS, base_offset=10)
