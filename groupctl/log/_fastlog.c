@@ -1767,6 +1767,16 @@ static int replay_sync(PyObject *replay, int64_t *records, PyObject **first_ts, 
     return 0;
 }
 
+/* Whether a Record's slots are what observe_commit reads (a Python-built one may have any unset, NULL):
+ * bytes key, exact int64 timestamp (into *ts), offset, key and value sizes. */
+static int whole_commit_record(PyObject *record, int64_t *ts) {
+    int64_t unused;
+    PyObject *key = SLOT(record, R_KEY), *offset = SLOT(record, R_OFFSET);
+    return key != NULL && PyBytes_CheckExact(key) && offset != NULL && PyLong_CheckExact(offset) &&
+           !exact_i64(SLOT(record, R_TIMESTAMP), ts) && !exact_i64(SLOT(record, R_KEY_SIZE), &unused) &&
+           !exact_i64(SLOT(record, R_VALUE_SIZE), &unused);
+}
+
 static PyObject *observe_batch(PyObject *self, PyObject *args) {
     PyObject *auditor, *replay, *batch, *decoded, *entry_type;
     if (check_ready()) return NULL;
@@ -1799,12 +1809,9 @@ static PyObject *observe_batch(PyObject *self, PyObject *args) {
             if (Py_TYPE(key) == KeyType && PyLong_CheckExact(PyTuple_GET_ITEM(key, 0)) &&
                 PyLong_AsLong(PyTuple_GET_ITEM(key, 0)) == 1 && PyDict_CheckExact(PyTuple_GET_ITEM(key, 1)) &&
                 PyTuple_Check(value) && PyTuple_GET_SIZE(value) == 2 && PyDict_CheckExact(PyTuple_GET_ITEM(value, 1)) &&
-                PyBytes_CheckExact(SLOT(PyTuple_GET_ITEM(rec, 1), R_KEY))) {
+                whole_commit_record(PyTuple_GET_ITEM(rec, 1), &ts)) {
                 ts_obj = SLOT(PyTuple_GET_ITEM(rec, 1), R_TIMESTAMP);
-                int overflow = 0;
-                ts = PyLong_CheckExact(ts_obj) ? PyLong_AsLongLongAndOverflow(ts_obj, &overflow) : 0;
-                fast_one = PyLong_CheckExact(ts_obj) && !overflow && !PyErr_Occurred();
-                PyErr_Clear();
+                fast_one = 1;
             }
         }
         if (fast_one) {
