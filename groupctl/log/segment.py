@@ -25,7 +25,8 @@ allocate without bound: every length is checked against the bytes left before it
 decompression stops at `max_decompressed` bytes per batch, and record counts must fit the bytes.
 Work per input byte is bounded too, against "record bombs" (a small compressed batch that expands
 into millions of tiny records): a batch may claim at most `MAX_BATCH_RECORDS` records, a compressed
-one at most `MAX_RECORDS_PER_COMPRESSED_BYTE` per compressed byte (plus a small allowance), and it
+one at most `MAX_RECORDS_PER_COMPRESSED_BYTE` per compressed byte (plus a small allowance: beyond it
+the batch is reported as suspicious, with the records it claims, and not decompressed), and it
 may decompress to at most `MAX_EXPANSION` times its compressed size (plus `EXPANSION_ALLOWANCE`).
 Legitimate batches stay far inside these: Kafka's default message.max.bytes (1 MiB) holds at most
 about 150,000 of the smallest (7-byte) records.
@@ -51,7 +52,16 @@ from crc32c import crc32c
 
 from groupctl.errors import DecodeError, GroupctlError, UsageError
 from groupctl.log import fast
-from groupctl.log.batch import MAX_BATCH_RECORDS, Batch, Record, increment_sequence, wrap_long
+from groupctl.log.batch import (
+    MAX_BATCH_RECORDS,
+    MAX_RECORDS_PER_COMPRESSED_BYTE,
+    RECORD_ALLOWANCE,
+    Batch,
+    Record,
+    increment_sequence,
+    suspicious,
+    wrap_long,
+)
 from groupctl.log.compression import (
     CODEC_NAMES,
     DEFAULT_MAX_DECOMPRESSED,
@@ -88,10 +98,6 @@ MIN_V2_LENGTH = V2_OVERHEAD - LOG_OVERHEAD
 _INT32_MAX = 0x7FFFFFFF
 _INT64_MAX = (1 << 63) - 1
 _INT64_MIN = -(1 << 63)
-
-#: Records a compressed batch may claim per byte of compressed payload (beyond RECORD_ALLOWANCE).
-MAX_RECORDS_PER_COMPRESSED_BYTE = 8
-RECORD_ALLOWANCE = 4096
 
 _DROP_STEP = 32 << 20  # hand mapped pages back to the kernel every this many bytes read
 _SPOOL_CHUNK = 1 << 20
@@ -372,10 +378,7 @@ class BatchIterator:
                     elif codec:
                         clen = end - p
                         if count > MAX_RECORDS_PER_COMPRESSED_BYTE * clen + RECORD_ALLOWANCE:
-                            raise DecodeError(
-                                f"{comp} batch of {clen} bytes claims {count} records, more than "
-                                f"{MAX_RECORDS_PER_COMPRESSED_BYTE} per compressed byte (a record bomb)"
-                            )
+                            raise DecodeError(suspicious(comp, "batch", count, clen))
                         try:
                             buf = decompress(codec, mv[p:end], limit=expansion_limit(clen, limit), magic=2)
                         except CompressionError as exc:
