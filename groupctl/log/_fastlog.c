@@ -156,6 +156,17 @@ static inline int32_t be32(const uint8_t *b) {
 }
 static inline int16_t be16(const uint8_t *b) { return (int16_t)((uint16_t)b[0] << 8 | b[1]); }
 
+/* Java's long addition, which wraps: DefaultRecord.readFrom adds baseOffset + offsetDelta and
+ * baseTimestamp + timestampDelta so, and DefaultRecordBatch.lastOffset baseOffset + lastOffsetDelta. */
+static inline int64_t java_add(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
+
+/* DefaultRecordBatch.incrementSequence, in Java's wrapping int arithmetic (batch.increment_sequence). */
+static inline int32_t increment_sequence(int32_t sequence, int32_t increment) {
+    int32_t room = (int32_t)((uint32_t)INT32_MAX - (uint32_t)increment);
+    if (sequence > room) return (int32_t)((uint32_t)increment - ((uint32_t)INT32_MAX - (uint32_t)sequence) - 1u);
+    return (int32_t)((uint32_t)sequence + (uint32_t)increment);
+}
+
 /* ---- varints: 0 on success, -1 for anything the reference must judge ------------------------- */
 
 static inline int read_uvarint32(const uint8_t *b, Py_ssize_t *p, Py_ssize_t end, uint32_t *out) {
@@ -247,7 +258,7 @@ fail:
 
 /* The records of a v2 batch: a list, Py_None (the reference must read it), or NULL on error. */
 static PyObject *walk_records(const uint8_t *b, Py_ssize_t len, Py_ssize_t p, Py_ssize_t stop, Py_ssize_t count,
-                              int64_t base_offset, int64_t base_ts, int64_t max_ts, int lat, int64_t bseq) {
+                              int64_t base_offset, int64_t base_ts, int64_t max_ts, int lat, int32_t bseq) {
     PyObject *records = NULL, *ts_obj = NULL; /* records of a batch mostly share their timestamp */
     int64_t last_ts = 0;
     if (p < 0 || stop > len || p > stop || count < 0) goto fallback;
@@ -296,27 +307,8 @@ static PyObject *walk_records(const uint8_t *b, Py_ssize_t len, Py_ssize_t p, Py
             Py_DECREF(value);
             goto fallback;
         }
-        int64_t seq = -1, offset, timestamp;
-        if (bseq >= 0) {
-            if (delta < 0 || bseq + delta > INT32_MAX) {
-                Py_DECREF(key);
-                Py_DECREF(value);
-                goto fallback;
-            }
-            seq = bseq + delta;
-        }
-        if (__builtin_add_overflow((int64_t)base_offset, delta, &offset)) {
-            Py_DECREF(key);
-            Py_DECREF(value);
-            goto fallback;
-        }
-        if (lat) {
-            timestamp = max_ts;
-        } else if (__builtin_add_overflow((int64_t)base_ts, ts_delta, &timestamp)) {
-            Py_DECREF(key);
-            Py_DECREF(value);
-            goto fallback;
-        }
+        int64_t seq = bseq >= 0 ? increment_sequence(bseq, (int32_t)delta) : -1;
+        int64_t offset = java_add(base_offset, delta), timestamp = lat ? max_ts : java_add(base_ts, ts_delta);
         if (ts_obj == NULL || timestamp != last_ts) {
             Py_XSETREF(ts_obj, PyLong_FromLongLong(timestamp));
             last_ts = timestamp;
@@ -353,7 +345,11 @@ static PyObject *walk(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "y*nnnLLLpL", &view, &p, &stop, &count, &base_offset, &base_ts, &max_ts, &lat,
                           &bseq))
         return NULL;
-    PyObject *r = walk_records(view.buf, view.len, p, stop, count, base_offset, base_ts, max_ts, lat, bseq);
+    /* a v2 header's base sequence is an int32: anything else is the reference's to judge */
+    PyObject *r = bseq < INT32_MIN || bseq > INT32_MAX
+                      ? Py_NewRef(Py_None)
+                      : walk_records(view.buf, view.len, p, stop, count, base_offset, base_ts, max_ts, lat,
+                                     (int32_t)bseq);
     PyBuffer_Release(&view);
     return r;
 }
@@ -379,12 +375,7 @@ static PyObject *read_plain_batch(const uint8_t *b, Py_ssize_t n, Py_ssize_t pos
     Py_ssize_t end = pos + 12 + length;
     if ((attrs & 0x07) != 0 || count <= 0 || count > (1 << 17) || count > (end - pos - 61) / 7) goto done;
     if (crc32c(h + 21, end - pos - 21) != crc) goto done;
-    int64_t last_seq = -1, last_offset;
-    if (__builtin_add_overflow(base_offset, (int64_t)lod, &last_offset)) goto done;
-    if (bseq >= 0) {
-        if (lod < 0 || (int64_t)bseq + lod > INT32_MAX) goto done;
-        last_seq = (int64_t)bseq + lod;
-    }
+    int64_t last_seq = bseq >= 0 ? increment_sequence(bseq, lod) : -1, last_offset = java_add(base_offset, lod);
     int lat = (attrs & 0x08) != 0;
     records = walk_records(b, n, pos + 61, end, count, base_offset, base_ts, max_ts, lat, bseq);
     if (records == NULL) {
@@ -1776,6 +1767,16 @@ static int replay_sync(PyObject *replay, int64_t *records, PyObject **first_ts, 
     return 0;
 }
 
+/* Whether a Record's slots are what observe_commit reads (a Python-built one may have any unset, NULL):
+ * bytes key, exact int64 timestamp (into *ts), offset, key and value sizes. */
+static int whole_commit_record(PyObject *record, int64_t *ts) {
+    int64_t unused;
+    PyObject *key = SLOT(record, R_KEY), *offset = SLOT(record, R_OFFSET);
+    return key != NULL && PyBytes_CheckExact(key) && offset != NULL && PyLong_CheckExact(offset) &&
+           !exact_i64(SLOT(record, R_TIMESTAMP), ts) && !exact_i64(SLOT(record, R_KEY_SIZE), &unused) &&
+           !exact_i64(SLOT(record, R_VALUE_SIZE), &unused);
+}
+
 static PyObject *observe_batch(PyObject *self, PyObject *args) {
     PyObject *auditor, *replay, *batch, *decoded, *entry_type;
     if (check_ready()) return NULL;
@@ -1808,12 +1809,9 @@ static PyObject *observe_batch(PyObject *self, PyObject *args) {
             if (Py_TYPE(key) == KeyType && PyLong_CheckExact(PyTuple_GET_ITEM(key, 0)) &&
                 PyLong_AsLong(PyTuple_GET_ITEM(key, 0)) == 1 && PyDict_CheckExact(PyTuple_GET_ITEM(key, 1)) &&
                 PyTuple_Check(value) && PyTuple_GET_SIZE(value) == 2 && PyDict_CheckExact(PyTuple_GET_ITEM(value, 1)) &&
-                PyBytes_CheckExact(SLOT(PyTuple_GET_ITEM(rec, 1), R_KEY))) {
+                whole_commit_record(PyTuple_GET_ITEM(rec, 1), &ts)) {
                 ts_obj = SLOT(PyTuple_GET_ITEM(rec, 1), R_TIMESTAMP);
-                int overflow = 0;
-                ts = PyLong_CheckExact(ts_obj) ? PyLong_AsLongLongAndOverflow(ts_obj, &overflow) : 0;
-                fast_one = PyLong_CheckExact(ts_obj) && !overflow && !PyErr_Occurred();
-                PyErr_Clear();
+                fast_one = 1;
             }
         }
         if (fast_one) {
@@ -2195,12 +2193,8 @@ static int raw_commits(Table *t, const uint8_t *b, Py_ssize_t p, Py_ssize_t stop
         const uint8_t *vb = b + p;
         p += vsize;
         if (read_varint(b, &p, rend, &nheaders) || nheaders != 0 || p != rend) return 1;
-        if (__builtin_add_overflow(base_offset, delta, &offset)) return 1;
-        if (lat) {
-            timestamp = max_ts;
-        } else if (__builtin_add_overflow(base_ts, ts_delta, &timestamp)) {
-            return 1;
-        }
+        offset = java_add(base_offset, delta);
+        timestamp = lat ? max_ts : java_add(base_ts, ts_delta);
         uint64_t h = key_hash(kb, ksize);
         Py_ssize_t slot = table_find(t, kb, ksize, h);
         if (slot < 0) {

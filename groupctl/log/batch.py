@@ -18,15 +18,19 @@ from dataclasses import dataclass
 __all__ = [
     "CONTROL_TYPE_NAMES",
     "MAX_BATCH_RECORDS",
+    "MAX_RECORDS_PER_COMPRESSED_BYTE",
     "NO_PARTITION_LEADER_EPOCH",
     "NO_PRODUCER_EPOCH",
     "NO_PRODUCER_ID",
     "NO_SEQUENCE",
     "NO_TIMESTAMP",
+    "RECORD_ALLOWANCE",
     "Batch",
     "Record",
     "control_marker",
     "increment_sequence",
+    "suspicious",
+    "wrap_long",
 ]
 
 NO_PRODUCER_ID = -1
@@ -40,6 +44,14 @@ NO_TIMESTAMP = -1
 #: far fewer real `__consumer_offsets` records; the cap keeps a hostile batch from costing millions
 #: of objects.
 MAX_BATCH_RECORDS = 1 << 17
+#: Records a compressed batch (or legacy wrapper) may hold per byte of compressed payload, beyond
+#: RECORD_ALLOWANCE. Every record Kafka's group coordinator writes has a key (at least 11 bytes a record
+#: with its framing) and its batches compress a few times, so they stay well under one record a
+#: compressed byte; a batch of thousands of empty records per compressed byte is no coordinator's and is
+#: suspicious. Beyond the bound a batch is reported with the records it claims and not read, so the work
+#: stays proportional to the input and to what is printed (otherwise every empty record prints a line).
+MAX_RECORDS_PER_COMPRESSED_BYTE = 2
+RECORD_ALLOWANCE = 4096
 
 #: ControlRecordType ids -> names (`clients/.../record/ControlRecordType.java`); other ids are UNKNOWN.
 CONTROL_TYPE_NAMES: dict[int, str] = {
@@ -111,6 +123,19 @@ class Batch:
     crc: int
     crc_valid: bool
     records: list[Record]
+
+
+def suspicious(codec: str, what: str, records: int | str, compressed: int) -> str:
+    """Why a compressed batch holding more records than its compressed bytes can honestly carry is not read."""
+    return (
+        f"suspicious {codec} {what}: it holds {records} records in {compressed} compressed bytes, more than "
+        f"{MAX_RECORDS_PER_COMPRESSED_BYTE} a byte (Kafka's group coordinator writes far fewer): not read"
+    )
+
+
+def wrap_long(x: int) -> int:
+    """`x` as a Java long: Kafka adds offsets and timestamps to their deltas in long arithmetic, which wraps."""
+    return ((x + (1 << 63)) & 0xFFFFFFFFFFFFFFFF) - (1 << 63)
 
 
 def increment_sequence(sequence: int, increment: int) -> int:

@@ -19,7 +19,15 @@ import struct
 import zlib
 
 from groupctl.errors import DecodeError
-from groupctl.log.batch import MAX_BATCH_RECORDS, Batch, Record
+from groupctl.log.batch import (
+    MAX_BATCH_RECORDS,
+    MAX_RECORDS_PER_COMPRESSED_BYTE,
+    RECORD_ALLOWANCE,
+    Batch,
+    Record,
+    suspicious,
+    wrap_long,
+)
 from groupctl.log.compression import CODEC_NAMES, CompressionError, decompress, expansion_limit
 
 __all__ = ["RECORD_OVERHEAD", "decode_legacy"]
@@ -64,9 +72,11 @@ def _key_value(buf: bytes, pos: int, end: int, what: str) -> tuple[bytes | None,
 
 
 def _inner_messages(
-    buf: bytes, wrapper_magic: int, wrapper_offset: int, wrapper_ts: int, log_append: bool, warnings: list[str]
+    buf: bytes, wrapper_magic: int, wrapper_offset: int, wrapper_ts: int, log_append: bool, warnings: list[str],
+    compressed: int, codec: str,
 ) -> list[Record]:
     n = len(buf)
+    honest = MAX_RECORDS_PER_COMPRESSED_BYTE * compressed + RECORD_ALLOWANCE
     pos = 0
     entries: list[tuple[int, int, bytes | None, bytes | None, int, int, int, bool]] = []
     while True:
@@ -75,6 +85,8 @@ def _inner_messages(
             if left:
                 warnings.append(f"{left} bytes after the last inner message were ignored")
             break
+        if len(entries) >= honest and honest < MAX_BATCH_RECORDS:
+            raise DecodeError(suspicious(codec, "wrapper", f"more than {honest}", compressed))
         if len(entries) >= MAX_BATCH_RECORDS:
             raise DecodeError(
                 f"the compressed message set holds more than {MAX_BATCH_RECORDS} inner messages "
@@ -121,9 +133,9 @@ def _inner_messages(
                 f"invalid wrapper offset in compressed v1 message set: wrapper offset {wrapper_offset} is less "
                 f"than the last inner message offset {last_inner} and it is not zero"
             )
-        base = wrapper_offset - last_inner
+        base = wrap_long(wrapper_offset - last_inner)
     return [
-        Record(base + off, ts, key, value, [], -1, ksize, vsize, crc, ok)
+        Record(wrap_long(base + off), ts, key, value, [], -1, ksize, vsize, crc, ok)
         for off, ts, key, value, ksize, vsize, crc, ok in entries
     ]
 
@@ -160,7 +172,8 @@ def decode_legacy(
             inner = decompress(codec, value, limit=expansion_limit(len(value), limit), magic=magic)
         except CompressionError as exc:
             raise DecodeError(f"{CODEC_NAMES[codec]} wrapper: {exc}") from None
-        records = _inner_messages(inner, magic, offset, ts, magic == 1 and ts_type == "LogAppendTime", warnings)
+        records = _inner_messages(inner, magic, offset, ts, magic == 1 and ts_type == "LogAppendTime", warnings,
+                                  len(value), CODEC_NAMES[codec])
     batch = Batch(
         records[0].offset, offset, len(records), -1, -1, -1, -1, -1, False, False, None, pos, size + 12, magic,
         CODEC_NAMES[codec], ts_type, ts, crc, crc_valid, records,

@@ -25,7 +25,8 @@ allocate without bound: every length is checked against the bytes left before it
 decompression stops at `max_decompressed` bytes per batch, and record counts must fit the bytes.
 Work per input byte is bounded too, against "record bombs" (a small compressed batch that expands
 into millions of tiny records): a batch may claim at most `MAX_BATCH_RECORDS` records, a compressed
-one at most `MAX_RECORDS_PER_COMPRESSED_BYTE` per compressed byte (plus a small allowance), and it
+one at most `MAX_RECORDS_PER_COMPRESSED_BYTE` per compressed byte (plus a small allowance: beyond it
+the batch is reported as suspicious, with the records it claims, and not decompressed), and it
 may decompress to at most `MAX_EXPANSION` times its compressed size (plus `EXPANSION_ALLOWANCE`).
 Legitimate batches stay far inside these: Kafka's default message.max.bytes (1 MiB) holds at most
 about 150,000 of the smallest (7-byte) records.
@@ -51,7 +52,16 @@ from crc32c import crc32c
 
 from groupctl.errors import DecodeError, GroupctlError, UsageError
 from groupctl.log import fast
-from groupctl.log.batch import MAX_BATCH_RECORDS, Batch, Record, increment_sequence
+from groupctl.log.batch import (
+    MAX_BATCH_RECORDS,
+    MAX_RECORDS_PER_COMPRESSED_BYTE,
+    RECORD_ALLOWANCE,
+    Batch,
+    Record,
+    increment_sequence,
+    suspicious,
+    wrap_long,
+)
 from groupctl.log.compression import (
     CODEC_NAMES,
     DEFAULT_MAX_DECOMPRESSED,
@@ -86,10 +96,8 @@ HEADER_SIZE_UP_TO_MAGIC = 17  # Kafka stops reading when fewer bytes than this a
 V2_OVERHEAD = 61  # RECORD_BATCH_OVERHEAD
 MIN_V2_LENGTH = V2_OVERHEAD - LOG_OVERHEAD
 _INT32_MAX = 0x7FFFFFFF
-
-#: Records a compressed batch may claim per byte of compressed payload (beyond RECORD_ALLOWANCE).
-MAX_RECORDS_PER_COMPRESSED_BYTE = 8
-RECORD_ALLOWANCE = 4096
+_INT64_MAX = (1 << 63) - 1
+_INT64_MIN = -(1 << 63)
 
 _DROP_STEP = 32 << 20  # hand mapped pages back to the kernel every this many bytes read
 _SPOOL_CHUNK = 1 << 20
@@ -370,10 +378,7 @@ class BatchIterator:
                     elif codec:
                         clen = end - p
                         if count > MAX_RECORDS_PER_COMPRESSED_BYTE * clen + RECORD_ALLOWANCE:
-                            raise DecodeError(
-                                f"{comp} batch of {clen} bytes claims {count} records, more than "
-                                f"{MAX_RECORDS_PER_COMPRESSED_BYTE} per compressed byte (a record bomb)"
-                            )
+                            raise DecodeError(suspicious(comp, "batch", count, clen))
                         try:
                             buf = decompress(codec, mv[p:end], limit=expansion_limit(clen, limit), magic=2)
                         except CompressionError as exc:
@@ -481,12 +486,16 @@ class BatchIterator:
                                 seq = bseq + delta
                                 if delta < 0 or seq > _INT32_MAX:
                                     seq = increment_sequence(bseq, delta)
-                            records.append(
-                                new_record(
-                                    base_offset + delta, max_ts if lat else base_ts + ts_delta, key, value, headers,
-                                    seq, ksize, vsize, None, True,
-                                )
-                            )
+                            offset = base_offset + delta
+                            if not _INT64_MIN <= offset <= _INT64_MAX:
+                                offset = wrap_long(offset)
+                            if lat:
+                                ts = max_ts
+                            else:
+                                ts = base_ts + ts_delta
+                                if not _INT64_MIN <= ts <= _INT64_MAX:
+                                    ts = wrap_long(ts)
+                            records.append(new_record(offset, ts, key, value, headers, seq, ksize, vsize, None, True))
                     if count and p != stop:
                         raise DecodeError(f"{stop - p} bytes remain after the last of {count} records")
                 except (DecodeError, IndexError) as exc:
@@ -512,7 +521,7 @@ class BatchIterator:
                     if lod < 0 or last_seq > _INT32_MAX:
                         last_seq = increment_sequence(bseq, lod)
                 yield Batch(
-                    base_offset, base_offset + lod, count, bseq, last_seq, pid, pep, ple, txn, ctl,
+                    base_offset, wrap_long(base_offset + lod), count, bseq, last_seq, pid, pep, ple, txn, ctl,
                     base_ts if horizon else None, pos, length + LOG_OVERHEAD, 2, comp, ts_type, max_ts, crc, crc_ok,
                     records,
                 )

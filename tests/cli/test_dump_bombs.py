@@ -7,6 +7,8 @@ stays near 40 MiB plus at most one 64 MiB batch buffer).
 
 from __future__ import annotations
 
+import os
+import struct
 import subprocess
 import sys
 import time
@@ -14,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.log.bombs import legacy_gzip_bomb, zstd_bomb
+from groupctl.log import fast
+from tests.log.bombs import legacy_gzip_bomb, padded_zstd_bomb, zstd_bomb
 
 ROOT = Path(__file__).resolve().parents[2]
 RSS_BOUND_MIB = 300
@@ -84,3 +87,27 @@ def test_bomb_in_other_commands(bombs: dict[str, Path], command: list[str]) -> N
     assert "damaged batch at offset 0: gzip wrapper: decompressed size exceeds the limit" in err
     assert "Traceback" not in err and "internal error" not in err
     assert rss < RSS_BOUND_MIB and secs < TIME_BOUND_S
+
+
+@pytest.mark.parametrize("command", [["decode"], ["groups"], ["audit"]])
+def test_batches_of_far_more_records_than_kafka_writes_are_reported_not_read(tmp_path: Path, command: list[str]
+                                                                            ) -> None:
+    """200 zstd batches of 131072 empty records each (3.2 MB, padded to 8 records a compressed byte): each is
+    reported once as suspicious, with its records, and none is read, on both paths alike; they took minutes."""
+    bomb = padded_zstd_bomb()
+    segment = tmp_path / "00000000000000000000.log"
+    segment.write_bytes(b"".join(struct.pack(">q", i << 17) + bomb[8:] for i in range(200)))  # offsets outside the CRC
+    runs = []
+    for pure in (True, False):
+        env = {k: v for k, v in os.environ.items() if k != fast.PURE_ENV}
+        if pure:
+            env[fast.PURE_ENV] = "1"
+        r = subprocess.run([sys.executable, "-m", "groupctl", "dump", *command, str(segment)], cwd=ROOT, env=env,
+                           capture_output=True, text=True, timeout=120, check=False)
+        runs.append((r.returncode, r.stdout, r.stderr))
+    assert runs[0] == runs[1]
+    code, out, err = runs[0]
+    assert code == 3, err
+    suspicious = [line for line in err.splitlines() if "suspicious zstd batch: it holds 131072 records" in line]
+    assert len(suspicious) == 200, err
+    assert len(out.splitlines()) < 20 + 200, out[:2000]  # at most a line a batch (the audit's findings)

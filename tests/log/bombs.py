@@ -67,3 +67,14 @@ def legacy_gzip_bomb(target: int) -> tuple[bytes, int]:
         size += len(out)
     parts.append(comp.flush())
     return build_legacy_message(0, 0, 1, -1, None, b"".join(parts)), messages
+
+
+def padded_zstd_bomb(records: int = 1 << 17, *, per_byte: int = 8, base_offset: int = 0) -> bytes:
+    """A zstd batch of `records` TINY_RECORDs whose payload is padded (a skippable frame after the real one, a
+    hundred-odd bytes) to `per_byte` records a compressed byte: thousands a byte of real frame, but within a
+    records-per-compressed-byte bound as loose as `per_byte`. The padding is fixed bytes: the bomb is the same
+    every time."""
+    frame = bytes(cramjam.zstd.compress(TINY_RECORD * records, level=3))
+    pad = max(records // per_byte - len(frame) - 8, 0)
+    skippable = struct.pack("<II", 0x184D2A50, pad) + bytes(range(256)) * (pad // 256) + bytes(pad % 256)
+    return v2_batch(frame + skippable, records, codec=4, base_offset=base_offset)

@@ -619,6 +619,71 @@ def test_bad_crc_truncation_and_sequence_wrap_are_the_same() -> None:
     assert any("CRC mismatch" in reason for reason, _, _ in reference[1])
 
 
+def test_timestamps_and_offsets_past_int64_wrap_the_same_everywhere() -> None:
+    """A record whose base timestamp + delta (or base offset + delta) passes int64 wraps as Kafka's Java longs do,
+    on both paths: the audit, which counted a later commit of the same group in C, raised OverflowError on the
+    reference's unbounded timestamp."""
+    value = {"leaderEpoch": 0, "metadata": "", "commitTimestamp": 9}
+
+    def commit(partition: int, offset: int, ts: int, delta: int | None = None) -> SimpleRecord:
+        return SimpleRecord(encode_key(1, {"group": "g", "topic": "t", "partition": partition}),
+                            encode_value(1, 3, {"offset": offset, **value}), ts, offset_delta=delta)
+
+    past = build_batch([commit(0, 0, 1 << 62), commit(1, 1, (1 << 63) + 5)], max_timestamp=1 << 62)
+    offsets = build_batch([commit(0, 2, 50, 0), commit(1, 3, 60, 1)], base_offset=(1 << 63) - 1, max_timestamp=60)
+    later = build_batch([commit(0, 7, 100)], base_offset=2)
+    for data in (past + later, offsets + later, past + offsets + later):
+        assert_same(data, versions=("4.3",))
+    with fast.forced(False):
+        [first, second, _] = [b for b, _ in _inputs(past + offsets + later)[0].batches]
+    assert first.records[1].timestamp == -(1 << 63) + 5
+    assert (second.records[1].offset, second.last_offset) == (-(1 << 63), -(1 << 63))
+
+
+def test_walk_declines_a_base_sequence_past_int32() -> None:
+    """A v2 header's base sequence is an int32: walk called with a wider one declines it (the reference judges),
+    where `bseq + delta` was a signed overflow that handed out a sequence of -2^63."""
+    with fast.forced(False):
+        native = fast.module()
+    second = _raw_record(b"\0" + _varint(0) + _varint(1) + _varint(3) + b"key" + _varint(1) + b"v" + _varint(0))
+    for bseq in ((1 << 63) - 1, INT32_MAX + 1, -(1 << 31) - 1):
+        assert native.walk(second, 0, len(second), 1, 0, 0, 0, False, bseq) is None
+    data = GOOD + second
+    got = native.walk(data, 0, len(data), 2, 0, 0, 0, False, INT32_MAX)
+    assert [r.sequence for r in got] == [INT32_MAX, 0]
+
+
+def test_the_compiled_audit_checks_the_slots_of_a_malformed_record() -> None:
+    """A Record with an unset slot (here its key, deleted) is the reference observe's to meet: it raises the
+    AttributeError the reference raises, where observe_batch read the NULL slot (a crash, hence the child)."""
+    script = """
+import sys
+from groupctl.log import fast
+from groupctl.log.audit import Auditor
+from groupctl.log.decode import decoded_batches
+from groupctl.log.segment import iter_batches
+from groupctl.log.writer import SimpleRecord, build_batch
+from groupctl.protocol.records import encode_key, encode_value
+value = {"offset": 3, "leaderEpoch": 0, "metadata": "", "commitTimestamp": 9}
+data = build_batch([SimpleRecord(encode_key(1, {"group": "g", "topic": "t", "partition": 0}),
+                                 encode_value(1, 3, value), 9)])
+for field in sys.argv[1:]:
+    for pure in (True, False):
+        with fast.forced(pure):
+            [(batch, [rec])] = list(decoded_batches(iter_batches(data)))
+            delattr(rec.record, field)
+            try:
+                Auditor().observe_batch(batch, [rec])
+            except AttributeError as exc:
+                print(field, pure, type(exc).__name__)
+"""
+    fields = ["key", "timestamp", "offset", "key_size", "value_size"]
+    r = subprocess.run([sys.executable, "-c", script, *fields], capture_output=True, text=True, cwd=ROOT,
+                       timeout=120, check=False)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split("\n")[:-1] == [f"{f} {p} AttributeError" for f in fields for p in (True, False)]
+
+
 # --- the command, both ways ----------------------------------------------------------------------
 
 

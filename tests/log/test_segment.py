@@ -33,10 +33,11 @@ from groupctl.log.writer import (
     SimpleRecord,
     build_batch,
     build_control_batch,
+    build_legacy_message,
     build_message_set,
     segment_file_name,
 )
-from tests.log.bombs import TINY_RECORD, v2_batch
+from tests.log.bombs import TINY_RECORD, padded_zstd_bomb, v2_batch
 from tests.log.conftest import COMPILED_LOOP_ONLY
 
 pytestmark = pytest.mark.usefixtures("record_loop")  # each test on the reference and the compiled loop
@@ -284,8 +285,8 @@ def test_more_records_than_the_compressed_bytes_can_carry_is_damaged() -> None:
     payload = compress("zstd", TINY_RECORD * count)
     assert count > MAX_RECORDS_PER_COMPRESSED_BYTE * len(payload) + 4096
     _, problems, _ = _read(v2_batch(payload, count, codec=4))
-    assert f"claims {count} records, more than {MAX_RECORDS_PER_COMPRESSED_BYTE} per compressed byte" in (
-        problems[0].reason)
+    said = f"it holds {count} records in {len(payload)} compressed bytes, more than {MAX_RECORDS_PER_COMPRESSED_BYTE}"
+    assert said in problems[0].reason
 
 
 def test_a_lying_count_stops_at_the_expansion_limit() -> None:
@@ -302,6 +303,39 @@ def test_more_records_than_the_header_count_is_damaged() -> None:
     assert "bytes remain after the last of 1000 records" in problems[0].reason
 
 
+def test_a_compressed_batch_of_more_records_than_kafka_writes_is_suspicious_and_not_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """131072 empty records in a zstd frame of a hundred bytes, padded to 8 records a compressed byte (the old
+    bound): reported once, with the records it holds, and never decompressed (so no record is built); the
+    batch after it reads. It used to be read whole: 131072 records, each printing a line."""
+    from groupctl.log import segment
+
+    bomb = padded_zstd_bomb(per_byte=8)
+    clen = len(bomb) - 61
+    seen: list[int] = []
+    real = segment.decompress
+    monkeypatch.setattr(segment, "decompress", lambda codec, data, **kw: seen.append(len(data)) or real(codec, data,
+                                                                                                          **kw))
+    batches, problems, _ = _read(bomb + build_batch(RECS, base_offset=1 << 17, codec="zstd"))
+    assert [b.base_offset for b in batches] == [1 << 17]
+    assert [p.reason for p in problems] == [
+        f"damaged batch at offset 0: suspicious zstd batch: it holds {1 << 17} records in {clen} compressed bytes, "
+        f"more than {MAX_RECORDS_PER_COMPRESSED_BYTE} a byte (Kafka's group coordinator writes far fewer): not read"
+    ]
+    assert seen == [batches[0].size - 61]  # only the honest batch was decompressed
+
+
+def test_a_legacy_wrapper_of_more_messages_than_kafka_writes_is_suspicious() -> None:
+    messages = 50_000
+    tiny = build_legacy_message(0, 0, 0, -1, None, None)
+    wrapper = build_legacy_message(0, 0, 1, -1, None, compress("gzip", tiny * messages, magic=0))
+    assert MAX_RECORDS_PER_COMPRESSED_BYTE * len(wrapper) + 4096 < messages
+    batches, problems, _ = _read(wrapper + build_batch(RECS, base_offset=messages))
+    assert [b.base_offset for b in batches] == [messages]
+    assert "suspicious gzip wrapper: it holds more than " in problems[0].reason
+
+
 def test_a_legitimate_dense_batch_still_reads() -> None:
     recs = [SimpleRecord(None, None, 1_700_000_000_000) for _ in range(20_000)]
     (b,), problems, _ = _read(build_batch(recs, codec="zstd"))
@@ -309,6 +343,24 @@ def test_a_legitimate_dense_batch_still_reads() -> None:
 
 
 # ---------------------------------------------------------------------------------------- trailing bytes
+
+
+INT64 = 1 << 63
+
+
+@pytest.mark.parametrize("codec", ["none", "gzip"])
+def test_offsets_timestamps_and_sequences_wrap_as_java_longs_and_ints(codec: str) -> None:
+    """DefaultRecord.readFrom adds baseTimestamp + timestampDelta and baseOffset + offsetDelta as Java longs and
+    the sequence with incrementSequence (ints): they wrap, and no reading prints a number Kafka could not."""
+    records = [SimpleRecord(b"k", b"v", 1 << 62, offset_delta=0), SimpleRecord(b"k", b"v", INT64 + 5, offset_delta=1),
+               SimpleRecord(b"k", b"v", 1 << 62, offset_delta=-1)]
+    data = build_batch(records, base_offset=INT64 - 1, codec=codec, max_timestamp=1 << 62, last_offset_delta=1,
+                       producer_id=3, producer_epoch=0, base_sequence=(1 << 31) - 1)
+    [batch] = list(iter_batches(data, strict=True))
+    assert [r.offset for r in batch.records] == [INT64 - 1, -INT64, INT64 - 2]
+    assert [r.timestamp for r in batch.records] == [1 << 62, -INT64 + 5, 1 << 62]
+    assert [r.sequence for r in batch.records] == [(1 << 31) - 1, 0, -2]  # incrementSequence(MAX, -1) is -2
+    assert (batch.last_offset, batch.last_sequence) == (-INT64, 0)
 
 
 def test_trailing_partial_batch_is_counted_not_a_problem() -> None:
