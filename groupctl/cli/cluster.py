@@ -30,7 +30,7 @@ import typer
 
 from groupctl.cli.completion import complete_contexts
 from groupctl.cli.durations import duration_option, forms
-from groupctl.cli.options import settings
+from groupctl.cli.options import path_parser, settings
 from groupctl.errors import UsageError
 
 if TYPE_CHECKING:
@@ -52,6 +52,7 @@ LocalOption = typer.Option(
     "--local",
     metavar="DIR",
     envvar=LOCAL_ENV,
+    parser=path_parser("directory of the local coordinator"),
     help="Use the in-process group coordinator whose state is in DIR (also GROUPCTL_LOCAL).",
 )
 BootstrapOption = typer.Option(
@@ -67,6 +68,7 @@ CommandConfigOption = typer.Option(
     "--command-config",
     metavar="FILE",
     envvar=COMMAND_CONFIG_ENV,
+    parser=path_parser("client properties file", directory=False),
     help="Client properties, Java or librdkafka names (security.protocol, sasl.*, ssl.* ...), the file "
     "kafka-consumer-groups.sh takes (also GROUPCTL_COMMAND_CONFIG). Secrets may also come from "
     "GROUPCTL_SASL_PASSWORD and GROUPCTL_SSL_KEY_PASSWORD.",

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import typer
 
@@ -33,3 +35,18 @@ OutputOption = typer.Option(
 def output_format(value: OutputFormat | None) -> OutputFormat:
     """The command's --output, else the global one, else table."""
     return value or settings.output or OutputFormat.table
+
+
+def path_parser(what: str, *, directory: bool = True) -> Callable[[str | Path], Path]:
+    """A Typer `parser=` for a path option: an empty value is a usage error (exit 2), where Path("") would
+    silently be the current directory. An empty environment variable never gets here: Click takes it as unset."""
+
+    def parse(value: str | Path) -> Path:
+        if isinstance(value, Path):
+            return value
+        if value == "":
+            hint = " (`.` for the current directory)" if directory else ""
+            raise typer.BadParameter(f"the value is empty; give the {what}{hint}")
+        return Path(value)
+
+    return parse

@@ -1,0 +1,48 @@
+"""The cluster options every group and local command shares (`groupctl.cli.cluster`): what they refuse
+at parse time, before anything is read or sent."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+EMPTY_LOCAL_COMMANDS = [
+    ("group", "list"),
+    ("group", "describe", "g"),
+    ("local", "topics", "list"),
+    ("local", "topics", "create", "t", "-p", "1"),
+    ("serve", "--port", "0"),
+    ("demo",),
+]
+
+
+@pytest.mark.parametrize("command", EMPTY_LOCAL_COMMANDS, ids=" ".join)
+def test_an_empty_local_is_a_usage_error_not_the_current_directory(cli, command, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = cli(*command, "--local", "")
+    assert r.code == 2, (r.out, r.err)
+    assert "--local" in r.err and "empty" in r.err
+    assert os.listdir(tmp_path) == []  # nothing was created in the current directory
+
+
+def test_an_empty_groupctl_local_is_unset(cli, tmp_path, monkeypatch):
+    """An empty environment variable is taken as unset (as Click takes every envvar): no cluster is selected."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GROUPCTL_LOCAL", "")
+    r = cli("group", "list")
+    assert r.code == 2 and "no cluster selected" in r.err
+    assert os.listdir(tmp_path) == []
+
+
+def test_local_dot_is_still_the_current_directory(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = cli("local", "topics", "create", "orders", "-p", "1", "--local", ".")
+    assert r.code == 0, r.err
+    assert os.listdir(tmp_path)  # the coordinator's files
+
+
+def test_an_empty_command_config_is_a_usage_error(cli):
+    r = cli("group", "list", "--command-config", "")
+    assert r.code == 2
+    assert "'--command-config'" in r.err and "the value is empty; give the client properties file" in r.err
