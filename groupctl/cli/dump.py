@@ -14,7 +14,7 @@ import typer
 from groupctl.cli.audit_views import FailOn, FailOnOption, check_fail_on, render_report
 from groupctl.cli.completion import complete_dump_versions, complete_record_types
 from groupctl.cli.names import group_ids_callback
-from groupctl.cli.options import OutputOption, output_format, settings
+from groupctl.cli.options import INT32_MAX, OutputOption, output_format, settings
 from groupctl.cli.reading import DumpReading
 from groupctl.errors import GroupctlError, PartialFailure, UsageError
 from groupctl.log.kafka_versions import NEWEST, SUPPORTED_VERSIONS
@@ -355,7 +355,7 @@ def groups(
         "kafka-topics.sh --describe output, JSON, or 'name id' lines. Without it such an id is shown as is.",
     ),
     partitions: int = typer.Option(
-        50, "--partitions", min=1,
+        50, "--partitions", min=1, max=INT32_MAX,
         help="offsets.topic.num.partitions: the partition each group id hashes to (-o wide, and a note when the "
         "records were read from another one).",
     ),

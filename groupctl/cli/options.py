@@ -50,3 +50,25 @@ def path_parser(what: str, *, directory: bool = True) -> Callable[[str | Path], 
         return Path(value)
 
     return parse
+
+
+INT32_MAX = 2**31 - 1
+INT64_MAX = 2**63 - 1
+_WIDTHS = {32: INT32_MAX, 64: INT64_MAX}
+
+
+def kafka_int(field: str, width: int = 64) -> Callable[[typer.Context, typer.CallbackParam, int | None], int | None]:
+    """A Typer callback bounding an integer option to the Kafka field it ends up in (`field`, an int32 or
+    int64), so a value no record or request can hold is a usage error (exit 2) at parse time, not a
+    failure when a record is encoded. Signs and smaller ranges stay the command's own checks."""
+    high = _WIDTHS[width]
+
+    def callback(ctx: typer.Context, param: typer.CallbackParam, value: int | None) -> int | None:
+        if ctx.resilient_parsing or value is None:
+            return value
+        if not -high - 1 <= value <= high:
+            raise typer.BadParameter(f"{value} does not fit {field}, an int{width} in Kafka "
+                                     f"({-high - 1} .. {high})")
+        return value
+
+    return callback
