@@ -14,6 +14,7 @@ from pathlib import Path
 
 from groupctl.errors import UsageError
 from groupctl.model import OffsetReset, TopicPartition
+from groupctl.small_files import read_small_text
 
 __all__ = ["export_csv", "read_plan"]
 
@@ -48,7 +49,7 @@ def read_plan(path: Path, groups: list[str]) -> dict[str, dict[TopicPartition, i
     silently reset only the groups given, and a file meant for other groups is likely a mistake.
     """
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_small_text(path, "plan file")
     except FileNotFoundError:
         raise UsageError(f"plan file '{path}' does not exist; give a CSV written by --export") from None
     except (OSError, UnicodeDecodeError) as exc:
