@@ -433,8 +433,10 @@ def audit(
     groups recommitted after deletion, KIP-848 member records without their group, empty groups whose
     epochs disagree, partitions owned twice, static instance ids held twice, undecodable subscriptions,
     unknown record types, damaged batches and torn last batches. Summaries: records and bytes per group
-    and per record type, the tombstone ratio and each group's commit rate. Damaged input is also
-    reported on stderr and makes the exit code 3 (the audit saw only part of the dump), before --fail-on.
+    and per record type, the tombstone ratio and each group's commit rate. Damaged input (a damaged or
+    torn batch, a bad dump-log line, a record whose key or value does not decode) makes the exit code 3,
+    as in `dump decode` and `dump groups`: the audit saw only part of the dump, so 3 wins over --fail-on's
+    4. Damaged batches are also reported on stderr.
     """
     from groupctl.log.audit import Auditor
 
