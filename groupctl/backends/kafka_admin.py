@@ -193,20 +193,23 @@ class AdminSession:
 
     # --- topics -----------------------------------------------------------------------------------
 
-    def topic_names(self, deadline: Deadline) -> list[str]:
-        """Every topic of the cluster (Metadata), internal ones included, sorted."""
+    def metadata(self, deadline: Deadline) -> Any:
+        """The cluster's Metadata (every topic) from librdkafka, its failures said as every other call's:
+        asked in slices until the deadline, so that librdkafka's reports are read between them."""
         from confluent_kafka import KafkaError, KafkaException
 
         admin = self.client()
-        while True:  # in slices, so that librdkafka's reports are read between them
+        while True:
             try:
-                metadata = admin.list_topics(timeout=min(self.request_timeout(deadline), METADATA_SLICE_S))
-                break
+                return admin.list_topics(timeout=min(self.request_timeout(deadline), METADATA_SLICE_S))
             except KafkaException as exc:
                 self._check_brokers("Metadata")
                 if exc.args[0].code() not in (KafkaError._TIMED_OUT, KafkaError._TRANSPORT) or deadline.expired:
                     raise self._failure(exc.args[0], "Metadata", deadline) from exc
-        return sorted(metadata.topics)
+
+    def topic_names(self, deadline: Deadline) -> list[str]:
+        """Every topic of the cluster (Metadata), internal ones included, sorted."""
+        return sorted(self.metadata(deadline).topics)
 
     # --- configs ------------------------------------------------------------------------------------
 
