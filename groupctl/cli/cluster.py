@@ -30,6 +30,7 @@ import typer
 
 from groupctl.cli.completion import complete_contexts
 from groupctl.cli.durations import duration_option, forms
+from groupctl.cli.names import utf8_callback
 from groupctl.cli.options import path_parser, settings
 from groupctl.errors import UsageError
 
@@ -61,6 +62,7 @@ BootstrapOption = typer.Option(
     "-b",
     metavar="HOST:PORT[,...]",
     envvar=BOOTSTRAP_ENV,
+    callback=utf8_callback("bootstrap servers"),
     help="The Kafka cluster to use (also GROUPCTL_BOOTSTRAP_SERVER).",
 )
 CommandConfigOption = typer.Option(
@@ -77,6 +79,7 @@ OverrideOption = typer.Option(
     None,
     "-X",
     metavar="KEY=VALUE",
+    callback=utf8_callback("client property"),
     help="A client property, over the --command-config file (repeatable). Secrets are refused here: "
     "use the file, GROUPCTL_SASL_PASSWORD or GROUPCTL_SSL_KEY_PASSWORD.",
 )
@@ -85,6 +88,7 @@ ContextOption = typer.Option(
     "--context",
     metavar="NAME",
     envvar=CONTEXT_ENV,
+    callback=utf8_callback("context name"),
     help="A named cluster from the config file (GROUPCTL_CONFIG, else ~/.config/groupctl/config.toml; also "
     "GROUPCTL_CONTEXT); default its current-context when neither -b nor --command-config is given. -b, -X and "
     "--command-config override the context's settings one by one.",

@@ -293,15 +293,19 @@ def resolve(host: str, port: int, deadline: Deadline) -> list[tuple[Any, ...]]:
     name is looked up in a daemon thread, which is left behind (and ends with the lookup) when the
     deadline comes first."""
     address = format_address(host, port)
-    with contextlib.suppress(socket.gaierror):
+    try:
         return socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_NUMERICHOST)
+    except socket.gaierror:
+        pass
+    except UnicodeError as exc:  # the IDNA encoding of the name: an empty label (a..b), one over 63 characters
+        raise ConnectionFailed(address, f"'{host}' is not a valid host name ({exc})") from None
     answer: list[Any] = []
     done = threading.Event()
 
     def look_up() -> None:
         try:
             answer.append(socket.getaddrinfo(host, port, type=socket.SOCK_STREAM))
-        except OSError as exc:
+        except (OSError, UnicodeError) as exc:
             answer.append(exc)
         finally:
             done.set()
@@ -313,6 +317,8 @@ def resolve(host: str, port: int, deadline: Deadline) -> list[tuple[Any, ...]]:
             timed_out=True,
         )
     (result,) = answer
+    if isinstance(result, UnicodeError):
+        raise ConnectionFailed(address, f"'{host}' is not a valid host name ({result})") from None
     if isinstance(result, OSError):
         raise ConnectionFailed(address, _os_reason(result, host)) from result
     if not result:

@@ -46,3 +46,33 @@ def test_an_empty_command_config_is_a_usage_error(cli):
     r = cli("group", "list", "--command-config", "")
     assert r.code == 2
     assert "'--command-config'" in r.err and "the value is empty; give the client properties file" in r.err
+
+
+NOT_UTF8 = b"\xff".decode("utf-8", "surrogateescape")  # what Python makes of the argument bytes $'\xff'
+
+
+@pytest.mark.parametrize("args", [
+    ("-b", f"{NOT_UTF8}:9092"),
+    ("-b", f"127.0.0.1:9092,{NOT_UTF8}:9092"),
+    ("-b", "127.0.0.1:1", "-X", f"client.id={NOT_UTF8}"),
+    ("-b", "127.0.0.1:1", "-X", f"{NOT_UTF8}=1"),
+    ("--context", f"lab{NOT_UTF8}"),
+], ids=["bootstrap", "second-bootstrap", "X-value", "X-key", "context"])
+def test_names_that_are_not_utf8_are_usage_errors(cli, args):
+    r = cli("group", "list", "--timeout", "2s", *args)
+    assert r.code == 2, r.err
+    assert "not valid UTF-8" in r.err and "\\xff" in r.err
+    assert "internal error" not in r.err
+
+
+def test_a_bootstrap_server_from_the_environment_that_is_not_utf8(cli, monkeypatch):
+    monkeypatch.setenv("GROUPCTL_BOOTSTRAP_SERVER", f"{NOT_UTF8}:9092")
+    r = cli("group", "list", "--timeout", "2s")
+    assert r.code == 2 and "not valid UTF-8" in r.err
+
+
+@pytest.mark.parametrize("host", ["a..b", "a" * 64])
+def test_a_host_name_idna_cannot_encode_is_named_not_called_text_that_is_not_utf8(cli, host):
+    r = cli("group", "list", "-b", f"{host}:9092", "--timeout", "2s")
+    assert r.code == 1
+    assert f"'{host}' is not a valid host name" in r.err and "UTF-8" not in r.err
