@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from groupctl.errors import KAFKA_ERROR_NAMES, GroupctlError
 from groupctl.kafka.config import ClientConfig
-from groupctl.kafka.deadline import Deadline
+from groupctl.kafka.deadline import Deadline, seconds_text
 from groupctl.model import CommittedOffset, TopicPartition
 
 if TYPE_CHECKING:
@@ -129,7 +129,7 @@ class AdminSession:
 
     def _timed_out(self, what: str, deadline: Deadline) -> GroupctlError:
         return GroupctlError(
-            f"{what} on {self.where} timed out after {deadline.total:.1f} s{self._reported()}; check that the "
+            f"{what} on {self.where} timed out after {seconds_text(deadline.total)}{self._reported()}; check that the "
             "cluster is reachable with these settings, or give more time with --timeout"
         )
 

@@ -48,6 +48,19 @@ DEFAULT_TIMEOUT_S: Final = 30.0
 #: groups by default). The local backend's simulated members act only when told, so it does not wait.
 REJOIN_WAIT_S: Final = 6.0
 
+_parse_timeout = duration_option(bare_unit="ms")
+
+
+def _timeout(value: str | float) -> float:
+    """--timeout's parser: Kafka's reading (a bare number is milliseconds), remembering a bare value under
+    a second, which is more likely meant as seconds, so that a failure can say how to write those."""
+    seconds = _parse_timeout(value)
+    text = str(value).strip()
+    if isinstance(value, str) and text.replace(".", "", 1).isdigit() and seconds < 1:
+        settings.short_bare_timeout = text
+    return seconds
+
+
 LocalOption = typer.Option(
     None,
     "--local",
@@ -98,7 +111,7 @@ TimeoutOption = typer.Option(
     "30s",
     "--timeout",
     metavar="DURATION",
-    parser=duration_option(bare_unit="ms"),
+    parser=_timeout,
     help="Give up on the cluster after this long: each operation's connections, requests and retries "
     f"together. A duration: {forms('ms')}, from 1ms to 24h; --timeout 5000 is 5 s, as kafka-consumer-groups.sh "
     "reads it.",

@@ -17,6 +17,8 @@ class Settings:
 
     debug: bool = False
     output: OutputFormat | None = None
+    #: A bare --timeout under a second as given (`15`: 15 ms); a failure then says how to write seconds.
+    short_bare_timeout: str | None = None
 
 
 settings = Settings()
@@ -72,3 +74,9 @@ def kafka_int(field: str, width: int = 64) -> Callable[[typer.Context, typer.Cal
         return value
 
     return callback
+
+
+def short_timeout_note(given: str) -> str:
+    """What to say after a failure when --timeout was a bare number under a second."""
+    return (f"groupctl: note: --timeout {given} is {given} ms: a bare number is milliseconds, as "
+            f"kafka-consumer-groups.sh reads it; for {given} seconds give --timeout {given}s")

@@ -25,7 +25,7 @@ import groupctl
 from groupctl.errors import DecodeError
 from groupctl.kafka.authentication import authenticate
 from groupctl.kafka.config import ClientConfig, format_address
-from groupctl.kafka.deadline import Deadline
+from groupctl.kafka.deadline import Deadline, seconds_text
 from groupctl.kafka.errors import (
     REFUSED,
     UNSUPPORTED_VERSION,
@@ -176,7 +176,7 @@ class BrokerConnection:
 
     def _timed_out(self, step: str, total_s: float) -> ConnectionFailed:
         """A setup step that used up its bound: marked as a timeout, so the next server is tried."""
-        return ConnectionFailed(self.address, f"{step} timed out after {total_s:.1f} s", timed_out=True)
+        return ConnectionFailed(self.address, f"{step} timed out after {seconds_text(total_s)}", timed_out=True)
 
     def _negotiate(self, deadline: Deadline) -> None:
         """ApiVersions v3; a broker that does not know v3 answers UNSUPPORTED_VERSION with its own
@@ -313,7 +313,7 @@ def resolve(host: str, port: int, deadline: Deadline) -> list[tuple[Any, ...]]:
     threading.Thread(target=look_up, name=f"resolve {host}", daemon=True).start()
     if not done.wait(deadline.remaining()):
         raise ConnectionFailed(
-            address, f"the host name lookup of '{host}' took more than {deadline.total:.1f} s (check DNS)",
+            address, f"the host name lookup of '{host}' took more than {seconds_text(deadline.total)} (check DNS)",
             timed_out=True,
         )
     (result,) = answer

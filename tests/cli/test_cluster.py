@@ -4,6 +4,7 @@ at parse time, before anything is read or sent."""
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 
@@ -76,3 +77,22 @@ def test_a_host_name_idna_cannot_encode_is_named_not_called_text_that_is_not_utf
     r = cli("group", "list", "-b", f"{host}:9092", "--timeout", "2s")
     assert r.code == 1
     assert f"'{host}' is not a valid host name" in r.err and "UTF-8" not in r.err
+
+
+def test_a_bare_timeout_below_a_second_is_said_in_ms_with_the_seconds_spelling(cli, fake_cluster):
+    """--timeout 15 is 15 ms, as Kafka's tools read it: the failure says so, and how to write 15 seconds."""
+    (broker,) = fake_cluster()
+    broker.on(3, lambda r, s: broker.NO_REPLY)
+    r = cli("group", "list", "-b", broker.address, "--timeout", "15")
+    assert r.code == 1
+    assert "15 ms" in r.err and "0.0 s" not in r.err
+    assert "--timeout 15s" in r.err
+
+
+def test_a_timeout_with_its_unit_gets_no_note(cli, fake_cluster):
+    (broker,) = fake_cluster()
+    broker.on(3, lambda r, s: broker.NO_REPLY)
+    r = cli("group", "list", "-b", broker.address, "--timeout", "300ms")
+    assert r.code == 1
+    assert re.search(r"\b\d{1,3} ms\b", r.err) and " 0.0 s" not in r.err and " 0.2 s" not in r.err
+    assert "--timeout 300s" not in r.err and "note" not in r.err
