@@ -60,3 +60,40 @@ def test_a_missing_or_unreadable_file(tmp_path: Path):
     binary.write_bytes(b"\xff\xfe\x00")
     with pytest.raises(UsageError, match="cannot read plan file"):
         read_plan(binary, ["a"])
+
+
+@pytest.mark.parametrize("text, groups, said", [
+    ("orders,0,5\norders,1,6\norders,0,7\n", ["a"], r"line 3: orders-0 is planned twice \(first on line 1\)"),
+    ("a,orders,0,5\nb,orders,0,5\na,orders,0,6\n", ["a", "b"],
+     r"line 3: orders-0 of group 'a' is planned twice \(first on line 1\)"),
+    ("orders,0,5\na,orders,1,6\n", ["a"], r"line 2: 4 fields after 3-field lines"),
+    ("a,orders,1,6\norders,0,5\n", ["a"], r"line 2: 3 fields after 4-field lines"),
+    ("orders,2147483648,5\n", ["a"], r"line 1: partition 2147483648 is over 2147483647"),
+    ("orders,0,9223372036854775808\n", ["a"], r"line 1: offset 9223372036854775808 is over 9223372036854775807"),
+])
+def test_plans_kafka_would_read_ambiguously_are_refused_with_the_line(tmp_path: Path, text, groups, said):
+    """Kafka's tool keeps the last of two rows for one partition, and reads every line by the first line's
+    layout: a plan that says two things, or mixes layouts, is most likely two files pasted together."""
+    plan = tmp_path / "plan.csv"
+    plan.write_text(text)
+    with pytest.raises(UsageError, match=said):
+        read_plan(plan, groups)
+
+
+def test_the_same_partition_for_two_groups_is_no_duplicate(tmp_path: Path):
+    plan = tmp_path / "plan.csv"
+    plan.write_text("a,orders,0,5\nb,orders,0,7\n")
+    assert read_plan(plan, ["a", "b"]) == {"a": {TopicPartition("orders", 0): 5}, "b": {TopicPartition("orders", 0): 7}}
+
+
+def test_a_byte_order_mark_from_a_spreadsheet_is_stripped(tmp_path: Path):
+    plan = tmp_path / "plan.csv"
+    plan.write_bytes("orders,0,5\r\norders,1,6\r\n".encode("utf-8-sig"))
+    assert read_plan(plan, ["a"]) == {"a": {TopicPartition("orders", 0): 5, TopicPartition("orders", 1): 6}}
+
+
+def test_line_numbers_count_lines_not_records(tmp_path: Path):
+    plan = tmp_path / "plan.csv"
+    plan.write_text('"ord\ners",0,5\norders,x,6\n')
+    with pytest.raises(UsageError, match="line 3: partition 'x'"):
+        read_plan(plan, ["a"])

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from groupctl.errors import KAFKA_ERROR_NAMES, GroupctlError
 from groupctl.kafka.config import ClientConfig
-from groupctl.kafka.deadline import Deadline
+from groupctl.kafka.deadline import Deadline, seconds_text
 from groupctl.model import CommittedOffset, TopicPartition
 
 if TYPE_CHECKING:
@@ -129,7 +129,7 @@ class AdminSession:
 
     def _timed_out(self, what: str, deadline: Deadline) -> GroupctlError:
         return GroupctlError(
-            f"{what} on {self.where} timed out after {deadline.total:.1f} s{self._reported()}; check that the "
+            f"{what} on {self.where} timed out after {seconds_text(deadline.total)}{self._reported()}; check that the "
             "cluster is reachable with these settings, or give more time with --timeout"
         )
 
@@ -193,20 +193,23 @@ class AdminSession:
 
     # --- topics -----------------------------------------------------------------------------------
 
-    def topic_names(self, deadline: Deadline) -> list[str]:
-        """Every topic of the cluster (Metadata), internal ones included, sorted."""
+    def metadata(self, deadline: Deadline) -> Any:
+        """The cluster's Metadata (every topic) from librdkafka, its failures said as every other call's:
+        asked in slices until the deadline, so that librdkafka's reports are read between them."""
         from confluent_kafka import KafkaError, KafkaException
 
         admin = self.client()
-        while True:  # in slices, so that librdkafka's reports are read between them
+        while True:
             try:
-                metadata = admin.list_topics(timeout=min(self.request_timeout(deadline), METADATA_SLICE_S))
-                break
+                return admin.list_topics(timeout=min(self.request_timeout(deadline), METADATA_SLICE_S))
             except KafkaException as exc:
                 self._check_brokers("Metadata")
                 if exc.args[0].code() not in (KafkaError._TIMED_OUT, KafkaError._TRANSPORT) or deadline.expired:
                     raise self._failure(exc.args[0], "Metadata", deadline) from exc
-        return sorted(metadata.topics)
+
+    def topic_names(self, deadline: Deadline) -> list[str]:
+        """Every topic of the cluster (Metadata), internal ones included, sorted."""
+        return sorted(self.metadata(deadline).topics)
 
     # --- configs ------------------------------------------------------------------------------------
 

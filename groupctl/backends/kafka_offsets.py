@@ -44,7 +44,7 @@ def list_offsets(
 def partition_counts(admin: AdminSession, topics: Iterable[str], deadline: Deadline) -> dict[str, int]:
     """Each named topic's partition count from the cluster's Metadata; topics it lacks are left out."""
     wanted = set(topics)
-    metadata = admin.client().list_topics(timeout=admin.request_timeout(deadline))
+    metadata = admin.metadata(deadline)  # a broker failing it is an error said in words, not a KafkaException
     return {name: len(t.partitions) for name, t in metadata.topics.items() if name in wanted and t.error is None}
 
 

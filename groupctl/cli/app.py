@@ -19,7 +19,7 @@ from groupctl import __version__
 from groupctl.cli import context, demo, dump, group, local, regex, serve, simulate, spark
 from groupctl.cli.faults import world_fault
 from groupctl.cli.help_text import install as install_help_text
-from groupctl.cli.options import settings
+from groupctl.cli.options import settings, short_timeout_note
 from groupctl.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, GroupctlError, NotConfirmed
 from groupctl.output import OutputFormat
 
@@ -161,6 +161,7 @@ def main(argv: list[str] | None = None) -> None:
     install_help_text(command)
     args = sys.argv[1:] if argv is None else argv
     settings.debug = _debug_requested(args)
+    settings.short_bare_timeout = None
     try:
         code = command.main(args=args, prog_name="groupctl", standalone_mode=False)
         if code == EXIT_INTERRUPTED:  # Typer turns Ctrl-C in a command into this exit code, silently
@@ -179,6 +180,8 @@ def main(argv: list[str] | None = None) -> None:
         if settings.debug:
             traceback.print_exc()
         _error(str(exc))
+        if settings.short_bare_timeout is not None and exc.exit_code != EXIT_USAGE:
+            typer.echo(short_timeout_note(settings.short_bare_timeout), err=True)
         code = exc.exit_code
     except KeyboardInterrupt:
         _say_interrupted()

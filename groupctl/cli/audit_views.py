@@ -30,7 +30,8 @@ class FailOn(str, Enum):
 
 FailOnOption = typer.Option(
     FailOn.error, "--fail-on", case_sensitive=False,
-    help="Exit 4 when a finding at or above this severity is found (none: never).",
+    help="Exit 4 when a finding at or above this severity is found (none: never). Damaged input exits 3 "
+    "instead, whatever this says.",
 )
 
 FINDING_COLUMNS = [
@@ -111,19 +112,27 @@ def _write_csv(report: AuditReport, findings: list[dict]) -> None:
 
 
 def check_fail_on(report: AuditReport, fail_on: FailOn) -> None:
-    """Call after printing. Damaged input (a damaged or torn batch, a bad dump-log line) is repeated on
-    stderr and raises PartialFailure (exit 3): the audit saw only part of the dump, which outranks any
-    finding. Otherwise raise FindingsReached (exit 4) when a finding is at or above `fail_on`."""
+    """Call after printing. Damaged input raises PartialFailure (exit 3), as `dump decode` and `dump groups`
+    exit for the same input: a damaged or torn batch or a bad dump-log line (each repeated on stderr), and
+    a record whose key or value does not decode (the report lists each). The audit saw only part of the
+    dump, which outranks any finding. Otherwise raise FindingsReached (exit 4) when a finding is at or
+    above `fail_on`."""
     from groupctl.errors import DecodeError, PartialFailure
     from groupctl.log.audit import at_or_above
 
     damaged = [f.evidence for f in report.findings if f.rule == "invalid-batch"]
-    if damaged:
-        for ev in damaged:
-            problem = DecodeError(ev.get("reason", "damaged input"), path=ev.get("file"), position=ev.get("position"))
-            typer.echo(f"groupctl: warning: {problem}", err=True)
-        skipped = counted(len(damaged), "damaged batch or line", "damaged batches or lines")
-        raise PartialFailure(f"{skipped} skipped (see the warnings above); "
-                             "the audit covers the rest")
+    undecodable = sum(1 for f in report.findings if f.rule == "undecodable-record")
+    for ev in damaged:
+        problem = DecodeError(ev.get("reason", "damaged input"), path=ev.get("file"), position=ev.get("position"))
+        typer.echo(f"groupctl: warning: {problem}", err=True)
+    if damaged or undecodable:
+        parts = []
+        if damaged:
+            skipped = counted(len(damaged), "damaged batch or line", "damaged batches or lines")
+            parts.append(f"{skipped} skipped (see the warnings above)")
+        if undecodable:
+            parts.append(f"{counted(undecodable, 'record')} whose key or value could not be decoded "
+                         "(undecodable-record in the report)")
+        raise PartialFailure("; ".join(parts) + "; the audit covers the rest")
     if fail_on is not FailOn.none and any(at_or_above(f, fail_on.value) for f in report.findings):
         raise FindingsReached(f"findings at or above '{fail_on.value}' (see the report)")

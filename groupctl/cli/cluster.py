@@ -30,7 +30,8 @@ import typer
 
 from groupctl.cli.completion import complete_contexts
 from groupctl.cli.durations import duration_option, forms
-from groupctl.cli.options import settings
+from groupctl.cli.names import utf8_callback
+from groupctl.cli.options import path_parser, settings
 from groupctl.errors import UsageError
 
 if TYPE_CHECKING:
@@ -47,11 +48,25 @@ DEFAULT_TIMEOUT_S: Final = 30.0
 #: groups by default). The local backend's simulated members act only when told, so it does not wait.
 REJOIN_WAIT_S: Final = 6.0
 
+_parse_timeout = duration_option(bare_unit="ms")
+
+
+def _timeout(value: str | float) -> float:
+    """--timeout's parser: Kafka's reading (a bare number is milliseconds), remembering a bare value under
+    a second, which is more likely meant as seconds, so that a failure can say how to write those."""
+    seconds = _parse_timeout(value)
+    text = str(value).strip()
+    if isinstance(value, str) and text.replace(".", "", 1).isdigit() and seconds < 1:
+        settings.short_bare_timeout = text
+    return seconds
+
+
 LocalOption = typer.Option(
     None,
     "--local",
     metavar="DIR",
     envvar=LOCAL_ENV,
+    parser=path_parser("directory of the local coordinator"),
     help="Use the in-process group coordinator whose state is in DIR (also GROUPCTL_LOCAL).",
 )
 BootstrapOption = typer.Option(
@@ -60,6 +75,7 @@ BootstrapOption = typer.Option(
     "-b",
     metavar="HOST:PORT[,...]",
     envvar=BOOTSTRAP_ENV,
+    callback=utf8_callback("bootstrap servers"),
     help="The Kafka cluster to use (also GROUPCTL_BOOTSTRAP_SERVER).",
 )
 CommandConfigOption = typer.Option(
@@ -67,6 +83,7 @@ CommandConfigOption = typer.Option(
     "--command-config",
     metavar="FILE",
     envvar=COMMAND_CONFIG_ENV,
+    parser=path_parser("client properties file", directory=False),
     help="Client properties, Java or librdkafka names (security.protocol, sasl.*, ssl.* ...), the file "
     "kafka-consumer-groups.sh takes (also GROUPCTL_COMMAND_CONFIG). Secrets may also come from "
     "GROUPCTL_SASL_PASSWORD and GROUPCTL_SSL_KEY_PASSWORD.",
@@ -75,6 +92,7 @@ OverrideOption = typer.Option(
     None,
     "-X",
     metavar="KEY=VALUE",
+    callback=utf8_callback("client property"),
     help="A client property, over the --command-config file (repeatable). Secrets are refused here: "
     "use the file, GROUPCTL_SASL_PASSWORD or GROUPCTL_SSL_KEY_PASSWORD.",
 )
@@ -83,6 +101,7 @@ ContextOption = typer.Option(
     "--context",
     metavar="NAME",
     envvar=CONTEXT_ENV,
+    callback=utf8_callback("context name"),
     help="A named cluster from the config file (GROUPCTL_CONFIG, else ~/.config/groupctl/config.toml; also "
     "GROUPCTL_CONTEXT); default its current-context when neither -b nor --command-config is given. -b, -X and "
     "--command-config override the context's settings one by one.",
@@ -92,7 +111,7 @@ TimeoutOption = typer.Option(
     "30s",
     "--timeout",
     metavar="DURATION",
-    parser=duration_option(bare_unit="ms"),
+    parser=_timeout,
     help="Give up on the cluster after this long: each operation's connections, requests and retries "
     f"together. A duration: {forms('ms')}, from 1ms to 24h; --timeout 5000 is 5 s, as kafka-consumer-groups.sh "
     "reads it.",

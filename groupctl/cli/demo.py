@@ -13,6 +13,7 @@ from pathlib import Path
 
 import typer
 
+from groupctl.cli.options import path_parser
 from groupctl.errors import GroupctlError, UsageError
 
 # (explanation, command); {dir} is the local DIR, {log} its __consumer_offsets partition.
@@ -89,7 +90,7 @@ def _run(argv: list[str]) -> int:
 
 def demo(
     local: Path = typer.Option(
-        None, "--local", metavar="DIR",
+        None, "--local", metavar="DIR", parser=path_parser("directory for the tour"),
         help="Run the tour in DIR (it must not hold a coordinator yet) and keep it; by default a temporary "
         "directory that is removed at the end.",
     ),

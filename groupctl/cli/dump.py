@@ -14,7 +14,7 @@ import typer
 from groupctl.cli.audit_views import FailOn, FailOnOption, check_fail_on, render_report
 from groupctl.cli.completion import complete_dump_versions, complete_record_types
 from groupctl.cli.names import group_ids_callback
-from groupctl.cli.options import OutputOption, output_format, settings
+from groupctl.cli.options import INT32_MAX, OutputOption, output_format, settings
 from groupctl.cli.reading import DumpReading
 from groupctl.errors import GroupctlError, PartialFailure, UsageError
 from groupctl.log.kafka_versions import NEWEST, SUPPORTED_VERSIONS
@@ -355,7 +355,7 @@ def groups(
         "kafka-topics.sh --describe output, JSON, or 'name id' lines. Without it such an id is shown as is.",
     ),
     partitions: int = typer.Option(
-        50, "--partitions", min=1,
+        50, "--partitions", min=1, max=INT32_MAX,
         help="offsets.topic.num.partitions: the partition each group id hashes to (-o wide, and a note when the "
         "records were read from another one).",
     ),
@@ -433,8 +433,10 @@ def audit(
     groups recommitted after deletion, KIP-848 member records without their group, empty groups whose
     epochs disagree, partitions owned twice, static instance ids held twice, undecodable subscriptions,
     unknown record types, damaged batches and torn last batches. Summaries: records and bytes per group
-    and per record type, the tombstone ratio and each group's commit rate. Damaged input is also
-    reported on stderr and makes the exit code 3 (the audit saw only part of the dump), before --fail-on.
+    and per record type, the tombstone ratio and each group's commit rate. Damaged input (a damaged or
+    torn batch, a bad dump-log line, a record whose key or value does not decode) makes the exit code 3,
+    as in `dump decode` and `dump groups`: the audit saw only part of the dump, so 3 wins over --fail-on's
+    4. Damaged batches are also reported on stderr.
     """
     from groupctl.log.audit import Auditor
 

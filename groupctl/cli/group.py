@@ -36,6 +36,7 @@ from groupctl.model import (
 from groupctl.operations import WOULD_REMOVE, ConfigChange, RejoinCheck, Removal
 from groupctl.output import Column, OutputFormat, render, to_item, write_table
 from groupctl.plurals import counted, plural
+from groupctl.small_files import read_small_stream, read_small_text
 
 if TYPE_CHECKING:
     from groupctl.backends.base import Backend
@@ -251,14 +252,14 @@ def _instance_id(value: str, where: str) -> str:
 def _read_instance_ids(source: str) -> list[str]:
     """One instance id per line; blank lines and `#` comments skipped (`#` is never part of an id)."""
     if source == "-":
-        lines = sys.stdin.read().splitlines()
+        lines = read_small_stream("instance-id list").splitlines()
     else:
         path = Path(source)
         if not path.is_file():
             raise UsageError(f"instance-id file '{path}' does not exist or is not a file; give a file with one "
                              "group.instance.id per line, or - for standard input")
         try:
-            lines = path.read_text(encoding="utf-8").splitlines()
+            lines = read_small_text(path, "instance-id file").splitlines()
         except (OSError, UnicodeDecodeError) as exc:
             raise GroupctlError(f"cannot read instance-id file '{path}': {exc}") from exc
     ids = []

@@ -20,7 +20,7 @@ from groupctl.cli.cluster import NO_LOCAL, LocalOption
 from groupctl.cli.completion import complete_coordinator_versions, complete_local_group_ids
 from groupctl.cli.group import INSTANCE_ID
 from groupctl.cli.names import group_ids_callback, name_callback, topics_callback
-from groupctl.cli.options import OutputOption, output_format
+from groupctl.cli.options import OutputOption, kafka_int, output_format
 from groupctl.errors import GroupctlError, PartialFailure, UsageError
 from groupctl.model import format_assignment
 from groupctl.output import Column, OutputFormat, iso_ms, render, to_item
@@ -141,7 +141,7 @@ def _check_counts(partitions: int, messages: int) -> None:
 
 
 MessagesOption = typer.Option(
-    0, "--messages", "-m", metavar="M",
+    0, "--messages", "-m", metavar="M", callback=kafka_int("a log end offset"),
     help="Log end offset of every (new) partition, so `group describe --offsets` shows lag. Default 0.",
 )
 
@@ -150,7 +150,8 @@ MessagesOption = typer.Option(
 def topics_create(
     name: str = typer.Argument(..., metavar="NAME", help="The topic (Kafka's rules: 1-249 of [a-zA-Z0-9._-]).",
                                callback=topics_callback),
-    partitions: int = typer.Option(..., "--partitions", "-p", metavar="N", help="How many partitions."),
+    partitions: int = typer.Option(..., "--partitions", "-p", metavar="N", help="How many partitions.",
+                                   callback=kafka_int("a partition count", 32)),
     messages: int = MessagesOption,
     local: Path = LocalOption,
     output: OutputFormat = OutputOption,
@@ -170,7 +171,8 @@ def topics_create(
 def topics_add_partitions(
     name: str = typer.Argument(..., metavar="NAME", help="The topic to grow.", callback=topics_callback),
     partitions: int = typer.Option(..., "--partitions", "-p", metavar="TOTAL",
-                                   help="The partition count afterwards (Kafka never shrinks a topic)."),
+                                   help="The partition count afterwards (Kafka never shrinks a topic).",
+                                   callback=kafka_int("a partition count", 32)),
     messages: int = MessagesOption,
     local: Path = LocalOption,
     output: OutputFormat = OutputOption,
@@ -413,7 +415,7 @@ def member_join(
         callback=name_callback("regular expression"),
     ),
     session_timeout: int = typer.Option(
-        None, "--session-timeout", metavar="MS",
+        None, "--session-timeout", metavar="MS", callback=kafka_int("session.timeout.ms", 32),
         help="session.timeout.ms of a classic member (default 45000), within DIR's group.min/max.session.timeout.ms "
         "(Kafka's defaults: 6000..1800000). KIP-848 members have none: set the group's consumer.session.timeout.ms "
         "with `group config set`.",
@@ -554,9 +556,10 @@ COMMIT_COLUMNS = [
 @member_app.command("commit")
 def member_commit(
     name: str = NameArgument,
-    offset: int = typer.Option(None, "--offset", metavar="N", help="Commit this offset on every owned partition."),
+    offset: int = typer.Option(None, "--offset", metavar="N", help="Commit this offset on every owned partition.",
+                               callback=kafka_int("a committed offset")),
     lag: int = typer.Option(
-        None, "--lag", metavar="L",
+        None, "--lag", metavar="L", callback=kafka_int("a lag (log end offset minus committed offset)"),
         help="Commit each owned partition's log end offset minus L (at least 0). Default: 0, caught up.",
     ),
     local: Path = LocalOption,

@@ -24,6 +24,7 @@ __all__ = [
     "name_callback",
     "shown",
     "topics_callback",
+    "utf8_callback",
 ]
 
 #: The longest Kafka STRING (an int16 length), in UTF-8 bytes.
@@ -102,5 +103,23 @@ def name_callback(what: str) -> Callback:
     """A Typer callback for any other Kafka string (member id, instance id, member name, reason, regex)."""
     def callback(ctx: typer.Context, param: typer.CallbackParam, value: Value) -> Value:
         return _each(ctx, value, lambda v: check_name(v, _option(param), what))
+
+    return callback
+
+
+def utf8_callback(what: str) -> Callback:
+    """A Typer callback for an option that is text, not a Kafka STRING (a bootstrap address, a client
+    property): it must still be valid UTF-8, since it is sent, or handed to librdkafka, as UTF-8."""
+    def callback(ctx: typer.Context, param: typer.CallbackParam, value: Value) -> Value:
+        option = next((o for o in param.opts if o.startswith("--")), param.opts[0] if param.opts else "value")
+
+        def check(item: str) -> None:
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise UsageError(f"{option}: '{shown(item)}' is not valid UTF-8; give the {what} in UTF-8 "
+                                 "(check the shell's quoting and the terminal's encoding)") from None
+
+        return _each(ctx, value, check)
 
     return callback

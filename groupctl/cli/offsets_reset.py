@@ -21,7 +21,7 @@ from groupctl.cli.completion import complete_group_ids
 from groupctl.cli.confirmed import plan_confirm_apply, require_someone_to_ask
 from groupctl.cli.group_selection import GroupsOption, joined
 from groupctl.cli.names import group_ids_callback
-from groupctl.cli.options import OutputOption, output_format
+from groupctl.cli.options import OutputOption, kafka_int, output_format
 from groupctl.errors import GroupctlError, PartialFailure, UsageError
 from groupctl.model import OffsetReset
 from groupctl.offsets_csv import export_csv, read_plan
@@ -98,9 +98,11 @@ def reset_offsets(
     to_current: bool = typer.Option(
         False, "--to-current", help="To the committed offset (the log end where there is none)."
     ),
-    to_offset: int = typer.Option(None, "--to-offset", metavar="N", help="To offset N (clamped into the log)."),
+    to_offset: int = typer.Option(None, "--to-offset", metavar="N", help="To offset N (clamped into the log).",
+                                  callback=kafka_int("an offset")),
     shift_by: int = typer.Option(
-        None, "--shift-by", metavar="N", help="Move the committed offset by N (negative: back), clamped."
+        None, "--shift-by", metavar="N", help="Move the committed offset by N (negative: back), clamped.",
+        callback=kafka_int("a shift of offsets (Kafka's --shift-by is a long)"),
     ),
     to_datetime: str = typer.Option(
         None, "--to-datetime", metavar="ISO8601",

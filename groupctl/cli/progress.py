@@ -1,7 +1,8 @@
 """A progress bar for long reads, on stderr, only when a person is watching and the data goes elsewhere.
 
 Shown when stderr is a terminal and stdout is not (output piped or redirected), so it never mixes
-with the data and never appears in a script's captured output.
+with the data and never appears in a script's captured output. It never touches sys.stdout: the data
+goes there byte for byte, whatever stderr is.
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ def byte_progress(description: str, total_bytes: int) -> Iterator[Any]:
         TimeRemainingColumn(),
         console=Console(stderr=True),
         transient=True,
+        # rich would otherwise swap sys.stdout for its console (stderr) while the bar runs, and the
+        # records printed meanwhile would go to the terminal instead of the file or pipe
+        redirect_stdout=False,
+        redirect_stderr=False,
     ) as bar:
         task = bar.add_task(description, total=total_bytes)
         yield lambda n: bar.advance(task, n)

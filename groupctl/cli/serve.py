@@ -17,7 +17,7 @@ import typer
 
 from groupctl.cli.cluster import LOCAL_ENV
 from groupctl.cli.completion import complete_coordinator_versions, complete_sasl_mechanisms
-from groupctl.cli.options import OutputOption, output_format
+from groupctl.cli.options import OutputOption, output_format, path_parser
 from groupctl.errors import GroupctlError, UsageError
 from groupctl.output import Column, OutputFormat, envelope, render
 
@@ -44,7 +44,7 @@ def _security_hint(protocol: str, mechanisms: tuple[str, ...], users: Path | Non
 
 def serve(
     local: Path = typer.Option(
-        None, "--local", metavar="DIR", envvar=LOCAL_ENV,
+        None, "--local", metavar="DIR", envvar=LOCAL_ENV, parser=path_parser("directory of the state to serve"),
         help="The coordinator state to serve (also GROUPCTL_LOCAL); created if missing.",
     ),
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on; 0.0.0.0 for every interface."),

@@ -22,7 +22,7 @@ from typing import Any, Final
 
 from groupctl.kafka.config import ClientConfig, format_address
 from groupctl.kafka.connection import DEFAULT_MAX_RESPONSE_BYTES, BrokerConnection
-from groupctl.kafka.deadline import Deadline
+from groupctl.kafka.deadline import Deadline, seconds_text
 from groupctl.kafka.errors import ConnectionFailed, broker_error
 from groupctl.kafka.tls import client_context
 
@@ -200,7 +200,7 @@ class Cluster:
             pending = silent if not deadline.expired else []
         causes = "; ".join(f"{address}: {reason}" for address, reason in last.items())
         if deadline.expired:
-            reason = (f"no bootstrap server answered within {deadline.total:.1f} s ({causes}); check "
+            reason = (f"no bootstrap server answered within {seconds_text(deadline.total)} ({causes}); check "
                       "bootstrap.servers / --bootstrap-server and that the brokers run and are reachable, or give "
                       "more time with --timeout")
         else:

@@ -25,7 +25,7 @@ import groupctl
 from groupctl.errors import DecodeError
 from groupctl.kafka.authentication import authenticate
 from groupctl.kafka.config import ClientConfig, format_address
-from groupctl.kafka.deadline import Deadline
+from groupctl.kafka.deadline import Deadline, seconds_text
 from groupctl.kafka.errors import (
     REFUSED,
     UNSUPPORTED_VERSION,
@@ -176,7 +176,7 @@ class BrokerConnection:
 
     def _timed_out(self, step: str, total_s: float) -> ConnectionFailed:
         """A setup step that used up its bound: marked as a timeout, so the next server is tried."""
-        return ConnectionFailed(self.address, f"{step} timed out after {total_s:.1f} s", timed_out=True)
+        return ConnectionFailed(self.address, f"{step} timed out after {seconds_text(total_s)}", timed_out=True)
 
     def _negotiate(self, deadline: Deadline) -> None:
         """ApiVersions v3; a broker that does not know v3 answers UNSUPPORTED_VERSION with its own
@@ -293,15 +293,19 @@ def resolve(host: str, port: int, deadline: Deadline) -> list[tuple[Any, ...]]:
     name is looked up in a daemon thread, which is left behind (and ends with the lookup) when the
     deadline comes first."""
     address = format_address(host, port)
-    with contextlib.suppress(socket.gaierror):
+    try:
         return socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_NUMERICHOST)
+    except socket.gaierror:
+        pass
+    except UnicodeError as exc:  # the IDNA encoding of the name: an empty label (a..b), one over 63 characters
+        raise ConnectionFailed(address, f"'{host}' is not a valid host name ({exc})") from None
     answer: list[Any] = []
     done = threading.Event()
 
     def look_up() -> None:
         try:
             answer.append(socket.getaddrinfo(host, port, type=socket.SOCK_STREAM))
-        except OSError as exc:
+        except (OSError, UnicodeError) as exc:
             answer.append(exc)
         finally:
             done.set()
@@ -309,10 +313,12 @@ def resolve(host: str, port: int, deadline: Deadline) -> list[tuple[Any, ...]]:
     threading.Thread(target=look_up, name=f"resolve {host}", daemon=True).start()
     if not done.wait(deadline.remaining()):
         raise ConnectionFailed(
-            address, f"the host name lookup of '{host}' took more than {deadline.total:.1f} s (check DNS)",
+            address, f"the host name lookup of '{host}' took more than {seconds_text(deadline.total)} (check DNS)",
             timed_out=True,
         )
     (result,) = answer
+    if isinstance(result, UnicodeError):
+        raise ConnectionFailed(address, f"'{host}' is not a valid host name ({result})") from None
     if isinstance(result, OSError):
         raise ConnectionFailed(address, _os_reason(result, host)) from result
     if not result:

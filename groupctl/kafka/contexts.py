@@ -40,6 +40,7 @@ from typing import Any, Final
 from groupctl.errors import UsageError
 from groupctl.kafka.config import REDACTED, is_secret
 from groupctl.plurals import plural
+from groupctl.small_files import read_small_text
 
 CONFIG_ENV: Final = "GROUPCTL_CONFIG"
 CURRENT_KEY: Final = "current-context"
@@ -115,7 +116,7 @@ class Context:
         path = Path(ref.target).expanduser()
         path = path if path.is_absolute() else self.source.parent / path
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_small_text(path, f"{where}: the {name} file")
         except (OSError, UnicodeDecodeError) as exc:
             why = getattr(exc, "strerror", None) or exc
             raise UsageError(f"{where}: {name} comes from the file {path}, which cannot be read ({why}); create "
@@ -230,7 +231,7 @@ def load_contexts(path: Path | None = None) -> ContextFile:
     not TOML, or not laid out as above, is a usage error naming the file and the line."""
     path = config_path() if path is None else path
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = read_small_text(path, "groupctl config")
     except FileNotFoundError:
         return ContextFile(path, False, None, {})
     except (OSError, UnicodeDecodeError) as exc:
@@ -275,7 +276,7 @@ def use_context(name: str, path: Path | None = None) -> ContextFile:
     loaded = load_contexts(path)
     loaded.get(name, option="context use")
     target = loaded.path.resolve()
-    text = target.read_text(encoding="utf-8")
+    text = read_small_text(target, "groupctl config")
     new = _with_current(text, name)
     after = tomllib.loads(new)
     if after.get(CURRENT_KEY) != name or after.get("contexts") != tomllib.loads(text).get("contexts"):

@@ -21,7 +21,7 @@ from typing import Any, Final, TypeVar
 
 from groupctl.kafka.cluster import Broker, Cluster
 from groupctl.kafka.connection import BrokerConnection
-from groupctl.kafka.deadline import Deadline
+from groupctl.kafka.deadline import Deadline, seconds_text
 from groupctl.kafka.errors import (
     COORDINATOR_LOAD_IN_PROGRESS,
     COORDINATOR_NOT_AVAILABLE,
@@ -170,8 +170,8 @@ def on_coordinators(
     if pending:
         details = "; ".join(f"'{g}': {last.get(g, 'not tried')}" for g in pending)
         raise CoordinatorUnavailable(
-            f"{what}: no coordinator answered within {deadline.total:.1f} s for {counted(len(pending), 'group')} "
-            f"({details}); "
+            f"{what}: no coordinator answered within {seconds_text(deadline.total)} for "
+            f"{counted(len(pending), 'group')} ({details}); "
             "the group may be moving or loading: try again, or give more time with --timeout"
         )
     return results

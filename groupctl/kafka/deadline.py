@@ -10,6 +10,14 @@ import time
 from collections.abc import Callable
 
 
+def seconds_text(seconds: float) -> str:
+    """A time budget for messages: `15 ms` under a second (where `0.0 s` would hide it), else `2.5 s`."""
+    if seconds < 1:
+        ms = seconds * 1000
+        return f"{ms:.1f} ms" if ms < 10 else f"{ms:.0f} ms"
+    return f"{seconds:.1f} s"
+
+
 class Deadline:
     """A point in monotonic time; `total` is the budget it was made with (for messages)."""
 

@@ -7,6 +7,7 @@ through `broker_error`, with the RPC and the broker in the message.
 from __future__ import annotations
 
 from groupctl.errors import KAFKA_ERROR_NAMES, GroupctlError, KafkaError
+from groupctl.kafka.deadline import seconds_text
 from groupctl.protocol.messages import API_NAMES
 
 COORDINATOR_LOAD_IN_PROGRESS = 14
@@ -51,9 +52,9 @@ class RequestTimedOut(ConnectionFailed):
     """No complete answer before the deadline; the connection is closed (its state is unknown)."""
 
     def __init__(self, address: str, what: str, seconds: float) -> None:
-        WireClientError.__init__(self, f"{what} to {address} timed out after {seconds:.1f} s")
+        WireClientError.__init__(self, f"{what} to {address} timed out after {seconds_text(seconds)}")
         self.address = address
-        self.reason = f"{what} timed out after {seconds:.1f} s"
+        self.reason = f"{what} timed out after {seconds_text(seconds)}"
         self.timed_out = True
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Final
 
 from groupctl.errors import GroupctlError, UsageError
+from groupctl.small_files import read_small_bytes
 
 _ESCAPES: Final = {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}
 _WHITESPACE: Final = " \t\f"
@@ -99,7 +100,7 @@ def load_properties(path: str | Path) -> dict[str, str]:
     """Read a properties file: UTF-8, or ISO-8859-1 (Java's own encoding for them) when it is not."""
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        raw = read_small_bytes(path, "client config")
     except OSError as exc:
         raise GroupctlError(f"cannot read the client config {path}: {exc.strerror or exc}") from exc
     try:

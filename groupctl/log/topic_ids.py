@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from groupctl.errors import UsageError
 from groupctl.protocol.primitives import uuid_to_kafka
+from groupctl.small_files import read_small_text
 
 if TYPE_CHECKING:
     from groupctl.log.replay import Replay
@@ -80,7 +81,7 @@ def parse_topic_ids(text: str, source: str = "<text>") -> dict[str, str]:
 
 def load_topic_ids(path: Path) -> dict[str, str]:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_small_text(path, "topic-id map")
     except OSError as exc:
         raise UsageError(f"cannot read the topic-id map '{path}': {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:

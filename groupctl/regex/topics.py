@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable
 from pathlib import Path
 
 from groupctl.errors import GroupctlError, UsageError
+from groupctl.small_files import read_small_stream, read_small_text
 
 INTERNAL_PREFIX = "__"  # __consumer_offsets, __transaction_state, __share_group_state, ...
 #: The internal topics a 4.x cluster has (or creates on first use): checked when no topic list is given.
@@ -41,7 +41,7 @@ def parse_topic_lines(lines: Iterable[str]) -> list[str]:
 def read_topics_file(path: str | Path) -> list[str]:
     """The topics listed in `path` (`-`: standard input), e.g. the output of `kafka-topics.sh --list`."""
     if str(path) == "-":
-        return parse_topic_lines(sys.stdin)
+        return parse_topic_lines(read_small_stream("topics list").splitlines())
     path = Path(path)
     if not path.exists():
         raise UsageError(f"topics file '{path}' does not exist; give a file with one topic name per line "
@@ -49,7 +49,7 @@ def read_topics_file(path: str | Path) -> list[str]:
     if path.is_dir():
         raise UsageError(f"topics file '{path}' is a directory; give a file with one topic name per line")
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_small_text(path, "topics file")
     except UnicodeDecodeError as exc:
         raise GroupctlError(f"topics file '{path}' is not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
     except OSError as exc:

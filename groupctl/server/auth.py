@@ -39,6 +39,7 @@ from groupctl.sasl import (
 )
 from groupctl.server.connection import CLOSE_AFTER_RESPONSE, ConnectionClosed
 from groupctl.server.dispatch import Body, RequestContext, Session, handles
+from groupctl.small_files import read_small_text
 
 ILLEGAL_SASL_STATE = KAFKA_ERROR_CODES["ILLEGAL_SASL_STATE"]
 UNSUPPORTED_SASL_MECHANISM = KAFKA_ERROR_CODES["UNSUPPORTED_SASL_MECHANISM"]
@@ -74,7 +75,7 @@ def read_users(path: Path, mechanisms: tuple[str, ...]) -> dict[str, User]:
     if path.is_dir():
         raise UsageError(f"--sasl-users: '{path}' is a directory; give a file with one user:password per line")
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_small_text(path, "users file")
     except UnicodeDecodeError as exc:
         raise GroupctlError(f"users file '{path}' is not UTF-8 text (at byte {exc.start})") from exc
     except OSError as exc:

@@ -147,3 +147,31 @@ def test_kafka_40_group_whose_last_member_left_is_info_and_converged(cli):
         "info", "oracle-k848-dyn", 4, 2)
     (item,) = json.loads(cli("dump", "groups", str(partition), "oracle-k848-dyn", "-o", "json").out)["items"]
     assert (item["state"], item["converged"]) == ("Empty", True)
+
+
+def _undecodable_value(tmp_path):
+    """A partition whose one record's value does not decode (a ConsumerGroupMetadata v0 value cut short)."""
+    from groupctl.log.writer import SegmentWriter, SimpleRecord
+    from groupctl.protocol.records import encode_key
+
+    partition = tmp_path / "__consumer_offsets-0"
+    with SegmentWriter(partition) as w:
+        w.append([SimpleRecord(encode_key(3, {"groupId": "g"}), b"\x00\x00\x01", 1)])
+    return partition
+
+
+def test_a_value_that_does_not_decode_exits_3_in_every_dump_command(cli, tmp_path):
+    """One input, one exit code: damaged input is 3 in decode, groups and audit alike."""
+    dump = str(_undecodable_value(tmp_path))
+    codes = {name: cli("dump", name, dump).code for name in ("decode", "groups", "audit")}
+    assert codes == {"decode": 3, "groups": 3, "audit": 3}
+
+
+def test_damaged_input_outranks_findings_in_audit(cli, tmp_path):
+    """3 wins over --fail-on's 4 (the audit saw only part of the dump); the finding is still reported."""
+    dump = str(_undecodable_value(tmp_path))
+    for fail_on in ("error", "info", "none"):
+        r = cli("dump", "audit", dump, "--fail-on", fail_on)
+        assert r.code == 3, (fail_on, r.err)
+        assert "undecodable-record" in r.out
+        assert "1 record whose key or value could not be decoded" in r.err

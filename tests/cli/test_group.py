@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import shutil
 import socket
 import threading
@@ -332,8 +333,9 @@ def test_a_broker_that_never_answers_costs_the_timeout_and_no_more(cli, args):
         elapsed = time.monotonic() - start
     assert 0.9 < elapsed < 3
     assert r.code == 1
-    assert f"cannot reach {address}: no bootstrap server answered within 1.0 s ({address}: ApiVersions v3 timed " \
-           "out after 1.0 s)" in r.err
+    # the request's own budget is what was left of the second once connected: 1.0 s, or 9xx ms
+    assert re.search(rf"cannot reach {re.escape(address)}: no bootstrap server answered within 1\.0 s "
+                     rf"\({re.escape(address)}: ApiVersions v3 timed out after (1\.0 s|9\d\d ms)\)", r.err), r.err
 
 
 @pytest.mark.parametrize("args", KAFKA_COMMANDS[::3])

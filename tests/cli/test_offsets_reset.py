@@ -352,3 +352,45 @@ def test_the_admin_client_reads_the_reset_offsets_and_its_own_reset_agrees(cli, 
 def test_every_output_format(checks, template):
     checks.every_format(("group", "offsets", "reset", "billing", "--to-latest", "--all-topics", "--dry-run", "--local",
                          str(template)), "OffsetReset", ["GROUP", "NEW-OFFSET", "LAG-AFTER", "NOTE"], [])
+
+
+# -- a broker that misbehaves while confluent-kafka asks it for Metadata -------------------------------
+
+
+def _misbehaving_metadata(broker, fault: str):
+    """Metadata (only) answered with a wrong correlation id, cut off mid-answer, or the connection closed;
+    the group itself describes as Empty, so the reset gets as far as asking for the partitions."""
+    from groupctl.protocol.messages import framing
+
+    normal = broker.default_handlers()[3]
+
+    def metadata(request, state):
+        answer = framing.encode_response(3, request.api_version, request.correlation_id + (7 if fault == "corr" else 0),
+                                         normal(request, state))
+        if fault == "mid":
+            state.extra["close_after_reply"] = True
+            return answer[: len(answer) // 2]
+        return None if fault == "close" else answer
+
+    broker.topics = {"orders": {0: broker.node_id}}
+    broker.on(3, metadata)
+    broker.on(69, lambda r, s: {"groups": [{"errorCode": 0, "groupId": g, "groupState": "Empty", "groupEpoch": 3,
+                                            "assignmentEpoch": 3, "assignorName": "uniform", "members": []}
+                                           for g in r.body["groupIds"]]})
+
+
+@pytest.mark.parametrize("fault", ["corr", "mid", "close"])
+def test_a_broker_failing_metadata_gives_the_clear_line_the_other_commands_give(cli, fake_cluster, fault):
+    """Which of librdkafka's reports comes first (the transport failure, every broker down) varies from run
+    to run, so the words after "failed:" may differ; the line's form and the exit code do not."""
+    (broker,) = fake_cluster()
+    _misbehaving_metadata(broker, fault)
+    where = ("-b", broker.address, "--timeout", "2s")
+    reset = cli("group", "offsets", "reset", "billing", "--to-earliest", "--topic", "orders", "--dry-run", *where)
+    other = cli("regex", "validate", "orders.*", "--from-cluster", *where)
+    for r in (reset, other):
+        assert r.code == 1, r.err
+        assert "internal error" not in r.err and "KafkaException" not in r.err
+        assert r.err.startswith(f"groupctl: error: Metadata on {broker.address} "), r.err
+        assert " failed: " in r.err or " timed out after " in r.err
+        assert r.out == ""

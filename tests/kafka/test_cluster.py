@@ -112,8 +112,8 @@ def test_bootstrap_stops_at_the_deadline(config_for: Any, silent_listener: int, 
     with Cluster(config, timeout=0.5) as cluster, pytest.raises(ConnectionFailed) as err:
         cluster.list_brokers(cluster.deadline())
     assert time.monotonic() - start < 2.5
-    assert f"no bootstrap server answered within 0.5 s ({HOST}:{silent_listener}: ApiVersions v3 timed out after " \
-        "0.5 s" in str(err.value)
+    assert f"no bootstrap server answered within 500 ms ({HOST}:{silent_listener}: ApiVersions v3 timed out after " \
+        "500 ms" in str(err.value)
     assert f"{HOST}:{closed_port}: not tried, no time left" in str(err.value)
     assert "give more time with --timeout" in str(err.value)
 

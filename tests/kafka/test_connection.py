@@ -115,7 +115,7 @@ def test_a_silent_broker_times_out_within_the_deadline(fake_cluster: Any, config
     broker.on(3, lambda request, state: broker.NO_REPLY)
     conn = connect(broker, config_for(broker))
     start = time.monotonic()
-    with pytest.raises(RequestTimedOut, match=r"Metadata v13 to bootstrap server .* timed out after 0\.4 s"):
+    with pytest.raises(RequestTimedOut, match=r"Metadata v13 to bootstrap server .* timed out after (3\d\d|400) ms"):
         conn.request(3, 13, {"topics": []}, Deadline(0.4))
     assert time.monotonic() - start < 2.0
     assert not conn.is_open
@@ -126,7 +126,7 @@ def test_request_timeout_ms_cuts_a_long_deadline(fake_cluster: Any, config_for: 
     broker.on(3, lambda request, state: broker.NO_REPLY)
     conn = connect(broker, config_for(broker, request_timeout_ms="300"))
     start = time.monotonic()
-    with pytest.raises(RequestTimedOut, match=r"timed out after 0\.3 s"):
+    with pytest.raises(RequestTimedOut, match=r"timed out after 300 ms"):
         conn.request(3, 13, {"topics": []}, Deadline(30))
     assert time.monotonic() - start < 2.0
 
@@ -196,7 +196,7 @@ def test_the_whole_setup_is_bounded_by_socket_connection_setup_timeout_ms(
     conn = BrokerConnection(HOST, silent_listener, config_for(f"{HOST}:{silent_listener}",
                                                              socket_connection_setup_timeout_ms="300"))
     start = time.monotonic()
-    with pytest.raises(RequestTimedOut, match=r"ApiVersions v3 to bootstrap server .* timed out after 0\.3 s") as err:
+    with pytest.raises(RequestTimedOut, match=r"ApiVersions v3 to bootstrap server .* timed out after 300 ms") as err:
         conn.open(Deadline(30))
     assert time.monotonic() - start < 2.0
     assert err.value.timed_out and not conn.is_open
@@ -204,9 +204,10 @@ def test_the_whole_setup_is_bounded_by_socket_connection_setup_timeout_ms(
 
 def test_an_explicit_setup_bound_wins_and_the_deadline_caps_it(silent_listener: int, config_for: Any) -> None:
     config = config_for(f"{HOST}:{silent_listener}")
-    with pytest.raises(RequestTimedOut, match=r"timed out after 0\.2 s"):
+    # the request's own budget is what the 200 ms (100 ms) left once connected
+    with pytest.raises(RequestTimedOut, match=r"timed out after (1\d\d|200) ms"):
         BrokerConnection(HOST, silent_listener, config).open(Deadline(30), setup_s=0.2)
-    with pytest.raises(RequestTimedOut, match=r"timed out after 0\.1 s"):
+    with pytest.raises(RequestTimedOut, match=r"timed out after (\d\d(\.\d)?|100) ms"):
         BrokerConnection(HOST, silent_listener, config).open(Deadline(0.1), setup_s=20)
 
 
@@ -242,5 +243,5 @@ def test_a_hung_host_name_lookup_is_bounded(monkeypatch: pytest.MonkeyPatch, con
     finally:
         release.set()
     assert time.monotonic() - start < 2.0
-    assert "the host name lookup of 'kafka-9.example' took more than 0.3 s (check DNS)" in str(err.value)
+    assert "the host name lookup of 'kafka-9.example' took more than 300 ms (check DNS)" in str(err.value)
     assert err.value.timed_out

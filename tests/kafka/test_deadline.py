@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from groupctl.kafka.deadline import Deadline
+from groupctl.kafka.deadline import Deadline, seconds_text
 
 
 class Clock:
@@ -49,3 +49,8 @@ def test_sleep_never_passes_the_deadline() -> None:
 def test_negative_budget_is_refused() -> None:
     with pytest.raises(ValueError):
         Deadline(-1)
+
+
+def test_budgets_under_a_second_are_said_in_milliseconds():
+    assert [seconds_text(s) for s in (0.015, 0.0004, 0.3, 0.9994, 1.0, 2.25, 30.0)] == [
+        "15 ms", "0.4 ms", "300 ms", "999 ms", "1.0 s", "2.2 s", "30.0 s"]
