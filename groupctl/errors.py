@@ -18,8 +18,9 @@ EXIT_STATUSES = (
     (EXIT_OK, "ok"),
     (EXIT_ERROR, "error; also a confirmation answered no (nothing changed)"),
     (EXIT_USAGE, "usage error"),
-    (EXIT_PARTIAL, "partial failure: some input was damaged or skipped, or some items failed"),
-    (EXIT_FINDINGS, "findings at or above `--fail-on`"),
+    (EXIT_PARTIAL, "partial failure: some input was damaged or skipped (a damaged or torn batch, a bad "
+                   "dump-log line, a record whose key or value does not decode), or some items failed"),
+    (EXIT_FINDINGS, "findings at or above `--fail-on` (damaged input wins: an audit of it exits 3)"),
     (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
 )
 

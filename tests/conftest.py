@@ -39,7 +39,8 @@ kafka-dump-log.sh printed for it (empty when the vectors are absent)."""
 
 REQUIRE_SHARED = os.environ.get("GROUPCTL_REQUIRE_SHARED") == "1"
 """Set by .ci/run, which has checked ../shared: there a test skipped for want of it is a failure."""
-_WANTS_SHARED = re.compile(r"\.\./shared|shared vectors|real vectors|broker vectors|real broker segments|wire transcripts")
+_WANTS_SHARED = re.compile(
+    r"\.\./shared|shared vectors|real vectors|broker vectors|real broker segments|wire transcripts")
 
 
 def wants_shared(reason: str) -> bool:
