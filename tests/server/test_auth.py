@@ -29,7 +29,7 @@ from groupctl.server.connection import CLOSE_AFTER_RESPONSE, ConnectionClosed, L
 from groupctl.server.dispatch import RequestContext, Session
 from groupctl.server.server import ServerOptions, ServerThread
 from tests.server.frames import call, closed_by_server, connect, exchange, read_answer
-from tests.server.waits import OUTLASTS_S, wait_until
+from tests.server.waits import OUTLASTS_S, WAIT_S, wait_until
 
 MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
 PASSWORD = "pa:ss w0rd"
@@ -60,7 +60,7 @@ def admin(served: ServerThread, mechanism: str, password: str, errors: list[Kafk
 
 @pytest.mark.parametrize("mechanism", MECHANISMS)
 def test_confluent_kafka_authenticates_and_lists_topics(secured: ServerThread, mechanism: str) -> None:
-    assert list(admin(secured, mechanism, PASSWORD).list_topics(timeout=10).topics) == ["orders"]
+    assert list(admin(secured, mechanism, PASSWORD).list_topics(timeout=WAIT_S).topics) == ["orders"]
 
 
 @pytest.mark.parametrize("mechanism", MECHANISMS)
@@ -74,7 +74,7 @@ def test_a_wrong_password_is_an_authentication_error_and_the_server_carries_on(
     wait_until(lambda: client.poll(0.1) >= 0 and any(e.code() == KafkaError._AUTHENTICATION for e in errors),
                "librdkafka reports the authentication error")
     assert any(f"SASL mechanism {mechanism}" in e.str() or "Invalid username or password" in e.str() for e in errors)
-    assert list(admin(secured, mechanism, PASSWORD).list_topics(timeout=10).topics) == ["orders"]
+    assert list(admin(secured, mechanism, PASSWORD).list_topics(timeout=WAIT_S).topics) == ["orders"]
 
 
 def authenticate(sock, token: bytes, correlation_id: int = 2) -> dict:  # type: ignore[no-untyped-def]
@@ -247,7 +247,7 @@ def test_confluent_kafka_over_ssl_with_the_test_ca(tmp_path: Path, certificates:
         served.call(lambda b: b.backend.create_topic("orders", 1))
         client = AdminClient({"bootstrap.servers": served.bootstrap, "security.protocol": "SSL",
                               "ssl.ca.location": str(certificates.ca)})
-        assert list(client.list_topics(timeout=10).topics) == ["orders"]
+        assert list(client.list_topics(timeout=WAIT_S).topics) == ["orders"]
 
 
 def test_sasl_ssl_listener(tmp_path: Path, certificates: SimpleNamespace) -> None:
@@ -261,7 +261,7 @@ def test_sasl_ssl_listener(tmp_path: Path, certificates: SimpleNamespace) -> Non
         client = AdminClient({"bootstrap.servers": served.bootstrap, "security.protocol": "SASL_SSL",
                               "ssl.ca.location": str(certificates.ca), "sasl.mechanism": "SCRAM-SHA-256",
                               "sasl.username": "alice", "sasl.password": PASSWORD})
-        assert client.list_topics(timeout=10).brokers[1].port == served.listener.port
+        assert client.list_topics(timeout=WAIT_S).brokers[1].port == served.listener.port
 
 
 def test_a_key_that_does_not_match_is_a_clear_error(tmp_path: Path, certificates: SimpleNamespace) -> None:
@@ -281,7 +281,7 @@ def test_a_plaintext_client_on_a_tls_listener_does_not_stop_the_server(
             assert closed_by_server(sock)
         client = AdminClient({"bootstrap.servers": served.bootstrap, "security.protocol": "SSL",
                               "ssl.ca.location": str(certificates.ca)})
-        assert client.list_topics(timeout=10).brokers
+        assert client.list_topics(timeout=WAIT_S).brokers
 
 
 # -- connection.failed.authentication.delay.ms ----------------------------------------------------------------------
