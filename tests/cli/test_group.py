@@ -40,6 +40,10 @@ LONG_TIMEOUT = f"{OUTLASTS_S:.0f}s"  # a --timeout the command must not wait out
 
 FORMATS = ("table", "wide", "json", "yaml", "csv")
 
+#: The session timeout of the DIRs' classic members: group.max.session.timeout.ms. A served copy runs on the
+#: wall clock and these members never heartbeat, so they must outlast the slowest test on a loaded machine.
+SESSION_MS = 1_800_000
+
 
 def _classic_group(b: LocalBackend, group: str, topic: str, partitions: int, members: list[str | None]) -> dict:
     """Classic consumers (an instance id each, or None for a dynamic one) joined, synced, Stable.
@@ -62,7 +66,7 @@ def _classic_group(b: LocalBackend, group: str, topic: str, partitions: int, mem
         name = instance or f"dynamic-{n}"
         responses[name] = []
         for _ in range(2):  # a dynamic member first gets MEMBER_ID_REQUIRED, then joins with that id
-            c.join_group(JoinGroupRequest(group, 10_000, 30_000, ids.get(name, ""), instance,
+            c.join_group(JoinGroupRequest(group, SESSION_MS, 30_000, ids.get(name, ""), instance,
                                           protocols=[("range", subscription)], client_id=f"app-{name}",
                                           client_host=f"/10.0.0.{n + 1}"), answered(name))
             if not responses[name] or responses[name][-1].error_code == 0:

@@ -22,7 +22,7 @@ from groupctl.coordinator.classic import JoinGroupRequest
 from groupctl.coordinator.offsets import CommitPartition
 from tests.server.waits import WAIT_S
 
-from .test_group import _classic_group, _consumer_group
+from .test_group import SESSION_MS, _classic_group, _consumer_group
 
 KIND = "OffsetDeletion"
 
@@ -49,7 +49,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
                          [CommitPartition("refunds", 0, 11), CommitPartition("refunds", 1, 12)])
         c.commit_offsets("billing", "", -1, [CommitPartition("invoices", 0, 500), CommitPartition("refunds", 1, 9)])
         c.commit_offsets("connect-app", "", -1, [CommitPartition("invoices", 0, 3)])
-        c.join_group(JoinGroupRequest("connect-app", 10_000, 30_000, "", "worker-0", protocol_type="connect",
+        c.join_group(JoinGroupRequest("connect-app", SESSION_MS, 30_000, "", "worker-0", protocol_type="connect",
                                       protocols=[("default", b"\x00")]), lambda _r: None)
         c.advance(5_000)
     return directory
