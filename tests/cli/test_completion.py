@@ -49,13 +49,17 @@ def complete(*words: str, bound_s: float | None = WAIT_S, **env: str) -> list[st
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A DIR with a classic group (instances c0, c1) and a KIP-848 group (k0, k1)."""
+    """A DIR with a classic group (instances c0, c1) and a KIP-848 group (k0, k1). Served, it runs on the wall
+    clock and the members never heartbeat: their sessions are the longest allowed (30 min classic, 60 s
+    KIP-848), and the served test asks for the KIP-848 members first."""
     d = tmp_path_factory.mktemp("completion") / "lab"
     run_in(d, "local", "topics", "create", "orders", "--partitions", "4")
     for name, group, protocol in (("c0", "classic-app", "classic"), ("c1", "classic-app", "classic"),
                                   ("k0", "kip-app", "consumer"), ("k1", "kip-app", "consumer")):
+        session = ("--session-timeout", "1800000") if protocol == "classic" else ()
         run_in(d, "local", "member", "join", name, "--group", group, "--protocol", protocol, "--instance-id", name,
-               "--topics", "orders")
+               "--topics", "orders", *session)
+    run_in(d, "group", "config", "set", "kip-app", "consumer.session.timeout.ms=60000")
     return d
 
 
@@ -101,9 +105,10 @@ def served_lab(lab: Path, tmp_path: Path, serve: Callable[[Path, str], Served]) 
 
 def test_group_ids_and_instance_ids_come_from_a_served_cluster(served_lab: Served, tmp_path: Path) -> None:
     bootstrap = served_lab.server.bootstrap
+    assert complete("group", "remove-members", "-b", bootstrap, "kip-app", "--instance-id", "") == ["k0", "k1"]
+    assert complete("group", "remove-members", "-b", bootstrap, "classic-app", "-i", "") == ["c0", "c1"]
     assert complete("group", "describe", "-b", bootstrap, "") == ["classic-app", "kip-app"]
     assert complete("group", "delete", "k", GROUPCTL_BOOTSTRAP_SERVER=bootstrap) == ["kip-app"]
-    assert complete("group", "remove-members", "-b", bootstrap, "kip-app", "--instance-id", "") == ["k0", "k1"]
     config = tmp_path / "config.toml"
     config.write_text(f'[contexts.lab]\nbootstrap-servers = "{bootstrap}"\n')
     assert complete("group", "describe", "--context", "lab", "", GROUPCTL_CONFIG=str(config)) == [
