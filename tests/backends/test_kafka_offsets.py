@@ -15,6 +15,7 @@ from groupctl.backends.local import LocalBackend
 from groupctl.kafka.config import ClientConfig
 from groupctl.model import TopicPartition
 from groupctl.server.server import ServerOptions, ServerThread
+from tests.server.waits import WAIT_S
 
 from ..cli.test_group import _consumer_group
 
@@ -34,8 +35,8 @@ def backend(tmp_path: Path) -> Iterator[KafkaBackend]:
         producer = Producer({"bootstrap.servers": server.bootstrap, "log_level": 0, "linger.ms": 0})
         for i in range(4):
             producer.produce("t", b"r", partition=0, timestamp=T0 + i * 1000)
-        assert producer.flush(10) == 0
-        kafka = KafkaBackend(ClientConfig.from_properties({"bootstrap.servers": server.bootstrap}), timeout=10)
+        assert producer.flush(WAIT_S) == 0
+        kafka = KafkaBackend(ClientConfig.from_properties({"bootstrap.servers": server.bootstrap}), timeout=WAIT_S)
         try:
             yield kafka
         finally:

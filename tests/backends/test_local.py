@@ -20,7 +20,7 @@ from groupctl.coordinator.offsets import CommitPartition
 from groupctl.errors import GroupctlError, GroupNotFound
 from groupctl.model import MemberIdentity, TopicPartition
 from tests.mixed_groups import write_groups
-from tests.server.waits import wait_until
+from tests.server.waits import WAIT_S, wait_until
 
 
 def join(backend: LocalBackend, member: str, instance: str | None = None) -> None:
@@ -159,8 +159,9 @@ def test_served_on_the_wall_clock_members_keep_their_session_and_time_never_goes
         b.coordinator.create_topic("orders", 3)
         join(b, "m1")
         saved = b.clock.now_ms()  # 2026-01-01: months behind the wall clock
+    opened_ms = int(time.time() * 1000)
     with LocalBackend(tmp_path, wall_clock=True) as served:
-        assert served.clock.now_ms() >= time.time() * 1000 - 1000
+        assert served.clock.now_ms() >= opened_ms  # the wall clock from here on, whatever the machine's load
         served.coordinator.fire_due()
         assert [m.member_id for m in served.describe_groups(["g"])[0].members] == ["m1"]
     with LocalBackend(tmp_path) as again:
@@ -214,11 +215,23 @@ def test_a_serve_holding_the_lock_fails_the_command_at_once_naming_the_bootstrap
     LocalBackend(tmp_path, create=True).close()
     with lock_held(tmp_path) as holder:
         announce(tmp_path, holder.pid)
-        started = time.monotonic()
-        with pytest.raises(GroupctlError, match=r"reach it with -b 127\.0\.0\.1:19092 instead of --local"):
-            LocalBackend(tmp_path)
-        assert time.monotonic() - started < 2
+        failed: list[BaseException] = []
+        opening = threading.Thread(target=_open_into, args=(tmp_path, failed), daemon=True)
+        opening.start()
+        opening.join(WAIT_S)  # the holder keeps the lock until the block ends: an open that waited would not end
+        assert not opening.is_alive(), "LocalBackend waited for a DIR that serve holds"
+        (error,) = failed
+        assert isinstance(error, GroupctlError), error
+        assert "reach it with -b 127.0.0.1:19092 instead of --local" in str(error)
         assert (tmp_path / SERVING_FILE).exists()
+
+
+def _open_into(directory: Path, failed: list[BaseException]) -> None:
+    """Open DIR and close it again; what it raised goes into `failed`."""
+    try:
+        LocalBackend(directory).close()
+    except BaseException as exc:
+        failed.append(exc)
 
 
 def test_a_stale_serving_json_is_removed_while_waiting_for_a_short_lived_holder(tmp_path: Path) -> None:
@@ -228,9 +241,9 @@ def test_a_stale_serving_json_is_removed_while_waiting_for_a_short_lived_holder(
         announce(tmp_path, _reaped_pid())
         waiter = threading.Thread(target=lambda: opened.append(LocalBackend(tmp_path)), daemon=True)
         waiter.start()
-        wait_until(lambda: not (tmp_path / SERVING_FILE).exists(), "the stale serving.json is removed", 5)
+        wait_until(lambda: not (tmp_path / SERVING_FILE).exists(), "the stale serving.json is removed")
         assert waiter.is_alive() and not opened
-    waiter.join(10)
+    waiter.join(WAIT_S)
     (backend,) = opened
     with backend:
         assert any("serving.json: removed" in n and "no longer running" in n for n in backend.notices)
@@ -262,7 +275,7 @@ def test_a_killed_serve_not_yet_reaped_is_not_alive() -> None:
     try:
         assert _alive(process.pid)
         process.kill()  # not waited for: a zombie until reaped
-        wait_until(lambda: _state(process.pid) == "Z", "the process is a zombie", 5)
+        wait_until(lambda: _state(process.pid) == "Z", "the process is a zombie")
         assert not _alive(process.pid)
     finally:
         process.kill()

@@ -14,21 +14,32 @@ from pathlib import Path
 import pytest
 
 from tests.cli.conftest import Served, run_in
+from tests.server.waits import WAIT_S
 
 ROOT = Path(__file__).resolve().parents[2]
-#: A completion that ran past its 1 s bound would still finish within this; one that hangs would not.
-PROCESS_TIMEOUT_S = 20.0
+#: A completion that ran past its lookup bound would still finish within this; one that hangs would not.
+PROCESS_TIMEOUT_S = 2 * WAIT_S
+
+#: `python -m groupctl` with completion.LOOKUP_BOUND_S set to argv[1]: on a loaded machine a lookup that
+#: finds names may take longer than the 1 s a TAB waits, and would then complete nothing.
+_WITH_BOUND = ("import sys\n"
+               "from groupctl.cli import completion\n"
+               "completion.LOOKUP_BOUND_S = float(sys.argv.pop(1))\n"
+               "from groupctl.cli.app import main\n"
+               "main()\n")
 
 
-def complete(*words: str, **env: str) -> list[str]:
+def complete(*words: str, bound_s: float | None = WAIT_S, **env: str) -> list[str]:
     """What bash would offer for the last of `words` (give "" to complete a new word); fails on any output
-    on stderr or a non-zero exit, as the shell would show those."""
+    on stderr or a non-zero exit, as the shell would show those. The lookup waits `bound_s` (None: the
+    product's own LOOKUP_BOUND_S, for the tests of what a TAB does when the bound runs out)."""
     line = ["groupctl", *words]
     base = {k: v for k, v in os.environ.items() if not k.startswith(("GROUPCTL_", "COMP_"))}
     base["PYTHONPATH"] = str(ROOT) + os.pathsep + base.get("PYTHONPATH", "")
     base["GROUPCTL_CONFIG"] = os.environ["GROUPCTL_CONFIG"]
+    command = ["-m", "groupctl"] if bound_s is None else ["-c", _WITH_BOUND, str(bound_s)]
     run = subprocess.run(
-        [sys.executable, "-m", "groupctl"], capture_output=True, text=True, timeout=PROCESS_TIMEOUT_S,
+        [sys.executable, *command], capture_output=True, text=True, timeout=PROCESS_TIMEOUT_S,
         env={**base, "_GROUPCTL_COMPLETE": "complete_bash", "COMP_WORDS": " ".join(line),
              "COMP_CWORD": str(len(line) - 1), **env},
     )
@@ -38,13 +49,17 @@ def complete(*words: str, **env: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A DIR with a classic group (instances c0, c1) and a KIP-848 group (k0, k1)."""
+    """A DIR with a classic group (instances c0, c1) and a KIP-848 group (k0, k1). Served, it runs on the wall
+    clock and the members never heartbeat: their sessions are the longest allowed (30 min classic, 60 s
+    KIP-848), and the served test asks for the KIP-848 members first."""
     d = tmp_path_factory.mktemp("completion") / "lab"
     run_in(d, "local", "topics", "create", "orders", "--partitions", "4")
     for name, group, protocol in (("c0", "classic-app", "classic"), ("c1", "classic-app", "classic"),
                                   ("k0", "kip-app", "consumer"), ("k1", "kip-app", "consumer")):
+        session = ("--session-timeout", "1800000") if protocol == "classic" else ()
         run_in(d, "local", "member", "join", name, "--group", group, "--protocol", protocol, "--instance-id", name,
-               "--topics", "orders")
+               "--topics", "orders", *session)
+    run_in(d, "group", "config", "set", "kip-app", "consumer.session.timeout.ms=60000")
     return d
 
 
@@ -90,9 +105,10 @@ def served_lab(lab: Path, tmp_path: Path, serve: Callable[[Path, str], Served]) 
 
 def test_group_ids_and_instance_ids_come_from_a_served_cluster(served_lab: Served, tmp_path: Path) -> None:
     bootstrap = served_lab.server.bootstrap
+    assert complete("group", "remove-members", "-b", bootstrap, "kip-app", "--instance-id", "") == ["k0", "k1"]
+    assert complete("group", "remove-members", "-b", bootstrap, "classic-app", "-i", "") == ["c0", "c1"]
     assert complete("group", "describe", "-b", bootstrap, "") == ["classic-app", "kip-app"]
     assert complete("group", "delete", "k", GROUPCTL_BOOTSTRAP_SERVER=bootstrap) == ["kip-app"]
-    assert complete("group", "remove-members", "-b", bootstrap, "kip-app", "--instance-id", "") == ["k0", "k1"]
     config = tmp_path / "config.toml"
     config.write_text(f'[contexts.lab]\nbootstrap-servers = "{bootstrap}"\n')
     assert complete("group", "describe", "--context", "lab", "", GROUPCTL_CONFIG=str(config)) == [
@@ -134,8 +150,8 @@ def silent_broker() -> Iterator[str]:
 
 
 def test_an_unreachable_or_hung_cluster_completes_nothing_silently(silent_broker: str, closed_port: int) -> None:
-    assert complete("group", "describe", "-b", silent_broker, "") == []
-    assert complete("group", "remove-members", "-b", silent_broker, "g", "--instance-id", "") == []
+    assert complete("group", "describe", "-b", silent_broker, "", bound_s=None) == []
+    assert complete("group", "remove-members", "-b", silent_broker, "g", "--instance-id", "", bound_s=None) == []
     assert complete("group", "describe", "-b", f"127.0.0.1:{closed_port}", "") == []
     assert complete("group", "describe", "--context", "nosuch", "") == []
 

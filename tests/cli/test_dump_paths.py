@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.server.waits import WAIT_S
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -65,7 +67,7 @@ def test_a_fifo_is_read_whatever_its_format(cli, segment, text, tmp_path, kind) 
     os.mkfifo(fifo)
     writer = _feed_fifo(fifo, source.read_bytes())
     r = cli("dump", "decode", "--format", "jsonl", str(fifo))
-    writer.join(timeout=10)
+    writer.join(timeout=WAIT_S)
     assert not writer.is_alive()
     assert r.code == 0, r.err
     assert _records(r.out) == _records(cli("dump", "decode", "--format", "jsonl", str(segment)).out)

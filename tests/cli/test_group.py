@@ -33,10 +33,17 @@ from groupctl.coordinator.consumer import HeartbeatRequest
 from groupctl.coordinator.offsets import CommitPartition
 from groupctl.errors import GroupctlError
 from groupctl.protocol.consumer_protocol import encode_assignment, encode_subscription
+from tests.server.waits import OUTLASTS_S, WAIT_S, promptly, wait_until
 
 from .conftest import SASL_PASSWORD
 
+LONG_TIMEOUT = f"{OUTLASTS_S:.0f}s"  # a --timeout the command must not wait out
+
 FORMATS = ("table", "wide", "json", "yaml", "csv")
+
+#: The session timeout of the DIRs' classic members: group.max.session.timeout.ms. A served copy runs on the
+#: wall clock and these members never heartbeat, so they must outlast the slowest test on a loaded machine.
+SESSION_MS = 1_800_000
 
 
 def _classic_group(b: LocalBackend, group: str, topic: str, partitions: int, members: list[str | None]) -> dict:
@@ -60,7 +67,7 @@ def _classic_group(b: LocalBackend, group: str, topic: str, partitions: int, mem
         name = instance or f"dynamic-{n}"
         responses[name] = []
         for _ in range(2):  # a dynamic member first gets MEMBER_ID_REQUIRED, then joins with that id
-            c.join_group(JoinGroupRequest(group, 10_000, 30_000, ids.get(name, ""), instance,
+            c.join_group(JoinGroupRequest(group, SESSION_MS, 30_000, ids.get(name, ""), instance,
                                           protocols=[("range", subscription)], client_id=f"app-{name}",
                                           client_host=f"/10.0.0.{n + 1}"), answered(name))
             if not responses[name] or responses[name][-1].error_code == 0:
@@ -313,9 +320,8 @@ def test_debug_shows_the_client_settings_with_secrets_redacted(cli, serve, local
 
 @pytest.mark.parametrize("args", KAFKA_COMMANDS)
 def test_an_unreachable_bootstrap_server_fails_at_once(cli, closed_port, args):
-    start = time.monotonic()
-    r = cli(*args, "-b", f"127.0.0.1:{closed_port}", "--timeout", "5s")
-    assert time.monotonic() - start < 5
+    with promptly("a refused connection is an answer, not the --timeout waited out"):
+        r = cli(*args, "-b", f"127.0.0.1:{closed_port}", "--timeout", LONG_TIMEOUT)
     assert r.code == 1 and r.out == ""
     assert r.err == (f"groupctl: error: cannot reach 127.0.0.1:{closed_port}: no bootstrap server answered "
                      f"(127.0.0.1:{closed_port}: connection refused); check bootstrap.servers / "
@@ -329,9 +335,9 @@ def test_a_broker_that_never_answers_costs_the_timeout_and_no_more(cli, args):
         silent.listen(8)
         start = time.monotonic()
         address = f"127.0.0.1:{silent.getsockname()[1]}"
-        r = cli(*args, "-b", address, "--timeout", "1s")
-        elapsed = time.monotonic() - start
-    assert 0.9 < elapsed < 3
+        with promptly("the 1 s --timeout, not the 30 s default"):
+            r = cli(*args, "-b", address, "--timeout", "1s")
+        assert time.monotonic() - start > 0.9  # the --timeout, waited out
     assert r.code == 1
     # the request's own budget is what was left of the second once connected: 1.0 s, or 9xx ms
     assert re.search(rf"cannot reach {re.escape(address)}: no bootstrap server answered within 1\.0 s "
@@ -345,21 +351,18 @@ def test_a_hung_bootstrap_server_costs_seconds_then_the_next_one_answers(cli, se
         hung.bind(("127.0.0.1", 0))
         hung.listen(8)
         servers = f"127.0.0.1:{hung.getsockname()[1]},{served.location}"
-        start = time.monotonic()
-        r = cli(*args, "-b", servers, "--timeout", "30s")
-        elapsed = time.monotonic() - start
+        with promptly("the 5 s connection setup bound, not the --timeout"):
+            r = cli(*args, "-b", servers, "--timeout", LONG_TIMEOUT)
     assert r.code in (0, 3), r.err  # remove-members may find the member already gone: a per-member result
     assert "timed out" not in r.err
-    assert elapsed < 10  # the 5 s connection setup bound, not the 30 s --timeout
 
 
 @pytest.mark.parametrize("args", KAFKA_COMMANDS[::3])
 def test_a_wrong_password_is_explained(cli, serve, local, monkeypatch, args):
     served = serve(local, "serve-sasl-scram")
     monkeypatch.setenv("GROUPCTL_SASL_PASSWORD", "not-the-password")
-    start = time.monotonic()
-    r = cli(*args, *served.args, "--timeout", "10s")
-    assert time.monotonic() - start < 10
+    with promptly("a failed login is an answer, not the --timeout waited out"):
+        r = cli(*args, *served.args, "--timeout", LONG_TIMEOUT)
     assert r.code == 1 and r.out == ""
     error = r.err.splitlines()[-1]  # the served broker logs the failed login on the same stderr, in-process
     assert error.startswith("groupctl: error: authentication failed for user alice with SCRAM-SHA-512 on ")
@@ -372,10 +375,7 @@ def test_a_wrong_password_is_explained(cli, serve, local, monkeypatch, args):
 def test_every_connection_is_closed_when_the_command_ends(cli, serve, local, args):
     served = serve(local, "serve")
     assert cli(*args, *served.args).code == 0
-    deadline = time.monotonic() + 5
-    while served.server.server.connection_count and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert served.server.server.connection_count == 0
+    wait_until(lambda: served.server.server.connection_count == 0, "the server sees every connection closed")
 
 
 @pytest.mark.parametrize("mechanism", ["GSSAPI", "OAUTHBEARER"])
@@ -405,7 +405,7 @@ def test_a_removed_member_whose_process_still_runs_is_reported(cli, serve, tmp_p
     polling = threading.Thread(target=poll, daemon=True)
     polling.start()
     try:
-        assert assigned.wait(20), "the consumer did not join"
+        assert assigned.wait(WAIT_S), "the consumer did not join"
         r = cli("group", "remove-members", "shop", "-i", "pod-0", "--yes", "--verify-after", "3", *served.args,
                 "-o", "json")
         assert r.code == 0, r.err
@@ -582,9 +582,8 @@ def test_describe_empty_group_notes_it(cli, cluster):
 
 
 def test_describe_unknown_group(cli, cluster):
-    start = time.monotonic()
-    r = cli("group", "describe", "nope", *cluster.args)
-    assert time.monotonic() - start < 5  # GROUP_ID_NOT_FOUND is an answer, not something to wait out
+    with promptly("GROUP_ID_NOT_FOUND is an answer, not something to wait out for the 30 s default"):
+        r = cli("group", "describe", "nope", *cluster.args)
     assert r.code == 1
     assert r.err.strip() == f"groupctl: error: group 'nope' does not exist on {cluster.location}"
     r = cli("group", "describe", "orders-app", "nope", "--state", *cluster.args)
@@ -656,10 +655,9 @@ def test_classic_removal_is_seen_by_the_next_invocation(cli, scratch):
 
 
 def test_unknown_instance_id_is_a_partial_failure_with_its_row(cli, scratch):
-    start = time.monotonic()
-    r = cli("group", "remove-members", "payments-app", "-i", "pod-0", "-i", "pod-9", "--yes", "--reason", "scale to 2",
-            *scratch.args)
-    assert time.monotonic() - start < 5
+    with promptly("UNKNOWN_MEMBER_ID is an answer, not something to wait out for the 30 s default"):
+        r = cli("group", "remove-members", "payments-app", "-i", "pod-0", "-i", "pod-9", "--yes", "--reason",
+                "scale to 2", *scratch.args)
     assert r.code == 3
     rows = _rows(r.out)
     assert rows[1][:3] == ["pod-0", "member-pod-0", "removed"]
@@ -922,9 +920,8 @@ def test_a_coordinator_that_went_away_fails_at_once_with_connection_refused(cli,
         return {"coordinators": [{"key": k, **me} for k in request.body["coordinatorKeys"]]}
 
     broker.on(10, gone)
-    start = time.monotonic()
-    r = cli("group", "describe", "orders-app", "-b", broker.address, "--timeout", "30s")
-    assert time.monotonic() - start < 5
+    with promptly("refused reconnects are an answer, not the --timeout waited out"):
+        r = cli("group", "describe", "orders-app", "-b", broker.address, "--timeout", LONG_TIMEOUT)
     assert r.code == 1 and r.out == ""
     assert r.err.startswith(f"groupctl: error: cannot reach 127.0.0.1:{closed_port}: connection refused 3 times in a "
                             "row by node 7, the coordinator of group 'orders-app' (ConsumerGroupDescribe)")
@@ -986,9 +983,8 @@ def test_a_host_name_that_does_not_resolve_is_named_at_once(cli, monkeypatch):
         return real(host, *args, **kwargs)
 
     monkeypatch.setattr("groupctl.kafka.connection.socket.getaddrinfo", resolver)
-    start = time.monotonic()
-    r = cli("group", "list", "-b", "kafka-9.example:9092", "--timeout", "30s")
-    assert time.monotonic() - start < 5
+    with promptly("a name that does not resolve is an answer, not the --timeout waited out"):
+        r = cli("group", "list", "-b", "kafka-9.example:9092", "--timeout", LONG_TIMEOUT)
     assert r.code == 1 and r.out == ""
     assert r.err == ("groupctl: error: cannot reach kafka-9.example:9092: no bootstrap server answered "
                      "(kafka-9.example:9092: cannot resolve the host name 'kafka-9.example' (Name or service not "

@@ -16,6 +16,7 @@ from confluent_kafka.admin import AdminClient
 from groupctl.backends.local import LocalBackend
 from groupctl.coordinator.consumer import HeartbeatRequest
 from groupctl.coordinator.offsets import CommitPartition
+from tests.server.waits import WAIT_S
 
 from .test_group import _classic_group, _consumer_group
 
@@ -148,14 +149,14 @@ def test_confluent_kafka_admin_client_agrees(cli, serve, template, tmp_path):
     shutil.copytree(template, directory)
     served = serve(directory, "serve")
     admin = AdminClient({"bootstrap.servers": served.location})
-    futures = admin.delete_consumer_groups(["old-consumer", "payments-app"], request_timeout=10)
-    futures["old-consumer"].result(timeout=10)
+    futures = admin.delete_consumer_groups(["old-consumer", "payments-app"], request_timeout=WAIT_S)
+    futures["old-consumer"].result(timeout=WAIT_S)
     with pytest.raises(Exception) as refused:
-        futures["payments-app"].result(timeout=10)
+        futures["payments-app"].result(timeout=WAIT_S)
     assert refused.value.args[0].name() == "NON_EMPTY_GROUP"
     assert _groups(cli, served.args) == ["billing", "old-classic", "orders-app", "payments-app"]
     r = cli("group", "delete", "old-consumer", "--yes", *served.args)
     assert r.code == 3 and "GROUP_ID_NOT_FOUND" in r.out
     assert cli("group", "delete", "old-classic", "--yes", *served.args).code == 0
-    listed = {g.group_id for g in admin.list_consumer_groups().result(timeout=10).valid}
+    listed = {g.group_id for g in admin.list_consumer_groups().result(timeout=WAIT_S).valid}
     assert listed == {"billing", "orders-app", "payments-app"}

@@ -20,8 +20,9 @@ from kafka.structs import TopicPartition as KafkaPartition
 from groupctl.backends.local import LocalBackend
 from groupctl.coordinator.classic import JoinGroupRequest
 from groupctl.coordinator.offsets import CommitPartition
+from tests.server.waits import WAIT_S
 
-from .test_group import _classic_group, _consumer_group
+from .test_group import SESSION_MS, _classic_group, _consumer_group
 
 KIND = "OffsetDeletion"
 
@@ -48,7 +49,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
                          [CommitPartition("refunds", 0, 11), CommitPartition("refunds", 1, 12)])
         c.commit_offsets("billing", "", -1, [CommitPartition("invoices", 0, 500), CommitPartition("refunds", 1, 9)])
         c.commit_offsets("connect-app", "", -1, [CommitPartition("invoices", 0, 3)])
-        c.join_group(JoinGroupRequest("connect-app", 10_000, 30_000, "", "worker-0", protocol_type="connect",
+        c.join_group(JoinGroupRequest("connect-app", SESSION_MS, 30_000, "", "worker-0", protocol_type="connect",
                                       protocols=[("default", b"\x00")]), lambda _r: None)
         c.advance(5_000)
     return directory
@@ -160,7 +161,7 @@ def test_kafka_admin_clients_agree(cli, serve, template, tmp_path):
     directory = tmp_path / "dir"
     shutil.copytree(template, directory)
     served = serve(directory, "serve")
-    peer = KafkaAdminClient(bootstrap_servers=served.location, request_timeout_ms=10_000)
+    peer = KafkaAdminClient(bootstrap_servers=served.location, request_timeout_ms=int(WAIT_S * 1000))
     try:
         answer = peer.delete_group_offsets("payments-app", [KafkaPartition("refunds", 0),
                                                             KafkaPartition("payments", 1)])
@@ -175,7 +176,7 @@ def test_kafka_admin_clients_agree(cli, serve, template, tmp_path):
     assert _items(r) == [("refunds", 1, 9, "deleted")]
     admin = AdminClient({"bootstrap.servers": served.location})
     (listed,) = admin.list_consumer_group_offsets([ConsumerGroupTopicPartitions("billing")]).values()
-    assert listed.result(timeout=10).topic_partitions == []
+    assert listed.result(timeout=WAIT_S).topic_partitions == []
 
 
 def _rules(out: str) -> list[str]:

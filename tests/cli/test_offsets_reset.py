@@ -23,6 +23,7 @@ from confluent_kafka.admin import AdminClient
 from groupctl.backends.local import LocalBackend
 from groupctl.coordinator.offsets import CommitPartition
 from groupctl.server.server import ServerOptions, ServerThread
+from tests.server.waits import WAIT_S
 
 from .test_group import _classic_group, _consumer_group
 
@@ -51,7 +52,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
         producer = Producer({"bootstrap.servers": server.bootstrap, "log_level": 0, "linger.ms": 0})
         for i in range(RECORDS):
             producer.produce("orders", f"r{i}".encode(), partition=0, timestamp=T0 + i * 1000)
-        assert producer.flush(10) == 0
+        assert producer.flush(WAIT_S) == 0
     finally:
         server.stop()
     return directory
@@ -339,13 +340,13 @@ def test_the_admin_client_reads_the_reset_offsets_and_its_own_reset_agrees(cli, 
     r = reset(cli, served.args, "billing", "--to-offset", "6", "--topic", "orders", "--yes")
     assert r.code == 0, r.err
     admin = AdminClient({"bootstrap.servers": served.location, "log_level": 0})
-    futures = admin.list_consumer_group_offsets([ConsumerGroupTopicPartitions("billing")], request_timeout=10)
-    got = futures["billing"].result(10)
+    futures = admin.list_consumer_group_offsets([ConsumerGroupTopicPartitions("billing")], request_timeout=WAIT_S)
+    got = futures["billing"].result(WAIT_S)
     assert {(tp.topic, tp.partition): tp.offset for tp in got.topic_partitions} == {
         ("orders", 0): 6, ("orders", 1): 200, ("orders", 2): 300}
     # The admin client's own alter_consumer_group_offsets (the request groupctl sends) reads back the same.
     request = ConsumerGroupTopicPartitions("billing", [LibrdkafkaPartition("orders", 0, 2)])
-    admin.alter_consumer_group_offsets([request], request_timeout=10)["billing"].result(10)
+    admin.alter_consumer_group_offsets([request], request_timeout=WAIT_S)["billing"].result(WAIT_S)
     assert _committed(cli, served.args, "billing")[("orders", 0)] == 2
 
 

@@ -20,10 +20,10 @@ from confluent_kafka.admin import AdminClient, NewTopic
 from groupctl.errors import DecodeError
 from groupctl.protocol.messages import framing
 from tests.server.healthy import Healthy
-from tests.server.waits import wait_until
+from tests.server.waits import WAIT_S, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
-TIMEOUT_S = 20.0
+TIMEOUT_S = 2 * WAIT_S  # a Python process started on a loaded machine: only a hang takes this long
 
 
 def _env(**extra: str) -> dict[str, str]:
@@ -60,11 +60,11 @@ def serving(*args: str, **env: str) -> Iterator[tuple[subprocess.Popen[str], str
         process.wait(TIMEOUT_S)
 
 
-def _stop(process: subprocess.Popen[str], signum: int) -> tuple[int, float, str]:
-    started = time.monotonic()
+def _stop(process: subprocess.Popen[str], signum: int) -> tuple[int, str]:
+    """Exit code and stderr once `signum` has stopped serve (TimeoutExpired when it does not)."""
     process.send_signal(signum)
     _, err = process.communicate(timeout=TIMEOUT_S)
-    return process.returncode, time.monotonic() - started, err
+    return process.returncode, err
 
 
 def test_serve_prints_the_bootstrap_and_stops_on_sigterm_with_dir_saved(tmp_path: Path) -> None:
@@ -74,14 +74,14 @@ def test_serve_prints_the_bootstrap_and_stops_on_sigterm_with_dir_saved(tmp_path
         bootstrap = item["bootstrap"]
         assert item["listener"] == f"PLAINTEXT://{bootstrap}" and item["dir"] == str(lab.resolve())
         admin = AdminClient({"bootstrap.servers": bootstrap})
-        assert admin.create_topics([NewTopic("orders", 3, 1)], request_timeout=10)["orders"].result(10) is None
-        started = time.monotonic()
+        assert admin.create_topics([NewTopic("orders", 3, 1)], request_timeout=WAIT_S)["orders"].result(WAIT_S) is None
+        # serve runs on until stopped below: a command that waited for DIR would time out instead
         busy = groupctl("group", "list", "--local", str(lab))
-        assert busy.returncode == 1 and time.monotonic() - started < 10
+        assert busy.returncode == 1
         assert f"is being served by `groupctl serve` on PLAINTEXT://{bootstrap}" in busy.stderr
         assert f"reach it with -b {bootstrap} instead of --local" in busy.stderr
-        code, took, err = _stop(process, signal.SIGTERM)
-    assert (code, took < 10) == (0, True), err
+        code, err = _stop(process, signal.SIGTERM)
+    assert code == 0, err
     assert f"listening on PLAINTEXT://{bootstrap}" in err
     assert "kafka-consumer-groups.sh --bootstrap-server" in err
     saved = json.loads((lab / "topics.json").read_text())
@@ -103,8 +103,8 @@ def test_dir_settings_and_broker_config_set_the_coordinator_and_only_dirs_are_sa
                  "group.consumer.migration.policy=DOWNGRADE", "--kafka-version", "4.0") as (process, line):
         admin = AdminClient({"bootstrap.servers": line.strip()})
         resource = ConfigResource(ConfigResource.Type.BROKER, "1")
-        configs = admin.describe_configs([resource], request_timeout=10)[resource].result(10)
-        code, _, err = _stop(process, signal.SIGTERM)
+        configs = admin.describe_configs([resource], request_timeout=WAIT_S)[resource].result(WAIT_S)
+        code, err = _stop(process, signal.SIGTERM)
     assert code == 0, err
     assert (configs["group.consumer.migration.policy"].value, configs["group.max.size"].value) == ("downgrade", "2")
     assert configs["group.initial.rebalance.delay.ms"].value == "3000"
@@ -119,9 +119,9 @@ def test_table_output_is_the_bootstrap_alone_and_sigint_stops_it(tmp_path: Path)
     with serving(GROUPCTL_LOCAL=str(lab)) as (process, line):
         host, port = line.strip().rsplit(":", 1)
         assert host == "127.0.0.1" and int(port) > 0
-        with socket.create_connection((host, int(port)), timeout=5):
+        with socket.create_connection((host, int(port)), timeout=TIMEOUT_S):
             pass
-        code, _, err = _stop(process, signal.SIGINT)
+        code, err = _stop(process, signal.SIGINT)
     assert code == 0, err
     assert (lab / "__consumer_offsets-0").is_dir()
 
@@ -136,8 +136,8 @@ def test_sasl_users_and_mechanisms_show_in_the_hint_never_the_password(tmp_path:
         admin = AdminClient({"bootstrap.servers": item["bootstrap"], "security.protocol": "SASL_PLAINTEXT",
                              "sasl.mechanism": "SCRAM-SHA-256", "sasl.username": "alice",
                              "sasl.password": "hunter2-secret"})
-        assert admin.list_topics(timeout=10).brokers
-        code, _, err = _stop(process, signal.SIGTERM)
+        assert admin.list_topics(timeout=WAIT_S).brokers
+        code, err = _stop(process, signal.SIGTERM)
     assert code == 0
     assert "security.protocol=SASL_PLAINTEXT, sasl.mechanism=SCRAM-SHA-256" in err
     assert "hunter2" not in err and "hunter2" not in line
@@ -214,7 +214,7 @@ def _answers(process: subprocess.Popen[str], host: str, port: int) -> bool:
             return answer.body["errorCode"] == 0
     except (OSError, DecodeError):
         try:
-            process.wait(5)
+            process.wait(WAIT_S)
         except subprocess.TimeoutExpired:
             raise AssertionError("serve is running but does not answer") from None
         raise AssertionError(f"serve died (exit {process.returncode})") from None
@@ -222,8 +222,8 @@ def _answers(process: subprocess.Popen[str], host: str, port: int) -> bool:
 
 def _create_topics(bootstrap: str, topics: list[NewTopic]) -> None:
     admin = AdminClient({"bootstrap.servers": bootstrap})  # held until the answers are in: a freed client
-    futures = admin.create_topics(topics, request_timeout=15)  # fails its futures with _DESTROY
-    assert all(f.result(15) is None for f in futures.values())
+    futures = admin.create_topics(topics, request_timeout=WAIT_S)  # fails its futures with _DESTROY
+    assert all(f.result(WAIT_S) is None for f in futures.values())
 
 
 def test_clients_that_reset_while_answers_are_written_cost_only_their_connection(tmp_path: Path) -> None:
@@ -234,18 +234,18 @@ def test_clients_that_reset_while_answers_are_written_cost_only_their_connection
         _create_topics(bootstrap, [NewTopic(f"wide-{i:03d}", 20, 1) for i in range(60)])
         request = b"".join(_metadata_v12(n) for n in range(200))
         for _ in range(15):
-            client = socket.create_connection((host, int(port)), timeout=5)
+            client = socket.create_connection((host, int(port)), timeout=TIMEOUT_S)
             client.sendall(request)
             client.recv(1)
             _reset(client)
-        half = socket.create_connection((host, int(port)), timeout=5)
+        half = socket.create_connection((host, int(port)), timeout=TIMEOUT_S)
         half.sendall(request)
         half.shutdown(socket.SHUT_WR)
         half.recv(1)
         _reset(half)
         assert _answers(process, host, int(port))
-        assert len(AdminClient({"bootstrap.servers": bootstrap}).list_topics(timeout=10).topics) == 60
-        code, _, err = _stop(process, signal.SIGTERM)
+        assert len(AdminClient({"bootstrap.servers": bootstrap}).list_topics(timeout=WAIT_S).topics) == 60
+        code, err = _stop(process, signal.SIGTERM)
     assert code == 0, err
     assert "internal error" not in err
     assert not (lab / "serving.json").exists()
@@ -292,17 +292,16 @@ def test_a_local_command_fails_at_once_while_serve_is_still_loading_dir(tmp_path
         fifo = _writable_fifo(topics, process)
         try:
             announced = json.loads((lab / "serving.json").read_text())
-            started = time.monotonic()
+            # serve loads until the FIFO is written below: a command that waited for DIR would time out instead
             busy = groupctl("group", "list", "--local", str(lab))
-            took = time.monotonic() - started
         finally:
             os.write(fifo, saved)
             os.close(fifo)
-        assert (busy.returncode, took < 10) == (1, True), busy.stderr
+        assert busy.returncode == 1, busy.stderr
         assert f"reach it with -b {announced['bootstrap']} instead of --local" in busy.stderr
         assert announced["pid"] == process.pid
         assert _first_line(process).strip() == announced["bootstrap"]
-        code, _, err = _stop(process, signal.SIGTERM)
+        code, err = _stop(process, signal.SIGTERM)
         assert code == 0, err
     finally:
         if process.poll() is None:
@@ -383,7 +382,7 @@ def test_soak_thousands_of_abrupt_clients_while_real_clients_work(tmp_path: Path
         assert sum(done) > 0
         grown_mb = (_rss_kb(process.pid) - rss_before) / 1024
         assert grown_mb < 64, f"serve grew by {grown_mb:.0f} MB"
-        code, _, err = _stop(process, signal.SIGTERM)
+        code, err = _stop(process, signal.SIGTERM)
     assert code == 0, err
     assert "internal error" not in err
     assert len(err.splitlines()) < 30, err
@@ -403,7 +402,7 @@ def test_serve_whose_stdout_reader_is_gone_serves_on_and_stops_cleanly(tmp_path:
                    TIMEOUT_S)
         host, port = json.loads((lab / "serving.json").read_text())["bootstrap"].rsplit(":", 1)
         assert _answers(process, host, int(port))
-        code, _, err = _stop(process, signal.SIGTERM)
+        code, err = _stop(process, signal.SIGTERM)
     finally:
         if process.poll() is None:
             process.kill()

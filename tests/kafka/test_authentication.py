@@ -11,6 +11,7 @@ from groupctl.kafka.connection import BrokerConnection
 from groupctl.kafka.deadline import Deadline
 from groupctl.kafka.errors import AuthenticationFailed, ConnectionFailed
 from groupctl.protocol.messages import framing
+from tests.server.waits import WAIT_S
 
 HOST = "127.0.0.1"
 USERS = {"alice": "alice-secret", "bob": "b,o=b"}
@@ -28,7 +29,7 @@ def sasl_config(config_for: Any, broker: Any, mechanism: str, user: str, passwor
 
 
 def open_conn(broker: Any, config: Any) -> BrokerConnection:
-    return BrokerConnection(HOST, broker.port, config).open(Deadline(10))
+    return BrokerConnection(HOST, broker.port, config).open(Deadline(WAIT_S))
 
 
 @pytest.mark.parametrize("mechanism", MECHANISMS)
@@ -37,7 +38,7 @@ def test_login_succeeds(fake_cluster: Any, config_for: Any, mechanism: str, user
     (broker,) = fake_cluster(sasl_users=USERS)
     with open_conn(broker, sasl_config(config_for, broker, mechanism, user, USERS[user])) as conn:
         assert conn.authenticated_as == user
-        body = conn.request(3, 12, {"topics": []}, Deadline(5))
+        body = conn.request(3, 12, {"topics": []}, Deadline(WAIT_S))
         assert body["clusterId"] == "fake-cluster"
     keys = [r.api_key for r in broker.requests]
     rounds = 1 if mechanism == "PLAIN" else 2
@@ -101,7 +102,7 @@ def test_plaintext_client_on_a_sasl_listener(fake_cluster: Any, config_for: Any)
     (broker,) = fake_cluster(sasl_users=USERS)
     conn = open_conn(broker, config_for(broker))
     with pytest.raises(ConnectionFailed, match=r"closed the connection during Metadata v13 \(check security\.protocol"):
-        conn.request(3, 13, {"topics": []}, Deadline(5))
+        conn.request(3, 13, {"topics": []}, Deadline(WAIT_S))
 
 
 def test_broker_without_sasl_handshake_v1(fake_cluster: Any, config_for: Any) -> None:

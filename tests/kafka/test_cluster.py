@@ -13,6 +13,7 @@ from groupctl.kafka.cluster import Broker, Cluster, metadata_request, parse_meta
 from groupctl.kafka.deadline import Deadline
 from groupctl.kafka.errors import ConnectionFailed, TlsFailed
 from groupctl.protocol.messages import framing
+from tests.server.waits import OUTLASTS_S, WAIT_S, promptly
 
 HOST = "127.0.0.1"
 TOPIC_ID = uuid.UUID("6ba7b810-9dad-11d1-80b4-00c04fd430c8")
@@ -32,7 +33,7 @@ def test_metadata_request_bytes_equal_kafka_python(
 ) -> None:
     (broker,) = fake_cluster(api_versions={18: (0, 3), 3: (0, version)})
     with Cluster(config_for(broker)) as cluster:
-        cluster.metadata(cluster.deadline(5), topics)
+        cluster.metadata(cluster.deadline(WAIT_S), topics)
     (request,) = broker.requests_for(3)
     assert request.api_version == version
     expected = kp.frame(
@@ -96,10 +97,9 @@ def test_bootstrap_skips_an_unreachable_server(fake_cluster: Any, config_for: An
 
 def test_unreachable_bootstrap_names_every_server(config_for: Any, closed_port: int) -> None:
     config = config_for(f"{HOST}:{closed_port},localhost:{closed_port}")
-    start = time.monotonic()
-    with Cluster(config, timeout=3) as cluster, pytest.raises(ConnectionFailed) as err:
+    with promptly("refusals are answers, not the deadline waited out"), \
+            Cluster(config, timeout=OUTLASTS_S) as cluster, pytest.raises(ConnectionFailed) as err:
         cluster.list_brokers(cluster.deadline())
-    assert time.monotonic() - start < 3.0
     message = str(err.value)
     assert f"no bootstrap server answered ({HOST}:{closed_port}: connection refused; " in message
     assert f"localhost:{closed_port}:" in message
@@ -108,10 +108,9 @@ def test_unreachable_bootstrap_names_every_server(config_for: Any, closed_port: 
 
 def test_bootstrap_stops_at_the_deadline(config_for: Any, silent_listener: int, closed_port: int) -> None:
     config = config_for(f"{HOST}:{silent_listener},{HOST}:{closed_port}")
-    start = time.monotonic()
-    with Cluster(config, timeout=0.5) as cluster, pytest.raises(ConnectionFailed) as err:
+    with promptly("the 0.5 s deadline"), \
+            Cluster(config, timeout=0.5) as cluster, pytest.raises(ConnectionFailed) as err:
         cluster.list_brokers(cluster.deadline())
-    assert time.monotonic() - start < 2.5
     assert f"no bootstrap server answered within 500 ms ({HOST}:{silent_listener}: ApiVersions v3 timed out after " \
         "500 ms" in str(err.value)
     assert f"{HOST}:{closed_port}: not tried, no time left" in str(err.value)
@@ -124,31 +123,30 @@ def test_a_silent_bootstrap_server_costs_the_setup_bound_then_the_next_one_answe
     (broker,) = fake_cluster()
     config = config_for(f"{HOST}:{silent_listener},{broker.address}", socket_connection_setup_timeout_ms="400")
     start = time.monotonic()
-    with Cluster(config, timeout=30) as cluster:
+    with promptly("the 400 ms setup bound, not the deadline"), Cluster(config, timeout=OUTLASTS_S) as cluster:
         assert cluster.bootstrap(cluster.deadline()).port == broker.port
-    assert 0.35 < time.monotonic() - start < 3.0  # the 400 ms bound, not the 30 s deadline
+    assert time.monotonic() - start > 0.35  # the silent server had its 400 ms
 
 
 def test_a_slow_server_gets_a_longer_bound_in_the_next_round(fake_cluster: Any, config_for: Any) -> None:
     (broker,) = fake_cluster()
 
     def slow_api_versions(request: Any, state: Any) -> Any:
-        time.sleep(0.5)  # longer than the first bound (300 ms), shorter than the second (600 ms)
+        time.sleep(0.5)  # longer than the first bound (300 ms): only a bound that grows lets an answer in
         return broker._api_versions(request, state)
 
     broker.on(18, slow_api_versions)
-    config = config_for(broker, socket_connection_setup_timeout_ms="300", socket_connection_setup_timeout_max_ms="900")
-    with Cluster(config, timeout=10) as cluster:
+    config = config_for(broker, socket_connection_setup_timeout_ms="300", socket_connection_setup_timeout_max_ms="9600")
+    with Cluster(config, timeout=WAIT_S) as cluster:
         assert cluster.bootstrap(cluster.deadline()).is_open
-    assert len(broker.requests_for(18)) == 2  # timed out once at 300 ms, answered within 600 ms
+    assert len(broker.requests_for(18)) >= 2  # timed out at 300 ms; answered within 600 ms (or a later, longer try)
 
 
 def test_every_server_refusing_fails_at_once_with_each_cause(config_for: Any, closed_port: int) -> None:
     config = config_for(f"{HOST}:{closed_port}")
-    start = time.monotonic()
-    with Cluster(config, timeout=30) as cluster, pytest.raises(ConnectionFailed) as err:
+    with promptly("refusals are answers, not the deadline waited out"), \
+            Cluster(config, timeout=OUTLASTS_S) as cluster, pytest.raises(ConnectionFailed) as err:
         cluster.bootstrap(cluster.deadline())
-    assert time.monotonic() - start < 2.0
     assert str(err.value) == (
         f"cannot reach {HOST}:{closed_port}: no bootstrap server answered ({HOST}:{closed_port}: connection refused); "
         "check bootstrap.servers / --bootstrap-server and that the brokers run and are reachable"
@@ -162,14 +160,14 @@ def test_tls_failures_stop_the_bootstrap(fake_cluster: Any, config_for: Any, tls
         f"{first.address},{second.address}", security_protocol="SSL", ssl_ca_location=str(tls_files.other_ca)
     )
     with Cluster(config) as cluster, pytest.raises(TlsFailed):
-        cluster.bootstrap(cluster.deadline(5))
+        cluster.bootstrap(cluster.deadline(WAIT_S))
     assert second.requests == []
 
 
 def test_connections_are_cached_per_node_and_the_bootstrap_one_is_reused(fake_cluster: Any, config_for: Any) -> None:
     b0, _ = fake_cluster(2)
     cluster = Cluster(config_for(b0))
-    deadline = cluster.deadline(5)
+    deadline = cluster.deadline(WAIT_S)
     brokers = cluster.list_brokers(deadline)
     assert [b.node_id for b in brokers] == [0, 1]
     first = cluster.connection(brokers[0], deadline)
@@ -188,14 +186,14 @@ def test_connections_are_cached_per_node_and_the_bootstrap_one_is_reused(fake_cl
 def test_unknown_node(fake_cluster: Any, config_for: Any) -> None:
     (broker,) = fake_cluster()
     with Cluster(config_for(broker)) as cluster, pytest.raises(ConnectionFailed, match="does not list this broker"):
-        cluster.broker(7, Deadline(5))
+        cluster.broker(7, Deadline(WAIT_S))
 
 
 def test_metadata_names_topics(fake_cluster: Any, config_for: Any) -> None:
     (broker,) = fake_cluster()
     broker.topics = {"orders": {0: 0, 1: 0}}
     with Cluster(config_for(broker)) as cluster:
-        result = cluster.metadata(cluster.deadline(5), ["orders", "ghost"])
+        result = cluster.metadata(cluster.deadline(WAIT_S), ["orders", "ghost"])
     assert sorted(result.topics["orders"].partitions) == [0, 1]
     assert result.topics["ghost"].error_code == 3
 
@@ -204,5 +202,5 @@ def test_tls_settings_are_checked_before_connecting(fake_cluster: Any, config_fo
     (broker,) = fake_cluster()
     config = config_for(broker, security_protocol="SSL", ssl_truststore_location="client.truststore.jks")
     with Cluster(config) as cluster, pytest.raises(GroupctlError, match=r"ssl\.truststore\.type=JKS"):
-        cluster.bootstrap(cluster.deadline(5))
+        cluster.bootstrap(cluster.deadline(WAIT_S))
     assert broker.requests == []

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import socket
 import threading
-import time
 from typing import Any
 
 import pytest
@@ -17,6 +16,7 @@ from groupctl.kafka.connection import BrokerConnection
 from groupctl.kafka.deadline import Deadline
 from groupctl.kafka.errors import ConnectionFailed, ProtocolFailure, RequestTimedOut, UnsupportedApi
 from groupctl.protocol.messages import framing
+from tests.server.waits import OUTLASTS_S, WAIT_S, promptly
 
 HOST = "127.0.0.1"
 
@@ -104,7 +104,7 @@ def test_request_round_trip_and_correlation_ids(fake_cluster: Any, config_for: A
     with connect(broker, config_for(broker), node_id=0) as conn:
         assert conn.where == f"{HOST}:{broker.port} (node 0)"
         for _ in range(3):
-            version, body = conn.call(3, range(0, 14), lambda v: {"topics": []}, Deadline(5))
+            version, body = conn.call(3, range(0, 14), lambda v: {"topics": []}, Deadline(WAIT_S))
             assert version == 13 and body["clusterId"] == "fake-cluster"
     ids = [r.correlation_id for r in broker.requests]
     assert ids == sorted(set(ids)) and len(ids) == 4
@@ -114,10 +114,9 @@ def test_a_silent_broker_times_out_within_the_deadline(fake_cluster: Any, config
     (broker,) = fake_cluster()
     broker.on(3, lambda request, state: broker.NO_REPLY)
     conn = connect(broker, config_for(broker))
-    start = time.monotonic()
-    with pytest.raises(RequestTimedOut, match=r"Metadata v13 to bootstrap server .* timed out after (3\d\d|400) ms"):
+    with promptly("the 0.4 s deadline"), \
+            pytest.raises(RequestTimedOut, match=r"Metadata v13 to bootstrap server .* timed out after (3\d\d|400) ms"):
         conn.request(3, 13, {"topics": []}, Deadline(0.4))
-    assert time.monotonic() - start < 2.0
     assert not conn.is_open
 
 
@@ -125,10 +124,9 @@ def test_request_timeout_ms_cuts_a_long_deadline(fake_cluster: Any, config_for: 
     (broker,) = fake_cluster()
     broker.on(3, lambda request, state: broker.NO_REPLY)
     conn = connect(broker, config_for(broker, request_timeout_ms="300"))
-    start = time.monotonic()
-    with pytest.raises(RequestTimedOut, match=r"timed out after 300 ms"):
-        conn.request(3, 13, {"topics": []}, Deadline(30))
-    assert time.monotonic() - start < 2.0
+    with promptly("request.timeout.ms, not the deadline"), \
+            pytest.raises(RequestTimedOut, match=r"timed out after 300 ms"):
+        conn.request(3, 13, {"topics": []}, Deadline(OUTLASTS_S))
 
 
 def test_wrong_correlation_id_closes_the_connection(fake_cluster: Any, config_for: Any) -> None:
@@ -136,10 +134,10 @@ def test_wrong_correlation_id_closes_the_connection(fake_cluster: Any, config_fo
     broker.on(3, lambda r, s: framing.encode_response(3, r.api_version, r.correlation_id + 7, {"topics": []}))
     conn = connect(broker, config_for(broker))
     with pytest.raises(ProtocolFailure, match=r"answered correlation id .* the connection was closed"):
-        conn.request(3, 13, {"topics": []}, Deadline(5))
+        conn.request(3, 13, {"topics": []}, Deadline(WAIT_S))
     assert not conn.is_open
     with pytest.raises(ConnectionFailed, match="the connection is closed"):
-        conn.request(3, 13, {"topics": []}, Deadline(5))
+        conn.request(3, 13, {"topics": []}, Deadline(WAIT_S))
 
 
 def test_response_size_guard(fake_cluster: Any, config_for: Any) -> None:
@@ -149,7 +147,7 @@ def test_response_size_guard(fake_cluster: Any, config_for: Any) -> None:
     with pytest.raises(
         ProtocolFailure, match=r"invalid Metadata v13 response: invalid frame size \d+ \(the limit is 20\)"
     ):
-        conn.request(3, 13, {"topics": []}, Deadline(5))
+        conn.request(3, 13, {"topics": []}, Deadline(WAIT_S))
     assert not conn.is_open
 
 
@@ -158,7 +156,7 @@ def test_undecodable_response(fake_cluster: Any, config_for: Any) -> None:
     broker.on(3, lambda r, s: framing.frame(r.correlation_id.to_bytes(4, "big") + b"\x00\x01"))
     conn = connect(broker, config_for(broker))
     with pytest.raises(ProtocolFailure, match="does not decode"):
-        conn.request(3, 1, {"topics": []}, Deadline(5))
+        conn.request(3, 1, {"topics": []}, Deadline(WAIT_S))
 
 
 def test_broker_closing_the_connection(fake_cluster: Any, config_for: Any) -> None:
@@ -166,13 +164,13 @@ def test_broker_closing_the_connection(fake_cluster: Any, config_for: Any) -> No
     broker.on(3, lambda r, s: None)
     conn = connect(broker, config_for(broker))
     with pytest.raises(ConnectionFailed, match="the broker closed the connection during Metadata v13"):
-        conn.request(3, 13, {"topics": []}, Deadline(5))
+        conn.request(3, 13, {"topics": []}, Deadline(WAIT_S))
 
 
 def test_connection_refused(closed_port: int, config_for: Any) -> None:
     conn = BrokerConnection(HOST, closed_port, config_for(f"{HOST}:{closed_port}"))
     with pytest.raises(ConnectionFailed, match=f"cannot reach {HOST}:{closed_port}: connection refused"):
-        conn.open(Deadline(5))
+        conn.open(Deadline(WAIT_S))
     assert not conn.is_open
 
 
@@ -184,10 +182,8 @@ def test_no_time_left_to_connect(fake_cluster: Any, config_for: Any) -> None:
 
 def test_silent_listener_times_out(silent_listener: int, config_for: Any) -> None:
     conn = BrokerConnection(HOST, silent_listener, config_for(f"{HOST}:{silent_listener}"))
-    start = time.monotonic()
-    with pytest.raises(RequestTimedOut, match="ApiVersions v3"):
+    with promptly("the 0.3 s deadline"), pytest.raises(RequestTimedOut, match="ApiVersions v3"):
         conn.open(Deadline(0.3))
-    assert time.monotonic() - start < 2.0
 
 
 def test_the_whole_setup_is_bounded_by_socket_connection_setup_timeout_ms(
@@ -195,18 +191,16 @@ def test_the_whole_setup_is_bounded_by_socket_connection_setup_timeout_ms(
 ) -> None:
     conn = BrokerConnection(HOST, silent_listener, config_for(f"{HOST}:{silent_listener}",
                                                              socket_connection_setup_timeout_ms="300"))
-    start = time.monotonic()
-    with pytest.raises(RequestTimedOut, match=r"ApiVersions v3 to bootstrap server .* timed out after 300 ms") as err:
-        conn.open(Deadline(30))
-    assert time.monotonic() - start < 2.0
+    timed_out = r"ApiVersions v3 to bootstrap server .* timed out after 300 ms"
+    with promptly("the 300 ms setup bound, not the deadline"), pytest.raises(RequestTimedOut, match=timed_out) as err:
+        conn.open(Deadline(OUTLASTS_S))
     assert err.value.timed_out and not conn.is_open
 
 
 def test_an_explicit_setup_bound_wins_and_the_deadline_caps_it(silent_listener: int, config_for: Any) -> None:
     config = config_for(f"{HOST}:{silent_listener}")
-    # the request's own budget is what the 200 ms (100 ms) left once connected
     with pytest.raises(RequestTimedOut, match=r"timed out after (1\d\d|200) ms"):
-        BrokerConnection(HOST, silent_listener, config).open(Deadline(30), setup_s=0.2)
+        BrokerConnection(HOST, silent_listener, config).open(Deadline(OUTLASTS_S), setup_s=0.2)
     with pytest.raises(RequestTimedOut, match=r"timed out after (\d\d(\.\d)?|100) ms"):
         BrokerConnection(HOST, silent_listener, config).open(Deadline(0.1), setup_s=20)
 
@@ -218,7 +212,7 @@ def test_an_unresolvable_host_is_named(monkeypatch: pytest.MonkeyPatch, config_f
     monkeypatch.setattr(connection.socket, "getaddrinfo", no_such_host)
     conn = BrokerConnection("kafka-9.example", 9092, config_for("kafka-9.example:9092"))
     with pytest.raises(ConnectionFailed) as err:
-        conn.open(Deadline(5))
+        conn.open(Deadline(WAIT_S))
     assert str(err.value) == ("cannot reach kafka-9.example:9092: cannot resolve the host name 'kafka-9.example' "
                               "(Name or service not known)")
     assert not err.value.timed_out
@@ -231,17 +225,15 @@ def test_a_hung_host_name_lookup_is_bounded(monkeypatch: pytest.MonkeyPatch, con
     def hung(host: str, *args: Any, **kwargs: Any) -> Any:
         if kwargs.get("flags") == socket.AI_NUMERICHOST:
             return real(host, *args, **kwargs)
-        release.wait(10)  # a resolver that does not answer (released when the test ends)
+        release.wait(OUTLASTS_S)  # a resolver that does not answer (released when the test ends)
         raise socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution")
 
     monkeypatch.setattr(connection.socket, "getaddrinfo", hung)
     conn = BrokerConnection("kafka-9.example", 9092, config_for("kafka-9.example:9092"))
-    start = time.monotonic()
     try:
-        with pytest.raises(ConnectionFailed) as err:
+        with promptly("the 0.3 s deadline, not the resolver"), pytest.raises(ConnectionFailed) as err:
             conn.open(Deadline(0.3))
     finally:
         release.set()
-    assert time.monotonic() - start < 2.0
     assert "the host name lookup of 'kafka-9.example' took more than 300 ms (check DNS)" in str(err.value)
     assert err.value.timed_out

@@ -15,6 +15,7 @@ from groupctl.kafka.coordinator import find_coordinator_request, find_coordinato
 from groupctl.kafka.errors import ConnectionFailed, CoordinatorUnavailable
 from groupctl.kafka.groups import describe_classic_groups
 from groupctl.protocol.messages import framing
+from tests.server.waits import OUTLASTS_S, WAIT_S, promptly
 
 HOST = "127.0.0.1"
 
@@ -45,7 +46,7 @@ def describe_handler(errors: list[int] | None = None) -> Any:
 def test_find_coordinator_bytes_equal_kafka_python(fake_cluster: Any, config_for: Any, kp: Any, version: int) -> None:
     (broker,) = fake_cluster(api_versions={18: (0, 3), 10: (0, version)})
     with Cluster(config_for(broker)) as cluster:
-        answers = find_coordinators(cluster, ["orders", "payments"], cluster.deadline(5))
+        answers = find_coordinators(cluster, ["orders", "payments"], cluster.deadline(WAIT_S))
     assert {k: (a.node_id, a.port, a.error_code) for k, a in answers.items()} == {
         "orders": (0, broker.port, 0),
         "payments": (0, broker.port, 0),
@@ -128,7 +129,7 @@ def test_not_coordinator_then_rediscovery(fake_cluster: Any, config_for: Any) ->
     b0.on(15, describe_handler([16]))  # the group moved to b1
     b1.on(15, describe_handler())
     with Cluster(config_for(b0)) as cluster:
-        result = describe_classic_groups(cluster, ["orders"], cluster.deadline(5))
+        result = describe_classic_groups(cluster, ["orders"], cluster.deadline(WAIT_S))
         assert cluster.coordinators["orders"].node_id == 1
     assert result["orders"].error_code == 0 and result["orders"].coordinator.node_id == 1
     assert lookups == [0, 1]
@@ -138,7 +139,7 @@ def test_coordinator_not_available_rediscovers(fake_cluster: Any, config_for: An
     (broker,) = fake_cluster()
     broker.on(15, describe_handler([15]))
     with Cluster(config_for(broker)) as cluster:
-        assert describe_classic_groups(cluster, ["g"], cluster.deadline(5))["g"].error_code == 0
+        assert describe_classic_groups(cluster, ["g"], cluster.deadline(WAIT_S))["g"].error_code == 0
     assert len(broker.requests_for(10)) == 2 and len(broker.requests_for(15)) == 2
 
 
@@ -146,7 +147,7 @@ def test_load_in_progress_retries_on_the_same_coordinator(fake_cluster: Any, con
     (broker,) = fake_cluster()
     broker.on(15, describe_handler([14, 14]))
     with Cluster(config_for(broker)) as cluster:
-        result = describe_classic_groups(cluster, ["g"], cluster.deadline(5))
+        result = describe_classic_groups(cluster, ["g"], cluster.deadline(WAIT_S))
     assert result["g"].state == "Stable"
     assert len(broker.requests_for(10)) == 1 and len(broker.requests_for(15)) == 3
 
@@ -155,14 +156,15 @@ def test_load_in_progress_is_bounded_by_the_deadline(fake_cluster: Any, config_f
     (broker,) = fake_cluster()
     broker.on(15, lambda r, s: {"groups": [described(g, 14) for g in r.body["groups"]]})
     start = time.monotonic()
-    with Cluster(config_for(broker), timeout=0.6) as cluster, pytest.raises(CoordinatorUnavailable) as err:
+    with promptly("the 2 s deadline"), Cluster(config_for(broker), timeout=2) as cluster, \
+            pytest.raises(CoordinatorUnavailable) as err:
         describe_classic_groups(cluster, ["orders"], cluster.deadline())
-    elapsed = time.monotonic() - start
-    assert 0.5 < elapsed < 2.5
+    assert time.monotonic() - start >= 1.9  # retried until the deadline, not given up before it
     message = str(err.value)
-    assert message.startswith("DescribeGroups: no coordinator answered within 600 ms for 1 group ")
+    assert message.startswith("DescribeGroups: no coordinator answered within 2.0 s for 1 group ")
     assert f"'orders': COORDINATOR_LOAD_IN_PROGRESS from {HOST}:{broker.port} (node 0)" in message
-    assert 3 <= len(broker.requests_for(15)) <= 8
+    # backoffs of 0.1, 0.2, 0.4 and 0.8 s fit in 2 s: 5 asks at most (a slow machine asks fewer), never a busy loop
+    assert 2 <= len(broker.requests_for(15)) <= 5
 
 
 def test_find_coordinator_not_available_is_retried(fake_cluster: Any, config_for: Any) -> None:
@@ -182,7 +184,7 @@ def test_find_coordinator_not_available_is_retried(fake_cluster: Any, config_for
     broker.on(10, find)
     broker.on(15, describe_handler())
     with Cluster(config_for(broker)) as cluster:
-        assert describe_classic_groups(cluster, ["g"], cluster.deadline(5))["g"].error_code == 0
+        assert describe_classic_groups(cluster, ["g"], cluster.deadline(WAIT_S))["g"].error_code == 0
     assert len(calls) == 2
 
 
@@ -203,7 +205,7 @@ def test_unreachable_coordinator_is_rediscovered(fake_cluster: Any, config_for: 
     broker.on(10, find)
     broker.on(15, describe_handler())
     with Cluster(config_for(broker)) as cluster:
-        assert describe_classic_groups(cluster, ["g"], cluster.deadline(5))["g"].coordinator.node_id == 0
+        assert describe_classic_groups(cluster, ["g"], cluster.deadline(WAIT_S))["g"].coordinator.node_id == 0
     assert len(calls) == 2
 
 
@@ -211,7 +213,7 @@ def test_old_brokers_get_one_lookup_per_group(fake_cluster: Any, config_for: Any
     (broker,) = fake_cluster(api_versions={18: (0, 3), 10: (0, 2), 15: (0, 3)})
     broker.on(15, describe_handler())
     with Cluster(config_for(broker)) as cluster:
-        result = describe_classic_groups(cluster, ["a", "b", "c"], cluster.deadline(5))
+        result = describe_classic_groups(cluster, ["a", "b", "c"], cluster.deadline(WAIT_S))
     assert sorted(result) == ["a", "b", "c"]
     assert [r.body["key"] for r in broker.requests_for(10)] == ["a", "b", "c"]
     (describe,) = broker.requests_for(15)
@@ -230,16 +232,16 @@ def test_fatal_lookup_errors_are_raised(fake_cluster: Any, config_for: Any) -> N
         },
     )
     with Cluster(config_for(broker)) as cluster, pytest.raises(KafkaError) as err:
-        describe_classic_groups(cluster, ["secret"], cluster.deadline(5))
+        describe_classic_groups(cluster, ["secret"], cluster.deadline(WAIT_S))
     assert err.value.name == "GROUP_AUTHORIZATION_FAILED"
     assert "FindCoordinator for group 'secret' failed with GROUP_AUTHORIZATION_FAILED" in str(err.value)
 
 
 def test_an_unreachable_cluster_fails_at_once(config_for: Any, closed_port: int) -> None:
-    start = time.monotonic()
-    with Cluster(config_for(f"{HOST}:{closed_port}"), timeout=10) as cluster, pytest.raises(ConnectionFailed) as err:
+    with promptly("a refused bootstrap is an answer, not the deadline waited out"), \
+            Cluster(config_for(f"{HOST}:{closed_port}"), timeout=OUTLASTS_S) as cluster, \
+            pytest.raises(ConnectionFailed) as err:
         describe_classic_groups(cluster, ["g"], cluster.deadline())
-    assert time.monotonic() - start < 2.0
     assert "no bootstrap server answered" in str(err.value)
 
 
@@ -262,10 +264,9 @@ def test_a_coordinator_that_keeps_refusing_fails_at_once_with_that_cause(
 ) -> None:
     (broker,) = fake_cluster()
     broker.on(10, _coordinator_at(7, closed_port))
-    start = time.monotonic()
-    with Cluster(config_for(broker), timeout=30) as cluster, pytest.raises(ConnectionFailed) as err:
+    with promptly("three refusals in a row, not the deadline waited out"), \
+            Cluster(config_for(broker), timeout=OUTLASTS_S) as cluster, pytest.raises(ConnectionFailed) as err:
         describe_classic_groups(cluster, ["orders"], cluster.deadline())
-    assert time.monotonic() - start < 5  # not the 30 s deadline
     assert str(err.value).startswith(
         f"cannot reach {HOST}:{closed_port}: connection refused 3 times in a row by node 7, the coordinator of "
         "group 'orders' (DescribeGroups); the broker went away"
@@ -283,10 +284,9 @@ def test_a_coordinator_that_disappears_mid_command_fails_at_once(fake_cluster: A
         return None  # and this connection closes without an answer
 
     b1.on(15, vanish)
-    start = time.monotonic()
-    with Cluster(config_for(b0), timeout=30) as cluster, pytest.raises(ConnectionFailed) as err:
+    with promptly("refused reconnects, not the deadline waited out"), \
+            Cluster(config_for(b0), timeout=OUTLASTS_S) as cluster, pytest.raises(ConnectionFailed) as err:
         describe_classic_groups(cluster, ["orders"], cluster.deadline())
-    assert time.monotonic() - start < 5
     assert f"cannot reach {HOST}:{b1.port}: connection refused 3 times in a row by node 1" in str(err.value)
     assert len(b1.requests_for(15)) == 1
 
@@ -309,12 +309,14 @@ def test_a_slow_coordinator_gets_a_longer_setup_bound_when_retried(fake_cluster:
     b0.on(10, _coordinator_at(1, b1.port))
 
     def slow_api_versions(request: Any, state: Any) -> Any:
-        time.sleep(0.5)  # longer than the first bound (300 ms), shorter than the second (600 ms)
+        time.sleep(0.5)  # longer than the first bound (300 ms): only a bound that grows lets an answer in
         return b1._api_versions(request, state)
 
     b1.on(18, slow_api_versions)
     b1.on(15, describe_handler())
     config = config_for(b0, socket_connection_setup_timeout_ms="300")
-    with Cluster(config, timeout=10) as cluster:
+    with Cluster(config, timeout=WAIT_S) as cluster:
         assert describe_classic_groups(cluster, ["g"], cluster.deadline())["g"].coordinator.node_id == 1
-    assert len(b1.requests_for(18)) == 2 and len(b0.requests_for(10)) == 2
+    # timed out at 300 ms, answered within 600 ms (a loaded machine may need the 1.2 s of a third try)
+    assert len(b1.requests_for(18)) >= 2
+    assert len(b0.requests_for(10)) == len(b1.requests_for(18))  # looked up again after each timeout

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from groupctl.kafka.deadline import Deadline, seconds_text
@@ -37,13 +35,20 @@ def test_sooner_takes_the_nearer_bound() -> None:
     assert late.remaining() == pytest.approx(2.0) and late.total == pytest.approx(2.0)
 
 
-def test_sleep_never_passes_the_deadline() -> None:
-    deadline = Deadline(0.05)
-    start = time.monotonic()
+def test_sleep_never_passes_the_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = Clock()
+    slept: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        clock.now += seconds
+
+    monkeypatch.setattr("groupctl.kafka.deadline.time.sleep", sleep)
+    deadline = Deadline(0.05, clock)
     deadline.sleep(5.0)
-    assert time.monotonic() - start < 1.0
+    assert slept == [pytest.approx(0.05)] and deadline.expired
     deadline.sleep(1.0)  # already expired: returns at once
-    assert deadline.expired
+    assert len(slept) == 1
 
 
 def test_negative_budget_is_refused() -> None:

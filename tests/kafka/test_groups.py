@@ -30,6 +30,7 @@ from groupctl.kafka.groups import (
 )
 from groupctl.model import GroupListing, MemberIdentity, TopicPartition
 from groupctl.protocol.messages import framing
+from tests.server.waits import WAIT_S
 
 HOST = "127.0.0.1"
 TOPIC_ID = uuid.UUID("6ba7b810-9dad-11d1-80b4-00c04fd430c8")
@@ -70,7 +71,7 @@ def test_list_groups_bytes_equal_kafka_python(fake_cluster: Any, config_for: Any
     broker.on(16, lambda r, s: {"errorCode": 0, "groups": [listed("g")]})
     broker.on(15, describe_each("Stable", "consumer"))
     with Cluster(config_for(broker)) as cluster:
-        groups = list_groups(cluster, cluster.deadline(5), states=["Stable"], types=["classic"])
+        groups = list_groups(cluster, cluster.deadline(WAIT_S), states=["Stable"], types=["classic"])
     assert groups == [GroupListing("g", "classic", "Stable", "consumer")]
     (request,) = broker.requests_for(16)
     assert framing.frame(broker.raw_for(16)[0]) == kp.frame(
@@ -112,11 +113,11 @@ def test_list_groups_merges_brokers_and_filters_client_side(fake_cluster: Any, c
     b1.on(16, lambda r, s: {"errorCode": 0, "groups": [listed("billing", "Empty"), listed("shared")]})
     b2.on(16, lambda r, s: {"errorCode": 0, "groups": [listed("audit", "Assigning", "consumer", "")]})
     with Cluster(config_for(b0)) as cluster:
-        everything = list_groups(cluster, cluster.deadline(5))
+        everything = list_groups(cluster, cluster.deadline(WAIT_S))
         assert [g.group_id for g in everything] == ["audit", "billing", "orders", "shared"]
-        consumer = list_groups(cluster, cluster.deadline(5), types=["CONSUMER"])
+        consumer = list_groups(cluster, cluster.deadline(WAIT_S), types=["CONSUMER"])
         assert [(g.group_id, g.state) for g in consumer] == [("audit", "Assigning"), ("orders", "Stable")]
-        stable_classic = list_groups(cluster, cluster.deadline(5), states=["stable"], types=["classic"])
+        stable_classic = list_groups(cluster, cluster.deadline(WAIT_S), states=["stable"], types=["classic"])
         assert [g.group_id for g in stable_classic] == ["shared"]
     assert b2.requests_for(16)[0].body == {"statesFilter": [], "typesFilter": []}
     assert b0.requests_for(16)[2].body == {"statesFilter": ["stable"], "typesFilter": ["classic"]}
@@ -128,14 +129,14 @@ def test_list_groups_on_brokers_without_types(fake_cluster: Any, config_for: Any
     (old,) = fake_cluster(api_versions=old_versions)
     old.on(16, lambda r, s: {"errorCode": 0, "groups": [listed("g", "Empty")]})
     with Cluster(config_for(old)) as cluster:
-        assert list_groups(cluster, cluster.deadline(5), types=["classic"]) == [
+        assert list_groups(cluster, cluster.deadline(WAIT_S), types=["classic"]) == [
             GroupListing("g", "classic", "Empty", "consumer")
         ]
     (early,) = fake_cluster(api_versions={**old_versions, 68: (0, 0)})
     early.on(16, lambda r, s: {"errorCode": 0, "groups": [listed("g", "Empty")]})
     with Cluster(config_for(early)) as cluster:
-        assert list_groups(cluster, cluster.deadline(5), types=["classic"]) == []
-        assert list_groups(cluster, cluster.deadline(5))[0].type == "unknown"
+        assert list_groups(cluster, cluster.deadline(WAIT_S), types=["classic"]) == []
+        assert list_groups(cluster, cluster.deadline(WAIT_S))[0].type == "unknown"
 
 
 def test_list_groups_retries_a_loading_coordinator(fake_cluster: Any, config_for: Any) -> None:
@@ -143,14 +144,14 @@ def test_list_groups_retries_a_loading_coordinator(fake_cluster: Any, config_for
     codes = [14, 0]
     broker.on(16, lambda r, s: {"errorCode": codes.pop(0), "groups": [listed("g")]})
     with Cluster(config_for(broker)) as cluster:
-        assert [g.group_id for g in list_groups(cluster, cluster.deadline(5))] == ["g"]
+        assert [g.group_id for g in list_groups(cluster, cluster.deadline(WAIT_S))] == ["g"]
 
 
 def test_list_groups_errors_name_the_broker(fake_cluster: Any, config_for: Any) -> None:
     (broker,) = fake_cluster()
     broker.on(16, lambda r, s: {"errorCode": 31, "groups": []})
     with Cluster(config_for(broker)) as cluster, pytest.raises(Exception) as err:
-        list_groups(cluster, cluster.deadline(5))
+        list_groups(cluster, cluster.deadline(WAIT_S))
     assert str(err.value) == f"ListGroups on {HOST}:{broker.port} (node 0) failed with CLUSTER_AUTHORIZATION_FAILED"
 
 
@@ -162,7 +163,7 @@ def test_describe_groups_bytes_equal_kafka_python(fake_cluster: Any, config_for:
     (broker,) = fake_cluster(api_versions={**BASE_VERSIONS, 15: (0, version)})
     broker.on(15, describe_each("Empty", ""))
     with Cluster(config_for(broker)) as cluster:
-        result = describe_classic_groups(cluster, ["a", "b"], cluster.deadline(5))
+        result = describe_classic_groups(cluster, ["a", "b"], cluster.deadline(WAIT_S))
     assert sorted(result) == ["a", "b"]
     (request,) = broker.requests_for(15)
     assert framing.frame(broker.raw_for(15)[0]) == kp.frame(
@@ -323,7 +324,7 @@ def test_consumer_group_describe_known_bytes(fake_cluster: Any, config_for: Any,
         },
     )
     with Cluster(config_for(broker)) as cluster:
-        describe_consumer_groups(cluster, ["g"], cluster.deadline(5))
+        describe_consumer_groups(cluster, ["g"], cluster.deadline(WAIT_S))
     (request,) = broker.requests_for(69)
     body = bytes.fromhex("02 02 67 00 00")  # [g], IncludeAuthorizedOperations false, no tags
     assert framing.frame(broker.raw_for(69)[0]) == framing.frame(
@@ -404,7 +405,7 @@ def test_a_consumer_group_describe_answer_says_whether_the_group_is_mixed(types,
 def test_consumer_group_describe_needs_api_69(fake_cluster: Any, config_for: Any) -> None:
     (broker,) = fake_cluster(api_versions=BASE_VERSIONS)
     with Cluster(config_for(broker)) as cluster, pytest.raises(UnsupportedApi) as err:
-        describe_consumer_groups(cluster, ["g"], cluster.deadline(5))
+        describe_consumer_groups(cluster, ["g"], cluster.deadline(WAIT_S))
     assert str(err.value) == f"{HOST}:{broker.port} (node 0) has no ConsumerGroupDescribe (API 69)"
 
 
@@ -427,7 +428,7 @@ def test_leave_group_bytes_equal_kafka_python(fake_cluster: Any, config_for: Any
         },
     )
     with Cluster(config_for(broker)) as cluster:
-        result = leave_group(cluster, "orders", MEMBERS, cluster.deadline(5))
+        result = leave_group(cluster, "orders", MEMBERS, cluster.deadline(WAIT_S))
     assert (result.error_code, result.version) == (0, version)
     assert [(m.member_id, m.group_instance_id, m.error_name) for m in result.members] == [
         ("m-1", "i-1", "NONE"),
@@ -477,7 +478,7 @@ def test_leave_group_reason_default_and_truncation() -> None:
 def test_leave_group_on_an_old_broker(fake_cluster: Any, config_for: Any) -> None:
     (broker,) = fake_cluster(api_versions={**BASE_VERSIONS, 13: (0, 2)})
     with Cluster(config_for(broker)) as cluster, pytest.raises(LeaveGroupUnsupported) as err:
-        leave_group(cluster, "orders", [MemberIdentity("", "i-1")], cluster.deadline(5))
+        leave_group(cluster, "orders", [MemberIdentity("", "i-1")], cluster.deadline(WAIT_S))
     assert str(err.value) == (
         f"{HOST}:{broker.port} (node 0): this broker's LeaveGroup is v2; removing members by group.instance.id "
         "needs Kafka 2.3+ (LeaveGroup v3)"
@@ -490,6 +491,6 @@ def test_leave_group_retries_coordinator_errors_and_keeps_others(fake_cluster: A
     codes = [16, 14, 69]
     broker.on(13, lambda r, s: {"errorCode": codes.pop(0), "members": []})
     with Cluster(config_for(broker)) as cluster:
-        result = leave_group(cluster, "gone", [MemberIdentity("", "i-1")], cluster.deadline(5))
+        result = leave_group(cluster, "gone", [MemberIdentity("", "i-1")], cluster.deadline(WAIT_S))
     assert result.error_name == "GROUP_ID_NOT_FOUND" and result.members == []
     assert len(broker.requests_for(13)) == 3 and len(broker.requests_for(10)) == 2

@@ -13,6 +13,7 @@ from groupctl.kafka.connection import BrokerConnection
 from groupctl.kafka.deadline import Deadline
 from groupctl.kafka.errors import ConnectionFailed, ProtocolFailure, TlsFailed
 from groupctl.kafka.tls import client_context, explain_handshake_failure
+from tests.server.waits import WAIT_S
 
 HOST = "127.0.0.1"
 
@@ -25,7 +26,7 @@ def open_tls(broker: Any, config: Any, host: str = HOST) -> BrokerConnection:
     from groupctl.kafka.tls import client_context as make
 
     settings = config.tls()
-    return BrokerConnection(host, broker.port, config, ssl_context=make(settings)).open(Deadline(10))
+    return BrokerConnection(host, broker.port, config, ssl_context=make(settings)).open(Deadline(WAIT_S))
 
 
 def test_context_settings(tls_files: Any) -> None:
@@ -58,7 +59,7 @@ def test_context_file_errors(tls_files: Any, tmp_path: Any) -> None:
 def test_tls_connection(fake_cluster: Any, config_for: Any, tls_files: Any) -> None:
     (broker,) = fake_cluster(tls=tls_files.server_context())
     with open_tls(broker, tls_config(config_for, broker, ssl_ca_location=str(tls_files.ca))) as conn:
-        assert conn.request(3, 13, {"topics": []}, Deadline(5))["clusterId"] == "fake-cluster"
+        assert conn.request(3, 13, {"topics": []}, Deadline(WAIT_S))["clusterId"] == "fake-cluster"
 
 
 def test_untrusted_broker_certificate(fake_cluster: Any, config_for: Any, tls_files: Any) -> None:
@@ -98,7 +99,7 @@ def test_client_certificate(fake_cluster: Any, config_for: Any, tls_files: Any) 
         ssl_key_password=tls_files.client_key_password,
     )
     with open_tls(broker, with_cert) as conn:
-        assert conn.request(3, 13, {"topics": []}, Deadline(5))["clusterId"] == "fake-cluster"
+        assert conn.request(3, 13, {"topics": []}, Deadline(WAIT_S))["clusterId"] == "fake-cluster"
     without = tls_config(config_for, broker, ssl_ca_location=str(tls_files.ca))
     with pytest.raises((TlsFailed, ConnectionFailed)):
         open_tls(broker, without)
@@ -130,7 +131,7 @@ def test_plaintext_client_on_a_tls_listener(fake_cluster: Any, config_for: Any, 
     (broker,) = fake_cluster(tls=tls_files.server_context())
     conn = BrokerConnection(HOST, broker.port, config_for(broker))
     with pytest.raises((ProtocolFailure, ConnectionFailed)) as err:
-        conn.open(Deadline(5))
+        conn.open(Deadline(WAIT_S))
     assert "security.protocol" in str(err.value)
 
 

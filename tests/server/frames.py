@@ -7,8 +7,9 @@ from types import TracebackType
 
 from groupctl.protocol.messages import framing
 from groupctl.server.server import ServerThread
+from tests.server.waits import WAIT_S
 
-TIMEOUT_S = 10.0
+TIMEOUT_S = WAIT_S  # every socket read: only a server that never answers gets this far
 MAX_FRAME = 1 << 26  # a larger size prefix is a broken answer, not one to wait for
 
 

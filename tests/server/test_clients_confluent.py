@@ -155,7 +155,7 @@ def admin_answers(admin: AdminClient, groups: list[str]) -> dict:
         assert result.errors == []
         return sorted((g.group_id, g.state, g.type, g.is_simple_consumer_group) for g in result.valid)
 
-    futures = admin.describe_consumer_groups(groups, request_timeout=10)
+    futures = admin.describe_consumer_groups(groups, request_timeout=WAIT_S)
     return {
         "all": listed(),
         "consumer": listed(types={ConsumerGroupType.CONSUMER}),

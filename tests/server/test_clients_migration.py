@@ -92,12 +92,12 @@ def test_classic_and_consumer_protocol_clients_share_a_group_and_it_migrates_bot
     assert member_types(served) == {"c-static": 0, "c-dynamic": 0, "k-static": 1, "k-dynamic": 1}
 
     admin = AdminClient({"bootstrap.servers": served.bootstrap, "log_level": 3})
-    listed = admin.list_consumer_groups(request_timeout=10).result(WAIT_S)
+    listed = admin.list_consumer_groups(request_timeout=WAIT_S).result(WAIT_S)
     assert [(g.group_id, g.type) for g in listed.valid] == [(GROUP, ConsumerGroupType.CONSUMER)]
 
     def described_alike() -> bool:
         """AdminClient and groupctl describe the same members and assignments (asked until the group is still)."""
-        admin_view = admin_description_view(admin.describe_consumer_groups([GROUP], request_timeout=10)[GROUP]
+        admin_view = admin_description_view(admin.describe_consumer_groups([GROUP], request_timeout=WAIT_S)[GROUP]
                                             .result(WAIT_S))
         local_view = served.call(lambda b: description_view(b.backend.describe_groups([GROUP])[0]))
         return admin_view == local_view

@@ -24,6 +24,7 @@ from kafka import TopicPartition as KafkaTopicPartition
 
 from groupctl.backends.local import LocalBackend
 from groupctl.server.server import ServerOptions, ServerThread
+from tests.server.waits import WAIT_S
 
 CODECS = ["none", "gzip", "snappy", "lz4", "zstd"]
 REPO = Path(__file__).resolve().parents[2]
@@ -189,9 +190,9 @@ def test_librdkafka_reads_what_kafka_python_wrote(tmp_path: Path, codec: str) ->
             futures = [producer.send("mixed", key=k, value=v, partition=i % 2, headers=[("by", b"kafka-python")])
                        for i, (k, v) in enumerate(sent)]
             producer.flush(timeout=30)
-            assert [f.get(timeout=10).offset for f in futures[:4]] == [0, 0, 1, 1]
+            assert [f.get(timeout=WAIT_S).offset for f in futures[:4]] == [0, 0, 1, 1]
         finally:
-            producer.close(timeout=10)
+            producer.close(timeout=WAIT_S)
         consumer = Consumer({"bootstrap.servers": server.bootstrap, "group.id": "reader",
                              "enable.auto.commit": False})
         try:

@@ -9,6 +9,7 @@ from confluent_kafka.admin import AdminClient
 
 from groupctl.server.server import ServerThread
 from tests.server.frames import Wire, call
+from tests.server.waits import WAIT_S
 
 
 def test_api_versions_lists_every_handled_api(served: ServerThread) -> None:
@@ -48,7 +49,7 @@ def test_find_coordinator_batched_and_single(served: ServerThread) -> None:
 def test_confluent_kafka_sees_the_cluster(served: ServerThread) -> None:
     served.call(lambda b: b.backend.create_topic("orders", 2))
     admin = AdminClient({"bootstrap.servers": served.bootstrap})
-    md = admin.list_topics(timeout=10)
+    md = admin.list_topics(timeout=WAIT_S)
     assert list(md.brokers) == [1]
     assert len(md.topics["orders"].partitions) == 2
 
@@ -77,7 +78,7 @@ def test_describe_cluster_refuses_other_endpoint_types_as_a_broker_does(served: 
 
 def test_confluent_admin_describe_cluster(served: ServerThread) -> None:
     admin = AdminClient({"bootstrap.servers": served.bootstrap})
-    described = admin.describe_cluster(request_timeout=10).result(10)
+    described = admin.describe_cluster(request_timeout=WAIT_S).result(WAIT_S)
     assert described.cluster_id == served.call(lambda b: b.cluster_id)
     assert described.controller.id == 1
     assert [(n.id, n.port) for n in described.nodes] == [(1, int(served.bootstrap.rsplit(":", 1)[1]))]

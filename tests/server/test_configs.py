@@ -18,6 +18,7 @@ from groupctl.backends.local import LocalBackend
 from groupctl.errors import KAFKA_ERROR_CODES as CODE
 from groupctl.server.server import ServerThread
 from tests.server.frames import call
+from tests.server.waits import WAIT_S
 
 GROUP, TOPIC, BROKER, BROKER_LOGGER = 32, 2, 4, 8
 SET, DELETE, APPEND, SUBTRACT = 0, 1, 2, 3
@@ -177,16 +178,16 @@ def test_confluent_admin_group_configs_agree_with_the_local_backend(served: Serv
     setting = ConfigResource(ResourceType.GROUP, "orders-app", incremental_configs=[
         ConfigEntry("consumer.session.timeout.ms", "52000", incremental_operation=AlterConfigOpType.SET)])
     for future in admin.incremental_alter_configs([setting], validate_only=True).values():
-        assert future.result(10) is None
+        assert future.result(WAIT_S) is None
     assert served.call(lambda b: b.coordinator.configs.overrides) == {}
     for future in admin.incremental_alter_configs([setting]).values():
-        assert future.result(10) is None
+        assert future.result(WAIT_S) is None
     bad = ConfigResource(ResourceType.GROUP, "orders-app", incremental_configs=[
         ConfigEntry("consumer.session.timeout.ms", "1", incremental_operation=AlterConfigOpType.SET)])
     with pytest.raises(KafkaException, match="must be greater than or equal to"):
-        next(iter(admin.incremental_alter_configs([bad]).values())).result(10)
+        next(iter(admin.incremental_alter_configs([bad]).values())).result(WAIT_S)
     (future,) = admin.describe_configs([ConfigResource(ResourceType.GROUP, "orders-app")]).values()
-    described = future.result(10)
+    described = future.result(WAIT_S)
     over_the_wire = {name: (entry.value, source_name(entry.source)) for name, entry in described.items()}
     assert described["consumer.session.timeout.ms"].synonyms["group.consumer.session.timeout.ms"].value == "45000"
     served.stop()

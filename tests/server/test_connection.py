@@ -33,8 +33,8 @@ from tests.server.frames import (
     read_exactly,
 )
 from tests.server.test_data import batch, fetch_body, list_offsets, produce_body
-from tests.server.test_groups import TOPIC, join_body, stable_static_member, sync_body
-from tests.server.waits import wait_until
+from tests.server.test_groups import TOPIC, join_body, joined_static, stable_static_member, sync_body
+from tests.server.waits import OUTLASTS_S, wait_until
 
 API_VERSIONS_V3 = {"clientSoftwareName": "healthy", "clientSoftwareVersion": "1"}
 
@@ -71,9 +71,7 @@ def test_garbage_closes_only_that_connection(served: ServerThread, healthy: sock
 def test_a_2gb_length_prefix_is_refused_without_waiting_for_it(served: ServerThread, healthy: socket.socket) -> None:
     with connect(served) as bad:
         bad.sendall(struct.pack(">i", 2**31 - 1) + b"\x00\x12")
-        started = time.monotonic()
-        assert closed_by_server(bad)
-        assert time.monotonic() - started < 5
+        assert closed_by_server(bad)  # a server waiting for the 2 GB would leave the read to time out
 
 
 def test_a_request_cut_off_midway_closes_when_the_client_half_closes(served: ServerThread,
@@ -137,7 +135,7 @@ def test_max_connections_is_enforced_and_frees_up(limited: ServerThread) -> None
         assert exchange(first, 18, 3, API_VERSIONS_V3, 9)["errorCode"] == 0
     finally:
         second.close()
-    wait_until(lambda: limited.server.connection_count <= 1, "the server lets go of the closed connection", 5)
+    wait_until(lambda: limited.server.connection_count <= 1, "the server lets go of the closed connection")
     with connect(limited) as again:
         assert exchange(again, 18, 3, API_VERSIONS_V3, 10)["errorCode"] == 0
     first.close()
@@ -156,8 +154,8 @@ def test_an_idle_connection_is_closed(limited: ServerThread) -> None:
     with connect(limited) as idle:
         assert exchange(idle, 18, 3, API_VERSIONS_V3, 1)["errorCode"] == 0
         started = time.monotonic()
-        assert closed_by_server(idle)
-        assert 0.5 < time.monotonic() - started < 5
+        assert closed_by_server(idle)  # within the socket timeout (WAIT_S), far past the idle timeout (1 s)
+        assert time.monotonic() - started >= 0.5  # not before its idle timeout
 
 
 def test_stop_closes_open_connections_and_saves(tmp_path: Path) -> None:
@@ -166,9 +164,7 @@ def test_stop_closes_open_connections_and_saves(tmp_path: Path) -> None:
     served.call(lambda b: b.backend.create_topic("orders", 1))
     with connect(served) as open_client:
         assert exchange(open_client, 18, 3, API_VERSIONS_V3, 1)["errorCode"] == 0
-        started = time.monotonic()
-        served.stop()
-        assert time.monotonic() - started < 5
+        served.stop()  # bounded by the thread's own timeout: a stop that hung would raise
         assert closed_by_server(open_client)
     assert "orders" in (tmp_path / "cluster" / "topics.json").read_text()
     assert not (tmp_path / "cluster" / "serving.json").exists()
@@ -230,6 +226,14 @@ def _traced_bytes() -> int:
     return tracemalloc.get_traced_memory()[0]
 
 
+def _assert_freed(baseline: int) -> None:
+    """No more than 2 MB traced beyond `baseline`, once the closed transports' last callbacks have run on the
+    server's loop (waited for, bounded)."""
+    with contextlib.suppress(AssertionError):
+        wait_until(lambda: _traced_bytes() - baseline < 2 << 20, "the closed connections' buffers are freed")
+    assert _traced_bytes() - baseline < 2 << 20, f"{(_traced_bytes() - baseline) >> 20} MB still held"
+
+
 @pytest.fixture
 def no_gc() -> Iterator[None]:
     """Memory traced and the cycle collector off: what is freed is freed by reference counting alone."""
@@ -259,9 +263,8 @@ def test_abandoned_partial_frames_are_freed_without_the_garbage_collector(
             bad.close()
         else:
             bad.close()
-    wait_until(lambda: served.server.connection_count == 1, "the server lets go of the abandoned connections", 10)
-    time.sleep(0.2)  # the closed transports' last callbacks
-    assert _traced_bytes() - baseline < 2 << 20, f"{(_traced_bytes() - baseline) >> 20} MB still held"
+    wait_until(lambda: served.server.connection_count == 1, "the server lets go of the abandoned connections")
+    _assert_freed(baseline)
 
 
 def test_malformed_large_requests_are_freed_without_the_garbage_collector(
@@ -273,9 +276,8 @@ def test_malformed_large_requests_are_freed_without_the_garbage_collector(
         with connect(served) as bad:
             bad.sendall(garbage)
             assert closed_by_server(bad)
-    wait_until(lambda: served.server.connection_count == 1, "the server lets go of the malformed requests", 10)
-    time.sleep(0.2)  # the closed transports' last callbacks
-    assert _traced_bytes() - baseline < 2 << 20, f"{(_traced_bytes() - baseline) >> 20} MB still held"
+    wait_until(lambda: served.server.connection_count == 1, "the server lets go of the malformed requests")
+    _assert_freed(baseline)
 
 
 @pytest.fixture
@@ -296,13 +298,11 @@ def test_before_authentication_a_frame_over_sasl_max_receive_size_is_refused_fro
     bad = [connect(sasl) for _ in range(6)]
     for sock in bad:
         sock.sendall(struct.pack(">i", 100 << 20))
-    started = time.monotonic()
     for sock in bad:
-        assert closed_by_server(sock)
+        assert closed_by_server(sock)  # from the prefix alone: the 100 MB it announces never comes
         with contextlib.suppress(OSError):
             sock.sendall(b"\0" * (1 << 20))
         sock.close()
-    assert time.monotonic() - started < 5
     assert _traced_bytes() - baseline < 2 << 20
     with connect(sasl) as just_over:
         assert exchange(just_over, 17, 1, {"mechanism": "PLAIN"}, 1)["errorCode"] == 0
@@ -406,7 +406,6 @@ def test_every_request_that_decodes_is_answered(served: ServerThread, log_lines:
             for shape in ("nulls", "twice", "empty"):
                 body = _body(API_SCHEMAS[api_key][0].fields, version, shape)
                 with connect(served) as sock:
-                    sock.settimeout(5)
                     try:
                         exchange(sock, api_key, version, body, 1)
                     except (AssertionError, OSError) as exc:
@@ -415,21 +414,27 @@ def test_every_request_that_decodes_is_answered(served: ServerThread, log_lines:
     assert not [line for line in log_lines if "internal error" in line]
 
 
+HOLD_MS = int(OUTLASTS_S * 1000)
+"""How long a parked request would hold its connection: longer than a test waits for anything."""
+
+
 def _park(served: ServerThread, what: str, leader: Wire, parked: Wire) -> None:
-    """Leave `parked` with a request the server holds: a long-poll Fetch, a JoinGroup waiting for the
-    rebalance, or a follower's SyncGroup waiting for the leader's assignment."""
+    """Leave `parked` with a request the server holds for HOLD_MS: a long-poll Fetch, a JoinGroup waiting for
+    the rebalance, or a follower's SyncGroup waiting for the leader's assignment."""
     served.call(lambda b: setattr(b.coordinator.classic, "initial_delay_ms", 0))
     served.call(lambda b: b.backend.create_topic(TOPIC, 4))
     if what == "fetch":
-        parked.send(1, 12, fetch_body(0, topic=TOPIC, max_wait_ms=8000, min_bytes=1))
+        parked.send(1, 12, fetch_body(0, topic=TOPIC, max_wait_ms=HOLD_MS, min_bytes=1))
         assert parked.waiting(0.3)
         return
-    first = stable_static_member(leader)
-    parked.send(11, 9, join_body("g", instance="pod-b"))
-    assert parked.waiting(0.3)  # pod-b's JoinGroup is in before the leader rejoins (two connections: no order)
+    held = {"session_ms": HOLD_MS, "rebalance_ms": HOLD_MS}
+    first = stable_static_member(leader, **held)
+    parked.send(11, 9, join_body("g", instance="pod-b", **held))
+    wait_until(lambda: served.call(joined_static("pod-b")), "the server has pod-b's join")  # before pod-a rejoins
+    assert parked.waiting(0.3)
     if what == "join":
         return
-    rejoined = leader.call(11, 9, join_body("g", first["memberId"], "pod-a"))
+    rejoined = leader.call(11, 9, join_body("g", first["memberId"], "pod-a", **held))
     joined = parked.receive()
     assert (rejoined["errorCode"], joined["errorCode"]) == (0, 0)
     parked.send(14, 5, sync_body("g", joined, "pod-b"))
@@ -441,19 +446,18 @@ def _park(served: ServerThread, what: str, leader: Wire, parked: Wire) -> None:
 def test_a_client_that_goes_away_while_its_request_is_parked_is_let_go_at_once(
     served: ServerThread, healthy: socket.socket, what: str, close: str
 ) -> None:
+    """Let go long before the parked request would have ended (HOLD_MS): the wait below is shorter."""
     with Wire(served, "leader") as leader:
         assert leader.call(18, 0, {})["errorCode"] == 0  # accepted: counted
         before = served.server.connection_count
         parked = Wire(served, "parked")
         _park(served, what, leader, parked)
-        assert served.server.connection_count == before + 1
-        started = time.monotonic()
+        wait_until(lambda: served.server.connection_count == before + 1, "the parked connection is counted")
         if close == "rst":
             _reset(parked.sock)
         else:
             parked.close()
-        wait_until(lambda: served.server.connection_count == before, "the parked connection is let go", 5)
-        assert time.monotonic() - started < 3  # the parked request would have held it 8-10 s
+        wait_until(lambda: served.server.connection_count == before, "the parked connection is let go")
         assert leader.call(18, 0, {})["errorCode"] == 0
 
 
@@ -539,7 +543,7 @@ def test_a_client_that_does_not_read_is_stopped_alone_then_dropped(on_each_loop:
                 break
         assert blocked, f"the server kept reading: {sender.sent >> 20} MB taken"
         assert call(on_each_loop, 3, 12, {"topics": None})["brokers"][0]["nodeId"] == 1
-        wait_until(lambda: on_each_loop.server.connection_count == 0, "the stuck client is dropped", 5)
+        wait_until(lambda: on_each_loop.server.connection_count == 0, "the stuck client is dropped")
         assert call(on_each_loop, 18, 3, API_VERSIONS_V3)["errorCode"] == 0
 
 

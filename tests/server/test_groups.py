@@ -47,17 +47,20 @@ def subscription() -> bytes:
     return encode_subscription({"topics": [TOPIC], "userData": None}, 0)
 
 
-def join_body(group: str, member_id: str = "", instance: str | None = None, session_ms: int = 10_000) -> dict:
-    return {"groupId": group, "sessionTimeoutMs": session_ms, "rebalanceTimeoutMs": 10_000, "memberId": member_id,
+def join_body(group: str, member_id: str = "", instance: str | None = None, session_ms: int = 10_000,
+              rebalance_ms: int = 10_000) -> dict:
+    return {"groupId": group, "sessionTimeoutMs": session_ms, "rebalanceTimeoutMs": rebalance_ms, "memberId": member_id,
             "groupInstanceId": instance, "protocolType": "consumer",
             "protocols": [{"name": "range", "metadata": subscription()}], "reason": None}
 
 
-def join(wire: Wire, version: int, group: str, instance: str | None = None, member_id: str = "") -> dict:
-    """JoinGroup, again with the given id when v4+ answers MEMBER_ID_REQUIRED for a dynamic member."""
-    body = wire.call(11, version, join_body(group, member_id, instance))
+def join(wire: Wire, version: int, group: str, instance: str | None = None, member_id: str = "",
+         **timeouts: int) -> dict:
+    """JoinGroup, again with the given id when v4+ answers MEMBER_ID_REQUIRED for a dynamic member;
+    `timeouts` are join_body's session_ms and rebalance_ms."""
+    body = wire.call(11, version, join_body(group, member_id, instance, **timeouts))
     if body["errorCode"] == CODE["MEMBER_ID_REQUIRED"]:
-        body = wire.call(11, version, join_body(group, body["memberId"], instance))
+        body = wire.call(11, version, join_body(group, body["memberId"], instance, **timeouts))
     return body
 
 
@@ -71,9 +74,9 @@ def sync_body(group: str, joined: dict, instance: str | None = None, assignments
             "assignments": assignments or []}
 
 
-def stable_static_member(wire: Wire, group: str = "g", instance: str = "pod-a") -> dict:
+def stable_static_member(wire: Wire, group: str = "g", instance: str = "pod-a", **timeouts: int) -> dict:
     """One static member joins and, as leader, assigns itself everything; its JoinGroup answer."""
-    joined = join(wire, 9, group, instance)
+    joined = join(wire, 9, group, instance, **timeouts)
     assert joined["errorCode"] == 0 and joined["leader"] == joined["memberId"]
     synced = wire.call(14, 5, sync_body(group, joined, instance,
                                         [{"memberId": joined["memberId"], "assignment": assignment([0, 1, 2, 3])}]))

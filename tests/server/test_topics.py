@@ -13,6 +13,7 @@ from groupctl.errors import KAFKA_ERROR_CODES as CODE
 from groupctl.protocol.primitives import ZERO_UUID
 from groupctl.server.server import ServerThread
 from tests.server.frames import call
+from tests.server.waits import WAIT_S
 
 
 def directory(served: ServerThread) -> Path:
@@ -161,19 +162,19 @@ def test_create_partitions_with_assignments_and_duplicates(served: ServerThread)
 def test_confluent_admin_creates_and_grows_like_the_local_backend(served: ServerThread) -> None:
     admin = AdminClient({"bootstrap.servers": served.bootstrap})
     futures = admin.create_topics([NewTopic("orders", 3, 1), NewTopic("payments", 1, -1), NewTopic("bad", 1, 2)],
-                                  request_timeout=10)
-    assert futures["orders"].result(10) is None and futures["payments"].result(10) is None
+                                  request_timeout=WAIT_S)
+    assert futures["orders"].result(WAIT_S) is None and futures["payments"].result(WAIT_S) is None
     with pytest.raises(Exception, match="INVALID_REPLICATION_FACTOR"):
-        futures["bad"].result(10)
-    dry = admin.create_topics([NewTopic("dry", 2, 1)], validate_only=True, request_timeout=10)
-    assert dry["dry"].result(10) is None
-    grown = admin.create_partitions([NewPartitions("orders", 5), NewPartitions("payments", 1)], request_timeout=10)
-    assert grown["orders"].result(10) is None
+        futures["bad"].result(WAIT_S)
+    dry = admin.create_topics([NewTopic("dry", 2, 1)], validate_only=True, request_timeout=WAIT_S)
+    assert dry["dry"].result(WAIT_S) is None
+    grown = admin.create_partitions([NewPartitions("orders", 5), NewPartitions("payments", 1)], request_timeout=WAIT_S)
+    assert grown["orders"].result(WAIT_S) is None
     with pytest.raises(Exception, match="Topic already has 1 partition"):
-        grown["payments"].result(10)
-    dry_grow = admin.create_partitions([NewPartitions("payments", 4)], validate_only=True, request_timeout=10)
-    assert dry_grow["payments"].result(10) is None
-    described = admin.list_topics(timeout=10).topics
+        grown["payments"].result(WAIT_S)
+    dry_grow = admin.create_partitions([NewPartitions("payments", 4)], validate_only=True, request_timeout=WAIT_S)
+    assert dry_grow["payments"].result(WAIT_S) is None
+    described = admin.list_topics(timeout=WAIT_S).topics
     over_the_wire = {name: len(t.partitions) for name, t in described.items()}
     ids = served.call(lambda b: {t.name: t.topic_id for t in b.coordinator.topics})
     served.stop()
