@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from groupctl.backends.local import read_json, write_json_atomically
+from groupctl.backends.local import read_json
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.offsets import CommitPartition
 from groupctl.coordinator.runtime import classic_heartbeat_key, rebalance_key, session_key
@@ -181,12 +181,13 @@ class LocalMembers(VirtualTimeDriver):
     # -- persistence ------------------------------------------------------------------------------
 
     def save(self) -> None:
-        """Write members.json atomically, when anything changed (the DIR lock is still held)."""
+        """Have members.json written with the backend's state files when anything changed: the two are one
+        change (a member the coordinator holds is one members.json knows), applied when the backend closes."""
         if not self._dirty:
             return
         members = [{"status": m.status, "error": m.error, "client": m.client.to_jsonable()}
                    for m in self._members.values()]
-        write_json_atomically(self.path, {"version": FILE_VERSION, "members": members})
+        self.backend.stage(self.path, {"version": FILE_VERSION, "members": members})
         self._dirty = False
 
     # -- what is there ----------------------------------------------------------------------------
