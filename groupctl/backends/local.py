@@ -28,6 +28,7 @@ from typing import Any
 from groupctl.backends.local_classic import restore_classic, snapshot_classic
 from groupctl.backends.local_files import ReadOnlyDir, StateNotWritten, json_bytes, write_files, write_json_atomically
 from groupctl.backends.local_readonly import ReadOnlySegment
+from groupctl.backends.local_shapes import checked, has, is_int, is_list_of, reading
 from groupctl.coordinator.clock import Clock, ManualClock, WallClock
 from groupctl.coordinator.configs import GroupConfigs
 from groupctl.coordinator.coordinator import Coordinator, known_partitions
@@ -98,6 +99,58 @@ def _zombie(pid: int) -> bool:
     except OSError:
         return False
     return stat.rpartition(")")[2].split()[:1] == ["Z"]
+
+
+def _is_clock(data: Any) -> bool:
+    """clock.json: {"nowMs": ms}."""
+    return has(data, nowMs=is_int)
+
+
+def _is_topic(data: Any) -> bool:
+    return (has(data, name=lambda v: isinstance(v, str), topicId=lambda v: isinstance(v, str), partitions=is_int,
+                endOffsets=lambda v: is_list_of(v, is_int))
+            and {"name", "topicId", "partitions"} <= data.keys() and data["partitions"] >= 0)
+
+
+def _is_topics(data: Any) -> bool:
+    """topics.json: {"topics": [{"name", "topicId", "partitions", "endOffsets"}], "version", "newTopicsVersion"}."""
+    return has(data, topics=lambda v: is_list_of(v, _is_topic), version=is_int, newTopicsVersion=is_int)
+
+
+def _is_configs(data: Any) -> bool:
+    """group-configs.json: {"overrides": {group: {name: value}}}."""
+    return has(data, overrides=lambda v: isinstance(v, dict) and all(
+        isinstance(g, str) and isinstance(c, dict) and all(isinstance(n, str) for n in c) for g, c in v.items()))
+
+
+def _check_overrides(configs: GroupConfigs) -> None:
+    """Each saved group config is one of Kafka's with a value it takes (ValueError, KeyError if not)."""
+    from groupctl.coordinator.configs import GROUP_CONFIGS, parse_value
+
+    for group, values in configs.overrides.items():
+        try:
+            for name, value in values.items():
+                if isinstance(value, bool) or parse_value(GROUP_CONFIGS[name], value) != value:
+                    raise ValueError(f"{name}: {value!r}")
+            configs.plan(group)
+        except KafkaError as exc:
+            raise ValueError(exc.message or exc.name) from None
+
+
+def _is_timer(entry: Any) -> bool:
+    return (isinstance(entry, list) and len(entry) >= 2 and entry[0] in _PERSISTED_TIMERS
+            and all(isinstance(part, str) for part in entry[1:-1]) and is_int(entry[-1]))
+
+
+def _is_timers(data: Any) -> bool:
+    """timers.json: {"timers": [[kind, key parts..., deadline ms]]}."""
+    return has(data, timers=lambda v: is_list_of(v, _is_timer))
+
+
+def _is_classic(data: Any) -> bool:
+    """classic-groups.json: {"logEndOffset": offset, "groups": [group objects]}."""
+    return has(data, logEndOffset=is_int, groups=lambda v: is_list_of(v, lambda g: isinstance(g, dict))) \
+        and "groups" in data
 
 
 def _disk_bytes(path: Path) -> bytes | None:
@@ -240,19 +293,23 @@ class LocalBackend:
         #: DIR's saved broker settings, and the ones this invocation runs with (given ones over them).
         self.saved_settings = read_settings(self.directory)
         self.broker_settings = {**self.saved_settings, **self._given_settings}
-        clock = read_json(self.directory / CLOCK_FILE) or {}
-        topics = read_json(self.directory / TOPICS_FILE)
-        configs = read_json(self.directory / CONFIGS_FILE)
+        d = self.directory
+        clock = checked(d / CLOCK_FILE, read_json(d / CLOCK_FILE), _is_clock, "a clock (nowMs)") or {}
+        topics = checked(d / TOPICS_FILE, read_json(d / TOPICS_FILE), _is_topics, "a list of topics")
+        configs = checked(d / CONFIGS_FILE, read_json(d / CONFIGS_FILE), _is_configs, "group configs")
         saved = int(clock.get("nowMs", EPOCH_MS))
         self.clock: Clock = WallClock(saved) if self.wall_clock else ManualClock(saved)
-        self.topics = TopicImage.from_jsonable(topics) if topics else TopicImage()
+        with reading(d / TOPICS_FILE):
+            self.topics = TopicImage.from_jsonable(topics) if topics else TopicImage()
         self.end_offsets_by_topic: dict[str, list[int]] = {
             t["name"]: list(t.get("endOffsets", [])) for t in (topics or {}).get("topics", ())
         }
         self._recover_partition_ends()
         self.configs = GroupConfigs(group_config_broker(self.broker_settings))
         if configs:
-            self.configs.load_jsonable(configs)
+            with reading(d / CONFIGS_FILE):
+                self.configs.load_jsonable(configs)
+                _check_overrides(self.configs)
         log: SegmentLog | ReadOnlySegment
         if self.read_only:
             self.writer = log = ReadOnlySegment(self.directory / LOG_DIR, self.read_only)
@@ -266,10 +323,11 @@ class LocalBackend:
                                        log=log, **coordinator_settings(self.broker_settings))
         #: Where the log ended when this command found it: the point a failed command is cut back to.
         self._log_start = (self.writer.position, self.writer.next_offset)
-        classic = read_json(self.directory / CLASSIC_FILE)
+        classic = checked(d / CLASSIC_FILE, read_json(d / CLASSIC_FILE), _is_classic, "classic groups' state")
         if classic is not None:
             if classic.get("logEndOffset") == self.writer.next_offset:
-                restore_classic(self.coordinator.classic, classic["groups"])
+                with reading(d / CLASSIC_FILE):
+                    restore_classic(self.coordinator.classic, classic["groups"])
             else:
                 self.notices.append(
                     f"{self.directory / CLASSIC_FILE} is older than the log: classic groups were reloaded from their "
@@ -279,7 +337,8 @@ class LocalBackend:
         # their deadlines move by it, as a broker restarts session timers when it loads a partition.
         shift = max(0, self.clock.now_ms() - saved) if self.wall_clock else 0
         timers = self.coordinator.timers
-        for entry in (read_json(self.directory / TIMERS_FILE) or {}).get("timers", ()):
+        saved_timers = checked(d / TIMERS_FILE, read_json(d / TIMERS_FILE), _is_timers, "a list of timers") or {}
+        for entry in saved_timers.get("timers", ()):
             timers.reschedule(tuple(entry[:-1]), int(entry[-1]) + shift)
         #: The state files as DIR holds them, and as this invocation found the state: what save() compares.
         self._found = self._state_files()

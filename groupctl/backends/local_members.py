@@ -13,9 +13,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from groupctl.backends.local import read_json
+from groupctl.backends.local_shapes import checked, has, is_list_of, reading
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.offsets import CommitPartition
 from groupctl.coordinator.runtime import classic_heartbeat_key, rebalance_key, session_key
@@ -152,6 +153,19 @@ class _Member:
         return FAILED if self.status == RUNNING and not self.client.running else self.status
 
 
+def _is_member(entry: Any) -> bool:
+    text = (lambda v: isinstance(v, str))  # noqa: E731 - a check, named once
+    return (has(entry, status=lambda v: v in (RUNNING, STOPPED, CRASHED), error=lambda v: v is None or text(v),
+                client=lambda v: has(v, name=text, groupId=text, memberId=text, protocol=lambda p: p in PROTOCOLS)
+                and {"name", "groupId", "protocol"} <= v.keys())
+            and {"status", "client"} <= entry.keys())
+
+
+def _is_members(data: Any) -> bool:
+    """members.json: {"version": 1, "members": [{"status", "error", "client": {...}}]}."""
+    return has(data, members=lambda v: is_list_of(v, _is_member))
+
+
 class LocalMembers(VirtualTimeDriver):
     """DIR's simulated members, bound to an open LocalBackend; `save()` before the backend closes."""
 
@@ -166,14 +180,15 @@ class LocalMembers(VirtualTimeDriver):
         self._owned_before: dict[str, frozenset[Partition]] = {}
         self._owned_at: dict[str, int] = {}
         self._events: list[Event] = []
-        data = read_json(self.path) or {}
+        data = checked(self.path, read_json(self.path), _is_members, "a list of simulated members") or {}
         if data and data.get("version") != FILE_VERSION:
             raise GroupctlError(f"{self.path} has version {data.get('version')}, this groupctl reads version "
                                 f"{FILE_VERSION}; start a new --local directory")
-        for entry in data.get("members", ()):
-            client = restore_client(self.coord, entry["client"], observe=self._observe, anomalies=self.anomalies,
-                                    ids=self._ids)
-            self._members[client.name] = _Member(client, entry["status"], entry.get("error"))
+        with reading(self.path):
+            for entry in data.get("members", ()):
+                client = restore_client(self.coord, entry["client"], observe=self._observe,
+                                        anomalies=self.anomalies, ids=self._ids)
+                self._members[client.name] = _Member(client, entry["status"], entry.get("error"))
         self._marks: dict[str, _Mark] = {}
         self._deadlines: dict[tuple[str, str], tuple[int | None, int | None]] = {}
         self._remember(self._take_marks())
