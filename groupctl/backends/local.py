@@ -21,11 +21,11 @@ import fcntl
 import json
 import os
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from groupctl.backends.local_classic import restore_classic, snapshot_classic
+from groupctl.backends.local_classic import is_snapshot, restore_classic, snapshot_classic
 from groupctl.backends.local_files import ReadOnlyDir, StateNotWritten, json_bytes, write_files, write_json_atomically
 from groupctl.backends.local_readonly import ReadOnlySegment
 from groupctl.backends.local_shapes import checked, has, is_int, is_list_of, reading
@@ -145,12 +145,6 @@ def _is_timer(entry: Any) -> bool:
 def _is_timers(data: Any) -> bool:
     """timers.json: {"timers": [[kind, key parts..., deadline ms]]}."""
     return has(data, timers=lambda v: is_list_of(v, _is_timer))
-
-
-def _is_classic(data: Any) -> bool:
-    """classic-groups.json: {"logEndOffset": offset, "groups": [group objects]}."""
-    return has(data, logEndOffset=is_int, groups=lambda v: is_list_of(v, lambda g: isinstance(g, dict))) \
-        and "groups" in data
 
 
 def _disk_bytes(path: Path) -> bytes | None:
@@ -294,9 +288,16 @@ class LocalBackend:
         self.saved_settings = read_settings(self.directory)
         self.broker_settings = {**self.saved_settings, **self._given_settings}
         d = self.directory
-        clock = checked(d / CLOCK_FILE, read_json(d / CLOCK_FILE), _is_clock, "a clock (nowMs)") or {}
-        topics = checked(d / TOPICS_FILE, read_json(d / TOPICS_FILE), _is_topics, "a list of topics")
-        configs = checked(d / CONFIGS_FILE, read_json(d / CONFIGS_FILE), _is_configs, "group configs")
+        #: Each state file as read (None: missing), to tell at save which ones this command changes.
+        read: dict[Path, Any] = {}
+
+        def load(name: str, check: Callable[[Any], bool], what: str) -> Any:
+            read[d / name] = checked(d / name, read_json(d / name), check, what)
+            return read[d / name]
+
+        clock = load(CLOCK_FILE, _is_clock, "a clock (nowMs)") or {}
+        topics = load(TOPICS_FILE, _is_topics, "a list of topics")
+        configs = load(CONFIGS_FILE, _is_configs, "group configs")
         saved = int(clock.get("nowMs", EPOCH_MS))
         self.clock: Clock = WallClock(saved) if self.wall_clock else ManualClock(saved)
         with reading(d / TOPICS_FILE):
@@ -323,7 +324,7 @@ class LocalBackend:
                                        log=log, **coordinator_settings(self.broker_settings))
         #: Where the log ended when this command found it: the point a failed command is cut back to.
         self._log_start = (self.writer.position, self.writer.next_offset)
-        classic = checked(d / CLASSIC_FILE, read_json(d / CLASSIC_FILE), _is_classic, "classic groups' state")
+        classic = load(CLASSIC_FILE, is_snapshot, "classic groups' state")
         if classic is not None:
             if classic.get("logEndOffset") == self.writer.next_offset:
                 with reading(d / CLASSIC_FILE):
@@ -337,12 +338,14 @@ class LocalBackend:
         # their deadlines move by it, as a broker restarts session timers when it loads a partition.
         shift = max(0, self.clock.now_ms() - saved) if self.wall_clock else 0
         timers = self.coordinator.timers
-        saved_timers = checked(d / TIMERS_FILE, read_json(d / TIMERS_FILE), _is_timers, "a list of timers") or {}
+        saved_timers = load(TIMERS_FILE, _is_timers, "a list of timers") or {}
         for entry in saved_timers.get("timers", ()):
             timers.reschedule(tuple(entry[:-1]), int(entry[-1]) + shift)
-        #: The state files as DIR holds them, and as this invocation found the state: what save() compares.
+        #: The state as this invocation found it, and its files as DIR holds them (in the form every writer
+        #: lays them out): what save() compares.
         self._found = self._state_files()
-        self._on_disk = {path: _disk_bytes(path) for path in self._found}
+        self._on_disk = {path: None if data is None or not path.is_file() else json_bytes(data)  # not a file: replaced
+                         for path, data in read.items()}
 
     def _recover_partition_ends(self) -> None:
         """Take each partition's log end offset from serve's logs in DIR/data when there are any.

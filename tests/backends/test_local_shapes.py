@@ -14,9 +14,7 @@ from hypothesis import strategies as st
 
 from groupctl.cli.app import main
 
-#: classic-groups.json and members.json have their top level checked (test_the_issue_s_examples); the
-#: values deep inside them (a classic member, a client's state) are not validated yet.
-FILES = ["clock.json", "topics.json", "group-configs.json", "timers.json"]
+FILES = ["clock.json", "topics.json", "group-configs.json", "timers.json", "classic-groups.json", "members.json"]
 COMMANDS = [("group", "describe", "g"), ("local", "member", "list"), ("local", "tick", "60s")]
 _JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-2**63, 2**63) | st.floats(allow_nan=False) | st.text(max_size=8),
