@@ -57,6 +57,11 @@ class Backend(Protocol):
 
     def close(self) -> None: ...
 
+    def __enter__(self) -> Backend: ...
+
+    def __exit__(self, kind: object, exc: BaseException | None, trace: object) -> None:
+        """Close; a backend may undo what a command that failed on the way did (a local DIR does)."""
+
     # -- offsets reset ---------------------------------------------------------------------------
 
     def partition_counts(self, topics: Iterable[str]) -> dict[str, int]:

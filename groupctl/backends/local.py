@@ -15,16 +15,20 @@ write never was acknowledged: appends return after fsync).
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import fcntl
 import json
 import os
-import tempfile
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from groupctl.backends.local_classic import restore_classic, snapshot_classic
+from groupctl.backends.local_classic import is_snapshot, restore_classic, snapshot_classic
+from groupctl.backends.local_files import ReadOnlyDir, StateNotWritten, json_bytes, write_files, write_json_atomically
+from groupctl.backends.local_readonly import ReadOnlySegment
+from groupctl.backends.local_shapes import checked, has, is_int, is_list_of, reading
 from groupctl.coordinator.clock import Clock, ManualClock, WallClock
 from groupctl.coordinator.configs import GroupConfigs
 from groupctl.coordinator.coordinator import Coordinator, known_partitions
@@ -70,6 +74,9 @@ DATA_DIR = "data"
 _LOCK_POLL_S = 0.05
 #: Where a new DIR's virtual clock starts: 2026-01-01T00:00:00Z, so timestamps look like times.
 EPOCH_MS = 1_767_225_600_000
+#: Why opening DIR's lock for writing fails on a DIR that can be read but not written.
+_READ_ONLY_ERRNOS = frozenset({errno.EROFS, errno.EACCES, errno.EPERM})
+__all__ = ["LocalBackend", "ReadOnlyDir", "StateNotWritten", "read_json", "write_json_atomically"]
 
 
 def _alive(pid: object) -> bool:
@@ -94,20 +101,58 @@ def _zombie(pid: int) -> bool:
     return stat.rpartition(")")[2].split()[:1] == ["Z"]
 
 
-def write_json_atomically(path: Path, data: Any) -> None:
-    """Write, fsync, rename: a reader sees the old file or the new one, never half of one."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+def _is_clock(data: Any) -> bool:
+    """clock.json: {"nowMs": ms}."""
+    return has(data, nowMs=is_int)
+
+
+def _is_topic(data: Any) -> bool:
+    return (has(data, name=lambda v: isinstance(v, str), topicId=lambda v: isinstance(v, str), partitions=is_int,
+                endOffsets=lambda v: is_list_of(v, is_int))
+            and {"name", "topicId", "partitions"} <= data.keys() and data["partitions"] >= 0)
+
+
+def _is_topics(data: Any) -> bool:
+    """topics.json: {"topics": [{"name", "topicId", "partitions", "endOffsets"}], "version", "newTopicsVersion"}."""
+    return has(data, topics=lambda v: is_list_of(v, _is_topic), version=is_int, newTopicsVersion=is_int)
+
+
+def _is_configs(data: Any) -> bool:
+    """group-configs.json: {"overrides": {group: {name: value}}}."""
+    return has(data, overrides=lambda v: isinstance(v, dict) and all(
+        isinstance(g, str) and isinstance(c, dict) and all(isinstance(n, str) for n in c) for g, c in v.items()))
+
+
+def _check_overrides(configs: GroupConfigs) -> None:
+    """Each saved group config is one of Kafka's with a value it takes (ValueError, KeyError if not)."""
+    from groupctl.coordinator.configs import GROUP_CONFIGS, parse_value
+
+    for group, values in configs.overrides.items():
+        try:
+            for name, value in values.items():
+                if isinstance(value, bool) or parse_value(GROUP_CONFIGS[name], value) != value:
+                    raise ValueError(f"{name}: {value!r}")
+            configs.plan(group)
+        except KafkaError as exc:
+            raise ValueError(exc.message or exc.name) from None
+
+
+def _is_timer(entry: Any) -> bool:
+    return (isinstance(entry, list) and len(entry) >= 2 and entry[0] in _PERSISTED_TIMERS
+            and all(isinstance(part, str) for part in entry[1:-1]) and is_int(entry[-1]))
+
+
+def _is_timers(data: Any) -> bool:
+    """timers.json: {"timers": [[kind, key parts..., deadline ms]]}."""
+    return has(data, timers=lambda v: is_list_of(v, _is_timer))
+
+
+def _disk_bytes(path: Path) -> bytes | None:
+    """What `path` holds now; None when it is missing (or cannot be read: it is then written anew)."""
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=2, sort_keys=True)
-            fh.write("\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        return path.read_bytes()
+    except OSError:
+        return None
 
 
 def read_json(path: Path) -> Any:
@@ -120,7 +165,20 @@ def read_json(path: Path) -> Any:
 
 
 class LocalBackend:
-    """One invocation's view of DIR; use as a context manager (the lock is held until close)."""
+    """One invocation's view of DIR; use as a context manager (the lock is held until close).
+
+    A command is applied whole or not at all: the log records it appends (fsynced as they go) and
+    the state files it changes are one change. The state files are written last, all or none
+    (`local_files.write_files`); when they cannot be (a full disk), or anything fails on the way, the
+    log is cut back to where the command found it, so DIR is as it was and the command says so (exit
+    1). `groupctl serve` is the exception: it has acknowledged every append to a client when it
+    saves, so its log is never cut back (`acknowledges_appends`), and the state files follow it.
+    A DIR that cannot be written (a read-only mount) opens read-only: everything can be read, and
+    the first change a command makes fails with `ReadOnlyDir` before anything is applied.
+    """
+
+    #: Whether every log append has been acknowledged to a client by the time the state is saved.
+    acknowledges_appends = False
 
     def __init__(self, directory: str | Path, *, create: bool = False, wall_clock: bool = False,
                  broker_settings: Mapping[str, int | str] | None = None) -> None:
@@ -130,20 +188,47 @@ class LocalBackend:
         self._given_settings = dict(broker_settings or {})
         self.location = f"local {self.directory}"
         self.notices: list[str] = []
+        #: Why DIR cannot be written, when it cannot (None: it can).
+        self.read_only: str | None = None
+        #: State files to write with this command's others (members.json, broker-settings.json); None removes.
+        self._staged: dict[Path, bytes | None] = {}
         if not (self.directory / LOG_DIR).is_dir():
             if not create:
                 raise GroupctlError(
                     f"{self.directory} holds no local coordinator; create one with "
                     f"`groupctl local topics create TOPIC --local {self.directory}` or `groupctl demo --local DIR`"
                 )
-            self.directory.mkdir(parents=True, exist_ok=True)
-        self._lock = open(self.directory / LOCK_FILE, "a+")  # noqa: SIM115 - held until close()
+            try:
+                self.directory.mkdir(parents=True, exist_ok=True)
+                (self.directory / LOG_DIR).mkdir(exist_ok=True)
+            except OSError as exc:
+                if exc.errno in _READ_ONLY_ERRNOS:
+                    raise ReadOnlyDir(f"cannot create {self.directory / LOG_DIR}: {exc.strerror}; nothing was "
+                                      "done: create the local DIR where it can be written") from None
+                raise
+        self._lock = self._open_lock()
         self._take_lock()
         try:
             self._open()
         except BaseException:
             self._unlock()
             raise
+
+    def _open_lock(self) -> Any:
+        """DIR's lock file, for writing; on a DIR that cannot be written, for reading (or None if it is
+        missing there), and the backend is read-only."""
+        path = self.directory / LOCK_FILE
+        try:
+            return open(path, "a+")
+        except OSError as exc:
+            if exc.errno not in _READ_ONLY_ERRNOS:
+                raise
+            self.read_only = (f"{self.directory} is read-only ({exc.strerror} opening {path} for writing): this "
+                              "command changes it, so nothing was done; run it where DIR can be written")
+        try:
+            return open(path)
+        except FileNotFoundError:
+            return None
 
     def _take_lock(self) -> None:
         """Wait for other invocations, but not for a running `groupctl serve`: that never lets go.
@@ -154,9 +239,12 @@ class LocalBackend:
         removed; none means a short-lived invocation holds the lock, worth waiting for.
         """
         path = self.directory / SERVING_FILE
+        if self._lock is None:
+            return  # a read-only DIR without a lock file: nobody writes it through this path
+        mode = fcntl.LOCK_SH if self.read_only else fcntl.LOCK_EX
         while True:
             try:
-                fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                fcntl.flock(self._lock, mode | fcntl.LOCK_NB)
                 break
             except BlockingIOError:
                 pass
@@ -168,10 +256,10 @@ class LocalBackend:
                     f"(pid {serving.get('pid')}): reach it with -b {serving.get('bootstrap')} instead of --local, "
                     "or stop it first"
                 )
-            if serving is not None:
+            if serving is not None and not self.read_only:
                 self._remove_stale(path)
             time.sleep(_LOCK_POLL_S)
-        if path.exists():
+        if path.exists() and not self.read_only:
             self._remove_stale(path, locked=True)
 
     def _remove_stale(self, path: Path, *, locked: bool = False) -> None:
@@ -199,29 +287,48 @@ class LocalBackend:
         #: DIR's saved broker settings, and the ones this invocation runs with (given ones over them).
         self.saved_settings = read_settings(self.directory)
         self.broker_settings = {**self.saved_settings, **self._given_settings}
-        clock = read_json(self.directory / CLOCK_FILE) or {}
-        topics = read_json(self.directory / TOPICS_FILE)
-        configs = read_json(self.directory / CONFIGS_FILE)
+        d = self.directory
+        #: Each state file as read (None: missing), to tell at save which ones this command changes.
+        read: dict[Path, Any] = {}
+
+        def load(name: str, check: Callable[[Any], bool], what: str) -> Any:
+            read[d / name] = checked(d / name, read_json(d / name), check, what)
+            return read[d / name]
+
+        clock = load(CLOCK_FILE, _is_clock, "a clock (nowMs)") or {}
+        topics = load(TOPICS_FILE, _is_topics, "a list of topics")
+        configs = load(CONFIGS_FILE, _is_configs, "group configs")
         saved = int(clock.get("nowMs", EPOCH_MS))
         self.clock: Clock = WallClock(saved) if self.wall_clock else ManualClock(saved)
-        self.topics = TopicImage.from_jsonable(topics) if topics else TopicImage()
+        with reading(d / TOPICS_FILE):
+            self.topics = TopicImage.from_jsonable(topics) if topics else TopicImage()
         self.end_offsets_by_topic: dict[str, list[int]] = {
             t["name"]: list(t.get("endOffsets", [])) for t in (topics or {}).get("topics", ())
         }
         self._recover_partition_ends()
         self.configs = GroupConfigs(group_config_broker(self.broker_settings))
         if configs:
-            self.configs.load_jsonable(configs)
-        self.writer = SegmentWriter(self.directory / LOG_DIR, fsync=True, truncate_torn_tail=True)
+            with reading(d / CONFIGS_FILE):
+                self.configs.load_jsonable(configs)
+                _check_overrides(self.configs)
+        log: SegmentLog | ReadOnlySegment
+        if self.read_only:
+            self.writer = log = ReadOnlySegment(self.directory / LOG_DIR, self.read_only)
+        else:
+            self.writer = SegmentWriter(self.directory / LOG_DIR, fsync=True, truncate_torn_tail=True)
+            log = SegmentLog(self.writer)
         if self.writer.truncation:
             self.notices.append(f"{self.writer.path}: recovered the log as Kafka does, cutting off "
                                 f"{self.writer.truncation}")
         self.coordinator = Coordinator(clock=self.clock, ids=IdGenerator(), topics=self.topics, configs=self.configs,
-                                       log=SegmentLog(self.writer), **coordinator_settings(self.broker_settings))
-        classic = read_json(self.directory / CLASSIC_FILE)
+                                       log=log, **coordinator_settings(self.broker_settings))
+        #: Where the log ended when this command found it: the point a failed command is cut back to.
+        self._log_start = (self.writer.position, self.writer.next_offset)
+        classic = load(CLASSIC_FILE, is_snapshot, "classic groups' state")
         if classic is not None:
             if classic.get("logEndOffset") == self.writer.next_offset:
-                restore_classic(self.coordinator.classic, classic["groups"])
+                with reading(d / CLASSIC_FILE):
+                    restore_classic(self.coordinator.classic, classic["groups"])
             else:
                 self.notices.append(
                     f"{self.directory / CLASSIC_FILE} is older than the log: classic groups were reloaded from their "
@@ -231,8 +338,14 @@ class LocalBackend:
         # their deadlines move by it, as a broker restarts session timers when it loads a partition.
         shift = max(0, self.clock.now_ms() - saved) if self.wall_clock else 0
         timers = self.coordinator.timers
-        for entry in (read_json(self.directory / TIMERS_FILE) or {}).get("timers", ()):
+        saved_timers = load(TIMERS_FILE, _is_timers, "a list of timers") or {}
+        for entry in saved_timers.get("timers", ()):
             timers.reschedule(tuple(entry[:-1]), int(entry[-1]) + shift)
+        #: The state as this invocation found it, and its files as DIR holds them (in the form every writer
+        #: lays them out): what save() compares.
+        self._found = self._state_files()
+        self._on_disk = {path: None if data is None or not path.is_file() else json_bytes(data)  # not a file: replaced
+                         for path, data in read.items()}
 
     def _recover_partition_ends(self) -> None:
         """Take each partition's log end offset from serve's logs in DIR/data when there are any.
@@ -259,42 +372,129 @@ class LocalBackend:
                 f"(`groupctl serve` stopped before saving it?): log end offsets taken from the logs: {shown}"
             )
 
-    def save(self) -> None:
-        """Persist the clock, topics and configs (the log is already on disk)."""
+    def _state_files(self) -> dict[Path, bytes]:
+        """The clock, topics, configs, timers and classic soft state as their files would hold them now."""
         topics = self.topics.to_jsonable()
         for entry in topics["topics"]:
             ends = self.end_offsets_by_topic.get(entry["name"], [])
             entry["endOffsets"] = (ends + [0] * entry["partitions"])[: entry["partitions"]]
-        write_json_atomically(self.directory / TOPICS_FILE, topics)
-        write_json_atomically(self.directory / CONFIGS_FILE, self.configs.to_jsonable())
-        write_json_atomically(self.directory / CLOCK_FILE, {"nowMs": self.clock.now_ms()})
         timers = self.coordinator.timers
         kept = sorted(
             [*key, timers.deadline(key)] for key in timers.live_keys()
             if isinstance(key, tuple) and key and key[0] in _PERSISTED_TIMERS
         )
-        write_json_atomically(self.directory / TIMERS_FILE, {"timers": kept})
-        write_json_atomically(self.directory / CLASSIC_FILE, {
-            "logEndOffset": self.writer.next_offset, "groups": snapshot_classic(self.coordinator.classic),
-        })
+        return {
+            self.directory / TOPICS_FILE: json_bytes(topics),
+            self.directory / CONFIGS_FILE: json_bytes(self.configs.to_jsonable()),
+            self.directory / CLOCK_FILE: json_bytes({"nowMs": self.clock.now_ms()}),
+            self.directory / TIMERS_FILE: json_bytes({"timers": kept}),
+            self.directory / CLASSIC_FILE: json_bytes({
+                "logEndOffset": self.writer.next_offset, "groups": snapshot_classic(self.coordinator.classic),
+            }),
+        }
+
+    def stage(self, path: Path, data: Any) -> None:
+        """Have `path` written with this command's other state files (None removes it): all or none."""
+        content = None if data is None else json_bytes(data)
+        if path not in self._on_disk:
+            self._on_disk[path] = _disk_bytes(path)
+        if content != self._on_disk[path]:
+            self._staged[path] = content
+        else:
+            self._staged.pop(path, None)
+
+    def changed(self) -> bool:
+        """Whether this invocation changed DIR's state: appended to the log, or changed a state file."""
+        return (bool(self._staged) or self.writer.position != self._log_start[0]
+                or self._state_files() != self._found)
+
+    def save(self) -> None:
+        """Persist the clock, topics, configs, timers, classic state and staged files that differ from DIR's.
+
+        All or none (`StateNotWritten` names the file that failed). An invocation that changed nothing
+        writes nothing, so reading works on a full disk; what it found to repair (a topics.json behind
+        the partition logs ...) is then written only if it can be. Read-only: `ReadOnlyDir` if changed.
+        """
+        state = self._state_files()
+        own = bool(self._staged) or self.writer.position != self._log_start[0] or state != self._found
+        files: dict[Path, bytes | None] = {**state, **self._staged}
+        wanted = {path: data for path, data in files.items() if data != self._on_disk.get(path)}
+        if own and self.read_only:
+            raise ReadOnlyDir(self.read_only)
+        if not wanted or self.read_only:
+            return
+        try:
+            self.notices.extend(write_files(wanted))
+        except StateNotWritten as exc:
+            if own:
+                raise
+            self.notices.append(f"{exc.path} was not brought up to date ({exc.cause.strerror}); it will be by the "
+                                "next command that changes DIR")
+            return
+        self._on_disk.update(wanted)
+        self._found, self._staged = state, {}
+        self._log_start = (self.writer.position, self.writer.next_offset)
 
     def close(self) -> None:
+        """Save and let DIR go; when saving fails, the command's log records are cut off again (see the class)."""
         try:
             self.save()
-            self.writer.close()
+        except StateNotWritten as exc:
+            self._undo()
+            raise StateNotWritten(f"{exc}; {self._not_applied(exc.cause)}", exc.path, exc.cause) from exc.cause
         finally:
+            try:
+                self.writer.close()
+            finally:
+                self._unlock()
+
+    def abort(self, cause: BaseException | None = None) -> None:
+        """Let DIR go without this command's changes: the log is cut back to where it was, nothing saved.
+
+        An OSError `cause` (a full disk while appending ...) is raised again as `StateNotWritten`,
+        naming the file and saying that nothing was applied.
+        """
+        try:
+            self._undo()
+        finally:
+            with contextlib.suppress(OSError):
+                self.writer.close()
             self._unlock()
+        if isinstance(cause, OSError):
+            path = Path(cause.filename) if cause.filename is not None else self.directory
+            raise StateNotWritten(f"cannot write {path}: {cause.strerror or cause}; {self._not_applied(cause)}",
+                                  path, cause) from cause
+
+    def _undo(self) -> None:
+        """Cut the log back to where this command found it (serve's acknowledged appends stay)."""
+        position, next_offset = self._log_start
+        if self.read_only or self.acknowledges_appends or not isinstance(self.writer, SegmentWriter):
+            return
+        if self.writer.size() != position:  # a failed append may have left bytes the writer did not count
+            self.writer.rollback(position, next_offset)
+
+    def _not_applied(self, cause: OSError) -> str:
+        hint = ("free space on the file system holding it" if cause.errno in (errno.ENOSPC, errno.EDQUOT)
+                else "fix that")
+        if self.acknowledges_appends:
+            return f"the log is kept; {hint}"
+        return f"nothing of this command was applied to {self.directory}: {hint} and run it again"
 
     def _unlock(self) -> None:
-        if not self._lock.closed:
+        if self._lock is not None and not self._lock.closed:
             fcntl.flock(self._lock, fcntl.LOCK_UN)
             self._lock.close()
 
     def __enter__(self) -> LocalBackend:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, kind: object, exc: BaseException | None, trace: object) -> None:
+        """Save what the command did, unless it failed on the way (a full disk, a bug, Ctrl-C): then
+        nothing of it is applied. A GroupctlError is the command's answer, given after what it did."""
+        if exc is None or (isinstance(exc, GroupctlError) and not isinstance(exc, ReadOnlyDir | StateNotWritten)):
+            self.close()
+        else:
+            self.abort(exc)
 
     # -- the Backend protocol ----------------------------------------------------------------------
 

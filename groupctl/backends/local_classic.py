@@ -9,8 +9,68 @@ its answer, when it comes, is dropped (the client asks again).
 
 from __future__ import annotations
 
+from typing import Any
+
+from groupctl.backends.local_shapes import has, is_int, is_list_of
 from groupctl.coordinator.classic import ClassicGroup, ClassicGroups, ClassicMember
 from groupctl.model import GroupState
+
+_CLASSIC_STATES = frozenset({GroupState.EMPTY, GroupState.PREPARING_REBALANCE, GroupState.COMPLETING_REBALANCE,
+                             GroupState.STABLE, GroupState.DEAD})
+
+
+def _text(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def _text_or_none(value: Any) -> bool:
+    return value is None or isinstance(value, str)
+
+
+def _hex(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        bytes.fromhex(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _flag(value: Any) -> bool:
+    return isinstance(value, bool)
+
+
+_MEMBER = {"memberId": _text, "instanceId": _text_or_none, "clientId": _text, "clientHost": _text,
+           "rebalanceTimeoutMs": is_int, "sessionTimeoutMs": is_int, "protocolType": _text,
+           "protocols": lambda v: is_list_of(v, lambda p: isinstance(p, list) and len(p) == 2 and _text(p[0])
+                                             and _hex(p[1])),
+           "assignment": _hex, "awaitingJoin": _flag, "awaitingSync": _flag, "isNew": _flag}
+
+
+def _is_member(data: Any) -> bool:
+    return has(data, **_MEMBER) and _MEMBER.keys() <= data.keys()
+
+
+def _is_group(data: Any) -> bool:
+    fields = {"groupId": _text, "state": lambda v: v in _CLASSIC_STATES,
+              "previousState": lambda v: v is None or v in _CLASSIC_STATES, "generation": is_int,
+              "protocolType": _text_or_none, "protocolName": _text_or_none, "leader": _text_or_none,
+              "stateTimestamp": lambda v: v is None or is_int(v), "pendingJoin": lambda v: is_list_of(v, _text),
+              "pendingSync": lambda v: is_list_of(v, _text), "newMemberAdded": _flag,
+              "members": lambda v: is_list_of(v, _is_member)}
+    if not (has(data, **fields) and fields.keys() <= data.keys()):
+        return False
+    members = {m["memberId"] for m in data["members"]}
+    return ((data["leader"] is None or data["leader"] in members) and set(data["pendingSync"]) <= members
+            and len(members) == len(data["members"]))
+
+
+def is_snapshot(data: Any) -> bool:
+    """classic-groups.json: {"logEndOffset": offset, "groups": [what `snapshot_classic` writes]}, each
+    group's leader and pending-sync members among its members."""
+    return (has(data, logEndOffset=is_int, groups=lambda v: is_list_of(v, _is_group)) and "groups" in data
+            and len({g["groupId"] for g in data["groups"]}) == len(data["groups"]))
 
 
 def snapshot_classic(classic: ClassicGroups) -> list[dict]:

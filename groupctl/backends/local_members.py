@@ -13,9 +13,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from groupctl.backends.local import read_json, write_json_atomically
+from groupctl.backends.local import read_json
+from groupctl.backends.local_shapes import checked, has, is_int, is_list_of, reading
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.offsets import CommitPartition
 from groupctl.coordinator.runtime import classic_heartbeat_key, rebalance_key, session_key
@@ -23,6 +24,7 @@ from groupctl.coordinator.state import assignment_map
 from groupctl.errors import KAFKA_ERROR_NAMES, GroupctlError
 from groupctl.model import GroupState, MemberState, TopicPartition, format_assignment
 from groupctl.simulation.clients import (
+    CLASSIC_CLIENT_STATES,
     STABLE,
     UNJOINED,
     ClassicClient,
@@ -152,6 +154,81 @@ class _Member:
         return FAILED if self.status == RUNNING and not self.client.running else self.status
 
 
+def _text(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def _text_or_none(value: Any) -> bool:
+    return value is None or isinstance(value, str)
+
+
+def _hex(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        bytes.fromhex(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _partition(value: Any) -> bool:
+    return isinstance(value, list) and len(value) == 2 and _text(value[0]) and is_int(value[1]) and value[1] >= 0
+
+
+def _by_topic_id(value: Any) -> bool:
+    return isinstance(value, dict) and all(is_list_of(ps, lambda p: is_int(p) and p >= 0) for ps in value.values())
+
+
+def _answer(value: Any) -> bool:
+    """A JoinGroup or SyncGroup answer waiting in a classic client's inbox."""
+    if not isinstance(value, dict):
+        return False
+    common = {"errorCode": is_int, "protocolType": _text_or_none, "protocolName": _text_or_none}
+    if value.get("api") == "JoinGroup":
+        fields = {**common, "generationId": is_int, "leader": _text, "skipAssignment": lambda v: isinstance(v, bool),
+                  "memberId": _text, "members": lambda v: is_list_of(v, lambda m: isinstance(m, list) and len(m) == 3
+                                                                     and _text(m[0]) and _text_or_none(m[1])
+                                                                     and _hex(m[2]))}
+    elif value.get("api") == "SyncGroup":
+        fields = {**common, "assignment": _hex}
+    else:
+        return False
+    return has(value, **fields) and fields.keys() <= value.keys()
+
+
+_CLIENT = {"protocol": lambda v: v in PROTOCOLS, "name": _text, "groupId": _text,
+           "topics": lambda v: is_list_of(v, _text), "regex": _text_or_none, "instanceId": _text_or_none,
+           "memberId": _text, "owned": lambda v: is_list_of(v, _partition), "running": lambda v: isinstance(v, bool),
+           "incarnation": is_int, "clientId": _text, "nextHeartbeatMs": is_int}
+_CLASSIC_CLIENT = {"sessionTimeoutMs": is_int, "generation": is_int, "protocolName": _text_or_none,
+                   "state": lambda v: v in CLASSIC_CLIENT_STATES,
+                   "assignedMetadata": lambda v: v is None or (isinstance(v, dict) and all(is_int(n) and n >= 0
+                                                                                         for n in v.values())),
+                   "inbox": lambda v: is_list_of(v, _answer)}
+_CONSUMER_CLIENT = {"assignor": _text_or_none, "epoch": is_int, "ownedIds": _by_topic_id,
+                    "sentOwned": lambda v: v is None or _by_topic_id(v), "full": lambda v: isinstance(v, bool)}
+
+
+def _is_client(data: Any) -> bool:
+    if not isinstance(data, dict):
+        return False
+    fields = {**_CLIENT, **(_CLASSIC_CLIENT if data.get("protocol") == "classic" else _CONSUMER_CLIENT)}
+    return has(data, **fields) and fields.keys() <= data.keys()
+
+
+def _is_member(entry: Any) -> bool:
+    return (has(entry, status=lambda v: v in (RUNNING, STOPPED, CRASHED), error=_text_or_none, client=_is_client)
+            and {"status", "client"} <= entry.keys())
+
+
+def _is_members(data: Any) -> bool:
+    """members.json: {"version": 1, "members": [{"status", "error", "client": what `to_jsonable` writes}]},
+    each name once."""
+    return (has(data, members=lambda v: is_list_of(v, _is_member))
+            and len({m["client"]["name"] for m in data.get("members", ())}) == len(data.get("members", ())))
+
+
 class LocalMembers(VirtualTimeDriver):
     """DIR's simulated members, bound to an open LocalBackend; `save()` before the backend closes."""
 
@@ -166,14 +243,15 @@ class LocalMembers(VirtualTimeDriver):
         self._owned_before: dict[str, frozenset[Partition]] = {}
         self._owned_at: dict[str, int] = {}
         self._events: list[Event] = []
-        data = read_json(self.path) or {}
+        data = checked(self.path, read_json(self.path), _is_members, "a list of simulated members") or {}
         if data and data.get("version") != FILE_VERSION:
             raise GroupctlError(f"{self.path} has version {data.get('version')}, this groupctl reads version "
                                 f"{FILE_VERSION}; start a new --local directory")
-        for entry in data.get("members", ()):
-            client = restore_client(self.coord, entry["client"], observe=self._observe, anomalies=self.anomalies,
-                                    ids=self._ids)
-            self._members[client.name] = _Member(client, entry["status"], entry.get("error"))
+        with reading(self.path):
+            for entry in data.get("members", ()):
+                client = restore_client(self.coord, entry["client"], observe=self._observe,
+                                        anomalies=self.anomalies, ids=self._ids)
+                self._members[client.name] = _Member(client, entry["status"], entry.get("error"))
         self._marks: dict[str, _Mark] = {}
         self._deadlines: dict[tuple[str, str], tuple[int | None, int | None]] = {}
         self._remember(self._take_marks())
@@ -181,12 +259,13 @@ class LocalMembers(VirtualTimeDriver):
     # -- persistence ------------------------------------------------------------------------------
 
     def save(self) -> None:
-        """Write members.json atomically, when anything changed (the DIR lock is still held)."""
+        """Have members.json written with the backend's state files when anything changed: the two are one
+        change (a member the coordinator holds is one members.json knows), applied when the backend closes."""
         if not self._dirty:
             return
         members = [{"status": m.status, "error": m.error, "client": m.client.to_jsonable()}
                    for m in self._members.values()]
-        write_json_atomically(self.path, {"version": FILE_VERSION, "members": members})
+        self.backend.stage(self.path, {"version": FILE_VERSION, "members": members})
         self._dirty = False
 
     # -- what is there ----------------------------------------------------------------------------

@@ -140,16 +140,19 @@ def read_settings(directory: Path) -> dict[str, Value]:
         raise GroupctlError(f"{path}: {exc}; repair it, or remove it to run on Kafka's defaults") from None
 
 
+def settings_document(values: Mapping[str, Value]) -> dict[str, Any] | None:
+    """broker-settings.json's content for `values`; None when there are none (the file goes: Kafka's defaults)."""
+    if not values:
+        return None
+    return {"version": FILE_VERSION, "settings": {name: values[name] for name in SETTINGS if name in values}}
+
+
 def write_settings(directory: Path, values: Mapping[str, Value]) -> None:
     """Save DIR's values (atomically); with none left the file goes, and DIR runs on Kafka's defaults."""
-    from groupctl.backends.local import write_json_atomically
+    from groupctl.backends.local_files import json_bytes, write_files
 
-    path = directory / SETTINGS_FILE
-    if not values:
-        path.unlink(missing_ok=True)
-        return
-    ordered = {name: values[name] for name in SETTINGS if name in values}
-    write_json_atomically(path, {"version": FILE_VERSION, "settings": ordered})
+    document = settings_document(values)
+    write_files({directory / SETTINGS_FILE: None if document is None else json_bytes(document)})
 
 
 def effective(values: Mapping[str, Value]) -> dict[str, Value]:

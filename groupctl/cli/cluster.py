@@ -324,7 +324,7 @@ def open_cluster(choice: ClusterChoice) -> Iterator[Backend]:
         backend = _open(choice)
         shown = _print_notices(backend, 0)
         try:
-            yield backend
+            with backend:  # a local DIR rolls back a command that failed on the way
+                yield backend
         finally:
-            backend.close()
             _print_notices(backend, shown)

@@ -95,10 +95,11 @@ def _session(local: Path | None, *, create: bool = False) -> Iterator[LocalBacke
     backend = LocalBackend(local, create=create)
     for notice in backend.notices:
         typer.echo(f"groupctl: note: {notice}", err=True)
-    try:
+    said = len(backend.notices)
+    with backend:  # saved whole when the command is done, rolled back when it fails on the way
         yield backend
-    finally:
-        backend.close()
+    for notice in backend.notices[said:]:
+        typer.echo(f"groupctl: note: {notice}", err=True)
 
 
 @contextmanager
@@ -251,10 +252,11 @@ def settings_command(
     from groupctl.backends.local_settings import (
         KAFKA_VERSION,
         SETTINGS,
+        SETTINGS_FILE,
         SettingError,
         effective,
         parse_assignments,
-        write_settings,
+        settings_document,
     )
 
     pairs = list(assignments or ()) + ([f"{KAFKA_VERSION}={kafka}"] if kafka is not None else [])
@@ -275,7 +277,7 @@ def settings_command(
         for name in forget:
             saved.pop(name, None)
         if wanted or forget:
-            write_settings(backend.directory, saved)
+            backend.stage(backend.directory / SETTINGS_FILE, settings_document(saved))
     values = effective(saved)
     rows = [{"name": name, "value": values[name], "source": "DIR" if name in saved else "default",
              "default": s.default, "description": s.doc} for name, s in SETTINGS.items()]

@@ -321,7 +321,9 @@ class SegmentWriter:
                 os.truncate(self.path, recovery.valid_bytes)
                 self.truncated_bytes = recovery.cut_bytes
                 self.truncation = recovery.describe()
-        self._fh = open(self.path, "ab")  # noqa: SIM115 - held open across appends, closed by close()
+        # Unbuffered: each append is written through os.write, so a failed one leaves no bytes in the
+        # process that a later flush could add after a rollback.
+        self._fh = open(self.path, "ab", buffering=0)  # noqa: SIM115 - held open across appends, closed by close()
         self.position = self._fh.tell()
         #: A new file's directory entry is durable only once the directory is fsynced too.
         self._directory_unsynced = created
@@ -345,10 +347,16 @@ class SegmentWriter:
         if self._fh.closed:
             raise ValueError(f"segment writer for {self.path} is closed")
         position = self.position
-        self._fh.write(data)
-        self._fh.flush()
-        if self.fsync:
-            os.fsync(self._fh.fileno())
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self._fh.fileno(), view):]
+            if self.fsync:
+                os.fsync(self._fh.fileno())
+        except OSError as exc:
+            if exc.filename is None:
+                raise OSError(exc.errno, exc.strerror, str(self.path)) from exc
+            raise
         self.position += len(data)
         self.next_offset = max(self.next_offset, last + 1)
         return Appended(base, last, position, len(data))
@@ -402,8 +410,18 @@ class SegmentWriter:
         (lod,) = _I32.unpack_from(buf, 23)
         return self._write(buf, self.next_offset, self.next_offset + lod)
 
+    def size(self) -> int:
+        """The segment's size on disk: more than `position` after an append that failed part way."""
+        return os.fstat(self._fh.fileno()).st_size
+
+    def rollback(self, position: int, next_offset: int) -> None:
+        """Cut the segment back to `position` (where `next_offset` was next), fsynced: the appends after
+        it are undone, a torn one included. Shrinking a file needs no free space."""
+        os.ftruncate(self._fh.fileno(), position)
+        os.fsync(self._fh.fileno())
+        self.position, self.next_offset = position, next_offset
+
     def flush(self) -> None:
-        self._fh.flush()
         if self.fsync:
             os.fsync(self._fh.fileno())
 
@@ -411,15 +429,14 @@ class SegmentWriter:
         """Flush and fsync now, whatever `fsync` says: for writers that sync on a timer, not per append."""
         if self._fh.closed:
             return
-        self._fh.flush()
         os.fsync(self._fh.fileno())
         if self._directory_unsynced:
             self._sync_directory()
             self._directory_unsynced = False
 
     def close(self) -> None:
+        """Nothing is left to flush (appends are unbuffered, and fsynced already when `fsync`)."""
         if not self._fh.closed:
-            self.flush()
             self._fh.close()
 
     def __enter__(self) -> SegmentWriter:

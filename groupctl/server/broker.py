@@ -48,7 +48,10 @@ class AnnouncingBackend(LocalBackend):
     the lock is taken, before the coordinator is loaded, so a command started while a big DIR loads
     fails at once naming the listener instead of waiting for the lock. If loading fails, the file
     goes with the lock; one left by a killed serve names a dead pid and the next command removes it.
+    Every append was acknowledged to a client, so a save that fails never cuts the log back.
     """
+
+    acknowledges_appends = True
 
     def __init__(self, directory: Path, listener: Listener,
                  broker_settings: Mapping[str, int | str] | None = None) -> None:

@@ -163,6 +163,7 @@ class SimulatedClient(ABC):
 # -- classic ---------------------------------------------------------------------------------------
 
 UNJOINED, JOINING, SYNCING, STABLE, STOPPED = "unjoined", "joining", "syncing", "stable", "stopped"
+CLASSIC_CLIENT_STATES = (UNJOINED, JOINING, SYNCING, STABLE, STOPPED)
 #: What the Java consumer's JoinGroup/SyncGroup/Heartbeat handlers raise to the application instead of rejoining.
 CLASSIC_FATAL_ERRORS = ("FENCED_INSTANCE_ID", "INCONSISTENT_GROUP_PROTOCOL", "INVALID_SESSION_TIMEOUT",
                         "INVALID_GROUP_ID", "GROUP_MAX_SIZE_REACHED")
