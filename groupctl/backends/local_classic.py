@@ -52,9 +52,14 @@ def _is_member(data: Any) -> bool:
     return has(data, **_MEMBER) and _MEMBER.keys() <= data.keys()
 
 
+def _is_state(value: Any) -> bool:
+    """One of the classic states' names (a list or a dict is not looked up: it cannot be one)."""
+    return isinstance(value, str) and value in _CLASSIC_STATES
+
+
 def _is_group(data: Any) -> bool:
-    fields = {"groupId": _text, "state": lambda v: v in _CLASSIC_STATES,
-              "previousState": lambda v: v is None or v in _CLASSIC_STATES, "generation": is_int,
+    fields = {"groupId": _text, "state": _is_state,
+              "previousState": lambda v: v is None or _is_state(v), "generation": is_int,
               "protocolType": _text_or_none, "protocolName": _text_or_none, "leader": _text_or_none,
               "stateTimestamp": lambda v: v is None or is_int(v), "pendingJoin": lambda v: is_list_of(v, _text),
               "pendingSync": lambda v: is_list_of(v, _text), "newMemberAdded": _flag,

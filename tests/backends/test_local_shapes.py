@@ -90,6 +90,9 @@ def test_a_state_file_of_the_wrong_shape_is_said_to_be_damaged(name, data, lab, 
     ("members.json", [{"name": 5}], "a list of simulated members"),
     ("members.json", {"version": 1, "members": [{"name": 5}]}, "a list of simulated members"),
     ("clock.json", {"nowMs": "soon"}, "a clock (nowMs)"),
+    # found by the hypothesis test above: a state looked up in the set of state names raised TypeError
+    ("classic-groups.json", {"logEndOffset": 0, "groups": [{"groupId": "g", "state": []}]},
+     "classic groups' state"),
 ])
 def test_the_issue_s_examples_name_the_file_and_the_fix(name, content, what, lab, tmp_path, cli):
     directory = tmp_path / "lab"
