@@ -179,6 +179,15 @@ def test_version_says_which_builder_runs(cli) -> None:
         assert cli("--version").out.splitlines()[2] == "uniform assignor: compiled"
 
 
+def test_every_compiled_step_takes_the_plain_case():
+    """No step of the extension returns its "not handled" None for a plain input on this Python: a path compiled
+    for some Pythons only (alike and the heterogeneous steps once returned None on 3.13) fails here, and
+    `groupctl --version` names it."""
+    assert compiled.probe(compiled.built()) == {}
+    with compiled.forced(False):
+        assert compiled.describe() == "uniform assignor: compiled"
+
+
 class Rehashing(uuid.UUID):
     """A topic id whose __hash__ first replaces each value of the dicts in `victims` by an equal copy, so that
     the sets there before are freed: _uniformc's read_member and trim used them afterwards (issue 27)."""
