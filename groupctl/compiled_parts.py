@@ -3,12 +3,15 @@
 Each compiled extension (the record loop, the uniform assignor's builders) is optional: `pip install` builds it
 where a C compiler is present, and the pure-Python code it mirrors stays the reference it is tested
 against. `GROUPCTL_PURE_PYTHON=1` forces every reference; tests force one side with `forced`;
-`groupctl --version` prints each part's `describe` line.
+`groupctl --version` prints each part's `describe` line, which says whenever compiled code is off, and why: not
+built, built but not loading (with the error), switched off, or a step of it declining what it should take on
+this Python (found by `probe`, which gives each step a small input it must take).
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 from collections.abc import Callable, Iterator
 from types import ModuleType
@@ -20,10 +23,19 @@ NOT_BUILT = "not built: pip install builds it where a C compiler is present"
 class CompiledPart:
     """One compiled extension: loaded once on first use, used unless switched off or forced."""
 
-    def __init__(self, label: str, load: Callable[[], ModuleType]) -> None:
+    def __init__(
+        self,
+        label: str,
+        load: Callable[[], ModuleType],
+        name: str | None = None,
+        probe: Callable[[ModuleType], dict[str, str]] | None = None,
+    ) -> None:
         self.label = label
-        self._load = load  # raises ImportError when the extension is not built
+        self._load = load  # raises ImportError when the extension is not built or does not load
+        self._name = name  # the extension's module name: tells "not built" from "built, does not load"
+        self._probe = probe  # module -> {step: why it is off} for the steps that decline their probe input
         self._loaded: ModuleType | None = None
+        self._error: ImportError | None = None
         self._tried = False
         self._forced: bool | None = None  # tests: True = reference only, False = compiled when built
 
@@ -33,8 +45,8 @@ class CompiledPart:
             self._tried = True
             try:
                 self._loaded = self._load()
-            except ImportError:
-                self._loaded = None
+            except ImportError as exc:
+                self._loaded, self._error = None, exc
         return self._loaded
 
     def module(self) -> ModuleType | None:
@@ -49,13 +61,34 @@ class CompiledPart:
         """Whether the extension is built and loads (whatever the switch says)."""
         return self.built() is not None
 
+    def steps_off(self) -> dict[str, str]:
+        """The extension's steps that decline the input their probe says they must take, with why (a step that
+        declines runs its pure-Python path for every input); empty when all run, or when nothing is built."""
+        native = self.built()
+        if native is None or self._probe is None:
+            return {}
+        return self._probe(native)
+
     def describe(self) -> str:
-        """One line saying which one runs, for `groupctl --version`."""
+        """One line saying which one runs, and why not the compiled one, for `groupctl --version`."""
         if self.built() is None:
-            return f"{self.label}: pure Python ({NOT_BUILT})"
+            return f"{self.label}: pure Python ({self._why_not_loaded()})"
         if self.module() is None:
             return f"{self.label}: pure Python ({PURE_ENV} is set)"
+        off = self.steps_off()
+        if off:
+            steps = "; ".join(f"{step}: {why}" for step, why in off.items())
+            return f"{self.label}: compiled, some steps in pure Python ({steps})"
         return f"{self.label}: compiled"
+
+    def _why_not_loaded(self) -> str:
+        if self._name is None or self._error is None:
+            return NOT_BUILT
+        try:
+            found = importlib.util.find_spec(self._name) is not None
+        except (ImportError, ValueError):
+            found = False
+        return f"built but does not load: {self._error}" if found else NOT_BUILT
 
     @contextlib.contextmanager
     def forced(self, pure: bool) -> Iterator[None]:

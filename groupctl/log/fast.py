@@ -31,7 +31,7 @@ def _load() -> ModuleType:
     return _fastlog
 
 
-_PART = CompiledPart("record loop", _load)
+_PART = CompiledPart("record loop", _load, name="groupctl.log._fastlog")
 module = _PART.module
 built = _PART.built
 available = _PART.available

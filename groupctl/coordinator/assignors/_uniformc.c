@@ -15,49 +15,34 @@
  *
  * Then three steps of the heterogeneous builder (`_Heterogeneous` in uniform.py, which stays their reference):
  * `keep()`, `deal()` and `balance()`, under "the heterogeneous builder's hot loops" below.
+ *
+ * Only CPython's public C API is used, and the same code runs on every Python groupctl supports: no layout of
+ * a set or dict is read, no private call made. What those bought was not hashing topic ids (uuid.UUID's
+ * __hash__ is Python code, the costliest step here); the public ways to the same end are used instead: topic
+ * ids are found by identity in pointer tables (by equality only for an id that is not the very object), dicts
+ * are copied (PyDict_Copy keeps the stored hashes), and a new entry is made with dict.fromkeys from a
+ * one-element frozenset (which reads the hash the set stores) and merged in (PyDict_Merge reads it too).
+ *
+ * Python code can still run in a call (a topic id's __hash__ or __eq__, a mapping's __len__) and change what
+ * the caller handed over: every object used after such a call is held by a reference taken before it, the
+ * lists handed in are copied before anything is read from them, and each current assignment read is kept as
+ * it was read (its entries held); where such code ran, every assignment is checked to be what was read before
+ * any result is handed back, the input being declined if not.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <structmember.h>
 #include <stdint.h>
 #include <string.h>
 
-#if PY_VERSION_HEX < 0x030D0000
-#define HAVE_KNOWN_HASH 1
-#else
-#define HAVE_KNOWN_HASH 0
-#endif
-
 /* Plain C sizes keep the arrays small; a group beyond them goes to the reference. */
 #define MAX_PARTITIONS 50000000
-
-typedef struct {
-    PyObject *key; /* borrowed: an element of topic_ids */
-    Py_ssize_t index;
-} slot_t;
-
-typedef struct {
-    Py_ssize_t n, ntopics, total;
-    PyObject *member_ids;  /* a list of str */
-    PyObject **assigned;   /* per member: its current assignment */
-    PyObject **topic_ids;  /* the subscribed topics in Uuid order */
-    Py_ssize_t *counts, *offset, *owned, *held;
-    int32_t *owner; /* per partition (topic offset + partition): member + 1, or 0 when free */
-    slot_t *table; /* topic id object -> topic index, by identity */
-    size_t mask;
-    PyObject *by_value; /* dict topic id -> index for ids that are equal but not identical, built on need */
-    Py_hash_t *hashes; /* per topic, -1 until computed */
-    PyObject **result; /* new references, NULL until made */
-    char *plus;
-    int fresh; /* nobody owns anything */
-    Py_ssize_t *listing; /* the order of members in the result when not the given one */
-    PyObject **owned_refs; /* assigned and topic_ids: references held for the call */
-    int untrack;           /* results are left to reference counting alone (see run) */
-    int foreign; /* some key of a current assignment is a topic id equal to, not the same object as, ours */
-} builder_t;
+/* A dict of at most this many entries is searched for a topic id by identity before it is hashed. */
+#define SCAN_LIMIT 8
 
 static PyTypeObject *uuid_type; /* uuid.UUID */
 static PyObject *int_name;      /* "int", interned: a Uuid's 128-bit value */
+static PyObject *from_keys;     /* dict.fromkeys */
+static PyObject *sixty_four;    /* 64: a Uuid's high half is its int >> 64 */
 
 static size_t
 pointer_hash(const void *p)
@@ -69,74 +54,374 @@ pointer_hash(const void *p)
     return (size_t)v;
 }
 
-/* The topic's index, -1 when it is not subscribed, -2 on a Python error. */
-static Py_ssize_t
-topic_of(builder_t *b, PyObject *key)
+/* Whether hashing or comparing the object runs only the standard library's code: an exact uuid.UUID. Any
+ * other topic id (a subclass, another type) may run code that changes the input, which is then checked. */
+static int
+trusted(PyObject *id)
 {
-    size_t i = pointer_hash(key) & b->mask;
-    while (b->table[i].key != NULL) {
-        if (b->table[i].key == key)
-            return b->table[i].index;
-        i = (i + 1) & b->mask;
-    }
-    if (!PyObject_TypeCheck(key, Py_TYPE(b->topic_ids[0])))
+    return Py_IS_TYPE(id, uuid_type);
+}
+
+/* --- topic ids by identity ------------------------------------------------------------------------------- */
+
+/* The topics of a call, index -> id, and id -> index by identity (a pointer table: no Python code runs); an id
+ * equal to one of them but another object is found through `by_value` (made on first need: then the ids'
+ * __hash__ and __eq__ run). `singles[t]` is frozenset({id}), made on need, for new entries (`one_entry`). */
+typedef struct {
+    Py_ssize_t n, cap;
+    PyObject **ids;     /* new references */
+    PyObject **singles; /* new references, NULL until made */
+    Py_ssize_t *slots;  /* index + 1, 0 when empty */
+    size_t mask;
+    PyObject *by_value;
+    int untrusted; /* Python code other than uuid.UUID's may have run (see `trusted`) */
+} topics_t;
+
+static int
+topics_init(topics_t *tt, Py_ssize_t cap)
+{
+    size_t size = 16;
+    while (size < (size_t)cap * 2 + 1)
+        size <<= 1;
+    tt->mask = size - 1;
+    tt->cap = cap;
+    tt->slots = PyMem_Calloc(size, sizeof(Py_ssize_t));
+    tt->ids = PyMem_Calloc((size_t)cap + 1, sizeof(PyObject *));
+    tt->singles = PyMem_Calloc((size_t)cap + 1, sizeof(PyObject *));
+    if (!tt->slots || !tt->ids || !tt->singles) {
+        PyErr_NoMemory();
         return -1;
-    if (b->by_value == NULL) {
-        b->by_value = PyDict_New();
-        if (b->by_value == NULL)
+    }
+    return 0;
+}
+
+static void
+topics_release(topics_t *tt)
+{
+    for (Py_ssize_t t = 0; t < tt->n; t++) {
+        Py_XDECREF(tt->ids[t]);
+        Py_XDECREF(tt->singles[t]);
+    }
+    Py_CLEAR(tt->by_value);
+    PyMem_Free(tt->ids);
+    PyMem_Free(tt->singles);
+    PyMem_Free(tt->slots);
+}
+
+/* The index of the very object `key`, or -1. */
+static Py_ssize_t
+topics_same(const topics_t *tt, PyObject *key)
+{
+    size_t i = pointer_hash(key) & tt->mask;
+    while (tt->slots[i]) {
+        Py_ssize_t t = tt->slots[i] - 1;
+        if (tt->ids[t] == key)
+            return t;
+        i = (i + 1) & tt->mask;
+    }
+    return -1;
+}
+
+/* Adds `id` (within the capacity; not already there as the same object): its index. */
+static Py_ssize_t
+topics_add(topics_t *tt, PyObject *id)
+{
+    Py_ssize_t t = tt->n++;
+    tt->ids[t] = Py_NewRef(id);
+    if (!trusted(id))
+        tt->untrusted = 1;
+    size_t i = pointer_hash(id) & tt->mask;
+    while (tt->slots[i])
+        i = (i + 1) & tt->mask;
+    tt->slots[i] = t + 1;
+    return t;
+}
+
+/* The index of the topic equal to `key`, -1 when none is, -2 on a Python error. */
+static Py_ssize_t
+topics_find(topics_t *tt, PyObject *key)
+{
+    Py_ssize_t t = topics_same(tt, key);
+    if (t >= 0)
+        return t;
+    if (!trusted(key))
+        tt->untrusted = 1;
+    if (tt->by_value == NULL) {
+        tt->by_value = PyDict_New();
+        if (tt->by_value == NULL)
             return -2;
-        for (Py_ssize_t t = 0; t < b->ntopics; t++) {
-            PyObject *index = PyLong_FromSsize_t(t);
-            if (index == NULL || PyDict_SetItem(b->by_value, b->topic_ids[t], index) < 0) {
-                Py_XDECREF(index);
+        for (Py_ssize_t k = 0; k < tt->n; k++) {
+            PyObject *index = PyLong_FromSsize_t(k);
+            int failed = index == NULL || PyDict_SetItem(tt->by_value, tt->ids[k], index) < 0;
+            Py_XDECREF(index);
+            if (failed)
                 return -2;
-            }
-            Py_DECREF(index);
         }
     }
-    b->foreign = 1;
-    PyObject *found = PyDict_GetItemWithError(b->by_value, key);
+    PyObject *found = PyDict_GetItemWithError(tt->by_value, key); /* borrowed from our own dict */
     if (found == NULL)
         return PyErr_Occurred() ? -2 : -1;
     return PyLong_AsSsize_t(found);
 }
 
-#if HAVE_KNOWN_HASH
-static Py_hash_t
-topic_hash(builder_t *b, Py_ssize_t t)
+/* frozenset({ids[t]}) (borrowed), or NULL on error: the one hash of the id a call needs to make entries. */
+static PyObject *
+topics_single(topics_t *tt, Py_ssize_t t)
 {
-    if (b->hashes[t] == -1)
-        b->hashes[t] = PyObject_Hash(b->topic_ids[t]);
-    return b->hashes[t];
+    if (tt->singles[t] == NULL) {
+        PyObject *single = PyFrozenSet_New(NULL);
+        if (single == NULL)
+            return NULL;
+        if (PySet_Add(single, tt->ids[t]) < 0) { /* a brand-new frozenset may be filled in */
+            Py_DECREF(single);
+            return NULL;
+        }
+        tt->singles[t] = single;
+    }
+    return tt->singles[t];
 }
-#endif
+
+/* --- entries without hashing ----------------------------------------------------------------------------- */
+
+/* {id: value}, a new dict, `single` being frozenset({id}): dict.fromkeys reads the hash the set stores. */
+static PyObject *
+one_entry(PyObject *single, PyObject *value)
+{
+    PyObject *args[2] = {single, value};
+    return PyObject_Vectorcall(from_keys, args, 2, NULL);
+}
+
+/* dict[id] = value, `single` being frozenset({id}); an equal key already there stays, as with item
+ * assignment. 0 or -1. */
+static int
+put_entry(PyObject *dict, PyObject *single, PyObject *value)
+{
+    PyObject *one = one_entry(single, value);
+    if (one == NULL)
+        return -1;
+    int failed = PyDict_Merge(dict, one, 1);
+    Py_DECREF(one);
+    return failed;
+}
+
+/* The value `dict` holds for `id` (a new reference), or NULL: none (no exception set) or an error. A small
+ * dict is searched for the very object first; otherwise, or when it is not there, the id is looked up. */
+static PyObject *
+value_of(PyObject *dict, PyObject *id)
+{
+    if (PyDict_GET_SIZE(dict) <= SCAN_LIMIT) {
+        Py_ssize_t pos = 0;
+        PyObject *key, *value;
+        while (PyDict_Next(dict, &pos, &key, &value))
+            if (key == id)
+                return Py_NewRef(value);
+    }
+    return Py_XNewRef(PyDict_GetItemWithError(dict, id));
+}
+
+/* --- current assignments as read ------------------------------------------------------------------------- */
+
+/* An entry of a current assignment as read, both references held. */
+typedef struct {
+    PyObject *key, *parts;
+    Py_ssize_t t;
+} entry_t;
+
+typedef struct {
+    entry_t *items;
+    Py_ssize_t size, cap;
+} entries_t;
+
+/* A new entry (its references taken), or NULL when out of memory. */
+static entry_t *
+entries_push(entries_t *e, PyObject *key, PyObject *parts)
+{
+    if (e->size == e->cap) {
+        Py_ssize_t cap = e->cap ? e->cap * 2 : 64;
+        entry_t *items = PyMem_Realloc(e->items, (size_t)cap * sizeof(entry_t));
+        if (items == NULL) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        e->items = items;
+        e->cap = cap;
+    }
+    entry_t *entry = &e->items[e->size++];
+    entry->key = Py_NewRef(key);
+    entry->parts = Py_NewRef(parts);
+    entry->t = -1;
+    return entry;
+}
+
+static void
+entries_release(entries_t *e)
+{
+    for (Py_ssize_t k = 0; k < e->size; k++) {
+        Py_DECREF(e->items[k].key);
+        Py_DECREF(e->items[k].parts);
+    }
+    PyMem_Free(e->items);
+}
+
+/* Whether `dict` holds exactly the entries [first, first + count) of `e`, in that order, the same objects. */
+static int
+entries_match(const entries_t *e, Py_ssize_t first, Py_ssize_t count, PyObject *dict)
+{
+    if (PyDict_GET_SIZE(dict) != count)
+        return 0;
+    Py_ssize_t pos = 0, k = first;
+    PyObject *key, *parts;
+    while (PyDict_Next(dict, &pos, &key, &parts)) {
+        if (k >= first + count || e->items[k].key != key || e->items[k].parts != parts)
+            return 0;
+        k++;
+    }
+    return k == first + count;
+}
+
+/* --- a frozenset's partitions, read once -------------------------------------------------------------- */
+
+/* The partitions of each frozenset read in a call, by identity: the sets of a group's assignments are often
+ * shared (a run of partitions dealt to members of several topics is one object), and each is iterated once. */
+typedef struct {
+    PyObject *set; /* a new reference */
+    Py_ssize_t start, count;
+} memo_slot_t;
+
+typedef struct {
+    memo_slot_t *slots;
+    size_t mask;
+    Py_ssize_t used;
+    Py_ssize_t *items; /* the partitions of every set read, end to end */
+    Py_ssize_t size, cap;
+} memo_t;
+
+static void
+memo_release(memo_t *m)
+{
+    if (m->slots != NULL)
+        for (size_t i = 0; i <= m->mask; i++)
+            Py_XDECREF(m->slots[i].set);
+    PyMem_Free(m->slots);
+    PyMem_Free(m->items);
+}
 
 static int
-set_topic(builder_t *b, PyObject *dict, Py_ssize_t t, PyObject *value)
+memo_grow(memo_t *m)
 {
-    PyObject *key = b->topic_ids[t];
-#if HAVE_KNOWN_HASH
-    Py_hash_t hash = topic_hash(b, t);
-    if (hash == -1 && PyErr_Occurred())
+    size_t size = m->slots == NULL ? 64 : (m->mask + 1) * 2;
+    memo_slot_t *slots = PyMem_Calloc(size, sizeof(memo_slot_t));
+    if (slots == NULL) {
+        PyErr_NoMemory();
         return -1;
-    return _PyDict_SetItem_KnownHash(dict, key, value, hash);
-#else
-    return PyDict_SetItem(dict, key, value);
-#endif
+    }
+    if (m->slots != NULL)
+        for (size_t i = 0; i <= m->mask; i++) {
+            if (m->slots[i].set == NULL)
+                continue;
+            size_t j = pointer_hash(m->slots[i].set) & (size - 1);
+            while (slots[j].set != NULL)
+                j = (j + 1) & (size - 1);
+            slots[j] = m->slots[i];
+        }
+    PyMem_Free(m->slots);
+    m->slots = slots;
+    m->mask = size - 1;
+    return 0;
 }
 
-static PyObject *
-get_topic(builder_t *b, PyObject *dict, Py_ssize_t t)
+/* The partitions of `parts`, a non-empty frozenset of exact ints from 0 to MAX_PARTITIONS - 1, as
+ * m->items[*start, *start + *count); 0, 1 (not such a set) or -1. Iterating a frozenset of ints runs no
+ * Python code. */
+static int
+memo_read(memo_t *m, PyObject *parts, Py_ssize_t *start, Py_ssize_t *count)
 {
-    PyObject *key = b->topic_ids[t];
-#if HAVE_KNOWN_HASH
-    Py_hash_t hash = topic_hash(b, t);
-    if (hash == -1 && PyErr_Occurred())
-        return NULL;
-    return _PyDict_GetItem_KnownHash(dict, key, hash);
-#else
-    return PyDict_GetItemWithError(dict, key);
-#endif
+    if (!PyFrozenSet_CheckExact(parts) || PySet_GET_SIZE(parts) == 0)
+        return 1;
+    if ((m->used + 1) * 2 > (Py_ssize_t)(m->slots == NULL ? 0 : m->mask + 1) && memo_grow(m) < 0)
+        return -1;
+    size_t i = pointer_hash(parts) & m->mask;
+    while (m->slots[i].set != NULL) {
+        if (m->slots[i].set == parts) {
+            *start = m->slots[i].start;
+            *count = m->slots[i].count;
+            return 0;
+        }
+        i = (i + 1) & m->mask;
+    }
+    Py_ssize_t size = PySet_GET_SIZE(parts), first = m->size;
+    if (m->size + size > m->cap) {
+        Py_ssize_t cap = m->cap ? m->cap : 256;
+        while (cap < m->size + size)
+            cap *= 2;
+        Py_ssize_t *items = PyMem_Realloc(m->items, (size_t)cap * sizeof(Py_ssize_t));
+        if (items == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        m->items = items;
+        m->cap = cap;
+    }
+    PyObject *iter = PyObject_GetIter(parts), *item;
+    if (iter == NULL)
+        return -1;
+    Py_ssize_t k = first;
+    int status = 0;
+    while ((item = PyIter_Next(iter)) != NULL) {
+        Py_ssize_t p = PyLong_CheckExact(item) ? PyLong_AsSsize_t(item) : -1;
+        Py_DECREF(item);
+        if (p < 0 || p >= MAX_PARTITIONS || k >= first + size) {
+            PyErr_Clear();
+            status = 1;
+            break;
+        }
+        m->items[k++] = p;
+    }
+    Py_DECREF(iter);
+    if (status == 0 && PyErr_Occurred())
+        return -1;
+    if (status != 0 || k != first + size)
+        return 1;
+    m->size = k;
+    m->slots[i] = (memo_slot_t){Py_NewRef(parts), first, size};
+    m->used++;
+    *start = first;
+    *count = size;
+    return 0;
+}
+
+/* --- the homogeneous builder ----------------------------------------------------------------------------- */
+
+typedef struct {
+    Py_ssize_t n, ntopics, total;
+    PyObject *member_ids;  /* a list of str: our own copy */
+    PyObject **assigned;   /* per member: its current assignment (new references) */
+    PyObject **topic_ids;  /* the subscribed topics in Uuid order: tt.ids */
+    topics_t tt;
+    Py_ssize_t *counts, *offset, *owned, *held;
+    int32_t *owner; /* per partition (topic offset + partition): member + 1, or 0 when free */
+    entries_t read;  /* every entry of the current assignments, as read */
+    Py_ssize_t *first, *nread; /* per member: its entries in `read` */
+    memo_t memo;
+    PyObject **result; /* new references, NULL until made */
+    char *plus;
+    int fresh; /* nobody owns anything */
+    Py_ssize_t *listing; /* the order of members in the result when not the given one */
+    int untrack;           /* results are left to reference counting alone (see run) */
+    int foreign; /* some key of a current assignment is a topic id equal to, not the same object as, ours */
+} builder_t;
+
+/* The topic's index, -1 when it is not subscribed, -2 on a Python error. */
+static Py_ssize_t
+topic_of(builder_t *b, PyObject *key)
+{
+    Py_ssize_t t = topics_same(&b->tt, key);
+    if (t >= 0)
+        return t;
+    if (!PyObject_TypeCheck(key, Py_TYPE(b->topic_ids[0])))
+        return -1;
+    b->foreign = 1;
+    return topics_find(&b->tt, key);
 }
 
 /* --- Java order of member ids ----------------------------------------------------------------------------- */
@@ -202,76 +487,74 @@ sort_members(PyObject *ids, Py_ssize_t *items, Py_ssize_t *scratch, Py_ssize_t c
 
 /* --- reading the current assignments ---------------------------------------------------------------------- */
 
-/* Read member i's assignment into owner/held/owned; 0, 1 (not the plain case) or -1 (error). */
+/* Whether every current assignment that is not a dict is empty (1), else 0, or -1. Taken before any dict is
+ * read: a mapping's __len__ may be Python code, which then runs before anything is read, not in between. The
+ * entries of the dicts are counted, for the room to keep them as read. */
+static int
+empty_mappings(PyObject *const *assigned, Py_ssize_t n, entries_t *read)
+{
+    Py_ssize_t entries = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (PyDict_CheckExact(assigned[i])) {
+            entries += PyDict_GET_SIZE(assigned[i]);
+            continue;
+        }
+        Py_ssize_t size = PyObject_Length(assigned[i]);
+        if (size != 0) {
+            PyErr_Clear();
+            return 0;
+        }
+    }
+    if (entries > read->cap) {
+        entry_t *items = PyMem_Realloc(read->items, (size_t)entries * sizeof(entry_t));
+        if (items == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        read->items = items;
+        read->cap = entries;
+    }
+    return 1;
+}
+
+/* Read member i's assignment into owner/held/owned; 0, 1 (not the plain case) or -1 (error). Each entry is
+ * held (in b->read) before a topic id is looked up: its __hash__ or __eq__ may run and change the dict. */
 static int
 read_member(builder_t *b, Py_ssize_t i)
 {
     PyObject *assignment = b->assigned[i];
-    if (!PyDict_CheckExact(assignment)) {
-        Py_ssize_t size = PyObject_Length(assignment);
-        if (size < 0) {
-            PyErr_Clear();
-            return 1;
-        }
-        return size != 0;
-    }
+    b->first[i] = b->read.size;
+    if (!PyDict_CheckExact(assignment))
+        return 0; /* empty: see empty_mappings */
     Py_ssize_t pos = 0, count = 0;
     PyObject *key, *parts;
     while (PyDict_Next(assignment, &pos, &key, &parts)) {
-        Py_ssize_t t = topic_of(b, key);
+        entry_t *entry = entries_push(&b->read, key, parts);
+        if (entry == NULL)
+            return -1;
+        b->nread[i]++;
+        Py_ssize_t t = topic_of(b, entry->key);
         if (t == -2) {
             PyErr_Clear();
             return 1;
         }
-        if (t < 0 || !PyFrozenSet_CheckExact(parts) || PySet_GET_SIZE(parts) == 0)
+        if (t < 0)
             return 1;
-        Py_ssize_t size = b->counts[t];
+        entry->t = t;
+        Py_ssize_t start, size;
+        int status = memo_read(&b->memo, entry->parts, &start, &size);
+        if (status != 0)
+            return status;
+        const Py_ssize_t *items = b->memo.items + start;
         int32_t *owner = b->owner + b->offset[t];
-#if PY_VERSION_HEX < 0x030C0000
-        /* A frozenset's table, read in place: an exact int from 0 to 2**30 - 1 (one digit or none) is its own
-         * hash, which the table stores beside it. */
-        PySetObject *set = (PySetObject *)parts;
-        Py_ssize_t left = set->used;
-        for (Py_ssize_t at = 0; left > 0 && at <= set->mask; at++) {
-            PyObject *item = set->table[at].key;
-            if (item == NULL || item == _PySet_Dummy)
-                continue;
-            left--;
-            if (!PyLong_CheckExact(item) || Py_SIZE(item) < 0 || Py_SIZE(item) > 1)
+        for (Py_ssize_t k = 0; k < size; k++) {
+            Py_ssize_t p = items[k];
+            if (p >= b->counts[t] || owner[p])
                 return 1;
-            Py_ssize_t p = set->table[at].hash;
-#else
-        PyObject *iter = PyObject_GetIter(parts), *item;
-        if (iter == NULL)
-            return -1;
-        while ((item = PyIter_Next(iter)) != NULL) {
-            Py_DECREF(item); /* the set holds it */
-            if (!PyLong_CheckExact(item)) {
-                Py_DECREF(iter);
-                return 1;
-            }
-            Py_ssize_t p = PyLong_AsSsize_t(item);
-            if (p == -1 && PyErr_Occurred()) {
-                PyErr_Clear();
-                Py_DECREF(iter);
-                return 1;
-            }
-#endif
-            if (p < 0 || p >= size || owner[p]) {
-#if PY_VERSION_HEX >= 0x030C0000
-                Py_DECREF(iter);
-#endif
-                return 1;
-            }
             owner[p] = (int32_t)(i + 1);
         }
-#if PY_VERSION_HEX >= 0x030C0000
-        Py_DECREF(iter);
-        if (PyErr_Occurred())
-            return -1;
-#endif
-        count += PySet_GET_SIZE(parts);
-        b->owned[t] += PySet_GET_SIZE(parts);
+        count += size;
+        b->owned[t] += size;
     }
     b->held[i] = count;
     return 0;
@@ -308,7 +591,8 @@ settle(builder_t *b, PyObject *result)
         PyObject_GC_UnTrack(result);
 }
 
-/* Member i's result dict, made on first need: a copy of its current assignment. */
+/* Member i's result dict, made on first need: a copy of its current assignment (PyDict_Copy keeps the stored
+ * hashes). */
 static PyObject *
 result_of(builder_t *b, Py_ssize_t i)
 {
@@ -321,46 +605,37 @@ result_of(builder_t *b, Py_ssize_t i)
     return b->result[i];
 }
 
-typedef struct {
-    Py_ssize_t t;
-    PyObject *key, *parts;
-} entry_t;
-
-/* Keep the member's first `cap` partitions (topics in Uuid order, partitions ascending); the rest are freed. */
+/* Keep the member's first `cap` partitions (topics in Uuid order, partitions ascending); the rest are freed.
+ * The entries are those read (held in b->read), whatever the dict holds now. */
 static int
 trim(builder_t *b, Py_ssize_t member, Py_ssize_t cap)
 {
-    PyObject *assignment = b->assigned[member];
-    Py_ssize_t size = PyDict_GET_SIZE(assignment), pos = 0, k = 0;
-    entry_t *entries = PyMem_Malloc((size_t)size * sizeof(entry_t));
+    Py_ssize_t size = b->nread[member], first = b->first[member];
+    const entry_t *read = b->read.items + first;
+    Py_ssize_t *sorted = PyMem_Malloc((size_t)(size + 1) * sizeof(Py_ssize_t));
     Py_ssize_t *ascending = NULL;
-    PyObject *trimmed = NULL, *key, *parts;
-    if (entries == NULL) {
+    PyObject *trimmed = NULL;
+    if (sorted == NULL) {
         PyErr_NoMemory();
         return -1;
     }
-    while (k < size && PyDict_Next(assignment, &pos, &key, &parts)) {
-        Py_ssize_t t = topic_of(b, key), j = k++;
-        if (t < 0) { /* read_member found it: only a failing __hash__ or __eq__ gets here */
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_RuntimeError, "a topic id of a current assignment changed while assigning");
-            goto error;
-        }
-        while (j > 0 && entries[j - 1].t > t) {
-            entries[j] = entries[j - 1];
+    for (Py_ssize_t k = 0; k < size; k++) {
+        Py_ssize_t j = k;
+        while (j > 0 && read[sorted[j - 1]].t > read[k].t) {
+            sorted[j] = sorted[j - 1];
             j--;
         }
-        entries[j] = (entry_t){t, key, parts};
+        sorted[j] = k;
     }
-    size = k;
     trimmed = PyDict_New();
     if (trimmed == NULL)
         goto error;
     Py_ssize_t room = cap;
-    for (k = 0; k < size; k++) {
-        Py_ssize_t t = entries[k].t, count = PySet_GET_SIZE(entries[k].parts);
+    for (Py_ssize_t k = 0; k < size; k++) {
+        const entry_t *entry = &read[sorted[k]];
+        Py_ssize_t t = entry->t, count = PySet_GET_SIZE(entry->parts);
         if (room >= count) {
-            if (PyDict_SetItem(trimmed, entries[k].key, entries[k].parts) < 0)
+            if (PyDict_SetItem(trimmed, entry->key, entry->parts) < 0)
                 goto error;
             room -= count;
             continue;
@@ -392,55 +667,80 @@ trim(builder_t *b, Py_ssize_t member, Py_ssize_t cap)
             ascending = NULL;
             if (kept == NULL)
                 goto error;
-            int failed = PyDict_SetItem(trimmed, entries[k].key, kept);
+            int failed = PyDict_SetItem(trimmed, entry->key, kept);
             Py_DECREF(kept);
             if (failed < 0)
                 goto error;
         }
         room = 0;
     }
-    PyMem_Free(entries);
+    PyMem_Free(sorted);
     settle(b, trimmed);
-    Py_XSETREF(b->result[member], trimmed);
+    Py_XDECREF(b->result[member]);
+    b->result[member] = trimmed;
     b->held[member] = cap;
     return 0;
 error:
-    PyMem_Free(entries);
+    PyMem_Free(sorted);
     PyMem_Free(ascending);
     Py_XDECREF(trimmed);
     return -1;
+}
+
+/* The value of topic t in a member's result (a new reference), or NULL: none, or an error. */
+static PyObject *
+result_value(builder_t *b, PyObject *result, Py_ssize_t t)
+{
+    if (PyDict_GET_SIZE(result) <= SCAN_LIMIT) {
+        Py_ssize_t pos = 0;
+        PyObject *key, *value;
+        while (PyDict_Next(result, &pos, &key, &value))
+            if (key == b->topic_ids[t])
+                return Py_NewRef(value);
+        if (!b->foreign) /* every key is one of our topic ids */
+            return NULL;
+    }
+    return Py_XNewRef(PyDict_GetItemWithError(result, b->topic_ids[t]));
 }
 
 /* Give member `member` the partitions `got` of topic t. */
 static int
 give(builder_t *b, Py_ssize_t member, Py_ssize_t t, PyObject *got)
 {
-    PyObject *result = b->result[member];
-    if (result == NULL && PyDict_CheckExact(b->assigned[member]) &&
-        PyDict_GET_SIZE(b->assigned[member]) == 0)
-        result = b->result[member] = PyDict_New();
-    else
-        result = result_of(b, member);
+    PyObject *single = topics_single(&b->tt, t);
+    if (single == NULL)
+        return -1;
+    PyObject *result = b->result[member], *assignment = b->assigned[member];
+    if (result == NULL && (!PyDict_CheckExact(assignment) || PyDict_GET_SIZE(assignment) == 0)) {
+        result = b->result[member] = one_entry(single, got);
+        if (result == NULL)
+            return -1;
+        settle(b, result);
+        return 0;
+    }
+    result = result_of(b, member);
     if (result == NULL)
         return -1;
-    PyObject *owned = PyDict_GET_SIZE(result) ? get_topic(b, result, t) : NULL;
+    PyObject *owned = result_value(b, result, t);
     int failed;
     if (owned == NULL) {
         if (PyErr_Occurred())
             return -1;
-        failed = set_topic(b, result, t, got);
+        failed = put_entry(result, single, got);
     }
     else {
         PyObject *both = PyNumber_Or(owned, got);
+        Py_DECREF(owned);
         if (both == NULL)
             return -1;
         PyObject_GC_UnTrack(both);
-        failed = set_topic(b, result, t, both);
+        failed = put_entry(result, single, both);
         Py_DECREF(both);
     }
     settle(b, result);
     return failed;
 }
+
 
 /* Deal the free partitions, topic by topic, to `members` in turn, each its `need`; runs of a topic nobody
  * holds are shared by position and size. 0, 1 (the counts do not add up: left to the reference) or -1. */
@@ -602,53 +902,52 @@ release(builder_t *b)
     if (b->result != NULL)
         for (Py_ssize_t i = 0; i < b->n; i++)
             Py_XDECREF(b->result[i]);
-    if (b->owned_refs != NULL) {
+    if (b->assigned != NULL)
         for (Py_ssize_t i = 0; i < b->n; i++)
-            Py_XDECREF(b->owned_refs[i]);
-        for (Py_ssize_t t = 0; t < b->ntopics; t++)
-            Py_XDECREF(b->owned_refs[b->n + t]);
-    }
-    Py_XDECREF(b->by_value);
-    PyMem_Free(b->owned_refs);
+            Py_XDECREF(b->assigned[i]);
+    topics_release(&b->tt);
+    entries_release(&b->read);
+    memo_release(&b->memo);
+    Py_XDECREF(b->member_ids);
+    PyMem_Free(b->assigned);
     PyMem_Free(b->counts);
     PyMem_Free(b->offset);
     PyMem_Free(b->owned);
     PyMem_Free(b->held);
     PyMem_Free(b->owner);
-    PyMem_Free(b->table);
-    PyMem_Free(b->hashes);
+    PyMem_Free(b->first);
+    PyMem_Free(b->nread);
     PyMem_Free(b->result);
     PyMem_Free(b->plus);
     PyMem_Free(b->listing);
 }
 
-/* Allocates the arrays; the caller then fills assigned, topic_ids, counts and hashes. 0 or -1. */
+/* Allocates the arrays; the caller then fills assigned, the topics (in order) and counts. 0 or -1. */
 static int
 allocate(builder_t *b)
 {
     Py_ssize_t n = b->n, nt = b->ntopics;
-    b->owned_refs = PyMem_Calloc((size_t)(n + nt), sizeof(PyObject *));
+    if (topics_init(&b->tt, nt) < 0)
+        return -1;
+    b->topic_ids = b->tt.ids;
+    b->assigned = PyMem_Calloc((size_t)n, sizeof(PyObject *));
     b->counts = PyMem_Malloc((size_t)nt * sizeof(Py_ssize_t));
     b->offset = PyMem_Malloc((size_t)nt * sizeof(Py_ssize_t));
     b->owned = PyMem_Calloc((size_t)nt, sizeof(Py_ssize_t));
-    b->hashes = PyMem_Malloc((size_t)nt * sizeof(Py_hash_t));
     b->held = PyMem_Calloc((size_t)n, sizeof(Py_ssize_t));
+    b->first = PyMem_Calloc((size_t)n, sizeof(Py_ssize_t));
+    b->nread = PyMem_Calloc((size_t)n, sizeof(Py_ssize_t));
     b->result = PyMem_Calloc((size_t)n, sizeof(PyObject *));
     b->plus = PyMem_Calloc((size_t)n, 1);
-    if (!b->owned_refs || !b->counts || !b->offset || !b->owned || !b->hashes || !b->held || !b->result ||
-        !b->plus) {
+    if (!b->assigned || !b->counts || !b->offset || !b->owned || !b->held || !b->first || !b->nread ||
+        !b->result || !b->plus) {
         PyErr_NoMemory();
         return -1;
     }
-    b->assigned = b->owned_refs;
-    b->topic_ids = b->owned_refs + n;
-    for (Py_ssize_t t = 0; t < nt; t++)
-        b->hashes[t] = -1;
     return 0;
 }
 
-/* Checks the member ids and counts, lays out the partitions and the topic table; 0, 1 (not the plain case)
- * or -1. */
+/* Checks the member ids and counts, lays out the partitions; 0, 1 (not the plain case) or -1. */
 static int
 lay_out(builder_t *b)
 {
@@ -657,19 +956,11 @@ lay_out(builder_t *b)
         return 1;
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *id = PyList_GET_ITEM(b->member_ids, i);
-        if (!PyUnicode_Check(id) || PyUnicode_READY(id) < 0 || PyUnicode_KIND(id) == PyUnicode_4BYTE_KIND) {
+        /* PyUnicode_READY: a string may not be ready yet on 3.11, and always is from 3.12 (a no-op there). */
+        if (!PyUnicode_CheckExact(id) || PyUnicode_READY(id) < 0 || PyUnicode_KIND(id) == PyUnicode_4BYTE_KIND) {
             PyErr_Clear();
             return 1;
         }
-    }
-    size_t size = 16;
-    while (size < (size_t)nt * 4)
-        size <<= 1;
-    b->mask = size - 1;
-    b->table = PyMem_Calloc(size, sizeof(slot_t));
-    if (b->table == NULL) {
-        PyErr_NoMemory();
-        return -1;
     }
     for (Py_ssize_t t = 0; t < nt; t++) {
         Py_ssize_t count = b->counts[t];
@@ -677,11 +968,6 @@ lay_out(builder_t *b)
             return 1;
         b->offset[t] = total;
         total += count;
-        PyObject *key = b->topic_ids[t];
-        size_t i = pointer_hash(key) & b->mask;
-        while (b->table[i].key != NULL && b->table[i].key != key)
-            i = (i + 1) & b->mask;
-        b->table[i] = (slot_t){key, t};
     }
     b->total = total;
     b->owner = PyMem_Calloc((size_t)total + 1, sizeof(int32_t));
@@ -693,11 +979,15 @@ lay_out(builder_t *b)
 }
 
 /* Reads, builds and lists the members' results in `into` (a new dict when NULL). The result, None when the
- * input is not the plain case, or NULL on error. */
+ * input is not the plain case, or NULL on error; `into` is changed only when the result is made. */
 static PyObject *
 run(builder_t *b, PyObject *into)
 {
     int status = lay_out(b);
+    if (status == 0) {
+        int empty = empty_mappings(b->assigned, b->n, &b->read);
+        status = empty < 0 ? -1 : !empty;
+    }
     for (Py_ssize_t i = 0; status == 0 && i < b->n; i++)
         status = read_member(b, i);
     if (status == 0) {
@@ -712,14 +1002,19 @@ run(builder_t *b, PyObject *into)
             b->fresh = b->held[i] == 0;
         status = build(b);
     }
+    /* Where Python code that may change the input ran, every result is made, and every current assignment
+     * checked to be what was read, before `into` is touched (no Python code runs in between); otherwise each
+     * result is made as it is listed. */
+    for (Py_ssize_t i = 0; status == 0 && b->tt.untrusted && i < b->n; i++)
+        if (result_of(b, i) == NULL)
+            status = -1;
+    for (Py_ssize_t i = 0; status == 0 && b->tt.untrusted && i < b->n; i++)
+        if (PyDict_CheckExact(b->assigned[i]) && !entries_match(&b->read, b->first[i], b->nread[i], b->assigned[i]))
+            status = 1; /* it changed while it was read or assigned: the reference decides */
     if (status != 0)
         return status < 0 ? NULL : Py_NewRef(Py_None);
     if (into == NULL) {
-#if HAVE_KNOWN_HASH
-        into = _PyDict_NewPresized(b->n);
-#else
         into = PyDict_New();
-#endif
         if (into == NULL)
             return NULL;
     }
@@ -749,15 +1044,22 @@ homogeneous(PyObject *module, PyObject *args)
     b.ntopics = PyList_GET_SIZE(topic_ids);
     if (b.n == 0 || b.ntopics == 0 || PyList_GET_SIZE(assigned) != b.n || PyList_GET_SIZE(counts) != b.ntopics)
         Py_RETURN_NONE;
-    /* Held for the call: Python code (a topic id's __hash__) may run meanwhile. */
-    b.member_ids = Py_NewRef(member_ids);
+    /* Our own copy of the ids, and a reference to everything else read: Python code (a topic id's __hash__)
+     * may run meanwhile and change the lists. */
     PyObject *answer = NULL;
-    if (allocate(&b) < 0)
+    Py_INCREF(into);
+    b.member_ids = PyList_GetSlice(member_ids, 0, b.n);
+    if (b.member_ids == NULL || allocate(&b) < 0)
         goto done;
     for (Py_ssize_t i = 0; i < b.n; i++)
         b.assigned[i] = Py_NewRef(PyList_GET_ITEM(assigned, i));
     for (Py_ssize_t t = 0; t < b.ntopics; t++) {
-        b.topic_ids[t] = Py_NewRef(PyList_GET_ITEM(topic_ids, t));
+        PyObject *topic = PyList_GET_ITEM(topic_ids, t);
+        if (topics_same(&b.tt, topic) >= 0) { /* the same topic twice: the reference decides */
+            answer = Py_NewRef(Py_None);
+            goto done;
+        }
+        topics_add(&b.tt, topic);
         PyObject *count = PyList_GET_ITEM(counts, t);
         b.counts[t] = PyLong_CheckExact(count) ? PyLong_AsSsize_t(count) : -1;
         if (b.counts[t] < 0) { /* not an int, or too large for the arrays: the reference decides */
@@ -769,131 +1071,212 @@ homogeneous(PyObject *module, PyObject *args)
     answer = run(&b, into);
 done:
     release(&b);
-    Py_DECREF(member_ids);
+    Py_DECREF(into);
     return answer;
 }
 
-#if HAVE_KNOWN_HASH
-/* The offset of a slot (a member descriptor of `type` holding an object), or -1. */
-static Py_ssize_t
-slot_offset(PyTypeObject *type, const char *name)
+/* The member descriptor `name` of `type` (a new reference): a slot, read with no Python code (and an instance
+ * cannot shadow it); NULL, with no exception set, when it is not one. */
+static PyObject *
+slot_of(PyTypeObject *type, const char *name)
 {
     PyObject *descr = PyObject_GetAttrString((PyObject *)type, name);
-    Py_ssize_t offset = -1;
     if (descr == NULL) {
         PyErr_Clear();
-        return -1;
+        return NULL;
     }
-    if (Py_IS_TYPE(descr, &PyMemberDescr_Type) && ((PyMemberDescrObject *)descr)->d_member->type == T_OBJECT_EX)
-        offset = ((PyMemberDescrObject *)descr)->d_member->offset;
-    Py_DECREF(descr);
-    return offset;
+    if (!Py_IS_TYPE(descr, &PyMemberDescr_Type)) {
+        Py_DECREF(descr);
+        return NULL;
+    }
+    return descr;
 }
 
 typedef struct {
-    unsigned char key[16]; /* the Uuid's unsigned 128-bit value, big-endian: bytes compare as Kafka's Uuids */
-    PyObject *topic;
-    Py_hash_t hash;
+    uint64_t high, low; /* the Uuid's unsigned 128-bit value: ordered as Kafka orders Uuids */
+    PyObject *topic;    /* a new reference */
     Py_ssize_t count;
 } topic_entry_t;
 
 static int
 compare_topics(const void *a, const void *b)
 {
-    return memcmp(((const topic_entry_t *)a)->key, ((const topic_entry_t *)b)->key, 16);
+    const topic_entry_t *x = a, *y = b;
+    if (x->high != y->high)
+        return x->high < y->high ? -1 : 1;
+    return x->low < y->low ? -1 : x->low > y->low;
 }
 
-#endif
+/* A Uuid's 128-bit value into `e`; 0, 1 (not an exact int from 0 to 2**128 - 1) or -1. */
+static int
+uuid_value(PyObject *topic, topic_entry_t *e)
+{
+    PyObject *value = PyObject_GetAttr(topic, int_name);
+    if (value == NULL)
+        return -1;
+    int status = 1;
+    if (PyLong_CheckExact(value)) {
+        PyObject *high = PyNumber_Rshift(value, sixty_four);
+        if (high == NULL)
+            status = -1;
+        else {
+            e->high = PyLong_AsUnsignedLongLong(high); /* fails below 0 and from 2**128 */
+            e->low = PyLong_AsUnsignedLongLongMask(value);
+            status = PyErr_Occurred() ? 1 : 0;
+            PyErr_Clear();
+            Py_DECREF(high);
+        }
+    }
+    Py_DECREF(value);
+    return status;
+}
 
 static PyObject *
 alike(PyObject *module, PyObject *args)
 {
-    PyObject *member_ids, *specs, *topics;
-    if (!PyArg_ParseTuple(args, "O!O!O:alike", &PyList_Type, &member_ids, &PyList_Type, &specs, &topics))
+    PyObject *members, *topics;
+    if (!PyArg_ParseTuple(args, "OO:alike", &members, &topics))
         return NULL;
-#if HAVE_KNOWN_HASH
-    Py_ssize_t n = PyList_GET_SIZE(specs);
-    if (n == 0 || PyList_GET_SIZE(member_ids) != n || !PyDict_CheckExact(topics))
+    if (!PyDict_CheckExact(members) || PyDict_GET_SIZE(members) == 0 || !PyDict_CheckExact(topics))
         Py_RETURN_NONE;
-    PyTypeObject *type = Py_TYPE(PyList_GET_ITEM(specs, 0));
-    Py_ssize_t subscribed_at = slot_offset(type, "subscribed_topic_ids"), assigned_at = slot_offset(type, "assigned");
-    if (subscribed_at < 0 || assigned_at < 0)
-        Py_RETURN_NONE;
-#define SLOT(object, offset) (*(PyObject **)((char *)(object) + (offset)))
-    PyObject *subscribed = SLOT(PyList_GET_ITEM(specs, 0), subscribed_at);
-    if (subscribed == NULL || !PyFrozenSet_CheckExact(subscribed) || PySet_GET_SIZE(subscribed) == 0)
-        Py_RETURN_NONE;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *spec = PyList_GET_ITEM(specs, i);
-        if (!Py_IS_TYPE(spec, type) || SLOT(spec, subscribed_at) != subscribed || SLOT(spec, assigned_at) == NULL)
-            Py_RETURN_NONE;
-    }
-
+    Py_ssize_t n = PyDict_GET_SIZE(members);
     builder_t b;
     memset(&b, 0, sizeof(b));
     b.n = n;
-    b.ntopics = PySet_GET_SIZE(subscribed);
-    b.member_ids = Py_NewRef(member_ids);
-    Py_INCREF(subscribed);
-    PyObject *answer = NULL;
-    /* Topics in Uuid order, each with its count and the hash the set stores: no topic id is hashed in Python. */
+    PyObject *answer = NULL, *subscribed = NULL, *subscribed_slot = NULL, *assigned_slot = NULL, *iter = NULL;
     topic_entry_t *entries = NULL;
+    Py_ssize_t nentries = 0;
+    Py_INCREF(members);
+    Py_INCREF(topics);
+    /* Our own lists: Python code may run and change the caller's dict. */
+    PyObject *specs = PyDict_Values(members);
+    b.member_ids = PyDict_Keys(members);
+    if (specs == NULL || b.member_ids == NULL)
+        goto done;
+    if (PyList_GET_SIZE(specs) != n || PyList_GET_SIZE(b.member_ids) != n)
+        goto decline;
+    /* The specs' slots (a dataclass with __slots__), read through their member descriptors. */
+    PyTypeObject *type = Py_TYPE(PyList_GET_ITEM(specs, 0));
+    if (PyType_GetSlot(type, Py_tp_getattro) != (void *)PyObject_GenericGetAttr)
+        goto decline;
+    subscribed_slot = slot_of(type, "subscribed_topic_ids");
+    assigned_slot = slot_of(type, "assigned");
+    if (subscribed_slot == NULL || assigned_slot == NULL)
+        goto decline;
+    descrgetfunc get = (descrgetfunc)PyType_GetSlot(&PyMemberDescr_Type, Py_tp_descr_get);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!Py_IS_TYPE(PyList_GET_ITEM(specs, i), type))
+            goto decline;
+    subscribed = get(subscribed_slot, PyList_GET_ITEM(specs, 0), (PyObject *)type);
+    if (subscribed == NULL) {
+        PyErr_Clear();
+        goto decline;
+    }
+    if (!PyFrozenSet_CheckExact(subscribed) || PySet_GET_SIZE(subscribed) == 0)
+        goto decline;
+    for (Py_ssize_t i = 1; i < n; i++) {
+        PyObject *other = get(subscribed_slot, PyList_GET_ITEM(specs, i), (PyObject *)type);
+        Py_XDECREF(other);
+        if (other != subscribed) {
+            PyErr_Clear();
+            goto decline;
+        }
+    }
+
+    b.ntopics = PySet_GET_SIZE(subscribed);
     if (allocate(&b) < 0)
         goto done;
-    for (Py_ssize_t i = 0; i < n; i++)
-        b.assigned[i] = Py_NewRef(SLOT(PyList_GET_ITEM(specs, i), assigned_at));
-#undef SLOT
+    for (Py_ssize_t i = 0; i < n; i++) {
+        b.assigned[i] = get(assigned_slot, PyList_GET_ITEM(specs, i), (PyObject *)type);
+        if (b.assigned[i] == NULL) {
+            PyErr_Clear();
+            goto decline;
+        }
+    }
+    /* The topics in Uuid order, each with its count: found in `topics` by identity where they are the same
+     * objects (no topic id is hashed then), else looked up. */
     entries = PyMem_Calloc((size_t)b.ntopics, sizeof(topic_entry_t));
     if (entries == NULL) {
         PyErr_NoMemory();
         goto done;
     }
-    Py_ssize_t pos = 0, t = 0;
+    iter = PyObject_GetIter(subscribed);
+    if (iter == NULL)
+        goto done;
     PyObject *topic;
-    Py_hash_t hash;
-    while (_PySet_NextEntry(subscribed, &pos, &topic, &hash)) {
-        if (!Py_IS_TYPE(topic, uuid_type))
+    while ((topic = PyIter_Next(iter)) != NULL) {
+        if (nentries == b.ntopics || !Py_IS_TYPE(topic, uuid_type)) {
+            Py_DECREF(topic);
             goto decline;
-        PyObject *count = _PyDict_GetItem_KnownHash(topics, topic, hash);
+        }
+        topic_entry_t *e = &entries[nentries++];
+        e->topic = topic;
+        e->count = -1;
+        int status = uuid_value(topic, e);
+        if (status != 0) {
+            if (status < 0)
+                goto done;
+            goto decline;
+        }
+    }
+    if (PyErr_Occurred())
+        goto done;
+    if (nentries != b.ntopics)
+        goto decline;
+    qsort(entries, (size_t)nentries, sizeof(topic_entry_t), compare_topics);
+    for (Py_ssize_t t = 0; t < nentries; t++)
+        topics_add(&b.tt, entries[t].topic);
+    Py_ssize_t matched = 0;
+    if (PyDict_GET_SIZE(topics) <= 4 * b.ntopics) {
+        Py_ssize_t pos = 0;
+        PyObject *key, *count;
+        while (PyDict_Next(topics, &pos, &key, &count)) {
+            Py_ssize_t t = topics_same(&b.tt, key);
+            if (t < 0)
+                continue;
+            entries[t].count = PyLong_CheckExact(count) ? PyLong_AsSsize_t(count) : -1;
+            if (entries[t].count < 0) {
+                PyErr_Clear();
+                goto decline;
+            }
+            matched++;
+        }
+    }
+    for (Py_ssize_t t = 0; matched < b.ntopics && t < b.ntopics; t++) {
+        if (entries[t].count >= 0)
+            continue;
+        PyObject *count = PyDict_GetItemWithError(topics, entries[t].topic); /* an exact uuid.UUID's hash */
         if (count == NULL) {
             if (PyErr_Occurred())
                 goto done;
             goto decline; /* not a known topic: the reference resolves the subscription */
         }
-        PyObject *value = PyObject_GetAttr(topic, int_name);
-        if (value == NULL)
-            goto done;
-        int failed = !PyLong_CheckExact(value) ||
-                     _PyLong_AsByteArray((PyLongObject *)value, entries[t].key, 16, 0, 0) < 0 ||
-                     !PyLong_CheckExact(count) || (entries[t].count = PyLong_AsSsize_t(count)) < 0;
-        Py_DECREF(value);
-        if (failed) {
+        entries[t].count = PyLong_CheckExact(count) ? PyLong_AsSsize_t(count) : -1;
+        if (entries[t].count < 0) {
             PyErr_Clear();
             goto decline;
         }
-        entries[t].topic = topic;
-        entries[t].hash = hash;
-        t++;
     }
-    qsort(entries, (size_t)b.ntopics, sizeof(topic_entry_t), compare_topics);
-    for (t = 0; t < b.ntopics; t++) {
-        b.topic_ids[t] = Py_NewRef(entries[t].topic);
-        b.hashes[t] = entries[t].hash;
+    for (Py_ssize_t t = 0; t < b.ntopics; t++)
         b.counts[t] = entries[t].count;
-    }
     answer = run(&b, NULL);
     goto done;
 decline:
     answer = Py_NewRef(Py_None);
 done:
+    if (entries != NULL)
+        for (Py_ssize_t t = 0; t < nentries; t++)
+            Py_DECREF(entries[t].topic);
     PyMem_Free(entries);
     release(&b);
-    Py_DECREF(subscribed);
-    Py_DECREF(member_ids);
+    Py_XDECREF(iter);
+    Py_XDECREF(subscribed);
+    Py_XDECREF(subscribed_slot);
+    Py_XDECREF(assigned_slot);
+    Py_XDECREF(specs);
+    Py_DECREF(members);
+    Py_DECREF(topics);
     return answer;
-#else
-    Py_RETURN_NONE; /* the private calls it needs are not there: the Python path groups the members */
-#endif
 }
 
 /* --- the heterogeneous builder's hot loops ---------------------------------------------------------------- */
@@ -904,51 +1287,116 @@ done:
  * balancing after them (a few heap operations and set changes per move). Each returns None, having changed
  * nothing, for input it does not take, and the Python step runs instead. */
 
-#if HAVE_KNOWN_HASH
+/* counts[t] for each topic of `tt`, from `topics` (an exact dict, held by the caller): found by identity while
+ * the dict is not much larger than the table, looked up otherwise; 0, 1 (a topic not there, or its count not
+ * an exact int from 0) or -1. */
+static int
+topic_counts(topics_t *tt, PyObject *topics, Py_ssize_t *counts)
+{
+    Py_ssize_t matched = 0;
+    for (Py_ssize_t t = 0; t < tt->n; t++)
+        counts[t] = -1;
+    if (PyDict_GET_SIZE(topics) <= 4 * tt->n) {
+        Py_ssize_t pos = 0;
+        PyObject *key, *count;
+        while (PyDict_Next(topics, &pos, &key, &count)) {
+            Py_ssize_t t = topics_same(tt, key);
+            if (t < 0)
+                continue;
+            counts[t] = PyLong_CheckExact(count) ? PyLong_AsSsize_t(count) : -1;
+            if (counts[t] < 0) {
+                PyErr_Clear();
+                return 1;
+            }
+            matched++;
+        }
+    }
+    for (Py_ssize_t t = 0; matched < tt->n && t < tt->n; t++) {
+        if (counts[t] >= 0)
+            continue;
+        if (!trusted(tt->ids[t]))
+            tt->untrusted = 1;
+        PyObject *count = PyDict_GetItemWithError(topics, tt->ids[t]);
+        if (count == NULL)
+            return PyErr_Occurred() ? -1 : 1;
+        counts[t] = PyLong_CheckExact(count) ? PyLong_AsSsize_t(count) : -1;
+        if (counts[t] < 0) {
+            PyErr_Clear();
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Calls `each(context, c, item)` for every element of class_topics[c] in turn (frozensets of topic ids); stops
+ * at the first that does not return 0 and returns that. */
+static int
+each_class_topic(PyObject *class_topics, int (*each)(void *, Py_ssize_t, PyObject *), void *context)
+{
+    for (Py_ssize_t c = 0; c < PyList_GET_SIZE(class_topics); c++) {
+        PyObject *iter = PyObject_GetIter(PyList_GET_ITEM(class_topics, c)), *item;
+        if (iter == NULL)
+            return -1;
+        int status = 0;
+        while (status == 0 && (item = PyIter_Next(iter)) != NULL) {
+            status = each(context, c, item);
+            Py_DECREF(item);
+        }
+        Py_DECREF(iter);
+        if (status != 0)
+            return status;
+        if (PyErr_Occurred())
+            return -1;
+    }
+    return 0;
+}
+
+static int
+add_by_identity(void *context, Py_ssize_t c, PyObject *id)
+{
+    topics_t *tt = context;
+    if (topics_same(tt, id) < 0)
+        topics_add(tt, id);
+    return 0;
+}
+
+static int
+add_by_value(void *context, Py_ssize_t c, PyObject *id)
+{
+    topics_t *tt = context;
+    Py_ssize_t t = topics_find(tt, id);
+    if (t == -2)
+        return -1;
+    if (t >= 0)
+        return 0;
+    t = topics_add(tt, id);
+    PyObject *index = PyLong_FromSsize_t(t);
+    int failed = index == NULL || PyDict_SetItem(tt->by_value, id, index) < 0;
+    Py_XDECREF(index);
+    return failed ? -1 : 0;
+}
 
 typedef struct {
-    Py_ssize_t ntopics;
-    PyObject **ids;     /* borrowed: the callers' objects, alive for the call */
-    Py_hash_t *hashes;
-    Py_ssize_t *counts; /* partitions per topic */
-    Py_ssize_t *slots;  /* open addressing by hash: topic index + 1, 0 when empty */
-    size_t mask;
-} topic_table_t;
+    topics_t *tt;
+    char *subscribed;
+} marks_t;
 
-static void
-table_release(topic_table_t *tt)
-{
-    PyMem_Free(tt->ids);
-    PyMem_Free(tt->hashes);
-    PyMem_Free(tt->counts);
-    PyMem_Free(tt->slots);
-}
-
-/* The index of the topic equal to `key` (whose hash is `hash`), -1 when none is, -2 on a Python error. */
-static Py_ssize_t
-table_find(topic_table_t *tt, PyObject *key, Py_hash_t hash)
-{
-    size_t i = (size_t)hash & tt->mask;
-    while (tt->slots[i]) {
-        Py_ssize_t t = tt->slots[i] - 1;
-        if (tt->hashes[t] == hash) {
-            if (tt->ids[t] == key)
-                return t;
-            int same = PyObject_RichCompareBool(tt->ids[t], key, Py_EQ);
-            if (same < 0)
-                return -2;
-            if (same)
-                return t;
-        }
-        i = (i + 1) & tt->mask;
-    }
-    return -1;
-}
-
-/* The union of the class subscriptions, each topic with its partition count from `topics`; 0, 1 (not the
- * plain case) or -1. */
 static int
-table_build(topic_table_t *tt, PyObject *class_topics, PyObject *topics)
+mark_subscribed(void *context, Py_ssize_t c, PyObject *id)
+{
+    marks_t *m = context;
+    Py_ssize_t t = topics_find(m->tt, id);
+    if (t < 0)
+        return t == -2 ? -1 : 1;
+    m->subscribed[c * m->tt->n + t] = 1;
+    return 0;
+}
+
+/* The union of the class subscriptions (each an exact frozenset), one entry per topic: by identity, unless
+ * some topic id is equal to another that is not the same object (the union, made from the ids' stored
+ * hashes, is smaller then), when they are told apart by equality; 0, 1 (not the plain case) or -1. */
+static int
+table_build(topics_t *tt, PyObject *class_topics)
 {
     Py_ssize_t cap = 0;
     for (Py_ssize_t c = 0; c < PyList_GET_SIZE(class_topics); c++) {
@@ -957,70 +1405,40 @@ table_build(topic_table_t *tt, PyObject *class_topics, PyObject *topics)
             return 1;
         cap += PySet_GET_SIZE(subscribed);
     }
-    size_t size = 16;
-    while (size < (size_t)cap * 2 + 1)
-        size <<= 1;
-    tt->mask = size - 1;
-    tt->slots = PyMem_Calloc(size, sizeof(Py_ssize_t));
-    tt->ids = PyMem_Malloc((size_t)(cap + 1) * sizeof(PyObject *));
-    tt->hashes = PyMem_Malloc((size_t)(cap + 1) * sizeof(Py_hash_t));
-    tt->counts = PyMem_Malloc((size_t)(cap + 1) * sizeof(Py_ssize_t));
-    if (!tt->slots || !tt->ids || !tt->hashes || !tt->counts) {
-        PyErr_NoMemory();
+    if (topics_init(tt, cap) < 0)
         return -1;
-    }
-    Py_ssize_t total = 0;
+    PyObject *all = PySet_New(NULL);
+    if (all == NULL)
+        return -1;
     for (Py_ssize_t c = 0; c < PyList_GET_SIZE(class_topics); c++) {
-        PyObject *subscribed = PyList_GET_ITEM(class_topics, c), *key;
-        Py_ssize_t pos = 0;
-        Py_hash_t hash;
-        while (_PySet_NextEntry(subscribed, &pos, &key, &hash)) {
-            Py_ssize_t t = table_find(tt, key, hash);
-            if (t == -2)
-                return -1;
-            if (t >= 0)
-                continue;
-            PyObject *count = _PyDict_GetItem_KnownHash(topics, key, hash);
-            if (count == NULL)
-                return PyErr_Occurred() ? -1 : 1;
-            Py_ssize_t value = PyLong_CheckExact(count) ? PyLong_AsSsize_t(count) : -1;
-            if (value < 0 || value > MAX_PARTITIONS - total) {
-                PyErr_Clear();
-                return 1;
-            }
-            total += value;
-            t = tt->ntopics++;
-            tt->ids[t] = key;
-            tt->hashes[t] = hash;
-            tt->counts[t] = value;
-            size_t i = (size_t)hash & tt->mask;
-            while (tt->slots[i])
-                i = (i + 1) & tt->mask;
-            tt->slots[i] = t + 1;
+        PyObject *grown = PyNumber_InPlaceOr(all, PyList_GET_ITEM(class_topics, c));
+        if (grown == NULL) {
+            Py_DECREF(all);
+            return -1;
         }
+        Py_DECREF(grown); /* `all` itself */
     }
-    return 0;
+    Py_ssize_t distinct = PySet_GET_SIZE(all);
+    Py_DECREF(all);
+    int status = each_class_topic(class_topics, add_by_identity, tt);
+    if (status != 0 || tt->n == distinct)
+        return status;
+    /* Equal ids that are other objects: again, by equality. */
+    for (Py_ssize_t t = 0; t < tt->n; t++)
+        Py_CLEAR(tt->ids[t]);
+    memset(tt->slots, 0, (tt->mask + 1) * sizeof(Py_ssize_t));
+    tt->n = 0;
+    tt->by_value = PyDict_New();
+    if (tt->by_value == NULL)
+        return -1;
+    return each_class_topic(class_topics, add_by_value, tt);
 }
 
-/* Marks a kept entry's partitions as member i's; 0, or 1 when it is not a non-empty frozenset of ints in range
- * that nobody else holds. */
-static int
-own_parts(PyObject *parts, int32_t *owner, Py_ssize_t count, Py_ssize_t i)
+/* A list's items, which Python code run later cannot change: our own copy. */
+static PyObject *
+list_copy(PyObject *list)
 {
-    if (!PyFrozenSet_CheckExact(parts) || PySet_GET_SIZE(parts) == 0)
-        return 1;
-    Py_ssize_t at = 0;
-    PyObject *item;
-    Py_hash_t hash;
-    while (_PySet_NextEntry(parts, &at, &item, &hash)) {
-        Py_ssize_t p = PyLong_CheckExact(item) ? PyLong_AsSsize_t(item) : -1;
-        if (p < 0 || p >= count || owner[p]) {
-            PyErr_Clear();
-            return 1;
-        }
-        owner[p] = (int32_t)(i + 1);
-    }
-    return 0;
+    return PyList_GetSlice(list, 0, PyList_GET_SIZE(list));
 }
 
 /* keep(assigned, class_of, class_topics, topics) -> (work, counts, holders, free), or None. */
@@ -1032,40 +1450,55 @@ hetero_keep(PyObject *module, PyObject *args)
                           &class_topics, &PyDict_Type, &topics))
         return NULL;
     Py_ssize_t n = PyList_GET_SIZE(assigned), nclasses = PyList_GET_SIZE(class_topics);
-    if (PyList_GET_SIZE(class_of) != n || n > INT32_MAX - 1)
+    if (PyList_GET_SIZE(class_of) != n || n > INT32_MAX - 1 || !PyDict_CheckExact(topics))
         Py_RETURN_NONE;
-    /* Held for the call: Python code (a topic id's __eq__) may run meanwhile. */
-    Py_INCREF(assigned);
-    Py_INCREF(class_of);
-    Py_INCREF(class_topics);
+    /* Our own copies and references: Python code (a topic id's __eq__) may run meanwhile. */
     Py_INCREF(topics);
-    topic_table_t tt;
+    assigned = list_copy(assigned);
+    class_of = list_copy(class_of);
+    class_topics = list_copy(class_topics);
+    topics_t tt;
     memset(&tt, 0, sizeof(tt));
-    Py_ssize_t *offset = NULL, *counts = NULL;
+    entries_t read = {NULL, 0, 0};
+    memo_t memo;
+    memset(&memo, 0, sizeof(memo));
+    Py_ssize_t *offset = NULL, *counts = NULL, *tcounts = NULL, *first = NULL, *nread = NULL;
     int32_t *owner = NULL;
     char *subscribed = NULL;
     int *classes = NULL;
     PyObject *answer = NULL, *work = NULL, *count_list = NULL, *holders = NULL, *free = NULL;
-    int status = table_build(&tt, class_topics, topics);
+    int status = -1;
+    if (assigned == NULL || class_of == NULL || class_topics == NULL)
+        goto finish;
+    status = table_build(&tt, class_topics);
     if (status != 0)
         goto finish;
-    Py_ssize_t nt = tt.ntopics, total = 0;
+    Py_ssize_t nt = tt.n, total = 0;
     if (nclasses > 0 && nt > 0 && (size_t)nclasses > ((size_t)1 << 28) / (size_t)nt) {
         status = 1;
         goto finish;
     }
+    tcounts = PyMem_Malloc((size_t)(nt + 1) * sizeof(Py_ssize_t));
     offset = PyMem_Malloc((size_t)(nt + 1) * sizeof(Py_ssize_t));
     counts = PyMem_Calloc((size_t)n + 1, sizeof(Py_ssize_t));
+    first = PyMem_Calloc((size_t)n + 1, sizeof(Py_ssize_t));
+    nread = PyMem_Calloc((size_t)n + 1, sizeof(Py_ssize_t));
     subscribed = PyMem_Calloc((size_t)(nclasses * nt) + 1, 1);
     classes = PyMem_Malloc((size_t)n * sizeof(int) + 1);
-    if (!offset || !counts || !subscribed || !classes) {
+    if (!tcounts || !offset || !counts || !first || !nread || !subscribed || !classes) {
         PyErr_NoMemory();
         status = -1;
         goto finish;
     }
+    if ((status = topic_counts(&tt, topics, tcounts)) != 0)
+        goto finish;
     for (Py_ssize_t t = 0; t < nt; t++) {
+        if (tcounts[t] > MAX_PARTITIONS - total) {
+            status = 1;
+            goto finish;
+        }
         offset[t] = total;
-        total += tt.counts[t];
+        total += tcounts[t];
     }
     owner = PyMem_Calloc((size_t)total + 1, sizeof(int32_t));
     if (owner == NULL) {
@@ -1073,19 +1506,9 @@ hetero_keep(PyObject *module, PyObject *args)
         status = -1;
         goto finish;
     }
-    for (Py_ssize_t c = 0; c < nclasses; c++) {
-        PyObject *topic_set = PyList_GET_ITEM(class_topics, c), *key;
-        Py_ssize_t pos = 0;
-        Py_hash_t hash;
-        while (_PySet_NextEntry(topic_set, &pos, &key, &hash)) {
-            Py_ssize_t t = table_find(&tt, key, hash);
-            if (t < 0) {
-                status = t == -2 ? -1 : 1;
-                goto finish;
-            }
-            subscribed[c * nt + t] = 1;
-        }
-    }
+    marks_t marks = {&tt, subscribed};
+    if ((status = each_class_topic(class_topics, mark_subscribed, &marks)) != 0)
+        goto finish;
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *c = PyList_GET_ITEM(class_of, i);
         Py_ssize_t value = PyLong_CheckExact(c) ? PyLong_AsSsize_t(c) : -1;
@@ -1096,34 +1519,46 @@ hetero_keep(PyObject *module, PyObject *args)
         }
         classes[i] = (int)value;
     }
+    int empty = empty_mappings(PySequence_Fast_ITEMS(assigned), n, &read);
+    if (empty != 1) {
+        status = empty < 0 ? -1 : 1;
+        goto finish;
+    }
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *assignment = PyList_GET_ITEM(assigned, i), *key, *parts;
-        if (!PyDict_CheckExact(assignment)) {
-            Py_ssize_t size = PyObject_Length(assignment);
-            if (size != 0) {
-                PyErr_Clear();
+        first[i] = read.size;
+        if (!PyDict_CheckExact(assignment))
+            continue; /* empty */
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(assignment, &pos, &key, &parts)) {
+            /* A topic id's __eq__ may run: the entry is held while it is read, and kept as read. */
+            entry_t *entry = entries_push(&read, key, parts);
+            if (entry == NULL) {
+                status = -1;
+                goto finish;
+            }
+            nread[i]++;
+            Py_ssize_t t = topics_find(&tt, entry->key), start, size;
+            if (t == -2) {
+                status = -1;
+                goto finish;
+            }
+            if (t < 0 || !subscribed[classes[i] * nt + t]) {
                 status = 1;
                 goto finish;
             }
-            continue;
-        }
-        Py_ssize_t pos = 0;
-        Py_hash_t hash;
-        while (_PyDict_Next(assignment, &pos, &key, &parts, &hash)) {
-            /* A topic id's __eq__ may run: the entry is held while it is read. */
-            Py_INCREF(key);
-            Py_INCREF(parts);
-            Py_ssize_t t = table_find(&tt, key, hash);
-            Py_DECREF(key);
-            int verdict = t == -2 ? -1 : t < 0 || !subscribed[classes[i] * nt + t] ? 1
-                                                  : own_parts(parts, owner + offset[t], tt.counts[t], i);
-            if (verdict == 0)
-                counts[i] += PySet_GET_SIZE(parts);
-            Py_DECREF(parts);
-            if (verdict != 0) {
-                status = verdict;
+            if ((status = memo_read(&memo, entry->parts, &start, &size)) != 0)
                 goto finish;
+            int32_t *topic_owner = owner + offset[t];
+            for (Py_ssize_t k = 0; k < size; k++) {
+                Py_ssize_t p = memo.items[start + k];
+                if (p >= tcounts[t] || topic_owner[p]) {
+                    status = 1;
+                    goto finish;
+                }
+                topic_owner[p] = (int32_t)(i + 1);
             }
+            counts[i] += size;
         }
     }
     /* Every entry may be kept: the results. */
@@ -1147,21 +1582,26 @@ hetero_keep(PyObject *module, PyObject *args)
         }
         PyList_SET_ITEM(work, i, copy);
         PyList_SET_ITEM(count_list, i, value);
+        if (tt.untrusted && PyDict_CheckExact(assignment) && !entries_match(&read, first[i], nread[i], assignment)) {
+            status = 1; /* it changed while it was read: the Python step decides */
+            goto finish;
+        }
     }
     for (Py_ssize_t t = 0; t < nt; t++) {
         int32_t *topic_owner = owner + offset[t];
-        PyObject *owners = NULL, *left = NULL;
+        PyObject *owners = NULL, *left = NULL, *single = NULL;
         Py_ssize_t held = 0;
-        for (Py_ssize_t p = 0; p < tt.counts[t]; p++)
+        for (Py_ssize_t p = 0; p < tcounts[t]; p++)
             held += topic_owner[p] != 0;
         if (held == 0)
             continue;
         owners = PySet_New(NULL);
-        left = PyList_New(tt.counts[t] - held);
-        if (owners == NULL || left == NULL)
+        left = PyList_New(tcounts[t] - held);
+        single = topics_single(&tt, t);
+        if (owners == NULL || left == NULL || single == NULL)
             goto topic_failed;
         Py_ssize_t k = 0;
-        for (Py_ssize_t p = 0; p < tt.counts[t]; p++) {
+        for (Py_ssize_t p = 0; p < tcounts[t]; p++) {
             PyObject *value = PyLong_FromSsize_t(topic_owner[p] ? topic_owner[p] - 1 : p);
             if (value == NULL)
                 goto topic_failed;
@@ -1174,8 +1614,7 @@ hetero_keep(PyObject *module, PyObject *args)
             else
                 PyList_SET_ITEM(left, k++, value);
         }
-        if (_PyDict_SetItem_KnownHash(holders, tt.ids[t], owners, tt.hashes[t]) < 0 ||
-            _PyDict_SetItem_KnownHash(free, tt.ids[t], left, tt.hashes[t]) < 0)
+        if (put_entry(holders, single, owners) < 0 || put_entry(free, single, left) < 0)
             goto topic_failed;
         Py_DECREF(owners);
         Py_DECREF(left);
@@ -1194,15 +1633,20 @@ finish:
     Py_XDECREF(count_list);
     Py_XDECREF(holders);
     Py_XDECREF(free);
+    PyMem_Free(tcounts);
     PyMem_Free(offset);
     PyMem_Free(counts);
+    PyMem_Free(first);
+    PyMem_Free(nread);
     PyMem_Free(subscribed);
     PyMem_Free(classes);
     PyMem_Free(owner);
-    table_release(&tt);
-    Py_DECREF(assigned);
-    Py_DECREF(class_of);
-    Py_DECREF(class_topics);
+    entries_release(&read);
+    memo_release(&memo);
+    topics_release(&tt);
+    Py_XDECREF(assigned);
+    Py_XDECREF(class_of);
+    Py_XDECREF(class_topics);
     Py_DECREF(topics);
     if (status > 0) {
         Py_XDECREF(answer);
@@ -1320,19 +1764,6 @@ plain_classes(PyObject *subscribers, Py_ssize_t nclasses)
     }
     return 1;
 }
-
-/* Each topic's hash, once, for the known-hash dict calls of deal and balance; -1 with an exception set. */
-static int
-hash_each(PyObject *topics, Py_ssize_t nt, Py_hash_t *hashes)
-{
-    for (Py_ssize_t t = 0; t < nt; t++) {
-        hashes[t] = PyObject_Hash(PyList_GET_ITEM(topics, t));
-        if (hashes[t] == -1 && PyErr_Occurred())
-            return -1;
-    }
-    return 0;
-}
-
 /* Every member in its class's heap of (count, member), as `_Heterogeneous.make_heaps` builds them. */
 static int
 fill_class_heaps(heap_t *heaps, const Py_ssize_t *classes, const Py_ssize_t *counts, Py_ssize_t n)
@@ -1352,6 +1783,80 @@ free_class_heaps(heap_t *heaps, Py_ssize_t nclasses)
     PyMem_Free(heaps);
 }
 
+/* Each topic's subscriber classes (lists of exact ints naming one of `nclasses` classes, none empty) read into
+ * items[first[t], first[t] + size[t]): Python code run later cannot change them. 0, 1 (not that) or -1. */
+static int
+read_classes(PyObject *topic_classes, Py_ssize_t nclasses, Py_ssize_t **items, Py_ssize_t *first, Py_ssize_t *size)
+{
+    Py_ssize_t nt = PyList_GET_SIZE(topic_classes), total = 0;
+    for (Py_ssize_t t = 0; t < nt; t++) {
+        PyObject *subscribers = PyList_GET_ITEM(topic_classes, t);
+        if (!PyList_CheckExact(subscribers) || PyList_GET_SIZE(subscribers) == 0 ||
+            !plain_classes(subscribers, nclasses))
+            return 1;
+        first[t] = total;
+        size[t] = PyList_GET_SIZE(subscribers);
+        total += size[t];
+    }
+    *items = PyMem_Malloc((size_t)(total + 1) * sizeof(Py_ssize_t));
+    if (*items == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t t = 0; t < nt; t++)
+        for (Py_ssize_t k = 0; k < size[t]; k++)
+            (*items)[first[t] + k] = PyLong_AsSsize_t(PyList_GET_ITEM(PyList_GET_ITEM(topic_classes, t), k));
+    return 0;
+}
+
+/* frozenset({topic}) in singles[t] (borrowed), made on need, or NULL on error. */
+static PyObject *
+single_of(PyObject **singles, PyObject *topics, Py_ssize_t t)
+{
+    if (singles[t] == NULL) {
+        PyObject *single = PyFrozenSet_New(NULL);
+        if (single == NULL)
+            return NULL;
+        if (PySet_Add(single, PyList_GET_ITEM(topics, t)) < 0) {
+            Py_DECREF(single);
+            return NULL;
+        }
+        singles[t] = single;
+    }
+    return singles[t];
+}
+
+static void
+release_objects(PyObject **objects, Py_ssize_t n)
+{
+    if (objects != NULL)
+        for (Py_ssize_t i = 0; i < n; i++)
+            Py_XDECREF(objects[i]);
+    PyMem_Free(objects);
+}
+
+/* The members' work dicts (new references; exact dicts), or NULL: not that (*status 1) or an error. */
+static PyObject **
+work_dicts(PyObject *work, Py_ssize_t n, int *status)
+{
+    PyObject **dicts = PyMem_Calloc((size_t)n + 1, sizeof(PyObject *));
+    if (dicts == NULL) {
+        PyErr_NoMemory();
+        *status = -1;
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *dict = PyList_GET_ITEM(work, i);
+        if (!PyDict_CheckExact(dict)) {
+            release_objects(dicts, n);
+            *status = 1;
+            return NULL;
+        }
+        dicts[i] = Py_NewRef(dict);
+    }
+    return dicts;
+}
+
 /* deal(ordered, frees, topic_classes, class_of, counts, work, holders) -> the members' new counts, or None.
  * `_Heterogeneous.deal` for each topic of `ordered` in turn: frees[t] its free partitions (a range or a list),
  * topic_classes[t] its subscriber classes; work (the members' assignment dicts) and holders (topic id -> set of
@@ -1368,23 +1873,35 @@ hetero_deal(PyObject *module, PyObject *args)
     if (PyList_GET_SIZE(class_of) != n || PyList_GET_SIZE(work) != n || PyList_GET_SIZE(frees) != nt ||
         PyList_GET_SIZE(topic_classes) != nt || n == 0)
         Py_RETURN_NONE;
-    PyObject *held[] = {ordered, frees, topic_classes, class_of, counts_in, work, holders};
-    for (size_t k = 0; k < sizeof(held) / sizeof(held[0]); k++)
-        Py_INCREF(held[k]);
+    /* Our own copies and references: Python code (a topic id's __hash__) may run meanwhile. */
+    Py_INCREF(holders);
+    ordered = list_copy(ordered);
+    frees = list_copy(frees);
+    topic_classes = list_copy(topic_classes);
     int status = 0;
-    Py_ssize_t nclasses = 0, max_whole = 0, max_classes = 0;
+    Py_ssize_t nclasses = 0, max_whole = 0, max_classes = 0, nfree = 0;
     Py_ssize_t *counts = PyMem_Malloc((size_t)n * sizeof(Py_ssize_t));
     Py_ssize_t *classes = PyMem_Malloc((size_t)n * sizeof(Py_ssize_t));
     Py_ssize_t *version = PyMem_Calloc((size_t)n, sizeof(Py_ssize_t));
     Py_ssize_t *taken = PyMem_Malloc((size_t)n * sizeof(Py_ssize_t));
     Py_ssize_t *lengths = PyMem_Malloc((size_t)(nt + 1) * sizeof(Py_ssize_t));
     Py_ssize_t *starts = PyMem_Calloc((size_t)nt + 1, sizeof(Py_ssize_t));
-    Py_hash_t *hashes = PyMem_Malloc((size_t)(nt + 1) * sizeof(Py_hash_t));
+    Py_ssize_t *free_first = PyMem_Calloc((size_t)nt + 1, sizeof(Py_ssize_t));
+    Py_ssize_t *sub_first = PyMem_Calloc((size_t)nt + 1, sizeof(Py_ssize_t));
+    Py_ssize_t *sub_size = PyMem_Calloc((size_t)nt + 1, sizeof(Py_ssize_t));
+    Py_ssize_t *sub_items = NULL, *free_items = NULL;
     PyObject **member_ints = PyMem_Calloc((size_t)n, sizeof(PyObject *));
+    PyObject **topic_singles = PyMem_Calloc((size_t)nt + 1, sizeof(PyObject *));
+    PyObject **dicts = NULL;
     PyObject **singles = NULL; /* {p} for the partitions of whole topics, made once */
     heap_t *heaps = NULL, heads = {NULL, 0, 0};
     PyObject *answer = NULL;
-    if (!counts || !classes || !version || !taken || !lengths || !starts || !hashes || !member_ints) {
+    if (!ordered || !frees || !topic_classes) {
+        status = -1;
+        goto finish;
+    }
+    if (!counts || !classes || !version || !taken || !lengths || !starts || !free_first || !sub_first ||
+        !sub_size || !member_ints || !topic_singles) {
         PyErr_NoMemory();
         status = -1;
         goto finish;
@@ -1392,29 +1909,22 @@ hetero_deal(PyObject *module, PyObject *args)
     if ((status = read_sizes(counts_in, counts, PY_SSIZE_T_MAX)) != 0 ||
         (status = read_sizes(class_of, classes, n)) != 0)
         goto finish;
-    for (Py_ssize_t i = 0; i < n; i++) {
+    for (Py_ssize_t i = 0; i < n; i++)
         if (classes[i] >= nclasses)
             nclasses = classes[i] + 1;
-        if (!PyDict_CheckExact(PyList_GET_ITEM(work, i))) {
-            status = 1;
-            goto finish;
-        }
-    }
+    if ((dicts = work_dicts(work, n, &status)) == NULL)
+        goto finish;
+    if ((status = read_classes(topic_classes, nclasses, &sub_items, sub_first, sub_size)) != 0)
+        goto finish;
     for (Py_ssize_t t = 0; t < nt; t++) {
-        PyObject *subscribers = PyList_GET_ITEM(topic_classes, t), *free = PyList_GET_ITEM(frees, t);
-        if (!PyList_CheckExact(subscribers) || PyList_GET_SIZE(subscribers) == 0) {
-            status = 1;
-            goto finish;
-        }
-        if (PyList_GET_SIZE(subscribers) > max_classes)
-            max_classes = PyList_GET_SIZE(subscribers);
-        if (!plain_classes(subscribers, nclasses)) {
-            status = 1;
-            goto finish;
-        }
+        PyObject *free = PyList_GET_ITEM(frees, t);
+        if (sub_size[t] > max_classes)
+            max_classes = sub_size[t];
         if (PyList_CheckExact(free)) {
             lengths[t] = PyList_GET_SIZE(free);
             starts[t] = -1;
+            free_first[t] = nfree;
+            nfree += lengths[t];
         }
         else if (PyRange_Check(free)) {
             /* A whole topic: range(count). */
@@ -1437,11 +1947,33 @@ hetero_deal(PyObject *module, PyObject *args)
             goto finish;
         }
     }
-    /* The input is taken: from here on the work dicts and holders change. */
-    if (hash_each(ordered, nt, hashes) < 0) {
+    /* The free partitions of lists, as exact ints from 0: the frozensets dealt are made from them. */
+    free_items = PyMem_Malloc((size_t)(nfree + 1) * sizeof(Py_ssize_t));
+    if (free_items == NULL) {
+        PyErr_NoMemory();
         status = -1;
         goto finish;
     }
+    for (Py_ssize_t t = 0; t < nt; t++) {
+        if (starts[t] == 0)
+            continue;
+        PyObject *free = PyList_GET_ITEM(frees, t);
+        if (PyList_GET_SIZE(free) != lengths[t]) {
+            status = 1;
+            goto finish;
+        }
+        for (Py_ssize_t k = 0; k < lengths[t]; k++) {
+            PyObject *item = PyList_GET_ITEM(free, k);
+            Py_ssize_t p = PyLong_CheckExact(item) ? PyLong_AsSsize_t(item) : -1;
+            if (p < 0) {
+                PyErr_Clear();
+                status = 1;
+                goto finish;
+            }
+            free_items[free_first[t] + k] = p;
+        }
+    }
+    /* The input is taken: from here on the work dicts and holders change. */
     heaps = PyMem_Calloc((size_t)nclasses, sizeof(heap_t));
     singles = PyMem_Calloc((size_t)max_whole + 1, sizeof(PyObject *));
     heads.items = PyMem_Malloc((size_t)(max_classes + 1) * sizeof(heap_entry_t));
@@ -1460,13 +1992,11 @@ hetero_deal(PyObject *module, PyObject *args)
         Py_ssize_t left = lengths[t];
         if (left == 0)
             continue;
-        PyObject *topic = PyList_GET_ITEM(ordered, t), *subscribers = PyList_GET_ITEM(topic_classes, t);
-        PyObject *free = PyList_GET_ITEM(frees, t);
-        Py_hash_t hash = hashes[t];
+        PyObject *topic = PyList_GET_ITEM(ordered, t);
         /* The topic's subscriber classes by their least loaded member. */
         heads.size = 0;
-        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(subscribers); k++) {
-            Py_ssize_t c = PyLong_AsSsize_t(PyList_GET_ITEM(subscribers, k));
+        for (Py_ssize_t k = 0; k < sub_size[t]; k++) {
+            Py_ssize_t c = sub_items[sub_first[t] + k];
             heap_settle(&heaps[c], version);
             if (heaps[c].size == 0) /* every member of a class has a live entry: not reached */
                 continue;
@@ -1496,24 +2026,23 @@ hetero_deal(PyObject *module, PyObject *args)
         if (ntaken == 0)
             continue;
         Py_ssize_t level = (level_sum + left) / ntaken, plus_one = (level_sum + left) % ntaken;
-        PyObject *members = _PyDict_GetItem_KnownHash(holders, topic, hash);
+        PyObject *single = single_of(topic_singles, ordered, t);
+        if (single == NULL) {
+            status = -1;
+            goto finish;
+        }
+        PyObject *members = Py_XNewRef(PyDict_GetItemWithError(holders, topic));
         if (members == NULL) {
-            if (PyErr_Occurred() || (members = PySet_New(NULL)) == NULL) {
-                status = -1;
-                goto finish;
-            }
-            int failed = _PyDict_SetItem_KnownHash(holders, topic, members, hash);
-            Py_DECREF(members); /* holders keeps it */
-            if (failed < 0) {
+            if (PyErr_Occurred() || (members = PySet_New(NULL)) == NULL || put_entry(holders, single, members) < 0) {
+                Py_XDECREF(members);
                 status = -1;
                 goto finish;
             }
         }
-        Py_INCREF(members);
         Py_ssize_t pos = 0;
         for (Py_ssize_t rank = 0; rank < ntaken && status == 0; rank++) {
             Py_ssize_t member = taken[rank], gain = level + (rank < plus_one) - counts[member];
-            PyObject *got = NULL, *whole_set = NULL;
+            PyObject *got = NULL, *whole_set = NULL, *old = NULL;
             if (starts[t] == 0 && gain == 1) {
                 if (singles[pos] == NULL)
                     singles[pos] = frozenset_of(NULL, pos, 1);
@@ -1521,30 +2050,28 @@ hetero_deal(PyObject *module, PyObject *args)
             }
             else if (starts[t] == 0)
                 got = frozenset_of(NULL, pos, gain);
-            else {
-                PyObject *slice = PyList_GetSlice(free, pos, pos + gain);
-                got = slice ? PyFrozenSet_New(slice) : NULL;
-                Py_XDECREF(slice);
-            }
+            else
+                got = frozenset_of(free_items + free_first[t] + pos, 0, gain);
             pos += gain;
             if (member_ints[member] == NULL)
                 member_ints[member] = PyLong_FromSsize_t(member);
-            PyObject *dict = PyList_GET_ITEM(work, member), *key = member_ints[member];
+            PyObject *dict = dicts[member], *key = member_ints[member];
             int holds = got && key ? PySet_Contains(members, key) : -1;
             if (holds == 1) {
-                PyObject *old = _PyDict_GetItem_KnownHash(dict, topic, hash);
+                old = value_of(dict, topic);
                 if (old == NULL && !PyErr_Occurred())
                     PyErr_SetObject(PyExc_KeyError, topic);
                 whole_set = old ? PyNumber_Or(old, got) : NULL;
-                if (whole_set == NULL || _PyDict_SetItem_KnownHash(dict, topic, whole_set, hash) < 0)
+                if (whole_set == NULL || put_entry(dict, single, whole_set) < 0)
                     status = -1;
             }
             else if (holds == 0) {
-                if (_PyDict_SetItem_KnownHash(dict, topic, got, hash) < 0 || PySet_Add(members, key) < 0)
+                if (put_entry(dict, single, got) < 0 || PySet_Add(members, key) < 0)
                     status = -1;
             }
             else
                 status = -1;
+            Py_XDECREF(old);
             Py_XDECREF(got);
             Py_XDECREF(whole_set);
             counts[member] += gain;
@@ -1575,27 +2102,33 @@ finish:
     if (singles != NULL)
         for (Py_ssize_t p = 0; p < max_whole; p++)
             Py_XDECREF(singles[p]);
-    if (member_ints != NULL)
-        for (Py_ssize_t i = 0; i < n; i++)
-            Py_XDECREF(member_ints[i]);
+    release_objects(member_ints, n);
+    release_objects(topic_singles, nt);
+    release_objects(dicts, n);
     PyMem_Free(singles);
     PyMem_Free(heads.items);
-    PyMem_Free(member_ints);
     PyMem_Free(counts);
     PyMem_Free(classes);
     PyMem_Free(version);
     PyMem_Free(taken);
     PyMem_Free(lengths);
     PyMem_Free(starts);
-    PyMem_Free(hashes);
-    for (size_t k = 0; k < sizeof(held) / sizeof(held[0]); k++)
-        Py_DECREF(held[k]);
+    PyMem_Free(free_first);
+    PyMem_Free(sub_first);
+    PyMem_Free(sub_size);
+    PyMem_Free(sub_items);
+    PyMem_Free(free_items);
+    Py_XDECREF(ordered);
+    Py_XDECREF(frees);
+    Py_XDECREF(topic_classes);
+    Py_DECREF(holders);
     if (status != 0) {
         Py_XDECREF(answer);
         return status < 0 ? NULL : Py_NewRef(Py_None);
     }
     return answer;
 }
+
 
 /* A member's partitions of the topic being balanced, and the order it gives them away in. */
 typedef struct {
@@ -1636,20 +2169,24 @@ read_live(live_t *l, PyObject *parts)
     }
     if (grow(&l->parts, &l->cap, PySet_GET_SIZE(parts)) < 0)
         return -1;
-    Py_ssize_t pos = 0;
-    PyObject *item;
-    Py_hash_t hash;
-    while (_PySet_NextEntry(parts, &pos, &item, &hash)) {
+    PyObject *iter = PyObject_GetIter(parts), *item;
+    if (iter == NULL)
+        return -1;
+    while ((item = PyIter_Next(iter)) != NULL) {
         Py_ssize_t p = PyLong_CheckExact(item) ? PyLong_AsSsize_t(item) : -1;
-        if (p < 0) {
+        Py_DECREF(item);
+        if (p < 0 || l->size >= l->cap) {
             if (!PyErr_Occurred())
                 PyErr_SetString(PyExc_TypeError, "a partition is not an int");
+            Py_DECREF(iter);
             return -1;
         }
         l->parts[l->size++] = p;
     }
-    return 0;
+    Py_DECREF(iter);
+    return PyErr_Occurred() ? -1 : 0;
 }
+
 
 static int
 compare_ssize(const void *a, const void *b)
@@ -1686,11 +2223,12 @@ order_live(live_t *l, PyObject *own)
     return 0;
 }
 
+
 typedef struct {
     Py_ssize_t n, nclasses;
     Py_ssize_t *counts, *classes, *version, *class_max;
     heap_t *heaps;
-    PyObject *work, *initial;
+    PyObject **work, **initial; /* new references */
     PyObject **member_ints;
     Py_ssize_t *slot_of; /* member -> index in lives, -1 when not touched in this topic */
     live_t *lives;
@@ -1714,19 +2252,31 @@ touch_member(balancer_t *s, Py_ssize_t member)
                      (heap_entry_t){s->counts[member], member, s->version[member], s->classes[member]});
 }
 
-/* The member's live partitions of the topic, read from its work dict on first touch. */
+
+/* The member's live partitions of the topic, read from its work dict on first touch (nothing when it is not
+ * one of the topic's holders). */
 static live_t *
-live_of(balancer_t *s, Py_ssize_t member, PyObject *topic, Py_hash_t hash)
+live_of(balancer_t *s, Py_ssize_t member, PyObject *topic, PyObject *holders)
 {
     if (s->slot_of[member] >= 0)
         return &s->lives[s->slot_of[member]];
     live_t *l = &s->lives[s->nlives];
     l->member = member;
     l->ordered = 0;
-    PyObject *parts = _PyDict_GetItem_KnownHash(PyList_GET_ITEM(s->work, member), topic, hash);
-    if (parts == NULL && PyErr_Occurred())
+    PyObject *key = member_int(s, member), *parts = NULL;
+    if (key == NULL)
         return NULL;
-    if (read_live(l, parts) < 0)
+    int holds = PySet_Contains(holders, key);
+    if (holds < 0)
+        return NULL;
+    if (holds) {
+        parts = value_of(s->work[member], topic);
+        if (parts == NULL && PyErr_Occurred())
+            return NULL;
+    }
+    int failed = read_live(l, parts);
+    Py_XDECREF(parts);
+    if (failed < 0)
         return NULL;
     s->slot_of[member] = s->nlives++;
     return l;
@@ -1742,26 +2292,31 @@ giver_key(heap_entry_t *e, Py_ssize_t count, Py_ssize_t member)
     e->cls = 0;
 }
 
-/* `_Heterogeneous.balance_topic`: the number of moves, or -1 on error. */
+
+/* `_Heterogeneous.balance_topic`: the number of moves, or -1 on error. `classes` are the topic's subscriber
+ * classes, `single` is frozenset({topic}). */
 static Py_ssize_t
-balance_one(balancer_t *s, PyObject *topic, Py_hash_t hash, PyObject *topic_classes, PyObject *holders)
+balance_one(balancer_t *s, PyObject *topic, PyObject *single, const Py_ssize_t *classes, Py_ssize_t nclasses,
+            PyObject *holders)
 {
-    PyObject *members = _PyDict_GetItem_KnownHash(holders, topic, hash);
+    PyObject *members = Py_XNewRef(PyDict_GetItemWithError(holders, topic));
     if (members == NULL)
         return PyErr_Occurred() ? -1 : 0;
     if (!PySet_CheckExact(members)) {
+        Py_DECREF(members);
         PyErr_SetString(PyExc_TypeError, "a topic's holders are not a set");
         return -1;
     }
-    if (PySet_GET_SIZE(members) == 0)
+    if (PySet_GET_SIZE(members) == 0) {
+        Py_DECREF(members);
         return 0;
-    Py_INCREF(members);
+    }
     Py_ssize_t moves = 0, result = -1;
     s->takers.size = 0;
     s->givers.size = 0;
     s->nlives = 0;
-    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(topic_classes); k++) {
-        Py_ssize_t c = PyLong_AsSsize_t(PyList_GET_ITEM(topic_classes, k));
+    for (Py_ssize_t k = 0; k < nclasses; k++) {
+        Py_ssize_t c = classes[k];
         heap_settle(&s->heaps[c], s->version);
         heap_entry_t e = s->heaps[c].items[0];
         e.cls = c;
@@ -1769,15 +2324,26 @@ balance_one(balancer_t *s, PyObject *topic, Py_hash_t hash, PyObject *topic_clas
             goto done;
     }
     {
-        Py_ssize_t pos = 0;
-        PyObject *item;
-        Py_hash_t item_hash;
-        while (_PySet_NextEntry(members, &pos, &item, &item_hash)) {
+        PyObject *iter = PyObject_GetIter(members), *item;
+        if (iter == NULL)
+            goto done;
+        int failed = 0;
+        while (!failed && (item = PyIter_Next(iter)) != NULL) {
+            Py_ssize_t member = PyLong_CheckExact(item) ? PyLong_AsSsize_t(item) : -1;
+            Py_DECREF(item);
+            if (member < 0 || member >= s->n) {
+                PyErr_Clear();
+                PyErr_SetString(PyExc_TypeError, "a topic's holders are not member indexes");
+                failed = 1;
+                break;
+            }
             heap_entry_t e;
-            giver_key(&e, s->counts[PyLong_AsSsize_t(item)], PyLong_AsSsize_t(item));
-            if (heap_push(&s->givers, e) < 0)
-                goto done;
+            giver_key(&e, s->counts[member], member);
+            failed = heap_push(&s->givers, e) < 0;
         }
+        Py_DECREF(iter);
+        if (failed || PyErr_Occurred())
+            goto done;
     }
     while (s->givers.size > 0) {
         Py_ssize_t giver = -s->givers.items[0].member, giver_count = -s->givers.items[0].count;
@@ -1803,17 +2369,16 @@ balance_one(balancer_t *s, PyObject *topic, Py_hash_t hash, PyObject *topic_clas
         if (giver_count - low <= 1)
             break;
 
-        live_t *given = live_of(s, giver, topic, hash);
+        live_t *given = live_of(s, giver, topic, members);
         if (given == NULL)
             goto done;
         if (given->ordered == 0) {
-            PyObject *start = PyList_GET_ITEM(s->initial, giver), *own = NULL;
+            PyObject *start = s->initial[giver], *own = NULL;
             if (PyDict_CheckExact(start)) {
-                own = _PyDict_GetItem_KnownHash(start, topic, hash);
+                own = value_of(start, topic);
                 if (own == NULL && PyErr_Occurred())
                     goto done;
             }
-            Py_XINCREF(own);
             int failed = order_live(given, own);
             Py_XDECREF(own);
             if (failed < 0)
@@ -1830,7 +2395,7 @@ balance_one(balancer_t *s, PyObject *topic, Py_hash_t hash, PyObject *topic_clas
                 goto done;
             given->ordered = 0;
         }
-        live_t *received = live_of(s, taker, topic, hash);
+        live_t *received = live_of(s, taker, topic, members);
         PyObject *taker_int = member_int(s, taker);
         if (received == NULL || taker_int == NULL || grow(&received->parts, &received->cap, received->size + 1) < 0)
             goto done;
@@ -1867,14 +2432,14 @@ done:
         s->slot_of[l->member] = -1;
         if (result < 0)
             continue;
-        PyObject *dict = PyList_GET_ITEM(s->work, l->member);
+        PyObject *dict = s->work[l->member];
         if (l->size > 0) {
             PyObject *parts = frozenset_of(l->parts, 0, l->size);
-            if (parts == NULL || _PyDict_SetItem_KnownHash(dict, topic, parts, hash) < 0)
+            if (parts == NULL || put_entry(dict, single, parts) < 0)
                 result = -1;
             Py_XDECREF(parts);
         }
-        else if (_PyDict_DelItem_KnownHash(dict, topic, hash) < 0)
+        else if (PyDict_DelItem(dict, topic) < 0)
             result = -1;
     }
     Py_DECREF(members);
@@ -1897,24 +2462,31 @@ hetero_balance(PyObject *module, PyObject *args)
     if (PyList_GET_SIZE(class_of) != n || PyList_GET_SIZE(work) != n || PyList_GET_SIZE(initial) != n ||
         PyList_GET_SIZE(topic_classes) != nt || n == 0)
         Py_RETURN_NONE;
-    PyObject *held[] = {candidates, topic_classes, class_of, counts_in, work, holders, initial};
-    for (size_t k = 0; k < sizeof(held) / sizeof(held[0]); k++)
-        Py_INCREF(held[k]);
+    /* Our own copies and references: Python code (a topic id's __hash__) may run meanwhile. */
+    Py_INCREF(holders);
+    candidates = list_copy(candidates);
     int status = 0;
     balancer_t s;
     memset(&s, 0, sizeof(s));
     s.n = n;
-    s.work = work;
-    s.initial = initial;
     s.counts = PyMem_Malloc((size_t)n * sizeof(Py_ssize_t));
     s.classes = PyMem_Malloc((size_t)n * sizeof(Py_ssize_t));
     s.version = PyMem_Calloc((size_t)n, sizeof(Py_ssize_t));
     s.slot_of = PyMem_Malloc((size_t)n * sizeof(Py_ssize_t));
     s.lives = PyMem_Calloc((size_t)n, sizeof(live_t));
     s.member_ints = PyMem_Calloc((size_t)n, sizeof(PyObject *));
-    Py_hash_t *hashes = PyMem_Malloc((size_t)(nt + 1) * sizeof(Py_hash_t));
+    s.initial = PyMem_Calloc((size_t)n, sizeof(PyObject *));
+    Py_ssize_t *sub_first = PyMem_Calloc((size_t)nt + 1, sizeof(Py_ssize_t));
+    Py_ssize_t *sub_size = PyMem_Calloc((size_t)nt + 1, sizeof(Py_ssize_t));
+    Py_ssize_t *sub_items = NULL;
+    PyObject **topic_singles = PyMem_Calloc((size_t)nt + 1, sizeof(PyObject *));
     PyObject *answer = NULL;
-    if (!s.counts || !s.classes || !s.version || !s.slot_of || !s.lives || !s.member_ints || !hashes) {
+    if (candidates == NULL) {
+        status = -1;
+        goto finish;
+    }
+    if (!s.counts || !s.classes || !s.version || !s.slot_of || !s.lives || !s.member_ints || !s.initial ||
+        !sub_first || !sub_size || !topic_singles) {
         PyErr_NoMemory();
         status = -1;
         goto finish;
@@ -1922,33 +2494,22 @@ hetero_balance(PyObject *module, PyObject *args)
     if ((status = read_sizes(counts_in, s.counts, PY_SSIZE_T_MAX)) != 0 ||
         (status = read_sizes(class_of, s.classes, n)) != 0)
         goto finish;
+    if ((s.work = work_dicts(work, n, &status)) == NULL)
+        goto finish;
     for (Py_ssize_t i = 0; i < n; i++) {
         s.slot_of[i] = -1;
         if (s.classes[i] >= s.nclasses)
             s.nclasses = s.classes[i] + 1;
-        PyObject *start = PyList_GET_ITEM(initial, i);
-        if (!PyDict_CheckExact(PyList_GET_ITEM(work, i)) ||
-            (!PyDict_CheckExact(start) && PyObject_Length(start) != 0)) {
+        s.initial[i] = Py_NewRef(PyList_GET_ITEM(initial, i));
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!PyDict_CheckExact(s.initial[i]) && PyObject_Length(s.initial[i]) != 0) {
             PyErr_Clear();
             status = 1;
             goto finish;
         }
-    }
-    for (Py_ssize_t t = 0; t < nt; t++) {
-        PyObject *subscribers = PyList_GET_ITEM(topic_classes, t);
-        if (!PyList_CheckExact(subscribers) || PyList_GET_SIZE(subscribers) == 0) {
-            status = 1;
-            goto finish;
-        }
-        if (!plain_classes(subscribers, s.nclasses)) {
-            status = 1;
-            goto finish;
-        }
-    }
-    if (hash_each(candidates, nt, hashes) < 0) {
-        status = -1;
+    if ((status = read_classes(topic_classes, s.nclasses, &sub_items, sub_first, sub_size)) != 0)
         goto finish;
-    }
     s.heaps = PyMem_Calloc((size_t)s.nclasses, sizeof(heap_t));
     s.class_max = PyMem_Malloc((size_t)s.nclasses * sizeof(Py_ssize_t));
     if (!s.heaps || !s.class_max) {
@@ -1972,10 +2533,10 @@ hetero_balance(PyObject *module, PyObject *args)
         }
         Py_ssize_t t = index;
         index = (index + 1) % nt;
-        PyObject *subscribers = PyList_GET_ITEM(topic_classes, t);
+        const Py_ssize_t *subscribers = sub_items + sub_first[t];
         Py_ssize_t low = PY_SSIZE_T_MAX, high = PY_SSIZE_T_MIN;
-        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(subscribers); k++) {
-            Py_ssize_t c = PyLong_AsSsize_t(PyList_GET_ITEM(subscribers, k));
+        for (Py_ssize_t k = 0; k < sub_size[t]; k++) {
+            Py_ssize_t c = subscribers[k];
             heap_settle(&s.heaps[c], s.version);
             if (s.heaps[c].items[0].count < low)
                 low = s.heaps[c].items[0].count;
@@ -1984,7 +2545,10 @@ hetero_balance(PyObject *module, PyObject *args)
         }
         Py_ssize_t moves = 0;
         if (high - low > 1) {
-            moves = balance_one(&s, PyList_GET_ITEM(candidates, t), hashes[t], subscribers, holders);
+            PyObject *single = single_of(topic_singles, candidates, t);
+            moves = single == NULL ? -1
+                                   : balance_one(&s, PyList_GET_ITEM(candidates, t), single, subscribers,
+                                                 sub_size[t], holders);
             if (moves < 0) {
                 status = -1;
                 goto finish;
@@ -2012,21 +2576,23 @@ finish:
             PyMem_Free(s.lives[i].parts);
             PyMem_Free(s.lives[i].order);
         }
-    if (s.member_ints != NULL)
-        for (Py_ssize_t i = 0; i < n; i++)
-            Py_XDECREF(s.member_ints[i]);
+    release_objects(s.member_ints, n);
+    release_objects(s.work, n);
+    release_objects(s.initial, n);
+    release_objects(topic_singles, nt);
     PyMem_Free(s.class_max);
     PyMem_Free(s.lives);
-    PyMem_Free(s.member_ints);
     PyMem_Free(s.counts);
     PyMem_Free(s.classes);
     PyMem_Free(s.version);
     PyMem_Free(s.slot_of);
     PyMem_Free(s.takers.items);
     PyMem_Free(s.givers.items);
-    PyMem_Free(hashes);
-    for (size_t k = 0; k < sizeof(held) / sizeof(held[0]); k++)
-        Py_DECREF(held[k]);
+    PyMem_Free(sub_first);
+    PyMem_Free(sub_size);
+    PyMem_Free(sub_items);
+    Py_XDECREF(candidates);
+    Py_DECREF(holders);
     if (status != 0) {
         Py_XDECREF(answer);
         return status < 0 ? NULL : Py_NewRef(Py_None);
@@ -2034,35 +2600,13 @@ finish:
     return answer;
 }
 
-#else
-
-/* The private calls they need are not there: the Python steps run. */
-static PyObject *
-hetero_keep(PyObject *module, PyObject *args)
-{
-    Py_RETURN_NONE;
-}
-
-static PyObject *
-hetero_deal(PyObject *module, PyObject *args)
-{
-    Py_RETURN_NONE;
-}
-
-static PyObject *
-hetero_balance(PyObject *module, PyObject *args)
-{
-    Py_RETURN_NONE;
-}
-
-#endif
-
 static PyMethodDef methods[] = {
     {"homogeneous", homogeneous, METH_VARARGS,
      "homogeneous(member_ids, assigned, topic_ids, counts, into) -> into, or None: not the plain case, the "
      "reference decides. topic_ids in Uuid order, all subscribed by every member."},
     {"alike", alike, METH_VARARGS,
-     "alike(member_ids, specs, topics) -> the assignment, or None. Every spec has the same subscription object "
+     "alike(members, topics) -> the assignment, or None. members: a dict of member id -> spec. Every spec has the "
+     "same subscription object "
      "(a frozenset of known topics) and the group is assigned by the homogeneous builder; None when that is "
      "not so or the input is not the plain case."},
     {"keep", hetero_keep, METH_VARARGS,
@@ -2079,8 +2623,11 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+
 static struct PyModuleDef module_def = {
-    PyModuleDef_HEAD_INIT, "_uniformc", "The uniform assignor's homogeneous builder and the heterogeneous builder's hot loops, compiled.", -1, methods,
+    PyModuleDef_HEAD_INIT, "_uniformc",
+    "The uniform assignor's homogeneous builder and the heterogeneous builder's hot loops, compiled.", -1, methods,
+    NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC
@@ -2098,9 +2645,12 @@ PyInit__uniformc(void)
         PyErr_SetString(PyExc_ImportError, "uuid.UUID is not a type");
         return NULL;
     }
-    uuid_type = (PyTypeObject *)type; /* kept for the life of the process, as is int_name */
+    /* Kept for the life of the process. */
+    uuid_type = (PyTypeObject *)type;
     int_name = PyUnicode_InternFromString("int");
-    if (int_name == NULL)
+    from_keys = PyObject_GetAttrString((PyObject *)&PyDict_Type, "fromkeys");
+    sixty_four = PyLong_FromLong(64);
+    if (int_name == NULL || from_keys == NULL || sixty_four == NULL)
         return NULL;
     return PyModule_Create(&module_def);
 }

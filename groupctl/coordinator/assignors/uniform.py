@@ -54,7 +54,7 @@ class UniformAssignor:
         if native is not None:
             # The usual group, every member with the same subscription object, is read and assigned in one
             # compiled call; None when it is not that group or not the plain case.
-            done = native.alike(member_ids, list(members.values()), topics)
+            done = native.alike(members if type(members) is dict else dict(members), topics)
             if done is not None:
                 return done
         subscriptions = list(map(_SUBSCRIBED, members.values()))

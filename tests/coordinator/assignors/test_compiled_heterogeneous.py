@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from groupctl.coordinator.assignors import MemberSpec, UniformAssignor, compiled
 from groupctl.coordinator.assignors.common import java_sorted
 from groupctl.coordinator.assignors.uniform import _Heterogeneous
-from tests.coordinator.assignors.test_compiled import both, exactly
+from tests.coordinator.assignors.test_compiled import Rehashing, both, exactly
 from tests.coordinator.test_assignors import check_balanced_for_subscriptions, groups
 
 pytestmark = pytest.mark.skipif(
@@ -234,3 +234,30 @@ def test_balancing_sees_a_class_whose_most_loaded_member_grew():
     reference, fast = both(members, topics)
     assert exactly(fast) == exactly(reference)
     check_balanced_for_subscriptions(members, fast)
+
+
+@pytest.mark.parametrize("mutate", [True, False])
+def test_keep_with_a_topic_id_whose_hash_changes_the_assignment(mutate):
+    """keep holds each entry across a topic id's __hash__, and declines when the hash changed a current
+    assignment (the Python step keeps then); a subclass id that changes nothing is kept in C."""
+
+    def group():
+        current = {Rehashing(int=FOO.int): frozenset({0, 1, 2}), Rehashing(int=BAR.int): frozenset({0})}
+        Rehashing.victims = [current] if mutate else []
+        return {
+            "a": MemberSpec(None, None, frozenset({FOO, BAR}), current),
+            "b": MemberSpec(None, None, frozenset({BAR, BAZ})),
+        }, {FOO: 4, BAR: 2, BAZ: 3}
+
+    try:
+        with compiled.forced(True):
+            reference = exactly(uniform.assign(*group()))
+        with compiled.forced(False):
+            assert exactly(uniform.assign(*group())) == reference
+        members, topics = group()
+        kept = compiled.built().keep(
+            [s.assigned for s in members.values()], [0, 1], [frozenset({FOO, BAR}), frozenset({BAR, BAZ})], topics
+        )
+        assert (kept is None) == mutate
+    finally:
+        Rehashing.victims = []
