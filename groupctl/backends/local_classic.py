@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from groupctl.backends.local_shapes import has, is_int, is_list_of
+from groupctl.backends.local_shapes import has, is_flag, is_hex, is_int, is_list_of, is_text, is_text_or_none
 from groupctl.coordinator.classic import ClassicGroup, ClassicGroups, ClassicMember
 from groupctl.model import GroupState
 
@@ -19,33 +19,11 @@ _CLASSIC_STATES = frozenset({GroupState.EMPTY, GroupState.PREPARING_REBALANCE, G
                              GroupState.STABLE, GroupState.DEAD})
 
 
-def _text(value: Any) -> bool:
-    return isinstance(value, str)
-
-
-def _text_or_none(value: Any) -> bool:
-    return value is None or isinstance(value, str)
-
-
-def _hex(value: Any) -> bool:
-    if not isinstance(value, str):
-        return False
-    try:
-        bytes.fromhex(value)
-    except ValueError:
-        return False
-    return True
-
-
-def _flag(value: Any) -> bool:
-    return isinstance(value, bool)
-
-
-_MEMBER = {"memberId": _text, "instanceId": _text_or_none, "clientId": _text, "clientHost": _text,
-           "rebalanceTimeoutMs": is_int, "sessionTimeoutMs": is_int, "protocolType": _text,
-           "protocols": lambda v: is_list_of(v, lambda p: isinstance(p, list) and len(p) == 2 and _text(p[0])
-                                             and _hex(p[1])),
-           "assignment": _hex, "awaitingJoin": _flag, "awaitingSync": _flag, "isNew": _flag}
+_MEMBER = {"memberId": is_text, "instanceId": is_text_or_none, "clientId": is_text, "clientHost": is_text,
+           "rebalanceTimeoutMs": is_int, "sessionTimeoutMs": is_int, "protocolType": is_text,
+           "protocols": lambda v: is_list_of(v, lambda p: isinstance(p, list) and len(p) == 2 and is_text(p[0])
+                                             and is_hex(p[1])),
+           "assignment": is_hex, "awaitingJoin": is_flag, "awaitingSync": is_flag, "isNew": is_flag}
 
 
 def _is_member(data: Any) -> bool:
@@ -58,11 +36,11 @@ def _is_state(value: Any) -> bool:
 
 
 def _is_group(data: Any) -> bool:
-    fields = {"groupId": _text, "state": _is_state,
+    fields = {"groupId": is_text, "state": _is_state,
               "previousState": lambda v: v is None or _is_state(v), "generation": is_int,
-              "protocolType": _text_or_none, "protocolName": _text_or_none, "leader": _text_or_none,
-              "stateTimestamp": lambda v: v is None or is_int(v), "pendingJoin": lambda v: is_list_of(v, _text),
-              "pendingSync": lambda v: is_list_of(v, _text), "newMemberAdded": _flag,
+              "protocolType": is_text_or_none, "protocolName": is_text_or_none, "leader": is_text_or_none,
+              "stateTimestamp": lambda v: v is None or is_int(v), "pendingJoin": lambda v: is_list_of(v, is_text),
+              "pendingSync": lambda v: is_list_of(v, is_text), "newMemberAdded": is_flag,
               "members": lambda v: is_list_of(v, _is_member)}
     if not (has(data, **fields) and fields.keys() <= data.keys()):
         return False

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from groupctl.backends.local import read_json
-from groupctl.backends.local_shapes import checked, has, is_int, is_list_of, reading
+from groupctl.backends.local_shapes import checked, has, is_hex, is_int, is_list_of, is_text, is_text_or_none, reading
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.offsets import CommitPartition
 from groupctl.coordinator.runtime import classic_heartbeat_key, rebalance_key, session_key
@@ -154,26 +154,8 @@ class _Member:
         return FAILED if self.status == RUNNING and not self.client.running else self.status
 
 
-def _text(value: Any) -> bool:
-    return isinstance(value, str)
-
-
-def _text_or_none(value: Any) -> bool:
-    return value is None or isinstance(value, str)
-
-
-def _hex(value: Any) -> bool:
-    if not isinstance(value, str):
-        return False
-    try:
-        bytes.fromhex(value)
-    except ValueError:
-        return False
-    return True
-
-
 def _partition(value: Any) -> bool:
-    return isinstance(value, list) and len(value) == 2 and _text(value[0]) and is_int(value[1]) and value[1] >= 0
+    return isinstance(value, list) and len(value) == 2 and is_text(value[0]) and is_int(value[1]) and value[1] >= 0
 
 
 def _by_topic_id(value: Any) -> bool:
@@ -184,29 +166,29 @@ def _answer(value: Any) -> bool:
     """A JoinGroup or SyncGroup answer waiting in a classic client's inbox."""
     if not isinstance(value, dict):
         return False
-    common = {"errorCode": is_int, "protocolType": _text_or_none, "protocolName": _text_or_none}
+    common = {"errorCode": is_int, "protocolType": is_text_or_none, "protocolName": is_text_or_none}
     if value.get("api") == "JoinGroup":
-        fields = {**common, "generationId": is_int, "leader": _text, "skipAssignment": lambda v: isinstance(v, bool),
-                  "memberId": _text, "members": lambda v: is_list_of(v, lambda m: isinstance(m, list) and len(m) == 3
-                                                                     and _text(m[0]) and _text_or_none(m[1])
-                                                                     and _hex(m[2]))}
+        fields = {**common, "generationId": is_int, "leader": is_text, "skipAssignment": lambda v: isinstance(v, bool),
+                  "memberId": is_text, "members": lambda v: is_list_of(v, lambda m: isinstance(m, list) and len(m) == 3
+                                                                     and is_text(m[0]) and is_text_or_none(m[1])
+                                                                     and is_hex(m[2]))}
     elif value.get("api") == "SyncGroup":
-        fields = {**common, "assignment": _hex}
+        fields = {**common, "assignment": is_hex}
     else:
         return False
     return has(value, **fields) and fields.keys() <= value.keys()
 
 
-_CLIENT = {"protocol": lambda v: v in PROTOCOLS, "name": _text, "groupId": _text,
-           "topics": lambda v: is_list_of(v, _text), "regex": _text_or_none, "instanceId": _text_or_none,
-           "memberId": _text, "owned": lambda v: is_list_of(v, _partition), "running": lambda v: isinstance(v, bool),
-           "incarnation": is_int, "clientId": _text, "nextHeartbeatMs": is_int}
-_CLASSIC_CLIENT = {"sessionTimeoutMs": is_int, "generation": is_int, "protocolName": _text_or_none,
+_CLIENT = {"protocol": lambda v: v in PROTOCOLS, "name": is_text, "groupId": is_text,
+           "topics": lambda v: is_list_of(v, is_text), "regex": is_text_or_none, "instanceId": is_text_or_none,
+           "memberId": is_text, "owned": lambda v: is_list_of(v, _partition), "running": lambda v: isinstance(v, bool),
+           "incarnation": is_int, "clientId": is_text, "nextHeartbeatMs": is_int}
+_CLASSIC_CLIENT = {"sessionTimeoutMs": is_int, "generation": is_int, "protocolName": is_text_or_none,
                    "state": lambda v: v in CLASSIC_CLIENT_STATES,
                    "assignedMetadata": lambda v: v is None or (isinstance(v, dict) and all(is_int(n) and n >= 0
                                                                                          for n in v.values())),
                    "inbox": lambda v: is_list_of(v, _answer)}
-_CONSUMER_CLIENT = {"assignor": _text_or_none, "epoch": is_int, "ownedIds": _by_topic_id,
+_CONSUMER_CLIENT = {"assignor": is_text_or_none, "epoch": is_int, "ownedIds": _by_topic_id,
                     "sentOwned": lambda v: v is None or _by_topic_id(v), "full": lambda v: isinstance(v, bool)}
 
 
@@ -218,7 +200,7 @@ def _is_client(data: Any) -> bool:
 
 
 def _is_member(entry: Any) -> bool:
-    return (has(entry, status=lambda v: v in (RUNNING, STOPPED, CRASHED), error=_text_or_none, client=_is_client)
+    return (has(entry, status=lambda v: v in (RUNNING, STOPPED, CRASHED), error=is_text_or_none, client=_is_client)
             and {"status", "client"} <= entry.keys())
 
 

@@ -44,6 +44,29 @@ def is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def is_text(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def is_text_or_none(value: Any) -> bool:
+    return value is None or isinstance(value, str)
+
+
+def is_flag(value: Any) -> bool:
+    return isinstance(value, bool)
+
+
+def is_hex(value: Any) -> bool:
+    """Text that `bytes.fromhex` reads (how the state files keep bytes)."""
+    if not isinstance(value, str):
+        return False
+    try:
+        bytes.fromhex(value)
+    except ValueError:
+        return False
+    return True
+
+
 def is_list_of(value: Any, check: Callable[[Any], bool]) -> bool:
     return isinstance(value, list) and all(check(v) for v in value)
 
