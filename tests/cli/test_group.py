@@ -341,7 +341,8 @@ def test_a_broker_that_never_answers_costs_the_timeout_and_no_more(cli, args):
     assert r.code == 1
     # the request's own budget is what was left of the second once connected: 1.0 s, or just under it (in ms)
     assert re.search(rf"cannot reach {re.escape(address)}: no bootstrap server answered within 1\.0 s "
-                     rf"\({re.escape(address)}: ApiVersions v3 timed out after (1\.0 s|1000 ms|9\d\d ms)\)", r.err), r.err
+                     rf"\({re.escape(address)}: ApiVersions v3 timed out after (1\.0 s|1000 ms|9\d\d ms)\)",
+                     r.err), r.err
 
 
 @pytest.mark.parametrize("args", KAFKA_COMMANDS[::3])

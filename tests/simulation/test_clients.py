@@ -13,7 +13,7 @@ from groupctl.coordinator.ids import IdGenerator
 from groupctl.simulation.clients import ConsumerClient
 
 
-def setup(**kw) -> tuple[Coordinator, ConsumerClient]:
+def new_client(**kw) -> tuple[Coordinator, ConsumerClient]:
     coord = Coordinator(clock=ManualClock(), ids=IdGenerator(1))
     coord.create_topic("foo", 4)
     coord.create_topic("bar", 2)
@@ -34,7 +34,7 @@ def owned(coord: Coordinator, c: ConsumerClient) -> dict[str, list[int]]:
 
 
 def test_a_v0_client_joins_without_a_member_id_and_takes_the_coordinators() -> None:
-    coord, c = setup(version=0)
+    coord, c = new_client(version=0)
     assert c.member_id == "" and c.request().version == 0
     c.tick()
     assert c.member_id and c.member_id in coord.state.consumer["g"].member_ids() and c.epoch == 1
@@ -43,7 +43,7 @@ def test_a_v0_client_joins_without_a_member_id_and_takes_the_coordinators() -> N
 
 
 def test_a_fixed_member_id_is_the_one_every_incarnation_joins_with() -> None:
-    coord, c = setup(member_id="A")
+    coord, c = new_client(member_id="A")
     assert c.member_id == "A" and c.request().member_id == "A"
     c.tick()
     assert coord.state.consumer["g"].member_ids() == ["A"] and c.epoch == 1
@@ -57,7 +57,7 @@ def test_a_fixed_member_id_is_the_one_every_incarnation_joins_with() -> None:
 
 
 def test_a_generated_member_id_is_new_at_every_start() -> None:
-    _, c = setup()
+    _, c = new_client()
     first = c.member_id
     c.crash()
     c.start()
@@ -73,7 +73,7 @@ def test_only_a_v1_client_chooses_a_member_id_and_never_an_empty_one(kw: dict) -
 
 
 def test_after_a_lost_answer_the_next_request_is_full() -> None:
-    coord, c = setup(rebalance_timeout_ms=20_000)
+    coord, c = new_client(rebalance_timeout_ms=20_000)
     c.tick()
     c.tick()  # acknowledges the assignment
     steady = c.request()
@@ -87,7 +87,7 @@ def test_after_a_lost_answer_the_next_request_is_full() -> None:
 
 
 def test_a_new_subscription_goes_out_once_in_the_next_heartbeat() -> None:
-    coord, c = setup()
+    coord, c = new_client()
     c.tick()
     c.tick()
     c.topics = ["bar", "foo"]
@@ -99,7 +99,7 @@ def test_a_new_subscription_goes_out_once_in_the_next_heartbeat() -> None:
 
 
 def test_a_slow_listener_keeps_reporting_what_it_owns_until_it_reconciles() -> None:
-    coord, a = setup()
+    coord, a = new_client()
     a.tick()
     a.tick()
     a.auto_ack = False
@@ -116,7 +116,7 @@ def test_a_slow_listener_keeps_reporting_what_it_owns_until_it_reconciles() -> N
 
 
 def test_a_static_member_leaves_for_good_with_epoch_minus_one() -> None:
-    coord, a = setup(instance_id="pod-a")
+    coord, a = new_client(instance_id="pod-a")
     a.tick()
     r = a.leave(LEAVE_EPOCH)
     assert r is not None and r.error_code == 0 and not a.running
@@ -128,7 +128,7 @@ def test_a_static_member_leaves_for_good_with_epoch_minus_one() -> None:
 
 
 def test_unreleased_instance_id_is_fatal() -> None:
-    coord, a = setup(instance_id="pod-a")
+    coord, a = new_client(instance_id="pod-a")
     a.tick()
     a.crash()  # its member stays until its session times out
     again = client(coord, "a2", instance_id="pod-a")

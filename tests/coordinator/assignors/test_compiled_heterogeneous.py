@@ -85,7 +85,7 @@ def test_same_result_as_the_reference(group):
     assert exactly(fast) == exactly(reference)
 
 
-def setup(members: Mapping[str, MemberSpec], topics: Mapping[uuid.UUID, int]):
+def split_members(members: Mapping[str, MemberSpec], topics: Mapping[uuid.UUID, int]):
     """What `_uniform_heterogeneous` hands `_Heterogeneous`: the member order and effective subscriptions."""
     order = java_sorted(members)
     effective = {m: s.subscribed_topic_ids.intersection(topics) for m, s in members.items()}
@@ -93,7 +93,7 @@ def setup(members: Mapping[str, MemberSpec], topics: Mapping[uuid.UUID, int]):
 
 
 def state(members: Mapping[str, MemberSpec], topics: Mapping[uuid.UUID, int], pure: bool) -> _Heterogeneous:
-    order, effective = setup(members, topics)
+    order, effective = split_members(members, topics)
     with compiled.forced(pure):
         return _Heterogeneous(order, members, effective, topics)
 
@@ -120,7 +120,7 @@ def test_each_step_leaves_the_python_steps_state(history):
     (taken after the compiled keep only) as balancing does."""
     members, topics = history
     reference, fast = state(members, topics, pure=True), state(members, topics, pure=False)
-    order, effective = setup(members, topics)
+    order, effective = split_members(members, topics)
     classes = [effective[order[cm[0]]] for cm in reference.class_members]
     kept = compiled.built().keep([members[m].assigned for m in order], reference.class_of, classes, topics)
     assert (kept is not None) == plain(members, topics)
