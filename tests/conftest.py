@@ -22,6 +22,7 @@ from types import ModuleType, SimpleNamespace
 from typing import Any, NamedTuple
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from groupctl.cli.app import main
 
@@ -36,6 +37,12 @@ KAFKA_40_SEGMENTS = sorted(KAFKA_40_VECTORS.glob("__consumer_offsets-*/000000000
 """A Kafka 4.0.0 broker's segments, each with `.offsets-decoder.txt` beside it: what 4.0.0's
 kafka-dump-log.sh printed for it (empty when the vectors are absent)."""
 
+
+# No test asserts on wall-clock time, hypothesis's tests included: its per-example deadline (200 ms) and its
+# too-slow health check fail on a loaded machine, so the suite's profile turns both off. A test's own
+# @settings still chooses its examples.
+settings.register_profile("groupctl", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("groupctl")
 
 REQUIRE_SHARED = os.environ.get("GROUPCTL_REQUIRE_SHARED") == "1"
 """Set by .ci/run, which has checked ../shared: there a test skipped for want of it is a failure."""

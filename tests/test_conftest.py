@@ -21,3 +21,10 @@ def test_every_skip_for_want_of_the_shared_data_is_recognised() -> None:
 def test_other_skips_are_left_alone() -> None:
     assert not wants_shared("no Java runtime: pyspark needs Java 17+")
     assert not wants_shared("the compiled record loop is not built")
+
+
+def test_hypothesis_runs_without_a_wall_clock_deadline() -> None:
+    from hypothesis import HealthCheck, settings
+
+    assert settings.default.deadline is None
+    assert HealthCheck.too_slow in settings.default.suppress_health_check
