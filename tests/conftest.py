@@ -25,6 +25,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from groupctl.cli.app import main
+from groupctl.server.server import ServerOptions, ServerThread
 
 from .audit_dumps import write_every_finding
 from .fake_broker import HOST, FakeBroker
@@ -72,6 +73,18 @@ def _no_contexts_of_the_user(tmp_path_factory: pytest.TempPathFactory, monkeypat
     would select a cluster where a test expects none (tests of contexts set their own)."""
     monkeypatch.setenv("GROUPCTL_CONFIG", str(tmp_path_factory.getbasetemp() / "no-groupctl-config.toml"))
     monkeypatch.delenv("GROUPCTL_CONTEXT", raising=False)
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[ServerThread]:
+    """A running `groupctl serve` on 127.0.0.1 (an ephemeral port) over a fresh DIR, stopped after the test;
+    `served.bootstrap` is its `host:port`, `served.call(fn)` runs `fn(broker)`."""
+    server = ServerThread(ServerOptions(tmp_path / "cluster", port=0))
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture(scope="session")

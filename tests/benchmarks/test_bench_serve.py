@@ -6,14 +6,14 @@ comes from kafka.json, labelled."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
-from groupctl.server.server import ServerOptions, ServerThread
+from groupctl.server.server import ServerThread
 
 COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, GROUP_AUTHORIZATION_FAILED, GROUP_ID_NOT_FOUND = 14, 15, 30, 69
 
@@ -132,34 +132,23 @@ def test_a_member_waits_out_a_coordinator_error_and_stops_at_any_other(serve_ben
         member.handle(member.request(), {"errorCode": 25, "errorMessage": "UNKNOWN_MEMBER_ID"})
 
 
-@pytest.fixture
-def live_broker(tmp_path: Path) -> Iterator[ServerThread]:
-    """A `groupctl serve` on 127.0.0.1 (an ephemeral port) standing in for a live Kafka broker."""
-    server = ServerThread(ServerOptions(tmp_path / "live", port=0))
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
 def test_kafka_bootstrap_runs_the_same_load_on_a_live_broker(
-    run_bench: Callable[..., Any], live_broker: ServerThread, measured_file: Path
+    run_bench: Callable[..., Any], served: ServerThread, measured_file: Path
 ) -> None:
     done = run_bench("bench_serve.py", "--members", "12", "--connections", "3", "--rounds", "3",
-                     "--kafka-bootstrap", live_broker.bootstrap, "--measured", measured_file)
+                     "--kafka-bootstrap", served.bootstrap, "--measured", measured_file)
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    found = re.search(rf"the broker at {re.escape(live_broker.bootstrap)}: group '(bench-\w+)' Stable at epoch "
+    found = re.search(rf"the broker at {re.escape(served.bootstrap)}: group '(bench-\w+)' Stable at epoch "
                       r"(\d+) after [\d.]+ s; 36 steady heartbeats", out)
     assert found, out
     group, epoch = found.group(1), int(found.group(2))
-    description = live_broker.call(lambda b: b.coordinator.describe(group))
+    description = served.call(lambda b: b.coordinator.describe(group))
     assert description.state == "Stable" and description.group_epoch == epoch
     assert len(description.members) == 12
     assert ("peer, Kafka 4.0.0 broker on this load (recorded live 2026-12-01, 2 cores, 24 GiB, load average 1.2-2.0, "
             "median of 5): 7,469 heartbeats/s; groupctl (this run):") in out
-    assert f"peer, the broker at {live_broker.bootstrap} on this load, measured live in this run: " in out
+    assert f"peer, the broker at {served.bootstrap} on this load, measured live in this run: " in out
 
 
 def test_without_kafka_json_it_says_so_and_measures_groupctl(run_bench: Callable[..., Any], tmp_path: Path) -> None:

@@ -3,24 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
 
-from groupctl.server.server import ServerOptions, ServerThread
-
 from .polled import Polled, consumer_factory
-
-
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[ServerThread]:
-    """A running server; `served.bootstrap` is its `host:port`, `served.call(fn)` runs `fn(broker)`."""
-    server = ServerThread(ServerOptions(tmp_path / "cluster", port=0))
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture
