@@ -26,6 +26,7 @@ from operator import itemgetter
 from typing import Any
 
 from groupctl.protocol import primitives as P
+from groupctl.protocol.data.base import Data
 from groupctl.protocol.schema import (
     FIXED_TYPES,
     UNKNOWN_TAGS,
@@ -76,6 +77,7 @@ class _Unit:
             "_deepcopy": copy.deepcopy,
             "_tag0": itemgetter(0),
             "_UNK": UNKNOWN_TAGS,
+            "_new": object.__new__,
         }
         self._ids = itertools.count()
         self._consts: dict[tuple[type, Any], str] = {}
@@ -127,10 +129,26 @@ class _Lines:
 
 
 class _DecoderGen:
-    def __init__(self, unit: _Unit, version: int, flexible: bool) -> None:
+    """Generates a decoder; with `cls` (a generated `Data` class) it builds instances of it and its
+    nested classes instead of dicts."""
+
+    def __init__(self, unit: _Unit, version: int, flexible: bool, cls: type[Data] | None = None) -> None:
         self.u = unit
         self.version = version
         self.flexible = flexible
+        self.classes: list[type[Data]] = [cls] if cls is not None else []
+
+    def sub(self, f: Field) -> str:
+        """Generate the decoder of struct field `f` (its class is the current class's nested one)."""
+        if not self.classes:
+            return self.struct(f.fields or ())
+        nested = self.classes[-1].nested(f.json_name)
+        assert nested is not None, f.name
+        self.classes.append(nested)
+        try:
+            return self.struct(f.fields or ())
+        finally:
+            self.classes.pop()
 
     # -- struct ----------------------------------------------------------------------------------
 
@@ -169,7 +187,7 @@ class _DecoderGen:
             if f.type in FIXED_TYPES:
                 run.append((var, f.type, None))
             elif f.is_struct:
-                sub = self.struct(f.fields or ())
+                sub = self.sub(f)
                 if nullable:
                     marker = self.u.name("m")
                     run.append((marker, "int8", None))
@@ -194,15 +212,36 @@ class _DecoderGen:
 
         if self.flexible:
             self.tag_section(out, fields, tagged)
-        result = ", ".join(f"{k!r}: {var}" for k, var in items)
-        out(1, f"d = {{{result}}}")
-        if self.flexible:
-            out(1, "if unk is not None:")
-            out(2, "d[_UNK] = unk")
+        if self.classes:
+            self.build_instance(out, fields, dict(items))
+        else:
+            result = ", ".join(f"{k!r}: {var}" for k, var in items)
+            out(1, f"d = {{{result}}}")
+            if self.flexible:
+                out(1, "if unk is not None:")
+                out(2, "d[_UNK] = unk")
         out(1, "return d, pos")
         self.u.lines.append(f"def {fname}(buf, pos, blen):")
         self.u.lines.extend(out.lines if out.lines else ["    pass"])
         return fname
+
+    def build_instance(self, out: _Lines, fields: Sequence[Field], values: dict[str, str]) -> None:
+        """`d = C()` without running `__init__`: every slot set once, from the wire or the default."""
+        cls = self.classes[-1]
+        out(1, f"d = _new({self.u.const(cls)})")
+        for f in fields:
+            attr = cls.attribute(f.json_name)
+            var = values.get(f.json_name)
+            out(1, f"d.{attr} = {var if var is not None else self.typed_default(f)}")
+        out(1, f"d.unknown_tagged_fields = {'unk' if self.flexible else 'None'}")
+
+    def typed_default(self, f: Field) -> str:
+        """Source for a fresh default of field `f` in the current class."""
+        if f.fields and not default_is_null(f):
+            nested = self.classes[-1].nested(f.json_name)
+            return "[]" if f.is_array else f"{self.u.const(nested)}()"
+        value = default_value(f, self.version)
+        return "[]" if isinstance(value, list) else self.u.const(value)
 
     # -- pieces ----------------------------------------------------------------------------------
 
@@ -293,7 +332,7 @@ class _DecoderGen:
             decode = ".decode('utf-8', 'replace')" if elem == "string" else ""
             self.bytes_read(out, ind + 1, m, f"{app}(buf[pos:e]{decode})")
         else:
-            sub = self.struct(f.fields or ())
+            sub = self.sub(f)
             x = self.u.name("x")
             out(ind + 1, f"{x}, pos = {sub}(buf, pos, blen)")
             out(ind + 1, f"{app}({x})")
@@ -308,7 +347,7 @@ class _DecoderGen:
             if f.type == "uuid":
                 out(ind, f"{var} = _uuid({var})")
         elif f.is_struct:
-            sub = self.struct(f.fields or ())
+            sub = self.sub(f)
             if nullable:
                 marker = self.u.name("m")
                 self.uvarint(out, ind, marker)
@@ -328,7 +367,9 @@ class _DecoderGen:
         for f, var in tagged:
             dv = default_value(f, v)
             fresh = _fresh_literal(dv)
-            if fresh is not None:
+            if self.classes and f.fields:
+                out(1, f"{var} = {self.typed_default(f)}")
+            elif fresh is not None:
                 out(1, f"{var} = {fresh}")  # a display builds it anew each time, far cheaper than deepcopy
             elif isinstance(dv, (list, dict)):
                 out(1, f"{var} = _deepcopy({self.u.const(dv)})")
@@ -391,23 +432,26 @@ def _intersect(a: Any, b: Any) -> tuple[int, int] | None:
     return (low, high) if low <= high else None
 
 
-def compile_decoder(msg: Message, version: int) -> Callable[[bytes, int], tuple[dict[str, Any], int]]:
-    """`decode(buf, pos=0) -> (data, end)` for `msg` at `version`.
+def compile_decoder(
+    msg: Message, version: int, cls: type[Data] | None = None
+) -> Callable[[bytes, int], tuple[Any, int]]:
+    """`decode(buf, pos=0) -> (data, end)` for `msg` at `version`: `data` a dict, or with `cls` (the
+    class generated from `msg`) an instance of it.
 
     Raises `primitives.WireError` (a DecodeError) with Kafka's reader message; never anything else.
     `buf` may be bytes, bytearray or memoryview (non-bytes are copied once).
     """
     msg.check_version(version)
     unit = _Unit(msg.name)
-    gen = _DecoderGen(unit, version, msg.is_flexible(version))
+    gen = _DecoderGen(unit, version, msg.is_flexible(version), cls)
     top = gen.struct(msg.fields)
-    ns = unit.compile(f"<decoder {msg.name} v{version}>")
+    ns = unit.compile(f"<{'reader' if cls else 'decoder'} {msg.name} v{version}>")
     inner = ns[top]
     wire_error = P.WireError
     underflow = P.UNDERFLOW
     short_read = (IndexError, struct.error)
 
-    def decode(buf: bytes, pos: int = 0) -> tuple[dict[str, Any], int]:
+    def decode(buf: bytes, pos: int = 0) -> tuple[Any, int]:
         if type(buf) is not bytes:
             buf = bytes(buf)
         try:
@@ -432,11 +476,34 @@ def compile_decoder(msg: Message, version: int) -> Callable[[bytes, int], tuple[
 
 
 class _EncoderGen:
-    def __init__(self, unit: _Unit, msg: Message, version: int, flexible: bool) -> None:
+    """Generates an encoder; with `cls` it reads the fields of `cls` instances instead of dicts."""
+
+    def __init__(self, unit: _Unit, msg: Message, version: int, flexible: bool, cls: type[Data] | None = None) -> None:
         self.u = unit
         self.msg = msg
         self.version = version
         self.flexible = flexible
+        self.classes: list[type[Data]] = [cls] if cls is not None else []
+
+    def sub(self, f: Field) -> str:
+        """Generate the encoder of struct field `f`."""
+        if not self.classes:
+            return self.struct(f.fields or ())
+        nested = self.classes[-1].nested(f.json_name)
+        assert nested is not None, f.name
+        self.classes.append(nested)
+        try:
+            return self.struct(f.fields or ())
+        finally:
+            self.classes.pop()
+
+    def typed_default(self, f: Field) -> Any:
+        """The default of `f` as the instances hold it (a struct's is an instance of its class)."""
+        if f.fields and not f.is_array and not default_is_null(f):
+            nested = self.classes[-1].nested(f.json_name)
+            assert nested is not None, f.name
+            return nested()
+        return default_value(f, self.version)
 
     def struct(self, fields: Sequence[Field]) -> str:
         """Generate `def _eN(w, d)` appending the struct's bytes to bytearray `w`."""
@@ -455,18 +522,23 @@ class _EncoderGen:
             run.clear()
 
         tagged: list[tuple[Field, str]] = []
+        cls = self.classes[-1] if self.classes else None
         for f in fields:
             key = repr(f.json_name)
             if not f.present(v):
                 if not f.ignorable:
-                    dv = self.u.const(default_value(f, v))
-                    out(1, f"if {key} in d and d[{key}] != {dv}:")
                     msg = f"Attempted to write a non-default {f.json_name} at version {v}"
+                    if cls is not None:
+                        out(1, f"if d.{cls.attribute(f.json_name)} != {self.u.const(self.typed_default(f))}:")
+                    else:
+                        out(1, f"if {key} in d and d[{key}] != {self.u.const(default_value(f, v))}:")
                     out(2, f"raise ValueError({self.u.const(msg)})")
                 continue
             var = self.u.name("v")
             dv = default_value(f, v)
-            if dv is None or isinstance(dv, (int, float, str, bytes)) or f.type == "uuid":
+            if cls is not None:
+                out(1, f"{var} = d.{cls.attribute(f.json_name)}")
+            elif dv is None or isinstance(dv, (int, float, str, bytes)) or f.type == "uuid":
                 out(1, f"{var} = d.get({key}, {self.u.const(dv)})")
             else:
                 out(1, f"{var} = d[{key}] if {key} in d else {self.u.const(dv)}")
@@ -494,7 +566,7 @@ class _EncoderGen:
             out(ind, f"{w} += {pack}({var}.bytes)" if f.type == "uuid" else f"{w} += {pack}({var})")
             return
         if f.is_struct:
-            sub = self.struct(f.fields or ())
+            sub = self.sub(f)
             if nullable:
                 # a tagged struct's presence marker is a uvarint, an untagged one an int8 (-1 = null)
                 null = b"\x00" if f.tagged_at(self.version, self.flexible) else b"\xff"
@@ -545,7 +617,7 @@ class _EncoderGen:
                 self.length(out, ind + 1, w, "len(x)", compact, "h" if elem == "string" else "i")
                 out(ind + 1, f"{w} += x")
             else:
-                sub = self.struct(f.fields or ())
+                sub = self.sub(f)
                 out(ind, f"for x in {var}:")
                 out(ind + 1, f"{sub}({w}, x)")
 
@@ -563,13 +635,13 @@ class _EncoderGen:
             return f"{var} is not None"
         if f.is_array or f.type in ("bytes", "records"):
             return f"len({var}) != 0" if not nullable else f"{var} is None or len({var}) != 0"
-        dv = self.u.const(default_value(f, v))
+        dv = self.u.const(self.typed_default(f) if self.classes else default_value(f, v))
         if f.type in ("string", "uuid") or f.is_struct:
             return f"{var} != {dv}" if not nullable else f"{var} is None or {var} != {dv}"
         return f"{var} != {dv}"
 
     def tag_section(self, out: _Lines, tagged: list[tuple[Field, str]]) -> None:
-        out(1, "unk = d.get(_UNK)")
+        out(1, "unk = d.unknown_tagged_fields" if self.classes else "unk = d.get(_UNK)")
         if not tagged:
             out(1, "if not unk:")
             out(2, "w.append(0)")
@@ -590,17 +662,18 @@ class _EncoderGen:
         out(2, "w += p")
 
 
-def compile_encoder(msg: Message, version: int) -> Callable[[dict[str, Any]], bytes]:
-    """`encode(data) -> bytes` for `msg` at `version`; bad data raises ValueError."""
+def compile_encoder(msg: Message, version: int, cls: type[Data] | None = None) -> Callable[[Any], bytes]:
+    """`encode(data) -> bytes` for `msg` at `version`, `data` a dict or with `cls` an instance of it;
+    bad data raises ValueError."""
     msg.check_version(version)
     unit = _Unit(msg.name)
-    gen = _EncoderGen(unit, msg, version, msg.is_flexible(version))
+    gen = _EncoderGen(unit, msg, version, msg.is_flexible(version), cls)
     top = gen.struct(msg.fields)
-    ns = unit.compile(f"<encoder {msg.name} v{version}>")
+    ns = unit.compile(f"<{'writer' if cls else 'encoder'} {msg.name} v{version}>")
     inner = ns[top]
     label = f"{msg.name} v{version}"
 
-    def encode(data: dict[str, Any]) -> bytes:
+    def encode(data: Any) -> bytes:
         w = bytearray()
         try:
             inner(w, data)

@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from groupctl.protocol.primitives import ZERO_UUID
+
+if TYPE_CHECKING:
+    from groupctl.protocol.data.base import Data
 
 UNKNOWN_TAGS: Final = "_unknownTaggedFields"
 """Dict key under which unknown tagged fields (a list of `(tag, bytes)`) survive a decode."""
@@ -230,6 +233,32 @@ class Message:
         from groupctl.protocol import codegen
 
         return self.cached(("encode", version), lambda: codegen.compile_encoder(self, version))
+
+    @property
+    def data_class(self) -> type[Data]:
+        """The class generated from this schema (`groupctl.protocol.data`)."""
+        from groupctl.protocol.data import class_for
+
+        return class_for(self.name)
+
+    def reader(self, version: int) -> Callable[[bytes, int], tuple[Any, int]]:
+        """`read(buf, pos) -> (instance of data_class, end)`; raises `primitives.WireError`."""
+        from groupctl.protocol import codegen
+
+        return self.cached(("read", version), lambda: codegen.compile_decoder(self, version, self.data_class))
+
+    def writer(self, version: int) -> Callable[[Any], bytes]:
+        """`write(instance of data_class) -> bytes`; raises ValueError for a value the version cannot carry."""
+        from groupctl.protocol import codegen
+
+        return self.cached(("write", version), lambda: codegen.compile_encoder(self, version, self.data_class))
+
+    def read(self, buf: bytes, version: int) -> Any:
+        """Read a whole buffer at `version` into an instance of `data_class`."""
+        return self.reader(version)(buf, 0)[0]
+
+    def write(self, data: Any, version: int) -> bytes:
+        return self.writer(version)(data)
 
     def decode(self, buf: bytes, version: int) -> dict[str, Any]:
         """Decode a whole buffer at `version` (trailing bytes are ignored, as Kafka does)."""

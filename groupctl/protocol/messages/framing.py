@@ -18,6 +18,12 @@ from groupctl.protocol.messages import headers as H
 from groupctl.protocol.schema import Message
 
 SIZE: Final = struct.Struct(">i")
+
+TYPED_APIS: Final[frozenset[int]] = frozenset()
+"""The APIs whose bodies travel as generated classes (`groupctl.protocol.data`) rather than dicts.
+
+The change to classes goes API by API, each with its handlers, its client calls and its tests; when
+every API is in this set the set goes and every body is typed."""
 _PEEK: Final = struct.Struct(">hhi")  # api key, api version, correlation id: the same in every header version
 
 
@@ -26,14 +32,14 @@ class Request(NamedTuple):
     api_version: int
     correlation_id: int
     client_id: str | None
-    body: dict[str, Any]
+    body: Any  # the request's generated class (a dict for an API not in TYPED_APIS)
     header: dict[str, Any]
 
 
 class Response(NamedTuple):
     correlation_id: int
     api_version: int
-    body: dict[str, Any]
+    body: Any  # the response's generated class (a dict for an API not in TYPED_APIS)
     header: dict[str, Any]
 
 
@@ -87,9 +93,7 @@ def schemas_for(api_key: int, api_version: int, correlation_id: int = -1) -> tup
     return pair
 
 
-def encode_request(
-    api_key: int, api_version: int, correlation_id: int, client_id: str | None, body: dict[str, Any]
-) -> bytes:
+def encode_request(api_key: int, api_version: int, correlation_id: int, client_id: str | None, body: Any) -> bytes:
     """A complete, size-prefixed request frame."""
     request, _ = schemas_for(api_key, api_version, correlation_id)
     header = {
@@ -99,7 +103,8 @@ def encode_request(
         "clientId": client_id,
     }
     head = H.encode_request_header(header, H.request_header_version(request, api_version))
-    return frame(head + request.encode(body, api_version))
+    write = request.writer(api_version) if api_key in TYPED_APIS else request.encoder(api_version)
+    return frame(head + write(body))
 
 
 def decode_request(payload: bytes) -> Request:
@@ -115,7 +120,7 @@ def decode_peeked_request(payload: bytes, api_key: int, api_version: int, correl
     return Request(api_key, api_version, correlation_id, header.get("clientId"), body, header)
 
 
-def encode_response(api_key: int, api_version: int, correlation_id: int, body: dict[str, Any]) -> bytes:
+def encode_response(api_key: int, api_version: int, correlation_id: int, body: Any) -> bytes:
     """A complete, size-prefixed response frame."""
     codecs = _RESPONSE_ENCODERS.get((api_key, api_version)) or _response_encoders(api_key, api_version, correlation_id)
     payload = codecs[0]({"correlationId": correlation_id}) + codecs[1](body)
@@ -124,23 +129,24 @@ def encode_response(api_key: int, api_version: int, correlation_id: int, body: d
 
 #: The header and body codecs of each (API key, version) a listener has met, found once: looking them
 #: up through the schemas costs more than decoding a heartbeat's header.
-_REQUEST_DECODERS: dict[tuple[int, int], tuple[Callable[[bytes, int], tuple[dict[str, Any], int]], ...]] = {}
-_RESPONSE_ENCODERS: dict[tuple[int, int], tuple[Callable[[dict[str, Any]], bytes], ...]] = {}
+_REQUEST_DECODERS: dict[tuple[int, int], tuple[Callable[[bytes, int], tuple[Any, int]], ...]] = {}
+_RESPONSE_ENCODERS: dict[tuple[int, int], tuple[Callable[[Any], bytes], ...]] = {}
 
 
 def _request_decoders(api_key: int, api_version: int,
-                      correlation_id: int) -> tuple[Callable[[bytes, int], tuple[dict[str, Any], int]], ...]:
+                      correlation_id: int) -> tuple[Callable[[bytes, int], tuple[Any, int]], ...]:
     request, _ = schemas_for(api_key, api_version, correlation_id)
-    codecs = (H.request_header_decoder(H.request_header_version(request, api_version)), request.decoder(api_version))
+    read = request.reader(api_version) if api_key in TYPED_APIS else request.decoder(api_version)
+    codecs = (H.request_header_decoder(H.request_header_version(request, api_version)), read)
     _REQUEST_DECODERS[(api_key, api_version)] = codecs
     return codecs
 
 
-def _response_encoders(api_key: int, api_version: int,
-                       correlation_id: int) -> tuple[Callable[[dict[str, Any]], bytes], ...]:
+def _response_encoders(api_key: int, api_version: int, correlation_id: int) -> tuple[Callable[[Any], bytes], ...]:
     _, response = schemas_for(api_key, api_version, correlation_id)
     header = H.RESPONSE_HEADER.encoder(H.response_header_version(response, api_version))
-    codecs = (header, response.encoder(api_version))
+    write = response.writer(api_version) if api_key in TYPED_APIS else response.encoder(api_version)
+    codecs = (header, write)
     _RESPONSE_ENCODERS[(api_key, api_version)] = codecs
     return codecs
 
@@ -154,11 +160,12 @@ def decode_response(payload: bytes, api_key: int, api_version: int) -> Response:
     """
     _, response = schemas_for(api_key, api_version)
     header, pos = H.decode_response_header(payload, 0, H.response_header_version(response, api_version))
+    read = response.reader if api_key in TYPED_APIS else response.decoder
     try:
-        body, _ = response.decoder(api_version)(payload, pos)
+        body, _ = read(api_version)(payload, pos)
     except DecodeError:
         if api_key != H.API_VERSIONS_KEY or api_version == 0:
             raise
         api_version = 0
-        body, _ = response.decoder(0)(payload, pos)
+        body, _ = read(0)(payload, pos)
     return Response(header["correlationId"], api_version, body, header)
