@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
-from typing import NamedTuple
 
 
 class GroupState(StrEnum):
@@ -38,17 +37,6 @@ class MemberState(IntEnum):
             return cls(value).name
         except ValueError:
             return cls.UNKNOWN.name
-
-
-class MemberIdentity(NamedTuple):
-    """A member named for removal (LeaveGroup v3+, admin removal): by member id and/or instance id.
-
-    A NamedTuple so the (member id, instance id, reason) triples callers built before still unpack alike.
-    """
-
-    member_id: str
-    instance_id: str | None = None
-    reason: str | None = None
 
 
 # Kafka's state names per group type, in the order its tools list them.

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 from groupctl.coordinator.configs import SOURCE_GROUP
 from groupctl.describe import member_holds
 from groupctl.errors import GroupctlError, GroupNotFound
-from groupctl.model import ConfigEntry, GroupDescription, MemberIdentity, RemovalResult
+from groupctl.model import ConfigEntry, GroupDescription, RemovalResult
+from groupctl.protocol.data.groups import MemberIdentity
 
 if TYPE_CHECKING:
     from groupctl.backends.base import Backend
@@ -51,7 +52,8 @@ def plan_removal(desc: GroupDescription, targets: list[MemberIdentity]) -> list[
     by_instance = {m.instance_id: m for m in desc.members if m.instance_id is not None}
     by_member = {m.member_id: m for m in desc.members}
     plan = []
-    for member_id, instance_id, _reason in targets:
+    for target in targets:
+        member_id, instance_id = target.member_id, target.group_instance_id
         member = by_instance.get(instance_id) if instance_id is not None else by_member.get(member_id)
         if member is None:
             named = f"instance id {instance_id}" if instance_id is not None else f"member {member_id}"

@@ -15,7 +15,7 @@ import pytest
 from groupctl import operations
 from groupctl.backends.local import LocalBackend
 from groupctl.errors import GroupctlError, GroupNotFound
-from groupctl.model import ConfigEntry, GroupDescription, Member, MemberIdentity, RemovalResult, TopicPartition
+from groupctl.model import ConfigEntry, GroupDescription, Member, RemovalResult, TopicPartition
 from groupctl.operations import (
     WOULD_REMOVE,
     RejoinCheck,
@@ -25,6 +25,7 @@ from groupctl.operations import (
     remove_members,
     verify_rejoin,
 )
+from groupctl.protocol.data.groups import MemberIdentity
 
 A0, A1, B0 = TopicPartition("a", 0), TopicPartition("a", 1), TopicPartition("b", 0)
 DEFAULTS = {"consumer.session.timeout.ms": 45000, "consumer.heartbeat.interval.ms": 5000}
@@ -61,8 +62,9 @@ class FakeBackend:
     def remove_members(self, group_id: str, members: Iterable[MemberIdentity]) -> list[RemovalResult]:
         targets = list(members)
         self.calls.append(("remove", group_id, targets))
-        return [RemovalResult(group_id, i, m or f"id-{i}", "removed" if i != "gone" else "UNKNOWN_MEMBER_ID")
-                for m, i, _ in targets]
+        return [RemovalResult(group_id, t.group_instance_id, t.member_id or f"id-{t.group_instance_id}",
+                              "removed" if t.group_instance_id != "gone" else "UNKNOWN_MEMBER_ID")
+                for t in targets]
 
     def get_config(self, group_id: str, names: Iterable[str] | None = None) -> list[ConfigEntry]:
         return [ConfigEntry(n, v, DEFAULTS[n], src) for n, (v, src) in self.configs.items()]
@@ -95,7 +97,7 @@ def test_the_plan_names_who_goes_with_everything_they_hold() -> None:
         static("m-1", "pod-1", assignment=[B0, A0], pending_revocation=[A1]),
         static("m-2", "pod-2"),
     )
-    plan = plan_removal(desc, [MemberIdentity("", "pod-1"), MemberIdentity("", "pod-2")])
+    plan = plan_removal(desc, [MemberIdentity(group_instance_id="pod-1"), MemberIdentity(group_instance_id="pod-2")])
     assert [(r.instance_id, r.member_id, r.outcome, r.partitions) for r in plan] == [
         ("pod-1", "m-1", WOULD_REMOVE, [A0, A1, B0]),
         ("pod-2", "m-2", WOULD_REMOVE, []),
@@ -104,8 +106,8 @@ def test_the_plan_names_who_goes_with_everything_they_hold() -> None:
 
 def test_the_plan_refuses_the_absent_and_consumer_protocol_members_named_by_id() -> None:
     desc = consumer_group(static("m-1", None), static("m-2", None, "classic", assignment=[A0]))
-    plan = plan_removal(desc, [MemberIdentity("", "pod-9"), MemberIdentity("m-9"), MemberIdentity("m-1"),
-                               MemberIdentity("m-2")])
+    plan = plan_removal(desc, [MemberIdentity(group_instance_id="pod-9"), MemberIdentity(member_id="m-9"),
+                               MemberIdentity(member_id="m-1"), MemberIdentity(member_id="m-2")])
     assert [(r.instance_id, r.member_id, r.outcome) for r in plan] == [
         ("pod-9", None, "UNKNOWN_MEMBER_ID"),
         (None, "m-9", "UNKNOWN_MEMBER_ID"),
@@ -120,7 +122,7 @@ def test_the_plan_refuses_the_absent_and_consumer_protocol_members_named_by_id()
 
 def test_a_classic_group_member_may_be_named_by_member_id() -> None:
     desc = GroupDescription("g", "classic", "Stable", members=[static("m-1", None, "classic", assignment=[B0])])
-    (result,) = plan_removal(desc, [MemberIdentity("m-1")])
+    (result,) = plan_removal(desc, [MemberIdentity(member_id="m-1")])
     assert (result.outcome, result.partitions) == (WOULD_REMOVE, [B0])
 
 
@@ -131,7 +133,7 @@ def test_removed_instances_that_come_back_are_found_after_the_wait(slept: list[f
     back = consumer_group(static("m-new", "pod-1"), static("m-3", "pod-3"))
     backend = FakeBackend(back)
     announced: list[float] = []
-    targets = [MemberIdentity("", i, "scale down") for i in ("pod-1", "pod-2", "gone")]
+    targets = [MemberIdentity(group_instance_id=i, reason="scale down") for i in ("pod-1", "pod-2", "gone")]
     removal = remove_members(backend, "g", targets, verify_after=6.0, before_wait=announced.append)
     assert backend.calls[0] == ("remove", "g", targets)
     assert backend.calls[1:] == [("describe", "g")]
@@ -143,7 +145,7 @@ def test_removed_instances_that_come_back_are_found_after_the_wait(slept: list[f
 
 def test_no_wait_means_no_check(slept: list[float]) -> None:
     backend = FakeBackend()
-    removal = remove_members(backend, "g", [MemberIdentity("", "pod-1")])
+    removal = remove_members(backend, "g", [MemberIdentity(group_instance_id="pod-1")])
     assert [c[0] for c in backend.calls] == ["remove"] and slept == []
     assert removal.rejoin.back == {} and removal.rejoin.rejoined(removal.results[0]) is None
 

@@ -15,11 +15,11 @@ from groupctl.model import (
     GroupDeletion,
     GroupDescription,
     GroupListing,
-    MemberIdentity,
     OffsetDeletion,
     RemovalResult,
     TopicPartition,
 )
+from groupctl.protocol.data.groups import MemberIdentity
 
 
 class Backend(Protocol):

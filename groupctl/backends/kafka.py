@@ -30,12 +30,12 @@ from groupctl.kafka.groups import (
     CONSUMER_GROUP_DESCRIBE,
     CONSUMER_GROUP_HEARTBEAT,
     LIST_GROUPS,
-    MemberRemoval,
     describe_classic_groups,
     describe_consumer_groups,
     leave_group,
     list_groups,
 )
+from groupctl.leaving import Departure, LeaveAnswer, removal_results
 from groupctl.model import (
     DELETED,
     OFFSET_DELETE_MESSAGES,
@@ -44,18 +44,17 @@ from groupctl.model import (
     GroupDeletion,
     GroupDescription,
     GroupListing,
-    MemberIdentity,
     OffsetDeletion,
     RemovalResult,
     TopicPartition,
     attach_log_ends,
     described_partitions,
 )
+from groupctl.protocol.data.groups import MemberIdentity
 
 #: ListGroups v4 added the state filter (Kafka 2.6), v5 the type filter (Kafka 3.8).
 STATES_FROM: Final = 4
 TYPES_FROM: Final = 5
-NO_ANSWER: Final = "the coordinator's LeaveGroup answer did not mention this member"
 
 
 def coordinator_text(broker: Broker | None) -> str | None:
@@ -231,31 +230,21 @@ class KafkaBackend:
         before = self._describe([group_id], deadline)[group_id]
         by_instance = {m.instance_id: m for m in before.members if m.instance_id is not None}
         by_member = {m.member_id: m for m in before.members}
-        result = leave_group(self.cluster, group_id, targets, deadline)
-        if result.error_code and not result.members:
-            if result.error_code == GROUP_ID_NOT_FOUND:
+        response, coordinator = leave_group(self.cluster, group_id, targets, deadline)
+        if response.error_code and not response.members:
+            if response.error_code == GROUP_ID_NOT_FOUND:
                 raise GroupNotFound(group_id, self.location)
-            raise broker_error(result.error_code, None, f"LeaveGroup for group '{group_id}' on {result.coordinator}")
-        answered_instance = {m.group_instance_id: m for m in result.members if m.group_instance_id is not None}
-        answered_member = {m.member_id: m for m in result.members if m.group_instance_id is None}
-        out = []
-        for member_id, instance_id, _reason in targets:
-            answer: MemberRemoval | None = (
-                answered_instance.get(instance_id) if instance_id is not None else answered_member.get(member_id)
-            )
-            if answer is None:
-                out.append(RemovalResult(group_id, instance_id, member_id or None, "UNKNOWN_SERVER_ERROR", NO_ANSWER))
+            raise broker_error(response.error_code, None, f"LeaveGroup for group '{group_id}' on {coordinator}")
+        answer = LeaveAnswer(response)
+        for member in response.members:
+            if member.error_code:
+                answer.departures.append(Departure.refused(member))
                 continue
-            if answer.error_code:
-                name = error_name(answer.error_code)
-                out.append(RemovalResult(group_id, instance_id, member_id or answer.member_id or None, name,
-                                         KAFKA_DEFAULT_MESSAGES.get(name)))
-                continue
-            held = by_instance.get(instance_id) if instance_id is not None else by_member.get(member_id)
-            removed_id = held.member_id if held is not None else (answer.member_id or member_id or None)
-            partitions = member_holds(held) if held is not None else []
-            out.append(RemovalResult(group_id, instance_id, removed_id, "removed", None, partitions))
-        return out
+            instance = member.group_instance_id
+            held = by_instance.get(instance) if instance is not None else by_member.get(member.member_id)
+            answer.departures.append(Departure(member, held.member_id, member_holds(held)) if held is not None
+                                     else Departure(member))
+        return removal_results(group_id, targets, answer)
 
     # --- offsets, topics and configs: confluent-kafka ---------------------------------------------
 

@@ -36,8 +36,9 @@ from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.log import SegmentLog
 from groupctl.coordinator.runtime import TIMER_KINDS
 from groupctl.coordinator.topics import Topic, TopicImage
-from groupctl.describe import assigned_partitions, committed_offsets, decode_member_bytes, replayed_mixed
+from groupctl.describe import committed_offsets, replayed_mixed
 from groupctl.errors import KAFKA_ERROR_NAMES, GroupctlError, GroupNotFound, KafkaError
+from groupctl.leaving import removal_results
 from groupctl.log.writer import SegmentWriter
 from groupctl.model import (
     DELETED,
@@ -47,13 +48,13 @@ from groupctl.model import (
     GroupDeletion,
     GroupDescription,
     GroupListing,
-    MemberIdentity,
     OffsetDeletion,
     RemovalResult,
     TopicPartition,
     attach_log_ends,
     described_partitions,
 )
+from groupctl.protocol.data.groups import MemberIdentity
 
 LOG_DIR = "__consumer_offsets-0"
 TOPICS_FILE = "topics.json"
@@ -524,21 +525,12 @@ class LocalBackend:
     def remove_members(self, group_id: str, members: Iterable[MemberIdentity]) -> list[RemovalResult]:
         if not self.coordinator.group_exists(group_id):
             raise GroupNotFound(group_id, self.location)
-        identities = list(members)
+        targets = list(members)
         try:
-            results = self.coordinator.leave_group(group_id, identities)
+            answer = self.coordinator.leave_group(group_id, targets)
         except KafkaError as exc:
             raise GroupctlError(f"LeaveGroup for group '{group_id}' failed on {self.location}: {exc}") from exc
-        names = {t.topic_id: t.name for t in self.topics}
-        out = []
-        for r in results:
-            partitions = [TopicPartition(names.get(t, str(t)), p) for t, p in r.partitions]
-            if r.classic_assignment:
-                partitions = assigned_partitions(decode_member_bytes(None, r.classic_assignment, True)[1])
-            outcome = "removed" if r.error_code == 0 else KAFKA_ERROR_NAMES.get(r.error_code, str(r.error_code))
-            out.append(RemovalResult(group_id, r.instance_id, r.removed_member_id or r.member_id or None, outcome,
-                                     r.error_message, sorted(partitions)))
-        return out
+        return removal_results(group_id, targets, answer)
 
     def get_config(self, group_id: str, names: Iterable[str] | None = None) -> list[ConfigEntry]:
         try:

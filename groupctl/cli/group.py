@@ -29,13 +29,13 @@ from groupctl.model import (
     CONSUMER_STATES,
     GroupDescription,
     GroupState,
-    MemberIdentity,
     RemovalResult,
     format_assignment,
 )
 from groupctl.operations import WOULD_REMOVE, ConfigChange, RejoinCheck, Removal
 from groupctl.output import Column, OutputFormat, render, to_item, write_table
 from groupctl.plurals import counted, plural
+from groupctl.protocol.data.groups import MemberIdentity
 from groupctl.small_files import read_small_stream, read_small_text
 
 if TYPE_CHECKING:
@@ -347,8 +347,8 @@ def remove_members(
                              "on: pass --yes (or --dry-run)")
         wanted += _read_instance_ids(from_file)
     reason = reason or DEFAULT_REASON
-    targets = [MemberIdentity("", i, reason) for i in dict.fromkeys(wanted)]
-    targets += [MemberIdentity(m, None, reason) for m in dict.fromkeys(m for m in member_ids or () if m)]
+    targets = [MemberIdentity(group_instance_id=i, reason=reason) for i in dict.fromkeys(wanted)]
+    targets += [MemberIdentity(member_id=m, reason=reason) for m in dict.fromkeys(m for m in member_ids or () if m)]
     if not targets:
         raise UsageError("name the members to remove: --instance-id, --from-file or --member-id")
     require_someone_to_ask(yes, dry_run, "the removal", "see what would be removed")

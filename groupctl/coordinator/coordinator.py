@@ -29,7 +29,7 @@ from groupctl.coordinator.classic.messages import SyncGroupResponse
 from groupctl.coordinator.classic.records import empty_group_record, group_tombstone
 from groupctl.coordinator.clock import Clock, ManualClock, Timers
 from groupctl.coordinator.configs import ConfigValue, GroupConfigs
-from groupctl.coordinator.consumer import JOIN_EPOCH, ConsumerGroups, HeartbeatRequest, HeartbeatResponse, LeaveResult
+from groupctl.coordinator.consumer import JOIN_EPOCH, ConsumerGroups, HeartbeatRequest, HeartbeatResponse
 from groupctl.coordinator.consumer import classic_members as members_of_consumer
 from groupctl.coordinator.consumer.heartbeat import heartbeat as consumer_heartbeat
 from groupctl.coordinator.consumer.membership import group_tombstones
@@ -50,15 +50,16 @@ from groupctl.coordinator.state import CoordinatorState
 from groupctl.coordinator.topics import Topic, TopicImage
 from groupctl.describe import committed_offsets, describe_replayed
 from groupctl.errors import KAFKA_ERROR_CODES, DecodeError, KafkaError
+from groupctl.leaving import LeaveAnswer
 from groupctl.model import (
     SUBSCRIBED_MESSAGE,
     GroupDescription,
     GroupListing,
     GroupState,
-    MemberIdentity,
     MemberState,
 )
 from groupctl.protocol.consumer_protocol import decode_subscription
+from groupctl.protocol.data.groups import MemberIdentity
 from groupctl.protocol.primitives import uuid_to_kafka
 
 __all__ = ["CLASSIC_DEFAULTS", "DEFAULT_ASSIGNORS", "ConsumerGroupDescribed", "Coordinator"]
@@ -276,34 +277,21 @@ class Coordinator:
         self.runtime.complete(result)
         return result.response
 
-    def leave_group(self, group_id: str, identities: Iterable[MemberIdentity | tuple]) -> list[LeaveResult]:
+    def leave_group(self, group_id: str, identities: Iterable[MemberIdentity]) -> LeaveAnswer:
         """LeaveGroup (v3+ batch, also the admin path): members by id and/or instance id, with a reason.
 
-        A consumer group takes it as an admin removal; a classic group as its members leaving.
+        A consumer group takes it as an admin removal; a classic group as its members leaving; a group
+        that does not exist answers every member UNKNOWN_MEMBER_ID.
         """
-        named = [MemberIdentity(*i) for i in identities]
+        named = list(identities)
         if group_id in self.state.consumer:
-            consumer = self.consumer.admin_leave(group_id, named)
-            self.runtime.complete(consumer)
-            return consumer.response
-        if group_id not in self.classic.groups:
-            raise KafkaError("UNKNOWN_MEMBER_ID", f"Group {group_id} not found.")
-        group = self.classic.groups[group_id]
-        held = {m.member_id: m for m in group.members.values()}
-        static = dict(group.static)
-        result = classic_members.leave(self.classic, group_id, named)
-        out = []
-        for member_id, instance_id, code in result.response:
-            left = LeaveResult(member_id, instance_id, code)
-            if code == 0:
-                removed = member_id or static.get(instance_id or "", "")
-                left.removed_member_id = removed or None
-                member = held.get(removed)
-                if member is not None:
-                    left.classic_assignment = member.assignment
-            out.append(left)
+            result = self.consumer.admin_leave(group_id, named)
+        elif group_id in self.classic.groups:
+            result = classic_members.leave(self.classic, group_id, named)
+        else:
+            return LeaveAnswer.unknown_group(group_id, named)
         self.runtime.complete(result)
-        return out
+        return result.response
 
     def commit_offsets(self, group_id: str, member_id: str, epoch: int, partitions: list[CommitPartition],
                        **options: int) -> list[CommitPartition]:

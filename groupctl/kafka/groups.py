@@ -18,8 +18,9 @@ from groupctl.kafka.connection import BrokerConnection
 from groupctl.kafka.coordinator import INITIAL_BACKOFF_S, MAX_BACKOFF_S, RETRIABLE, on_coordinators
 from groupctl.kafka.deadline import Deadline
 from groupctl.kafka.errors import UnsupportedApi, WireClientError, broker_error, error_name
-from groupctl.model import GroupListing, GroupState, MemberIdentity, TopicPartition
+from groupctl.model import GroupListing, GroupState, TopicPartition
 from groupctl.protocol import consumer_protocol
+from groupctl.protocol.data.groups import LeaveGroupRequestData, LeaveGroupResponseData, MemberIdentity
 from groupctl.protocol.primitives import uuid_to_kafka
 
 LIST_GROUPS: Final = 16
@@ -381,34 +382,6 @@ def describe_consumer_groups(
 # --- LeaveGroup -----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class MemberRemoval:
-    """One member's outcome in a batch LeaveGroup."""
-
-    member_id: str
-    group_instance_id: str | None
-    error_code: int
-
-    @property
-    def error_name(self) -> str:
-        return error_name(self.error_code)
-
-
-@dataclass
-class LeaveGroupResult:
-    """The group-level error (when the whole request failed) and one outcome per member named."""
-
-    group_id: str
-    error_code: int
-    members: list[MemberRemoval]
-    version: int
-    coordinator: Broker | None = None
-
-    @property
-    def error_name(self) -> str:
-        return error_name(self.error_code)
-
-
 class LeaveGroupUnsupported(WireClientError):
     """The coordinator is older than Kafka 2.3 and cannot remove members by instance id."""
 
@@ -418,29 +391,16 @@ def truncate_reason(reason: str | None) -> str:
     return (reason or DEFAULT_LEAVE_REASON)[:MAX_REASON_LENGTH]
 
 
-def leave_group_request(version: int, group_id: str, members: Sequence[MemberIdentity]) -> dict[str, Any]:
+def leave_group_request(version: int, group_id: str, members: Sequence[MemberIdentity]) -> LeaveGroupRequestData:
     """v3+ batch: one identity per member (member id or "", group instance id); v5 carries each reason."""
     if version < 3:
         raise ValueError(f"LeaveGroup v{version} cannot name members by instance id")
-    identities: list[dict[str, Any]] = []
-    for member_id, instance_id, reason in members:
-        identity: dict[str, Any] = {"memberId": member_id, "groupInstanceId": instance_id}
-        if version >= 5:
-            identity["reason"] = truncate_reason(reason)
-        identities.append(identity)
-    return {"groupId": group_id, "members": identities}
-
-
-def parse_leave_group(
-    body: dict[str, Any], group_id: str, version: int, coordinator: Broker | None = None
-) -> LeaveGroupResult:
-    return LeaveGroupResult(
-        group_id,
-        body["errorCode"],
-        [MemberRemoval(m["memberId"], m.get("groupInstanceId"), m["errorCode"]) for m in body.get("members", [])],
-        version,
-        coordinator,
-    )
+    identities = [
+        MemberIdentity(member_id=m.member_id, group_instance_id=m.group_instance_id,
+                       reason=truncate_reason(m.reason) if version >= 5 else None)
+        for m in members
+    ]
+    return LeaveGroupRequestData(group_id=group_id, members=identities)
 
 
 def leave_group(
@@ -448,10 +408,13 @@ def leave_group(
     group_id: str,
     members: Sequence[MemberIdentity],
     deadline: Deadline,
-) -> LeaveGroupResult:
-    """Remove members from a classic group in one LeaveGroup v3-v5 on its coordinator."""
+) -> tuple[LeaveGroupResponseData, Broker]:
+    """Remove members from a group in one LeaveGroup v3-v5 on its coordinator: the response, and
+    the coordinator that sent it."""
 
-    def send(conn: BrokerConnection, groups: list[str], dl: Deadline) -> dict[str, LeaveGroupResult]:
+    Answer = tuple[LeaveGroupResponseData, Broker]
+
+    def send(conn: BrokerConnection, _groups: list[str], dl: Deadline) -> dict[str, Answer]:
         try:
             version = conn.version_for(LEAVE_GROUP, LEAVE_GROUP_VERSIONS)
         except UnsupportedApi as exc:
@@ -462,6 +425,7 @@ def leave_group(
             ) from exc
         body = conn.request(LEAVE_GROUP, version, leave_group_request(version, group_id, members), dl)
         broker = Broker(conn.node_id if conn.node_id is not None else -1, conn.host, conn.port)
-        return {group_id: parse_leave_group(body, group_id, version, broker)}
+        return {group_id: (body, broker)}
 
-    return on_coordinators(cluster, [group_id], send, lambda r: r.error_code, deadline, "LeaveGroup")[group_id]
+    answers = on_coordinators(cluster, [group_id], send, lambda r: r[0].error_code, deadline, "LeaveGroup")
+    return answers[group_id]

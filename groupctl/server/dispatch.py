@@ -48,7 +48,9 @@ class RequestContext:
     client_id: str | None
 
 
-Handler = Callable[[RequestContext, Body], Awaitable[Body | None]]
+#: A handler takes the request body and returns the response body (None: no answer): instances of the
+#: API's generated classes, or dicts for an API not yet in `framing.TYPED_APIS`.
+Handler = Callable[[RequestContext, Any], Awaitable[Any]]
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,8 @@ from typing import TypeVar
 from groupctl.coordinator.classic import JoinGroupRequest, JoinGroupResponse, SyncGroupRequest, SyncGroupResponse
 from groupctl.coordinator.consumer import HeartbeatRequest
 from groupctl.errors import KAFKA_ERROR_CODES, KafkaError
-from groupctl.model import MemberIdentity
+from groupctl.leaving import BATCH_LEAVE_VERSION
+from groupctl.protocol.data.groups import LeaveGroupRequestData, LeaveGroupResponseData, MemberIdentity
 from groupctl.server.dispatch import Body, RequestContext, handles
 
 INVALID_GROUP_ID = KAFKA_ERROR_CODES["INVALID_GROUP_ID"]
@@ -37,8 +38,6 @@ WAIT_MARGIN_S = 5.0
 SYNC_PROTOCOL_REQUIRED_VERSION = 5
 #: JoinGroup v7 made ProtocolName nullable; older versions carry "" for none.
 NULLABLE_PROTOCOL_NAME_VERSION = 7
-#: LeaveGroup v3 turned the single MemberId into a batch of member identities.
-BATCH_LEAVE_VERSION = 3
 
 Answer = TypeVar("Answer")
 
@@ -166,32 +165,17 @@ async def heartbeat(ctx: RequestContext, body: Body) -> Body:
 
 
 @handles(13)
-async def leave_group(ctx: RequestContext, body: Body) -> Body:
+async def leave_group(ctx: RequestContext, body: LeaveGroupRequestData) -> LeaveGroupResponseData:
     """v0-2 name one member and answer with one error; v3+ name a batch (by member id and/or
     instance id, the admin path) and answer per member."""
-    version = ctx.api_version
-    group_id = body["groupId"]
-    if version < BATCH_LEAVE_VERSION:
-        identities = [MemberIdentity(body["memberId"])]
-    else:
-        identities = [MemberIdentity(m["memberId"], m.get("groupInstanceId"), m.get("reason")) for m in body["members"]]
-    if group_id == "":
-        return {"errorCode": INVALID_GROUP_ID, "members": []}
+    if body.group_id == "":
+        return LeaveGroupResponseData(error_code=INVALID_GROUP_ID)
+    identities = body.members if ctx.api_version >= BATCH_LEAVE_VERSION else [MemberIdentity(member_id=body.member_id)]
     try:
-        results = ctx.broker.coordinator.leave_group(group_id, identities)
-        members = [
-            {"memberId": r.member_id, "groupInstanceId": r.instance_id, "errorCode": r.error_code} for r in results
-        ]
+        answer = ctx.broker.coordinator.leave_group(body.group_id, identities)
     except KafkaError as exc:
-        if exc.code != UNKNOWN_MEMBER_ID:
-            return {"errorCode": exc.code, "members": []}
-        # A missing group: Kafka's service answers every member UNKNOWN_MEMBER_ID, the request NONE.
-        members = [{"memberId": i.member_id, "groupInstanceId": i.instance_id, "errorCode": UNKNOWN_MEMBER_ID}
-                   for i in identities]
-    if version < BATCH_LEAVE_VERSION:
-        # `LeaveGroupResponse` for v0-2: the first member error becomes the response's error.
-        return {"errorCode": next((m["errorCode"] for m in members if m["errorCode"]), 0)}
-    return {"errorCode": 0, "members": members}
+        return LeaveGroupResponseData(error_code=exc.code)
+    return answer.at_version(ctx.api_version)
 
 
 # -- ConsumerGroupHeartbeat (68) ------------------------------------------------------------------

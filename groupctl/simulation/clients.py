@@ -30,7 +30,6 @@ from groupctl.coordinator.consumer import LEAVE_EPOCH, STATIC_LEAVE_EPOCH, Heart
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.errors import KAFKA_ERROR_CODES, KAFKA_ERROR_NAMES, DecodeError, KafkaError
-from groupctl.model import MemberIdentity
 from groupctl.protocol.consumer_protocol import (
     PROTOCOL_TYPE,
     decode_assignment,
@@ -38,6 +37,7 @@ from groupctl.protocol.consumer_protocol import (
     encode_assignment,
     encode_subscription,
 )
+from groupctl.protocol.data.groups import MemberIdentity
 from groupctl.protocol.primitives import WireError, uuid_from_kafka, uuid_to_kafka
 from groupctl.simulation.ownership import Partition
 from groupctl.simulation.range_assignor import RangeMember, range_assign
@@ -220,14 +220,14 @@ class ClassicClient(SimulatedClient):
         """`KafkaConsumer.close()`: a dynamic member that is in the group leaves; a static one says nothing."""
         if self.running and self.instance_id is None and self.member_id and self.state != UNJOINED:
             try:
-                leaving = [MemberIdentity(self.member_id, None, "the consumer is being closed")]
-                results = self.coord.leave_group(self.group_id, leaving)
+                leaving = [MemberIdentity(member_id=self.member_id, reason="the consumer is being closed")]
+                answer = self.coord.leave_group(self.group_id, leaving)
             except KafkaError as exc:  # the Java client logs a failed leave, and closes all the same
                 self._anomaly(f"LeaveGroup answered {exc}")
             else:
-                for result in results:
-                    if result.error_code:
-                        self._anomaly(f"LeaveGroup answered {_error_name(result.error_code)} for {result.member_id}")
+                for member in answer.response.members:
+                    if member.error_code:
+                        self._anomaly(f"LeaveGroup answered {_error_name(member.error_code)} for {member.member_id}")
         self._set_owned(frozenset())
         self.running = False
         self.state = STOPPED

@@ -22,8 +22,9 @@ from groupctl.backends.kafka_configs import config_entries
 from groupctl.errors import GroupctlError
 from groupctl.kafka.config import ClientConfig
 from groupctl.kafka.groups import LeaveGroupUnsupported
-from groupctl.model import ConfigEntry, MemberIdentity, TopicPartition
+from groupctl.model import ConfigEntry, TopicPartition
 from groupctl.protocol.consumer_protocol import encode_assignment, encode_subscription
+from groupctl.protocol.data.groups import LeaveGroupResponseData, MemberIdentity, MemberResponse
 from tests.fake_broker import DEFAULT_VERSIONS, NO_REPLY, FakeBroker
 from tests.server.waits import OUTLASTS_S, promptly
 
@@ -151,7 +152,7 @@ def test_leave_group_before_v3_is_refused_in_words(fake_cluster: Any) -> None:
     broker.on(15, lambda r, s: {"groups": [classic_group(g) for g in r.body["groups"]]})
     with promptly("an old LeaveGroup is known from ApiVersions, not the timeout waited out"), \
             backend(broker) as kafka, pytest.raises(LeaveGroupUnsupported) as failure:
-        kafka.remove_members("shop", [MemberIdentity("", "pod-0")])
+        kafka.remove_members("shop", [MemberIdentity(group_instance_id="pod-0")])
     assert str(failure.value) == (f"{broker.address} (node 0): this broker's LeaveGroup is v2; removing members by "
                                   "group.instance.id needs Kafka 2.3+ (LeaveGroup v3)")
     assert broker.requests_for(13) == []
@@ -160,12 +161,12 @@ def test_leave_group_before_v3_is_refused_in_words(fake_cluster: Any) -> None:
 def test_removal_results_per_member(fake_cluster: Any) -> None:
     (broker,) = fake_cluster()
     broker.on(69, lambda r, s: {"groups": [consumer_group(g) for g in r.body["groupIds"]]})
-    broker.on(13, lambda r, s: {"errorCode": 0, "members": [
-        {"memberId": "", "groupInstanceId": "pod-0", "errorCode": 0},
-        {"memberId": "", "groupInstanceId": "pod-9", "errorCode": UNKNOWN_MEMBER_ID},
-    ]})  # and not a word about pod-7
+    broker.on(13, lambda r, s: LeaveGroupResponseData(error_code=0, members=[
+        MemberResponse(group_instance_id="pod-0", error_code=0),
+        MemberResponse(group_instance_id="pod-9", error_code=UNKNOWN_MEMBER_ID),
+    ]))  # and not a word about pod-7
     with backend(broker) as kafka:
-        results = kafka.remove_members("shop", [MemberIdentity("", i, "scale down")
+        results = kafka.remove_members("shop", [MemberIdentity(group_instance_id=i, reason="scale down")
                                                  for i in ("pod-0", "pod-9", "pod-7")])
     assert [(r.instance_id, r.member_id, r.outcome, r.partitions) for r in results] == [
         ("pod-0", "m-pod-0", "removed", [TopicPartition("orders", 0)]),
@@ -175,7 +176,7 @@ def test_removal_results_per_member(fake_cluster: Any) -> None:
     assert results[1].message == "The coordinator is not aware of this member."
     assert results[2].message == "the coordinator's LeaveGroup answer did not mention this member"
     (leave,) = broker.requests_for(13)
-    assert [(m["groupInstanceId"], m["reason"]) for m in leave.body["members"]] == [
+    assert [(m.group_instance_id, m.reason) for m in leave.body.members] == [
         ("pod-0", "scale down"), ("pod-9", "scale down"), ("pod-7", "scale down")]
 
 

@@ -18,7 +18,8 @@ from groupctl.backends.local import LOCK_FILE, LOG_DIR, SERVING_FILE, LocalBacke
 from groupctl.coordinator.consumer import HeartbeatRequest
 from groupctl.coordinator.offsets import CommitPartition
 from groupctl.errors import GroupctlError, GroupNotFound
-from groupctl.model import MemberIdentity, TopicPartition
+from groupctl.model import TopicPartition
+from groupctl.protocol.data.groups import MemberIdentity
 from tests.mixed_groups import write_groups
 from tests.server.waits import WAIT_S, wait_until
 
@@ -100,7 +101,8 @@ def test_remove_members_results(tmp_path: Path) -> None:
         for m in "abc":
             join(b, m, f"pod-{m}")
     with LocalBackend(tmp_path) as b:
-        results = b.remove_members("g", [MemberIdentity("", i, "scale down") for i in ("pod-a", "pod-x")])
+        targets = [MemberIdentity(group_instance_id=i, reason="scale down") for i in ("pod-a", "pod-x")]
+        results = b.remove_members("g", targets)
     assert [(r.instance_id, r.outcome, r.member_id) for r in results] == [
         ("pod-a", "removed", "a"), ("pod-x", "UNKNOWN_MEMBER_ID", None)
     ]

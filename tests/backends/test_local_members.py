@@ -15,7 +15,8 @@ from groupctl.coordinator.clock import ManualClock
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.errors import GroupctlError, KafkaError
-from groupctl.model import MemberIdentity, TopicPartition
+from groupctl.model import TopicPartition
+from groupctl.protocol.data.groups import MemberIdentity
 from groupctl.simulation.clients import JOINING, UNJOINED, ClassicClient, ConsumerClient, restore_client
 
 
@@ -81,7 +82,7 @@ def test_a_member_waiting_for_a_parked_join_asks_again_in_the_next_invocation(la
         w1_id = m.view("w1").member_id
         m.crash("w2")
         # An admin removal rebalances the group without running it; w0 learns at its next heartbeat.
-        m.backend.remove_members("w", [MemberIdentity(w1_id)])
+        m.backend.remove_members("w", [MemberIdentity(member_id=w1_id)])
         m.tick(3_100)
         w0 = m._members["w0"].client
         assert isinstance(w0, ClassicClient) and w0.state == JOINING and not w0.inbox
@@ -173,11 +174,11 @@ def test_errors_name_the_member_and_the_fix(lab: Path) -> None:
             m.start("k0")
         result = m.start("c0")
         assert result.settled and m.view("c0").status == "running"
-        m.backend.remove_members("kip-app", [MemberIdentity("", "k0")])
+        m.backend.remove_members("kip-app", [MemberIdentity(group_instance_id="k0")])
         answer = m.heartbeat("k0").heartbeat
         assert answer.error == "UNKNOWN_MEMBER_ID"
         assert [c.error for c in m.commit("c0", lag=5)] == ["NONE"] * 6
-        m.backend.remove_members("classic-app", [MemberIdentity("", "c0")])
+        m.backend.remove_members("classic-app", [MemberIdentity(group_instance_id="c0")])
         with pytest.raises(KafkaError, match="UNKNOWN_MEMBER_ID"):
             m.commit("c0")
 

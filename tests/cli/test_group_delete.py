@@ -16,6 +16,7 @@ from confluent_kafka.admin import AdminClient
 from groupctl.backends.local import LocalBackend
 from groupctl.coordinator.consumer import HeartbeatRequest
 from groupctl.coordinator.offsets import CommitPartition
+from groupctl.protocol.data.groups import MemberIdentity
 from tests.server.waits import WAIT_S
 
 from .test_group import _classic_group, _consumer_group
@@ -36,7 +37,8 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
         _classic_group(b, "orders-app", "orders", 3, ["orders-0", "orders-1"])
         _consumer_group(b, "payments-app", "payments", ["pod-0", "pod-1"])
         _classic_group(b, "old-classic", "audit", 2, ["old-0"])
-        assert [r.error_code for r in c.leave_group("old-classic", [("", "old-0", None)])] == [0]
+        answer = c.leave_group("old-classic", [MemberIdentity(group_instance_id="old-0")])
+        assert [m.error_code for m in answer.response.members] == [0]
         _consumer_group(b, "old-consumer", "invoices", ["gone-0"])
         epoch = c.describe("old-consumer").members[0].member_epoch
         assert c.heartbeat(HeartbeatRequest("old-consumer", "member-gone-0", -1)).error_code == 0, epoch

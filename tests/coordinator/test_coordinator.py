@@ -15,7 +15,7 @@ from groupctl.coordinator.log import MemoryLog, Record
 from groupctl.coordinator.offsets import CommitPartition
 from groupctl.errors import KafkaError
 from groupctl.log.decode import DecodedRecord
-from groupctl.model import MemberIdentity
+from groupctl.protocol.data.groups import MemberIdentity
 
 SESSION = 10_000
 
@@ -62,7 +62,7 @@ def test_every_request_and_timer_appends_at_most_one_batch() -> None:
                                                                 assignments=[(member_id, b"")]),
                                                lambda _: None)) == 1  # the leader's assignment
     # The last member leaves: the rebalance completes at once with nobody, and the Empty record is written.
-    assert batches_of(lambda: coord.leave_group("c", [MemberIdentity(member_id)])) == 1
+    assert batches_of(lambda: coord.leave_group("c", [MemberIdentity(member_id=member_id)])) == 1
     assert batches_of(lambda: coord.heartbeat(_heartbeat("k", "m1", ["foo"]))) == 1
     assert batches_of(lambda: coord.heartbeat(_heartbeat("k", "m2", regex="fo.*"))) == 2  # the request, its task
     with pytest.raises(KafkaError, match="UNKNOWN_MEMBER_ID"):

@@ -15,6 +15,7 @@ from groupctl.coordinator.log import MemoryLog
 from groupctl.coordinator.offsets import CommitPartition
 from groupctl.log.decode import DecodedRecord
 from groupctl.protocol.consumer_protocol import encode_subscription
+from groupctl.protocol.data.groups import MemberIdentity
 
 
 @pytest.fixture
@@ -87,7 +88,8 @@ def test_an_empty_consumer_group_goes_with_its_offsets(coord: Coordinator) -> No
 def test_an_emptied_classic_group_and_a_simple_group(coord: Coordinator) -> None:
     member_id = classic_member(coord)
     coord.commit_offsets("classic", member_id, 1, [CommitPartition("foo", 0, 3)], instance_id="pod-0")
-    assert [r.error_code for r in coord.leave_group("classic", [("", "pod-0", None)])] == [0]
+    answer = coord.leave_group("classic", [MemberIdentity(group_instance_id="pod-0")])
+    assert [m.error_code for m in answer.response.members] == [0]
     coord.commit_offsets("simple", "", -1, [CommitPartition("foo", 1, 9)])
     before = coord.log.next_offset  # type: ignore[attr-defined]
     assert coord.delete_groups(["classic", "simple"]) == [("classic", None), ("simple", None)]
@@ -137,7 +139,8 @@ def test_a_deleted_classic_group_leaves_the_records_kafka_40_writes(cli, tmp_pat
                                       assignments=[(joined.member_id, b"")]), lambda _r: None)
     coord.commit_offsets("oracle-deleted", joined.member_id, joined.generation_id,
                          [CommitPartition("oc-del", 0, 5), CommitPartition("oc-del", 1, 6)])
-    assert [r.error_code for r in coord.leave_group("oracle-deleted", [(joined.member_id, None, None)])] == [0]
+    answer = coord.leave_group("oracle-deleted", [MemberIdentity(member_id=joined.member_id)])
+    assert [m.error_code for m in answer.response.members] == [0]
     assert coord.delete_groups(["oracle-deleted"]) == [("oracle-deleted", None)]
     segment = tmp_path / "00000000000000000000.log"
     segment.write_bytes(coord.log.segment_bytes())  # type: ignore[attr-defined]

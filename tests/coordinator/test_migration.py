@@ -16,6 +16,7 @@ from groupctl.errors import KafkaError
 from groupctl.log.decode import DecodedRecord
 from groupctl.model import GroupListing, GroupState
 from groupctl.protocol.consumer_protocol import decode_assignment, encode_assignment, encode_subscription
+from groupctl.protocol.data.groups import MemberIdentity
 
 SESSION = 10_000
 REBALANCE = 30_000
@@ -439,8 +440,8 @@ def test_a_consumer_member_whose_session_expires_converts_the_group_back(coord: 
 
 def test_a_classic_member_leaving_never_downgrades(coord: Coordinator) -> None:
     a, _ = mixed(coord)
-    results = coord.leave_group("g", [(a.member_id, "pod-a")])
-    assert [r.error_code for r in results] == [0]
+    answer = coord.leave_group("g", [MemberIdentity(member_id=a.member_id, group_instance_id="pod-a")])
+    assert [m.error_code for m in answer.response.members] == [0]
     assert "g" in coord.state.consumer
 
 

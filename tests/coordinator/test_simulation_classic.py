@@ -484,15 +484,16 @@ class Scenario(ProcessScenario):
         picks = self.admin_picks(group.static, 0.5)
         self.rng.shuffle(picks)
         expected = {iid: group.static.get(iid) for iid in picks}
-        results = self.admin_leave(picks, expected)
-        self.expect([r.instance_id for r in results] == picks, "admin LeaveGroup answered out of order")
-        for r in results:
-            held = expected.get(r.instance_id)
+        departures = self.admin_leave(picks, expected)
+        instances = [d.member.group_instance_id for d in departures]
+        self.expect(instances == picks, "admin LeaveGroup answered out of order")
+        for instance in instances:
+            held = expected.get(instance)
             if held is None:
                 self.stats["admin leaves of unknown instances"] += 1
             else:
-                self.expect(r.instance_id not in group.static and held not in group.members,
-                            f"admin LeaveGroup left {r.instance_id} in the group")
+                self.expect(instance not in group.static and held not in group.members,
+                            f"admin LeaveGroup left {instance} in the group")
                 self.stats["admin leaves of known instances"] += 1
 
     def do_rebuild(self) -> None:

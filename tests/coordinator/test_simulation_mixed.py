@@ -80,6 +80,7 @@ from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.runtime import MIGRATION_POLICIES, session_key
 from groupctl.coordinator.state import assignment_map
 from groupctl.model import GroupState, MemberState
+from groupctl.protocol.data.groups import MemberIdentity
 from groupctl.simulation.clients import (
     HEARTBEAT_INTERVAL_MS,
     ClassicClient,
@@ -455,9 +456,10 @@ class Scenario(ProcessScenario):
         if self.group_type() is None:
             return
         known = self.static_members()
-        for r in self.admin_leave(self.admin_picks(known, 0.3), known):
-            if r.instance_id in known:
-                self.expect(r.instance_id not in self.static_members(), f"{r.instance_id} is still in the group")
+        for d in self.admin_leave(self.admin_picks(known, 0.3), known):
+            instance = d.member.group_instance_id
+            if instance in known:
+                self.expect(instance not in self.static_members(), f"{instance} is still in the group")
                 self.stats["admin removals"] += 1
 
     def do_rebuild(self) -> None:
@@ -807,8 +809,9 @@ def test_bug_a_batch_leave_of_the_last_consumer_protocol_member_and_a_classic_on
     c.start()
     _drive(coord, [a, b, c], 10_000)
     assert "g" in coord.state.consumer and len(coord.state.consumer["g"].member_ids()) == 3
-    results = coord.leave_group("g", [("", "pod-a", "removed by an admin"), ("", "pod-c", "removed by an admin")])
-    assert [r.error_code for r in results] == [0, 0]
+    answer = coord.leave_group("g", [MemberIdentity(group_instance_id="pod-a", reason="removed by an admin"),
+                                     MemberIdentity(group_instance_id="pod-c", reason="removed by an admin")])
+    assert [m.error_code for m in answer.response.members] == [0, 0]
     assert "g" not in coord.state.consumer
     assert list(coord.classic.groups["g"].static) == ["pod-b"]
 

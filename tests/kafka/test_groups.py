@@ -12,7 +12,7 @@ import pytest
 
 from groupctl.describe import from_consumer_group_describe, from_describe_groups
 from groupctl.kafka.cluster import Cluster
-from groupctl.kafka.errors import UnsupportedApi
+from groupctl.kafka.errors import UnsupportedApi, error_name
 from groupctl.kafka.groups import (
     DEFAULT_LEAVE_REASON,
     LeaveGroupUnsupported,
@@ -25,10 +25,10 @@ from groupctl.kafka.groups import (
     list_groups_request,
     parse_consumer_group_describe,
     parse_describe_groups,
-    parse_leave_group,
     parse_list_groups,
 )
-from groupctl.model import GroupListing, MemberIdentity, TopicPartition
+from groupctl.model import GroupListing, TopicPartition
+from groupctl.protocol.data.groups import LeaveGroupResponseData, MemberIdentity, MemberResponse
 from groupctl.protocol.messages import framing
 from tests.server.waits import WAIT_S
 
@@ -411,7 +411,8 @@ def test_consumer_group_describe_needs_api_69(fake_cluster: Any, config_for: Any
 
 # --- LeaveGroup -----------------------------------------------------------------------------------
 
-MEMBERS = [MemberIdentity("", "i-1", "scale down"), MemberIdentity("m-2", None, "scale down")]
+MEMBERS = [MemberIdentity(group_instance_id="i-1", reason="scale down"),
+           MemberIdentity(member_id="m-2", reason="scale down")]
 
 
 @pytest.mark.parametrize("version", [3, 4, 5])
@@ -419,18 +420,18 @@ def test_leave_group_bytes_equal_kafka_python(fake_cluster: Any, config_for: Any
     (broker,) = fake_cluster(api_versions={**BASE_VERSIONS, 13: (0, version)})
     broker.on(
         13,
-        lambda r, s: {
-            "errorCode": 0,
-            "members": [
-                {"memberId": m["memberId"] or "m-1", "groupInstanceId": m["groupInstanceId"], "errorCode": 0}
-                for m in r.body["members"]
+        lambda r, s: LeaveGroupResponseData(
+            error_code=0,
+            members=[
+                MemberResponse(member_id=m.member_id or "m-1", group_instance_id=m.group_instance_id, error_code=0)
+                for m in r.body.members
             ],
-        },
+        ),
     )
     with Cluster(config_for(broker)) as cluster:
-        result = leave_group(cluster, "orders", MEMBERS, cluster.deadline(WAIT_S))
-    assert (result.error_code, result.version) == (0, version)
-    assert [(m.member_id, m.group_instance_id, m.error_name) for m in result.members] == [
+        response, _ = leave_group(cluster, "orders", MEMBERS, cluster.deadline(WAIT_S))
+    assert response.error_code == 0 and broker.requests_for(13)[0].api_version == version
+    assert [(m.member_id, m.group_instance_id, error_name(m.error_code)) for m in response.members] == [
         ("m-1", "i-1", "NONE"),
         ("m-2", None, "NONE"),
     ]
@@ -442,7 +443,8 @@ def test_leave_group_bytes_equal_kafka_python(fake_cluster: Any, config_for: Any
         request.correlation_id,
         "groupctl",
         group_id="orders",
-        members=[identity(member_id=m, group_instance_id=i, reason="scale down") for m, i, _ in MEMBERS],
+        members=[identity(member_id=m.member_id, group_instance_id=m.group_instance_id, reason="scale down")
+                 for m in MEMBERS],
     )
 
 
@@ -459,26 +461,27 @@ def test_leave_group_response_encoded_by_kafka_python(kp: Any, version: int) -> 
             member(member_id="m", group_instance_id="i", error_code=0),
         ],
     )
-    result = parse_leave_group(framing.decode_response(wire[4:], 13, version).body, "g", version)
-    assert [(m.group_instance_id, m.error_name) for m in result.members] == [
+    response = framing.decode_response(wire[4:], 13, version).body
+    assert [(m.group_instance_id, error_name(m.error_code)) for m in response.members] == [
         ("ghost", "UNKNOWN_MEMBER_ID"),
         ("i", "NONE"),
     ]
 
 
 def test_leave_group_reason_default_and_truncation() -> None:
-    body = leave_group_request(5, "g", [MemberIdentity("", "i")])
-    assert body["members"][0]["reason"] == DEFAULT_LEAVE_REASON == "member was removed by an admin"
-    assert len(leave_group_request(5, "g", [MemberIdentity("", "i", "x" * 300)])["members"][0]["reason"]) == 255
-    assert "reason" not in leave_group_request(4, "g", [MemberIdentity("", "i", "why")])["members"][0]
+    body = leave_group_request(5, "g", [MemberIdentity(group_instance_id="i")])
+    assert body.members[0].reason == DEFAULT_LEAVE_REASON == "member was removed by an admin"
+    long_reason = [MemberIdentity(group_instance_id="i", reason="x" * 300)]
+    assert len(leave_group_request(5, "g", long_reason).members[0].reason) == 255
+    assert leave_group_request(4, "g", [MemberIdentity(group_instance_id="i", reason="why")]).members[0].reason is None
     with pytest.raises(ValueError):
-        leave_group_request(2, "g", [MemberIdentity("", "i")])
+        leave_group_request(2, "g", [MemberIdentity(group_instance_id="i")])
 
 
 def test_leave_group_on_an_old_broker(fake_cluster: Any, config_for: Any) -> None:
     (broker,) = fake_cluster(api_versions={**BASE_VERSIONS, 13: (0, 2)})
     with Cluster(config_for(broker)) as cluster, pytest.raises(LeaveGroupUnsupported) as err:
-        leave_group(cluster, "orders", [MemberIdentity("", "i-1")], cluster.deadline(WAIT_S))
+        leave_group(cluster, "orders", [MemberIdentity(group_instance_id="i-1")], cluster.deadline(WAIT_S))
     assert str(err.value) == (
         f"{HOST}:{broker.port} (node 0): this broker's LeaveGroup is v2; removing members by group.instance.id "
         "needs Kafka 2.3+ (LeaveGroup v3)"
@@ -489,8 +492,8 @@ def test_leave_group_on_an_old_broker(fake_cluster: Any, config_for: Any) -> Non
 def test_leave_group_retries_coordinator_errors_and_keeps_others(fake_cluster: Any, config_for: Any) -> None:
     (broker,) = fake_cluster()
     codes = [16, 14, 69]
-    broker.on(13, lambda r, s: {"errorCode": codes.pop(0), "members": []})
+    broker.on(13, lambda r, s: LeaveGroupResponseData(error_code=codes.pop(0)))
     with Cluster(config_for(broker)) as cluster:
-        result = leave_group(cluster, "gone", [MemberIdentity("", "i-1")], cluster.deadline(WAIT_S))
-    assert result.error_name == "GROUP_ID_NOT_FOUND" and result.members == []
+        response, _ = leave_group(cluster, "gone", [MemberIdentity(group_instance_id="i-1")], cluster.deadline(WAIT_S))
+    assert error_name(response.error_code) == "GROUP_ID_NOT_FOUND" and response.members == []
     assert len(broker.requests_for(13)) == 3 and len(broker.requests_for(10)) == 2

@@ -16,6 +16,7 @@ from confluent_kafka.admin import AdminClient, ConsumerGroupDescription, NewPart
 from groupctl.backends.local import LocalBackend
 from groupctl.model import GroupDescription, GroupListing
 from groupctl.model import TopicPartition as TopicPartitionModel
+from groupctl.protocol.data.groups import LeaveGroupRequestData, MemberIdentity
 from groupctl.server.broker import Broker
 from groupctl.server.server import ServerThread
 
@@ -56,9 +57,9 @@ def test_classic_static_members_bounce_without_a_rebalance_and_an_admin_leave_re
 
     # pod-2 goes away for good; an operator removes it by instance id instead of waiting 30 s.
     restarted.close()
-    answer = call(served, 13, 5, {"groupId": "shop", "members": [
-        {"memberId": "", "groupInstanceId": "pod-2", "reason": "scaled down"}]})  # LeaveGroup v5, as an admin
-    assert [(m["groupInstanceId"], m["errorCode"]) for m in answer["members"]] == [("pod-2", 0)]
+    answer = call(served, 13, 5, LeaveGroupRequestData(group_id="shop", members=[
+        MemberIdentity(group_instance_id="pod-2", reason="scaled down")]))  # LeaveGroup v5, as an admin
+    assert [(m.group_instance_id, m.error_code) for m in answer.members] == [("pod-2", 0)]
     wait_until(lambda: all(len(p.owned) == 3 for p in pods[:2]), "the two left own three partitions each")
     assert frozenset().union(*(p.owned for p in pods[:2])) == partitions("orders", 6)
     assert all(p.revocations() == before[p.name][0] + 1 for p in pods[:2])

@@ -14,6 +14,7 @@ import pytest
 from groupctl.errors import KAFKA_ERROR_CODES as CODE
 from groupctl.kafka.groups import parse_consumer_group_describe
 from groupctl.protocol.consumer_protocol import decode_assignment, encode_assignment, encode_subscription
+from groupctl.protocol.data.groups import LeaveGroupRequestData, MemberIdentity
 from groupctl.server.broker import Broker
 from groupctl.server.group_admin import GROUP_OPERATIONS
 from groupctl.server.server import ServerThread
@@ -116,13 +117,13 @@ def test_a_member_joins_syncs_heartbeats_and_leaves_at_every_join_version(wires:
 
     leave_version = min(version, 5)
     if leave_version >= 3:
-        left = wire.call(13, leave_version, {"groupId": "g", "members": [
-            {"memberId": member_id, "groupInstanceId": instance, "reason": "done"}]})
-        assert left["errorCode"] == 0
-        assert [(m["memberId"], m["groupInstanceId"], m["errorCode"]) for m in left["members"]] == [
+        left = wire.call(13, leave_version, LeaveGroupRequestData(group_id="g", members=[
+            MemberIdentity(member_id=member_id, group_instance_id=instance, reason="done")]))
+        assert left.error_code == 0
+        assert [(m.member_id, m.group_instance_id, m.error_code) for m in left.members] == [
             (member_id, instance, 0)]
     else:
-        assert wire.call(13, leave_version, {"groupId": "g", "memberId": member_id})["errorCode"] == 0
+        assert wire.call(13, leave_version, LeaveGroupRequestData(group_id="g", member_id=member_id)).error_code == 0
     listed = wire.call(16, 4, {"statesFilter": []})
     assert [(g["groupId"], g["groupState"]) for g in listed["groups"]] == [("g", "Empty")]
 
@@ -231,18 +232,18 @@ def test_leave_group_single_and_batch(wires: list[Wire], quick: ServerThread) ->
     wait_until(lambda: quick.call(joined_static("pod-b")), "the server has pod-b's join", TIMEOUT_S)
     a.call(11, 9, join_body("g", first["memberId"], "pod-a"))
     joined_b = b.receive()
-    assert a.call(13, 1, {"groupId": "g", "memberId": "ghost"})["errorCode"] == CODE["UNKNOWN_MEMBER_ID"]
-    unknown_group = a.call(13, 3, {"groupId": "absent", "members": [{"memberId": "x", "groupInstanceId": None}]})
-    assert unknown_group["errorCode"] == 0
-    assert [(m["memberId"], m["errorCode"]) for m in unknown_group["members"]] == [("x", CODE["UNKNOWN_MEMBER_ID"])]
-    assert a.call(13, 5, {"groupId": "", "members": []})["errorCode"] == CODE["INVALID_GROUP_ID"]
-    batch = a.call(13, 5, {"groupId": "g", "members": [
-        {"memberId": "", "groupInstanceId": "pod-b", "reason": "scale down"},
-        {"memberId": "", "groupInstanceId": "pod-x", "reason": "scale down"},
-        {"memberId": "wrong", "groupInstanceId": "pod-a", "reason": None},
-    ]})
-    assert batch["errorCode"] == 0
-    assert [(m["memberId"], m["groupInstanceId"], m["errorCode"]) for m in batch["members"]] == [
+    assert a.call(13, 1, LeaveGroupRequestData(group_id="g", member_id="ghost")).error_code == CODE["UNKNOWN_MEMBER_ID"]
+    unknown_group = a.call(13, 3, LeaveGroupRequestData(group_id="absent", members=[MemberIdentity(member_id="x")]))
+    assert unknown_group.error_code == 0
+    assert [(m.member_id, m.error_code) for m in unknown_group.members] == [("x", CODE["UNKNOWN_MEMBER_ID"])]
+    assert a.call(13, 5, LeaveGroupRequestData(group_id="")).error_code == CODE["INVALID_GROUP_ID"]
+    batch = a.call(13, 5, LeaveGroupRequestData(group_id="g", members=[
+        MemberIdentity(group_instance_id="pod-b", reason="scale down"),
+        MemberIdentity(group_instance_id="pod-x", reason="scale down"),
+        MemberIdentity(member_id="wrong", group_instance_id="pod-a"),
+    ]))
+    assert batch.error_code == 0
+    assert [(m.member_id, m.group_instance_id, m.error_code) for m in batch.members] == [
         ("", "pod-b", 0), ("", "pod-x", CODE["UNKNOWN_MEMBER_ID"]), ("wrong", "pod-a", CODE["FENCED_INSTANCE_ID"])]
     heartbeat = {"groupId": "g", "generationId": joined_b["generationId"], "memberId": joined_b["memberId"],
                  "groupInstanceId": "pod-b"}
@@ -474,8 +475,8 @@ def test_a_classic_member_of_a_consumer_group_joins_syncs_heartbeats_and_leaves(
     assert _group_type(modern, "cg") == "classic"
     (downgraded,) = modern.call(15, 5, {"groups": ["cg"]})["groups"]
     assert [m["memberId"] for m in downgraded["members"]] == [member_id]
-    left = old.call(13, 5, {"groupId": "cg", "members": [{"memberId": member_id, "groupInstanceId": None}]})
-    assert [(m["memberId"], m["errorCode"]) for m in left["members"]] == [(member_id, 0)]
+    left = old.call(13, 5, LeaveGroupRequestData(group_id="cg", members=[MemberIdentity(member_id=member_id)]))
+    assert [(m.member_id, m.error_code) for m in left.members] == [(member_id, 0)]
     assert listed(modern, 5) == [("cg", "consumer", "Empty", "classic")]
 
 

@@ -29,7 +29,9 @@ from groupctl.coordinator.clock import ManualClock
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.errors import KAFKA_ERROR_CODES, KAFKA_ERROR_NAMES
+from groupctl.leaving import Departure, LeaveAnswer
 from groupctl.model import GroupState
+from groupctl.protocol.data.groups import MemberIdentity
 from groupctl.simulation.clients import HEARTBEAT_INTERVAL_MS, ClassicClient, ConsumerClient, assignment_partitions
 from tests.simulation import runner
 from tests.simulation.processes import ClassicReplay, Link, ParkedRequests, Proc
@@ -266,13 +268,13 @@ class ProcessScenario(runner.Scenario):
         self.track(f"{proc.name}'s Heartbeat")
         return code
 
-    def on_leave(self, proc: Any, group_id: str, identities: list):
-        results = self.coord.leave_group(group_id, identities)
-        text = ", ".join(f"{self.label(r.member_id)}: {error_name(r.error_code) if r.error_code else 'left'}"
-                         for r in results)
+    def on_leave(self, proc: Any, group_id: str, identities: list) -> LeaveAnswer:
+        answer = self.coord.leave_group(group_id, identities)
+        text = ", ".join(f"{self.label(m.member_id)}: {error_name(m.error_code) if m.error_code else 'left'}"
+                         for m in answer.response.members)
         self.note(f"{proc.name} LeaveGroup -> {text}; {self.group_text()}")
         self.track(f"{proc.name}'s LeaveGroup")
-        return results
+        return answer
 
     # -- actions ---------------------------------------------------------------------------------------------
 
@@ -319,26 +321,28 @@ class ProcessScenario(runner.Scenario):
             picks.append(f"ghost-{self.ghosts}")
         return picks
 
-    def admin_leave(self, picks: list[str], held: Mapping[str, str | None]) -> list:
+    def admin_leave(self, picks: list[str], held: Mapping[str, str | None]) -> list[Departure]:
         """`kafka-consumer-groups --delete ... --members`-style removal: one batch LeaveGroup by instance ids, logged;
         each answer removes the member `held` names for its instance id, or is UNKNOWN_MEMBER_ID for an instance
         id nobody holds. The answers."""
-        results = self.coord.leave_group(self.GROUP, [("", iid, "removed by an admin") for iid in picks])
+        identities = [MemberIdentity(group_instance_id=iid, reason="removed by an admin") for iid in picks]
+        departures = self.coord.leave_group(self.GROUP, identities).departures
         self.note("admin LeaveGroup " + ", ".join(
-            f"{r.instance_id}: "
-            f"{error_name(r.error_code) if r.error_code else 'removed ' + self.label(r.removed_member_id)}"
-            for r in results) + f"; {self.group_text()}")
+            f"{d.member.group_instance_id}: "
+            + (error_name(d.member.error_code) if d.member.error_code else "removed " + self.label(d.removed_member_id))
+            for d in departures) + f"; {self.group_text()}")
         self.track("an admin LeaveGroup")
-        for r in results:
-            member = held.get(r.instance_id)
+        for d in departures:
+            instance, code = d.member.group_instance_id, d.member.error_code
+            member = held.get(instance)
             if member is None:
-                self.expect(r.error_code == KAFKA_ERROR_CODES["UNKNOWN_MEMBER_ID"],
-                            f"admin LeaveGroup of unknown instance {r.instance_id} answered {error_name(r.error_code)}")
+                self.expect(code == KAFKA_ERROR_CODES["UNKNOWN_MEMBER_ID"],
+                            f"admin LeaveGroup of unknown instance {instance} answered {error_name(code)}")
             else:
-                self.expect(r.error_code == 0 and r.removed_member_id == member,
-                            f"admin LeaveGroup of {r.instance_id} (member {self.label(member)}) answered "
-                            f"{error_name(r.error_code)}, removed {self.label(r.removed_member_id)}")
-        return results
+                self.expect(code == 0 and d.removed_member_id == member,
+                            f"admin LeaveGroup of {instance} (member {self.label(member)}) answered "
+                            f"{error_name(code)}, removed {self.label(d.removed_member_id)}")
+        return departures
 
     def fail_over(self) -> Coordinator:
         """The runner's failover; then the old coordinator answers what it had parked with NOT_COORDINATOR as it

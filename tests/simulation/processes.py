@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from groupctl.coordinator.classic import JoinGroupRequest, JoinGroupResponse, SyncGroupRequest, SyncGroupResponse
 from groupctl.errors import KAFKA_ERROR_CODES
+from groupctl.leaving import LeaveAnswer
 from groupctl.model import GroupState
 from groupctl.simulation.clients import ClassicClient, ConsumerClient
 from tests.simulation.runner import CurrentCoordinator
@@ -64,7 +65,7 @@ class Requests(Protocol):
     def on_classic_heartbeat(self, proc: Any, group_id: str, generation_id: int, member_id: str,
                              instance_id: str | None) -> int: ...
 
-    def on_leave(self, proc: Any, group_id: str, identities: list) -> list: ...
+    def on_leave(self, proc: Any, group_id: str, identities: list) -> LeaveAnswer: ...
 
     def on_consumer_heartbeat(self, proc: Any, req: Any) -> Any: ...
 
@@ -95,7 +96,7 @@ class Link(CurrentCoordinator):
 
     def leave_group(self, group_id: str, identities):
         if self.proc.dead:
-            return []
+            return LeaveAnswer()
         return self.sim.on_leave(self.proc, group_id, list(identities))
 
     def heartbeat(self, req):

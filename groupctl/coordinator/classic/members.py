@@ -14,14 +14,15 @@ from groupctl.coordinator.classic.messages import (
 )
 from groupctl.coordinator.classic.records import group_record
 from groupctl.coordinator.runtime import Result, classic_heartbeat_key, classic_sync_key
+from groupctl.describe import assigned_partitions, decode_member_bytes
 from groupctl.errors import KAFKA_ERROR_CODES, KafkaError
-from groupctl.model import GroupState, MemberIdentity
+from groupctl.leaving import LeaveAnswer
+from groupctl.model import GroupState, TopicPartition
+from groupctl.protocol.data.groups import MemberIdentity
 
 _CODE = KAFKA_ERROR_CODES
 EMPTY, STABLE = GroupState.EMPTY, GroupState.STABLE
 PREPARING, COMPLETING = GroupState.PREPARING_REBALANCE, GroupState.COMPLETING_REBALANCE
-#: Per member of a LeaveGroup: (member id, instance id, error code), as the request named it.
-LeaveOutcome = tuple[str, str | None, int]
 
 
 def sync(classic: ClassicGroups, req: SyncGroupRequest, respond: SyncCallback) -> Result[None]:
@@ -91,29 +92,32 @@ def heartbeat(classic: ClassicGroups, group_id: str, generation_id: int, member_
     return Result(_CODE["REBALANCE_IN_PROGRESS"] if group.state == PREPARING else NONE)
 
 
-def leave(classic: ClassicGroups, group_id: str, identities: list[MemberIdentity]) -> Result[list[LeaveOutcome]]:
-    """LeaveGroup: per member named, (member id, instance id, error code); one rebalance for them all."""
+def leave(classic: ClassicGroups, group_id: str, identities: list[MemberIdentity]) -> Result[LeaveAnswer]:
+    """LeaveGroup: an answer per member named, with what each removed member held; one rebalance for them all."""
     group = classic.group(group_id)
-    out: Result[list[LeaveOutcome]] = Result([])
+    out: Result[LeaveAnswer] = Result(LeaveAnswer())
+    answer = out.response
     left = False
-    for member_id, instance_id, _reason in identities:
+    for identity in identities:
+        member_id, instance_id = identity.member_id, identity.group_instance_id
         if member_id == "":
             target = group.static.get(instance_id) if instance_id is not None else None
             if target is None:
-                out.response.append((member_id, instance_id, _CODE["UNKNOWN_MEMBER_ID"]))
+                answer.add(identity, _CODE["UNKNOWN_MEMBER_ID"])
                 continue
-            _leave_member(classic, group, target, out)
+            removed, held = target, _leave_member(classic, group, target, out)
         elif member_id in group.pending_join:
             group.pending_join.discard(member_id)
             classic.rt.timers.cancel(classic_heartbeat_key(group_id, member_id))
+            removed, held = member_id, []
         else:
             try:
                 group.validate_member(member_id, instance_id)
             except KafkaError as exc:
-                out.response.append((member_id, instance_id, exc.code))
+                answer.add(identity, exc.code)
                 continue
-            _leave_member(classic, group, member_id, out)
-        out.response.append((member_id, instance_id, NONE))
+            removed, held = member_id, _leave_member(classic, group, member_id, out)
+        answer.add(identity, NONE, removed, held)
         left = True
     if left:
         if group.state in (STABLE, COMPLETING):
@@ -123,13 +127,17 @@ def leave(classic: ClassicGroups, group_id: str, identities: list[MemberIdentity
     return out
 
 
-def _leave_member(classic: ClassicGroups, group: ClassicGroup, member_id: str, out: Result) -> None:
+def _leave_member(classic: ClassicGroups, group: ClassicGroup, member_id: str, out: Result) -> list[TopicPartition]:
+    """Remove one member; what it held, read from its assignment before it goes."""
     member = group.members[member_id]
     classic.rt.timers.cancel(classic_heartbeat_key(group.group_id, member_id))
     if member.awaiting_join is not None:
         callback, member.awaiting_join = member.awaiting_join, None
         out.reply(callback, JoinGroupResponse(error_code=_CODE["UNKNOWN_MEMBER_ID"], member_id=""))
+    # Read as the consumer protocol whatever the group's protocol type: bytes that do not decode hold nothing.
+    held = assigned_partitions(decode_member_bytes(None, member.assignment, True)[1]) if member.assignment else []
     group.remove(member_id)
+    return held
 
 
 def _inconsistent(requested: str | None, current: str | None) -> bool:

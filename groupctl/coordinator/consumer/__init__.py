@@ -19,12 +19,11 @@ from groupctl.coordinator.consumer.messages import (
     STATIC_LEAVE_EPOCH,
     HeartbeatRequest,
     HeartbeatResponse,
-    LeaveResult,
 )
 from groupctl.coordinator.consumer.records import member_assignment
 from groupctl.coordinator.consumer.subscriptions import metadata_hash
 
 __all__ = [
     "CLIENT_MEMBER_ID_VERSION", "JOIN_EPOCH", "LEAVE_EPOCH", "STATIC_LEAVE_EPOCH", "ConsumerGroups",
-    "HeartbeatRequest", "HeartbeatResponse", "LeaveResult", "member_assignment", "metadata_hash",
+    "HeartbeatRequest", "HeartbeatResponse", "member_assignment", "metadata_hash",
 ]

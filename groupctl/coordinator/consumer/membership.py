@@ -3,11 +3,12 @@ leave), by an admin LeaveGroup, or fenced when a session or rebalance timer expi
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from groupctl.coordinator.consumer import records as rec
-from groupctl.coordinator.consumer.messages import STATIC_LEAVE_EPOCH, HeartbeatRequest, HeartbeatResponse, LeaveResult
+from groupctl.coordinator.consumer.messages import STATIC_LEAVE_EPOCH, HeartbeatRequest, HeartbeatResponse
 from groupctl.coordinator.consumer.reconcile import MemberAssignment
 from groupctl.coordinator.consumer.subscriptions import topic_facts
 from groupctl.coordinator.log import Record
@@ -22,7 +23,9 @@ from groupctl.coordinator.runtime import (
 from groupctl.coordinator.state import GroupIndex
 from groupctl.describe import current_held, stored_protocol
 from groupctl.errors import KafkaError
-from groupctl.model import MemberIdentity
+from groupctl.leaving import LeaveAnswer
+from groupctl.model import TopicPartition
+from groupctl.protocol.data.groups import MemberIdentity
 
 if TYPE_CHECKING:
     from groupctl.log.replay import ConsumerGroupState
@@ -172,29 +175,35 @@ class ConsumerGroups:
         return _answered(self.fence_members(gid, [existing]),
                          HeartbeatResponse(member_id=req.member_id, member_epoch=req.member_epoch))
 
-    def admin_leave(self, group_id: str, identities: list[MemberIdentity]) -> Result[list[LeaveResult]]:
-        """LeaveGroup v3+ on a consumer group: members by id or instance id; one epoch bump for them all."""
+    def admin_leave(self, group_id: str, identities: list[MemberIdentity]) -> Result[LeaveAnswer]:
+        """LeaveGroup v3+ on a consumer group: members by id or instance id; one epoch bump for them all.
+        Each removed member's partitions are named as it leaves (a topic id without a topic by its UUID)."""
         group = self.group(group_id)
         idx = self.rt.state.indexes.get(group_id) or GroupIndex()
-        results: list[LeaveResult] = []
+        answer = LeaveAnswer()
         removed: list[str] = []
-        for member_id, instance_id, _reason in identities:
-            result = LeaveResult(member_id, instance_id)
+        for identity in identities:
             try:
-                target = _leaving_member(group_id, group, idx, member_id, instance_id)
+                target = _leaving_member(group_id, group, idx, identity.member_id, identity.group_instance_id)
                 if target in removed:
                     raise KafkaError("UNKNOWN_MEMBER_ID", f"Member {target} is not a member of group {group_id}.")
-                removed.append(target)
-                result.removed_member_id = target
-                result.partitions = sorted(current_held(group.current.get(target)))
             except KafkaError as exc:
-                result.error_code, result.error_message = exc.code, exc.message
-            results.append(result)
+                answer.add(identity, exc.code, error_message=exc.message)
+                continue
+            removed.append(target)
+            answer.add(identity, 0, target, self._named(current_held(group.current.get(target))))
         if not removed:
-            return Result(results)
+            return Result(answer)
         for member_id in removed:
             self.cancel_member_timers(group_id, member_id)
-        return _answered(self.fence_members(group_id, removed), results)
+        return _answered(self.fence_members(group_id, removed), answer)
+
+    def _named(self, held: list[tuple[uuid.UUID, int]]) -> list[TopicPartition]:
+        out = []
+        for topic_id, partition in held:
+            topic = self.rt.topics.by_id(topic_id)
+            out.append(TopicPartition(topic.name if topic is not None else str(topic_id), partition))
+        return sorted(out)
 
 
 def _answered(result: Result, response: object) -> Result:

@@ -1,10 +1,9 @@
-"""ConsumerGroupHeartbeat's request and answer, the member epochs with a meaning, and one member's
-outcome of an admin LeaveGroup."""
+"""ConsumerGroupHeartbeat's request and answer, and the member epochs with a meaning."""
 
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 JOIN_EPOCH = 0
 LEAVE_EPOCH = -1
@@ -46,16 +45,3 @@ class HeartbeatResponse:
         from groupctl.errors import KAFKA_ERROR_NAMES
 
         return KAFKA_ERROR_NAMES.get(self.error_code, str(self.error_code))
-
-
-@dataclass(slots=True)
-class LeaveResult:
-    """One member of an admin LeaveGroup: as named in the request, and its error code (0: removed)."""
-
-    member_id: str
-    instance_id: str | None
-    error_code: int = 0
-    error_message: str | None = None
-    removed_member_id: str | None = None
-    partitions: list[tuple[uuid.UUID, int]] = field(default_factory=list)  # a consumer-group member's
-    classic_assignment: bytes | None = None  # a classic member's assignment (consumer-protocol bytes)

@@ -19,6 +19,7 @@ from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.errors import KAFKA_ERROR_CODES as CODE
 from groupctl.protocol.consumer_protocol import encode_assignment, encode_subscription
+from groupctl.protocol.data.groups import MemberIdentity
 
 SESSION = 10_000
 REBALANCE = 30_000
@@ -229,12 +230,15 @@ def test_heartbeat_errors(coord: Coordinator) -> None:
 def test_batch_leave_by_instance_id_mixes_known_and_unknown(coord: Coordinator) -> None:
     clients = [Client(coord, f"c{i}", f"pod-{i}") for i in range(4)]
     stabilise(coord, clients)
-    results = coord.leave_group("g", [("", "pod-2", "scale down"), ("", "pod-7", None), ("", "pod-3", None),
-                                      ("wrong-id", "pod-0", None)])
-    assert [(r.instance_id, r.error_code) for r in results] == [
+    answer = coord.leave_group("g", [
+        MemberIdentity(group_instance_id="pod-2", reason="scale down"), MemberIdentity(group_instance_id="pod-7"),
+        MemberIdentity(group_instance_id="pod-3"), MemberIdentity(member_id="wrong-id", group_instance_id="pod-0"),
+    ])
+    assert [(d.member.group_instance_id, d.member.error_code) for d in answer.departures] == [
         ("pod-2", 0), ("pod-7", CODE["UNKNOWN_MEMBER_ID"]), ("pod-3", 0), ("pod-0", CODE["FENCED_INSTANCE_ID"])
     ]
-    assert results[0].removed_member_id == clients[2].member_id
+    assert answer.departures[0].removed_member_id == clients[2].member_id
+    assert answer.response.members == [d.member for d in answer.departures]
     group = coord.classic.groups["g"]
     assert sorted(group.static) == ["pod-0", "pod-1"]
     assert group.state == PREPARING_REBALANCE
@@ -243,7 +247,7 @@ def test_batch_leave_by_instance_id_mixes_known_and_unknown(coord: Coordinator) 
 def test_everyone_leaving_empties_the_group_with_a_record(coord: Coordinator) -> None:
     a = Client(coord, "a", version=3)
     stabilise(coord, [a])
-    coord.leave_group("g", [(a.member_id, None, None)])
+    coord.leave_group("g", [MemberIdentity(member_id=a.member_id)])
     group = coord.classic.groups["g"]
     assert group.state == EMPTY and group.generation == 2
     assert coord.state.classic["g"].generation == 2 and not coord.state.classic["g"].raw_members
@@ -330,7 +334,7 @@ def test_a_rebalance_whose_members_all_left_still_accepts_joins(coord: Coordinat
     """As Kafka's supportsProtocols: with no members, every protocol is supported by all of them."""
     a = Client(coord, "a", "pod-a")
     a.join()  # the initial rebalance starts (PreparingRebalance, delayed)
-    coord.leave_group("g", [("", "pod-a", None)])
+    coord.leave_group("g", [MemberIdentity(group_instance_id="pod-a")])
     group = coord.classic.groups["g"]
     assert group.state == PREPARING_REBALANCE and not group.members
     b = Client(coord, "b", "pod-b")

@@ -8,8 +8,11 @@ import pytest
 from groupctl.coordinator.consumer import HeartbeatRequest, metadata_hash
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
+from groupctl.errors import KAFKA_ERROR_CODES
 from groupctl.log.decode import decode_record
 from groupctl.log.segment import iter_batches
+from groupctl.model import TopicPartition
+from groupctl.protocol.data.groups import MemberIdentity
 
 
 def join(group: str, member: str, topics: list[str] | None = None, **kw) -> HeartbeatRequest:
@@ -194,12 +197,15 @@ def test_admin_leave_by_instance_id_is_one_batch_with_per_member_results(coord: 
     for i in range(4):
         coord.heartbeat(join("g", f"m{i}", instance_id=f"pod-{i}"))
     epoch = coord.describe("g").group_epoch
-    results = coord.leave_group("g", [("", "pod-2", "scale down"), ("", "pod-3", None), ("", "pod-9", None),
-                                      ("wrong", "pod-1", None)])
-    assert [(r.instance_id, r.error_code, r.removed_member_id) for r in results] == [
+    answer = coord.leave_group("g", [
+        MemberIdentity(group_instance_id="pod-2", reason="scale down"), MemberIdentity(group_instance_id="pod-3"),
+        MemberIdentity(group_instance_id="pod-9"), MemberIdentity(member_id="wrong", group_instance_id="pod-1"),
+    ])
+    assert [(d.member.group_instance_id, d.member.error_code, d.removed_member_id) for d in answer.departures] == [
         ("pod-2", 0, "m2"), ("pod-3", 0, "m3"), ("pod-9", 25, None), ("pod-1", 82, None)
     ]
-    assert results[2].error_message == "Instance id pod-9 is unknown."
+    assert answer.departures[2].error_message == "Instance id pod-9 is unknown."
+    assert answer.response.members == [d.member for d in answer.departures]
     d = coord.describe("g")
     assert sorted(m.instance_id for m in d.members) == ["pod-0", "pod-1"]
     assert d.group_epoch == epoch + 1
@@ -213,17 +219,16 @@ def test_admin_leave_reports_every_partition_held_when_a_topic_is_partly_pending
     coord.heartbeat(HeartbeatRequest("g", "a", a.member_epoch, topic_partitions=owned(a)))
     current = coord.state.consumer["g"].current["a"]
     assert current["state"] == 1 and current["assignedPartitions"] and current["partitionsPendingRevocation"]
-    (result,) = coord.leave_group("g", [("", "pod-a", None)])
-    foo = coord.topics.get("foo").topic_id
-    assert result.partitions == [(foo, p) for p in range(6)]  # 3 still assigned and 3 pending, same topic
+    (result,) = coord.leave_group("g", [MemberIdentity(group_instance_id="pod-a")]).departures
+    assert result.held == [TopicPartition("foo", p) for p in range(6)]  # 3 still assigned and 3 pending, same topic
 
 
 def test_admin_leave_on_missing_group(coord: Coordinator) -> None:
-    from groupctl.errors import KafkaError
-
-    with pytest.raises(KafkaError) as info:
-        coord.leave_group("nope", [("", "pod", None)])
-    assert (info.value.name, info.value.message) == ("UNKNOWN_MEMBER_ID", "Group nope not found.")
+    answer = coord.leave_group("nope", [MemberIdentity(group_instance_id="pod")])
+    (departure,) = answer.departures
+    assert (answer.response.error_code, departure.member.group_instance_id, departure.member.error_code) == (
+        0, "pod", KAFKA_ERROR_CODES["UNKNOWN_MEMBER_ID"])
+    assert departure.error_message == "Group nope not found."
 
 
 def test_partition_addition_bumps_epoch_and_reassigns(coord: Coordinator) -> None:
