@@ -36,7 +36,7 @@ from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.log import SegmentLog
 from groupctl.coordinator.runtime import TIMER_KINDS
 from groupctl.coordinator.topics import Topic, TopicImage
-from groupctl.describe import assigned_partitions, committed_offsets, decode_member_bytes, replayed_mixed
+from groupctl.describe import committed_offsets, replayed_mixed
 from groupctl.errors import KAFKA_ERROR_NAMES, GroupctlError, GroupNotFound, KafkaError
 from groupctl.log.writer import SegmentWriter
 from groupctl.model import (
@@ -54,6 +54,7 @@ from groupctl.model import (
     attach_log_ends,
     described_partitions,
 )
+from groupctl.protocol.member_bytes import assigned_partitions, decode_member_bytes
 
 LOG_DIR = "__consumer_offsets-0"
 TOPICS_FILE = "topics.json"

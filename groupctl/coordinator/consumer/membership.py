@@ -20,9 +20,10 @@ from groupctl.coordinator.runtime import (
     session_key,
 )
 from groupctl.coordinator.state import GroupIndex
-from groupctl.describe import current_held, stored_protocol
+from groupctl.describe import stored_protocol
 from groupctl.errors import KafkaError
 from groupctl.model import MemberIdentity
+from groupctl.protocol.member_bytes import current_held
 
 if TYPE_CHECKING:
     from groupctl.log.replay import ConsumerGroupState
