@@ -15,13 +15,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from groupctl.backends.local import read_json
 from groupctl.backends.local_shapes import checked, has, is_hex, is_int, is_list_of, is_text, is_text_or_none, reading
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.offsets import CommitPartition
 from groupctl.coordinator.runtime import classic_heartbeat_key, rebalance_key, session_key
 from groupctl.coordinator.state import assignment_map
 from groupctl.errors import KAFKA_ERROR_NAMES, GroupctlError
+from groupctl.json_files import read_json
 from groupctl.model import GroupState, MemberState, TopicPartition, format_assignment
 from groupctl.simulation.clients import (
     CLASSIC_CLIENT_STATES,
