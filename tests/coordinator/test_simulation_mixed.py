@@ -81,12 +81,12 @@ from groupctl.coordinator.runtime import MIGRATION_POLICIES, session_key
 from groupctl.coordinator.state import assignment_map
 from groupctl.model import GroupState, MemberState
 from groupctl.simulation.clients import (
+    CLIENT_STABLE,
     HEARTBEAT_INTERVAL_MS,
     ClassicClient,
     ConsumerClient,
     assignment_partitions,
 )
-from groupctl.simulation.clients import STABLE as CLIENT_STABLE
 from tests.simulation import processes, runner
 from tests.simulation.process_scenario import MAX_PASSES, ProcessScenario
 from tests.simulation.runner import classic_session_deadline
