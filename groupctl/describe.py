@@ -4,7 +4,9 @@ Three sources describe a group: the replayed state of `__consumer_offsets` recor
 local coordinator's offsets and KIP-848 groups), a live classic group (the in-process coordinator's
 rebalance in flight), and a broker's answers (DescribeGroups, ConsumerGroupDescribe). They all meet
 in the same few builders, so a group shows the same way from a dump, from DIR and from a cluster,
-and a rule such as "what a member holds" or "how a classic member's bytes read" exists once.
+and a member shows the same way whoever describes it. What the stored forms themselves say (the
+consumer-protocol bytes, the partitions a member holds) is read one floor down, in
+`groupctl.protocol.member_bytes`, which replay and the wire client use too.
 
 Nothing here changes state: the replay (`groupctl.log.replay`) folds records, this module reads.
 """
@@ -12,12 +14,12 @@ Nothing here changes state: the replay (`groupctl.log.replay`) folds records, th
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Hashable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
-from groupctl.errors import DecodeError
 from groupctl.model import CommittedOffset, GroupDescription, GroupState, Member, MemberState, TopicPartition
-from groupctl.protocol.consumer_protocol import PROTOCOL_TYPE, decode_assignment, decode_subscription
+from groupctl.protocol.consumer_protocol import PROTOCOL_TYPE
+from groupctl.protocol.member_bytes import assigned_partitions, decode_member_bytes, held_partitions
 from groupctl.protocol.primitives import uuid_to_kafka
 
 if TYPE_CHECKING:
@@ -25,38 +27,20 @@ if TYPE_CHECKING:
     from groupctl.log.replay import ClassicGroupState, ConsumerGroupState, Replay
 
 __all__ = [
-    "assigned_partitions",
     "classic_description",
     "classic_member",
     "classic_member_from_bytes",
-    "classic_member_view",
     "committed_offsets",
-    "current_held",
-    "decode_member_bytes",
     "describe_all_replayed",
     "describe_replayed",
     "from_consumer_group_describe",
     "from_describe_groups",
-    "held_partitions",
     "member_holds",
     "replayed_mixed",
     "stored_protocol",
 ]
 
-P = TypeVar("P", bound=Hashable)
-
 # -- what a member holds ---------------------------------------------------------------------------
-
-
-def held_partitions(assigned: Iterable[P], pending_revocation: Iterable[P] = ()) -> list[P]:
-    """The partitions a member holds: those assigned to it and those it has yet to revoke.
-
-    A KIP-848 member keeps consuming a partition pending revocation until it acknowledges the
-    revocation, so removing it frees both kinds; a classic member holds its decoded assignment
-    (nothing is ever pending). Each partition once, in first-seen order; any partition form works
-    (TopicPartition, (topic id, partition) ...), so every caller applies the same rule.
-    """
-    return list(dict.fromkeys([*assigned, *pending_revocation]))
 
 
 def member_holds(member: Member) -> list[TopicPartition]:
@@ -64,59 +48,7 @@ def member_holds(member: Member) -> list[TopicPartition]:
     return sorted(held_partitions(member.assignment, member.pending_revocation))
 
 
-def _record_pairs(topic_partitions: Iterable[dict] | None) -> list[tuple[Any, int]]:
-    return [(tps.get("topicId"), p) for tps in topic_partitions or () for p in tps.get("partitions") or ()]
-
-
-def current_held(current: dict | None) -> list[tuple[Any, int]]:
-    """`held_partitions` of a ConsumerGroupCurrentMemberAssignment value (type 8) as (topic id, partition)."""
-    if not current:
-        return []
-    return held_partitions(_record_pairs(current.get("assignedPartitions")),
-                           _record_pairs(current.get("partitionsPendingRevocation")))
-
-
-# -- classic members: the consumer-protocol bytes ---------------------------------------------------
-
-
-def _decode_or_none(decode: Callable[[bytes], tuple[int, dict[str, Any]]], raw: bytes | None) -> dict | None:
-    if raw is None:
-        return None
-    try:
-        return decode(raw)[1]
-    except DecodeError:
-        return None
-
-
-def decode_member_bytes(
-    subscription: bytes | None, assignment: bytes | None, consumer: bool
-) -> tuple[dict | None, dict | None]:
-    """A classic member's subscription and assignment decoded as the consumer protocol.
-
-    None for either when the group does not use the consumer protocol (`consumer` False) or the
-    bytes do not decode: Kafka's tools then leave them undecoded too.
-    """
-    if not consumer:
-        return None, None
-    return _decode_or_none(decode_subscription, subscription), _decode_or_none(decode_assignment, assignment)
-
-
-def classic_member_view(member: dict, consumer: bool) -> dict:
-    """A copy of a GroupMetadataValue member dict plus `decodedSubscription` and `decodedAssignment`
-    (never mutate the record: replays compare records by value)."""
-    out = dict(member)
-    out["decodedSubscription"], out["decodedAssignment"] = decode_member_bytes(
-        member.get("subscription"), member.get("assignment"), consumer
-    )
-    return out
-
-
-def assigned_partitions(decoded_assignment: dict | None) -> list[TopicPartition]:
-    """The partitions of a decoded ConsumerProtocolAssignment, in its order (empty when None)."""
-    if not decoded_assignment:
-        return []
-    return [TopicPartition(tp["topic"], p) for tp in decoded_assignment.get("assignedPartitions") or ()
-            for p in tp["partitions"]]
+# -- classic members -------------------------------------------------------------------------------
 
 
 def classic_member(

@@ -5,6 +5,7 @@ live one.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
@@ -37,6 +38,16 @@ class MemberState(IntEnum):
             return cls(value).name
         except ValueError:
             return cls.UNKNOWN.name
+
+
+#: The characters and length of a group.instance.id, matched in full; `is_instance_id` is the whole rule.
+INSTANCE_ID_PATTERN = re.compile(r"[A-Za-z0-9._-]{1,249}")
+
+
+def is_instance_id(text: str) -> bool:
+    """Kafka's rule for a group.instance.id (`JoinGroupRequest.validateGroupInstanceId`, its topic-name
+    rule): 1 to 249 ASCII letters, digits, '.', '_' and '-', and neither "." nor ".."."""
+    return INSTANCE_ID_PATTERN.fullmatch(text) is not None and text not in (".", "..")
 
 
 # Kafka's state names per group type, in the order its tools list them.
@@ -238,6 +249,13 @@ class GroupDescription:
         return member.protocol == "consumer"
 
 
+#: Kafka's config sources, as its admin client and tools name them (a group's own override is
+#: GROUP_CONFIG, id 8, on the wire; `kafka-configs.sh` prints it as DYNAMIC_GROUP_CONFIG).
+SOURCE_GROUP = "DYNAMIC_GROUP_CONFIG"
+SOURCE_STATIC_BROKER = "STATIC_BROKER_CONFIG"
+SOURCE_DEFAULT = "DEFAULT_CONFIG"
+
+
 @dataclass(slots=True)
 class ConfigEntry:
     """One group config as `group config get` shows it: the value in force, where it comes from,
@@ -246,7 +264,7 @@ class ConfigEntry:
     name: str
     value: int | bool | str | None
     default: int | bool | str | None
-    source: str  # DYNAMIC_GROUP_CONFIG (an override), STATIC_BROKER_CONFIG, DEFAULT_CONFIG
+    source: str  # SOURCE_GROUP (an override), SOURCE_STATIC_BROKER, SOURCE_DEFAULT
     minimum: int | None = None
     maximum: int | None = None
     minimum_name: str | None = None

@@ -13,10 +13,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from groupctl.coordinator.configs import SOURCE_GROUP
 from groupctl.describe import member_holds
 from groupctl.errors import GroupctlError, GroupNotFound
-from groupctl.model import ConfigEntry, GroupDescription, RemovalResult
+from groupctl.model import SOURCE_GROUP, ConfigEntry, GroupDescription, RemovalResult
 from groupctl.protocol.data.groups import MemberIdentity
 
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
 """describe.py: every source of a GroupDescription reads a group the same way.
 
 A classic member written to a GroupMetadataValue, held by a live group, and sent in a DescribeGroups
-answer is one member; the partitions a member holds follow one rule in every form they come in.
+answer is one member. (How the stored forms themselves read is tests/protocol/test_member_bytes.py.)
 """
 
 from __future__ import annotations
@@ -14,15 +14,11 @@ from groupctl.describe import (
     classic_description,
     classic_member,
     classic_member_from_bytes,
-    classic_member_view,
     committed_offsets,
-    current_held,
-    decode_member_bytes,
     describe_all_replayed,
     describe_replayed,
     from_consumer_group_describe,
     from_describe_groups,
-    held_partitions,
     member_holds,
     replayed_mixed,
     stored_protocol,
@@ -40,7 +36,6 @@ from groupctl.protocol.records import encode_key, encode_value
 from tests.mixed_groups import GROUPS, ORACLE_CLASSIC, ORACLE_CONSUMER, group_records
 
 TOPIC_ID = uuid.UUID("6513270e-269e-0d37-f2a7-4de452e6b438")
-OTHER_ID = uuid.UUID("00000000-0000-0000-0000-0000000000aa")
 SUBSCRIPTION = encode_subscription(
     {"topics": ["orders", "audit"], "userData": None, "ownedPartitions": [], "generationId": 4, "rackId": "rack-a"}, 3
 )
@@ -75,42 +70,14 @@ def stored_member(member_id: str, *, rebalance: int = 30000, subscription: bytes
 # -- what a member holds ---------------------------------------------------------------------------
 
 
-def test_a_member_holds_its_assignment_and_what_it_has_yet_to_revoke_each_once() -> None:
+def test_a_described_member_holds_its_assignment_and_what_it_has_yet_to_revoke_sorted() -> None:
     a0, a1, b0 = TopicPartition("a", 0), TopicPartition("a", 1), TopicPartition("b", 0)
-    assert held_partitions([a1, a0], [b0, a1]) == [a1, a0, b0]
-    assert held_partitions([], []) == []
     member = Member("m", None, "c", "h", "consumer", assignment=[b0, a1], pending_revocation=[a0, b0])
     assert member_holds(member) == [a0, a1, b0]
     assert member_holds(Member("m", None, "c", "h", "classic", assignment=[b0])) == [b0]
 
 
-def test_the_same_rule_reads_a_current_assignment_record() -> None:
-    current = {
-        "assignedPartitions": [{"topicId": TOPIC_ID, "partitions": [0, 1]}],
-        "partitionsPendingRevocation": [{"topicId": TOPIC_ID, "partitions": [1, 2]},
-                                        {"topicId": OTHER_ID, "partitions": [0]}],
-    }
-    assert current_held(current) == [(TOPIC_ID, 0), (TOPIC_ID, 1), (TOPIC_ID, 2), (OTHER_ID, 0)]
-    assert current_held(None) == [] and current_held({}) == []
-
-
-# -- classic member bytes --------------------------------------------------------------------------
-
-
-def test_member_bytes_decode_only_for_the_consumer_protocol_and_only_when_valid() -> None:
-    subscription, assignment = decode_member_bytes(SUBSCRIPTION, ASSIGNMENT, True)
-    assert subscription["topics"] == ["orders", "audit"] and subscription["rackId"] == "rack-a"
-    assert assignment["assignedPartitions"][0] == {"topic": "orders", "partitions": [3, 1]}
-    assert decode_member_bytes(SUBSCRIPTION, ASSIGNMENT, False) == (None, None)
-    assert decode_member_bytes(b"\x00\x01junk", b"", True) == (None, None)
-    assert decode_member_bytes(None, None, True) == (None, None)
-
-
-def test_a_member_view_is_a_copy_and_leaves_the_record_alone() -> None:
-    member = stored_member("m-1")
-    view = classic_member_view(member, True)
-    assert view["decodedSubscription"]["topics"] == ["orders", "audit"]
-    assert "decodedSubscription" not in member and view["subscription"] is member["subscription"]
+# -- classic members -------------------------------------------------------------------------------
 
 
 def test_a_rebalance_timeout_of_minus_one_reads_as_the_session_timeout() -> None:

@@ -1,10 +1,11 @@
-"""model.py: what a description says about a group beyond its fields (online migration)."""
+"""model.py: what a description says about a group beyond its fields (online migration), and Kafka's rule
+for a group.instance.id."""
 
 from __future__ import annotations
 
 import pytest
 
-from groupctl.model import GroupDescription, Member, empty_group_epochs
+from groupctl.model import INSTANCE_ID_PATTERN, GroupDescription, Member, empty_group_epochs, is_instance_id
 
 
 def _members(*protocols: str) -> list[Member]:
@@ -47,3 +48,17 @@ def test_an_empty_consumer_group_converged_by_its_epochs(group_epoch, assignment
     # With members the state already says it: Assigning when the group epoch is ahead, and so on.
     assert GroupDescription("g", "consumer", "Assigning", group_epoch=9, assignment_epoch=8).converged is False
     assert GroupDescription("g", "classic", "Empty", group_epoch=3).converged is True
+
+
+@pytest.mark.parametrize("text", ["pod-1", "a.b_c-D9", "...", "x" * 249, "0"])
+def test_an_instance_id_is_1_to_249_of_kafka_s_characters(text) -> None:
+    assert is_instance_id(text)
+
+
+@pytest.mark.parametrize("text", ["", ".", "..", "x" * 250, "pod 1", "pöd", "a/b", "a#b", "pod-1\n"])
+def test_anything_else_is_not_an_instance_id(text) -> None:
+    assert not is_instance_id(text)
+
+
+def test_the_pattern_alone_is_the_characters_and_length_without_the_dot_names() -> None:
+    assert INSTANCE_ID_PATTERN.fullmatch("..") and not INSTANCE_ID_PATTERN.fullmatch("x" * 250)

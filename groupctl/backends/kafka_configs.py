@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from groupctl.coordinator.configs import GROUP_CONFIGS, SOURCE_GROUP, ConfigKey
-from groupctl.model import ConfigEntry
+from groupctl.coordinator.configs import GROUP_CONFIGS, ConfigKey
+from groupctl.model import SOURCE_GROUP, ConfigEntry
 
 Value = int | bool | str | None
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import json
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -26,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from groupctl.backends.local_classic import is_snapshot, restore_classic, snapshot_classic
-from groupctl.backends.local_files import ReadOnlyDir, StateNotWritten, json_bytes, write_files, write_json_atomically
-from groupctl.backends.local_readonly import ReadOnlySegment
+from groupctl.backends.local_readonly import ReadOnlyDir, ReadOnlySegment
+from groupctl.backends.local_settings import coordinator_settings, group_config_broker, read_settings
 from groupctl.backends.local_shapes import checked, has, is_int, is_list_of, reading
 from groupctl.coordinator.clock import Clock, ManualClock, WallClock
 from groupctl.coordinator.configs import GroupConfigs
@@ -38,6 +37,7 @@ from groupctl.coordinator.runtime import TIMER_KINDS
 from groupctl.coordinator.topics import Topic, TopicImage
 from groupctl.describe import committed_offsets, replayed_mixed
 from groupctl.errors import KAFKA_ERROR_NAMES, GroupctlError, GroupNotFound, KafkaError
+from groupctl.json_files import StateNotWritten, json_bytes, read_json, write_files
 from groupctl.leaving import removal_results
 from groupctl.log.writer import SegmentWriter
 from groupctl.model import (
@@ -77,7 +77,7 @@ _LOCK_POLL_S = 0.05
 EPOCH_MS = 1_767_225_600_000
 #: Why opening DIR's lock for writing fails on a DIR that can be read but not written.
 _READ_ONLY_ERRNOS = frozenset({errno.EROFS, errno.EACCES, errno.EPERM})
-__all__ = ["LocalBackend", "ReadOnlyDir", "StateNotWritten", "read_json", "write_json_atomically"]
+__all__ = ["LocalBackend", "ReadOnlyDir", "StateNotWritten"]
 
 
 def _alive(pid: object) -> bool:
@@ -156,21 +156,12 @@ def _disk_bytes(path: Path) -> bytes | None:
         return None
 
 
-def read_json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError) as exc:
-        raise GroupctlError(f"{path} is unreadable ({exc}); restore it or start a new --local directory") from exc
-
-
 class LocalBackend:
     """One invocation's view of DIR; use as a context manager (the lock is held until close).
 
     A command is applied whole or not at all: the log records it appends (fsynced as they go) and
     the state files it changes are one change. The state files are written last, all or none
-    (`local_files.write_files`); when they cannot be (a full disk), or anything fails on the way, the
+    (`groupctl.json_files.write_files`); when they cannot be (a full disk), or anything fails on the way, the
     log is cut back to where the command found it, so DIR is as it was and the command says so (exit
     1). `groupctl serve` is the exception: it has acknowledged every append to a client when it
     saves, so its log is never cut back (`acknowledges_appends`), and the state files follow it.
@@ -283,8 +274,6 @@ class LocalBackend:
                             "running")
 
     def _open(self) -> None:
-        from groupctl.backends.local_settings import coordinator_settings, group_config_broker, read_settings
-
         #: DIR's saved broker settings, and the ones this invocation runs with (given ones over them).
         self.saved_settings = read_settings(self.directory)
         self.broker_settings = {**self.saved_settings, **self._given_settings}

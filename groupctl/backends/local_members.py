@@ -15,18 +15,18 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from groupctl.backends.local import read_json
 from groupctl.backends.local_shapes import checked, has, is_hex, is_int, is_list_of, is_text, is_text_or_none, reading
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.offsets import CommitPartition
 from groupctl.coordinator.runtime import classic_heartbeat_key, rebalance_key, session_key
 from groupctl.coordinator.state import assignment_map
 from groupctl.errors import KAFKA_ERROR_NAMES, GroupctlError
+from groupctl.json_files import read_json
 from groupctl.model import GroupState, MemberState, TopicPartition, format_assignment
 from groupctl.simulation.clients import (
     CLASSIC_CLIENT_STATES,
-    STABLE,
-    UNJOINED,
+    CLIENT_STABLE,
+    CLIENT_UNJOINED,
     ClassicClient,
     ConsumerClient,
     HeartbeatResult,
@@ -418,7 +418,7 @@ class LocalMembers(VirtualTimeDriver):
         """What `close()` will send, in words."""
         if isinstance(client, ClassicClient):
             if client.instance_id is None:
-                return "LeaveGroup" if client.member_id and client.state != UNJOINED else "nothing (not joined)"
+                return "LeaveGroup" if client.member_id and client.state != CLIENT_UNJOINED else "nothing (not joined)"
             return (f"nothing (a static classic member stays in the group until its session timeout, "
                     f"{client.session_timeout_ms} ms, expires)")
         assert isinstance(client, ConsumerClient)
@@ -482,7 +482,7 @@ class LocalMembers(VirtualTimeDriver):
                 return False
             for c in running:
                 member = classic.members.get(c.member_id)
-                if not isinstance(c, ClassicClient) or member is None or c.state != STABLE or c.inbox \
+                if not isinstance(c, ClassicClient) or member is None or c.state != CLIENT_STABLE or c.inbox \
                         or c.generation != classic.generation or c.owned != assignment_partitions(member.assignment):
                     return False
             return True
@@ -500,7 +500,7 @@ class LocalMembers(VirtualTimeDriver):
                 # member epoch, and it owns what it was given once it has synced.
                 names = {(topic.name, p) for tid, ps in assigned.items() if (topic := self.coord.topics.by_id(tid))
                          for p in ps}
-                if c.state != STABLE or c.inbox or c.generation != current["memberEpoch"] or c.owned != names:
+                if c.state != CLIENT_STABLE or c.inbox or c.generation != current["memberEpoch"] or c.owned != names:
                     return False
             elif not isinstance(c, ConsumerClient) or c.epoch != current["memberEpoch"] or c.owned_ids != assigned:
                 return False

@@ -10,10 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from groupctl.backends.local_files import ReadOnlyDir
+from groupctl.errors import GroupctlError
 from groupctl.log.decode import DecodedRecord, decode_record
 from groupctl.log.segment import iter_batches
 from groupctl.log.writer import segment_file_name
+
+
+class ReadOnlyDir(GroupctlError):
+    """A command that changes DIR was run on a DIR that can only be read."""
 
 
 class ReadOnlySegment:

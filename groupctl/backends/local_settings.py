@@ -22,6 +22,8 @@ from groupctl.coordinator.runtime import (
     MIGRATION_POLICIES,
     migration_policy,
 )
+from groupctl.errors import GroupctlError
+from groupctl.json_files import json_bytes, read_json, write_files
 
 SETTINGS_FILE = "broker-settings.json"
 FILE_VERSION = 1
@@ -124,9 +126,6 @@ def parse_assignments(pairs: Iterable[str]) -> dict[str, Value]:
 
 def read_settings(directory: Path) -> dict[str, Value]:
     """The values DIR saved (none when it has no settings file), checked as they were when set."""
-    from groupctl.backends.local import read_json
-    from groupctl.errors import GroupctlError
-
     path = directory / SETTINGS_FILE
     data = read_json(path)
     if data is None:
@@ -149,8 +148,6 @@ def settings_document(values: Mapping[str, Value]) -> dict[str, Any] | None:
 
 def write_settings(directory: Path, values: Mapping[str, Value]) -> None:
     """Save DIR's values (atomically); with none left the file goes, and DIR runs on Kafka's defaults."""
-    from groupctl.backends.local_files import json_bytes, write_files
-
     document = settings_document(values)
     write_files({directory / SETTINGS_FILE: None if document is None else json_bytes(document)})
 

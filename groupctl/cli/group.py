@@ -31,6 +31,7 @@ from groupctl.model import (
     GroupState,
     RemovalResult,
     format_assignment,
+    is_instance_id,
 )
 from groupctl.operations import WOULD_REMOVE, ConfigChange, RejoinCheck, Removal
 from groupctl.output import Column, OutputFormat, render, to_item, write_table
@@ -59,8 +60,6 @@ GROUP_STATES = tuple(dict.fromkeys(CLASSIC_STATES + CONSUMER_STATES))
 REBALANCING = (GroupState.PREPARING_REBALANCE, GroupState.COMPLETING_REBALANCE, GroupState.ASSIGNING,
                GroupState.RECONCILING)
 DEFAULT_REASON = "groupctl remove-members"
-# Kafka's rule for group.instance.id (JoinGroupRequest.validateGroupInstanceId).
-INSTANCE_ID = re.compile(r"[A-Za-z0-9._-]{1,249}")
 
 TypeOption = typer.Option(
     None, "--type", "-t", metavar="TYPE[,TYPE...]",
@@ -243,7 +242,7 @@ ANNOUNCED_WAIT_S = 1.0
 
 
 def _instance_id(value: str, where: str) -> str:
-    if not INSTANCE_ID.fullmatch(value) or value in (".", ".."):
+    if not is_instance_id(value):
         raise UsageError(f"{where}'{value}' is not a group.instance.id: Kafka allows 1 to 249 ASCII letters, "
                          "digits, '.', '_' and '-'")
     return value

@@ -18,11 +18,10 @@ import typer
 
 from groupctl.cli.cluster import NO_LOCAL, LocalOption
 from groupctl.cli.completion import complete_coordinator_versions, complete_local_group_ids
-from groupctl.cli.group import INSTANCE_ID
 from groupctl.cli.names import group_ids_callback, name_callback, topics_callback
 from groupctl.cli.options import OutputOption, kafka_int, output_format
 from groupctl.errors import GroupctlError, PartialFailure, UsageError
-from groupctl.model import format_assignment
+from groupctl.model import INSTANCE_ID_PATTERN, format_assignment, is_instance_id
 from groupctl.output import Column, OutputFormat, iso_ms, render, to_item
 from groupctl.plurals import counted, plural
 
@@ -441,12 +440,12 @@ def member_join(
     """
     from groupctl.backends.local_members import DEFAULT_SESSION_TIMEOUT_MS, MemberLaunch
 
-    if not INSTANCE_ID.fullmatch(name):
+    if not INSTANCE_ID_PATTERN.fullmatch(name):
         raise UsageError(f"member name '{name}' must be 1 to 249 ASCII letters, digits, '.', '_' or '-' "
                          "(it is the member's client.id)")
     if group == "":
         raise UsageError("--group: the group id cannot be empty (INVALID_GROUP_ID)")
-    if instance_id is not None and (not INSTANCE_ID.fullmatch(instance_id) or instance_id in (".", "..")):
+    if instance_id is not None and not is_instance_id(instance_id):
         raise UsageError(f"--instance-id '{instance_id}' is not a group.instance.id: Kafka allows 1 to 249 ASCII "
                          "letters, digits, '.', '_' and '-'")
     names = list(dict.fromkeys(_csv_values(topics)))

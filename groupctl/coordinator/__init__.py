@@ -22,7 +22,7 @@ How state changes (the rule the code keeps):
   by its first consumer-protocol member (the classic tombstone and the consumer group's records in the
   same batch as the joining heartbeat's, which runs against the converted group held aside, so a
   refused heartbeat leaves the classic group as it was), classic members served inside a consumer
-  group (`consumer/classic_members`, through the heartbeat's own steps), and the conversion back,
+  group (`consumer/classic_requests`, through the heartbeat's own steps), and the conversion back,
   which, as in Kafka, replaces the records of the members' removal and creates the live classic
   group directly.
 

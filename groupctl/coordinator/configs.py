@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from groupctl.errors import KafkaError
+from groupctl.model import SOURCE_DEFAULT, SOURCE_GROUP, SOURCE_STATIC_BROKER
 
 #: Broker settings a group config falls back to or is bounded by, with Kafka's defaults.
 BROKER_DEFAULTS: dict[str, int | bool | str] = {
@@ -87,13 +88,6 @@ GROUP_CONFIGS: dict[str, ConfigKey] = {
         ConfigKey("streams.initial.rebalance.delay.ms", "INT", 0, "group.streams.initial.rebalance.delay.ms"),
     )
 }
-
-#: Kafka's config sources, as its admin client and tools name them (a group's own override is
-#: GROUP_CONFIG, id 8, on the wire; `kafka-configs.sh` prints it as DYNAMIC_GROUP_CONFIG).
-SOURCE_GROUP = "DYNAMIC_GROUP_CONFIG"
-SOURCE_STATIC_BROKER = "STATIC_BROKER_CONFIG"
-SOURCE_DEFAULT = "DEFAULT_CONFIG"
-
 
 @dataclass(frozen=True, slots=True)
 class ConfigValue:

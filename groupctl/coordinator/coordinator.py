@@ -30,7 +30,7 @@ from groupctl.coordinator.classic.records import empty_group_record, group_tombs
 from groupctl.coordinator.clock import Clock, ManualClock, Timers
 from groupctl.coordinator.configs import ConfigValue, GroupConfigs
 from groupctl.coordinator.consumer import JOIN_EPOCH, ConsumerGroups, HeartbeatRequest, HeartbeatResponse
-from groupctl.coordinator.consumer import classic_members as members_of_consumer
+from groupctl.coordinator.consumer import classic_requests as members_of_consumer
 from groupctl.coordinator.consumer.heartbeat import heartbeat as consumer_heartbeat
 from groupctl.coordinator.consumer.membership import group_tombstones
 from groupctl.coordinator.ids import IdGenerator

@@ -25,7 +25,7 @@ from groupctl.coordinator.classic.messages import JoinGroupResponse, SyncGroupRe
 from groupctl.coordinator.classic.records import group_record, group_tombstone
 from groupctl.coordinator.consumer import ConsumerGroups, HeartbeatRequest, HeartbeatResponse
 from groupctl.coordinator.consumer import records as rec
-from groupctl.coordinator.consumer.classic_members import assignment_bytes, classic_metadata
+from groupctl.coordinator.consumer.classic_requests import assignment_bytes, classic_metadata
 from groupctl.coordinator.consumer.heartbeat import heartbeat as consumer_heartbeat
 from groupctl.coordinator.consumer.membership import group_tombstones, uses_classic
 from groupctl.coordinator.consumer.reconcile import MemberAssignment

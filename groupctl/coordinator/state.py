@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from groupctl.describe import current_held
 from groupctl.log.replay import Replay
+from groupctl.protocol.member_bytes import current_held
 
 TopicPartitionKey = tuple[uuid.UUID, int]
 

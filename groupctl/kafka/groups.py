@@ -12,7 +12,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from groupctl.describe import assigned_partitions, decode_member_bytes
 from groupctl.kafka.cluster import Broker, Cluster
 from groupctl.kafka.connection import BrokerConnection
 from groupctl.kafka.coordinator import INITIAL_BACKOFF_S, MAX_BACKOFF_S, RETRIABLE, on_coordinators
@@ -21,6 +20,7 @@ from groupctl.kafka.errors import UnsupportedApi, WireClientError, broker_error,
 from groupctl.model import GroupListing, GroupState, TopicPartition
 from groupctl.protocol import consumer_protocol
 from groupctl.protocol.data.groups import LeaveGroupRequestData, LeaveGroupResponseData, MemberIdentity
+from groupctl.protocol.member_bytes import assigned_partitions, decode_member_bytes
 from groupctl.protocol.primitives import uuid_to_kafka
 
 LIST_GROUPS: Final = 16

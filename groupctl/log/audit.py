@@ -20,11 +20,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from groupctl.describe import current_held
 from groupctl.errors import DecodeError
 from groupctl.model import Finding, empty_group_epochs
 from groupctl.plurals import counted, plural
 from groupctl.protocol.consumer_protocol import ASSIGNMENT, SUBSCRIPTION, reads_as_earlier_version, version_of
+from groupctl.protocol.member_bytes import current_held
 from groupctl.protocol.primitives import uuid_to_kafka
 from groupctl.protocol.records import RECORD_TYPE_NAMES, RecordKey, encode_key
 

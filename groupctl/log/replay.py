@@ -29,6 +29,7 @@ from typing import Any, NamedTuple
 from groupctl.log.decode import DecodedRecord
 from groupctl.model import GroupState, MemberState
 from groupctl.protocol.consumer_protocol import PROTOCOL_TYPE
+from groupctl.protocol.member_bytes import classic_member_view
 
 __all__ = [
     "DEFAULT_ASSIGNOR",
@@ -114,9 +115,6 @@ class ClassicGroupState:
     def members(self) -> list[dict]:
         """The member dicts with their consumer-protocol bytes decoded (once, on first use)."""
         if self._members is None:
-            # Imported here: reading the bytes is describe's rule, and describe reads this module's state.
-            from groupctl.describe import classic_member_view
-
             consumer = self.protocol_type == PROTOCOL_TYPE
             self._members = [classic_member_view(m, consumer) for m in self.raw_members]
         return self._members

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from groupctl.backends.local import SERVING_FILE, LocalBackend, read_json, write_json_atomically
+from groupctl.backends.local import SERVING_FILE, LocalBackend
 from groupctl.coordinator.coordinator import Coordinator
+from groupctl.json_files import read_json, write_json_atomically
 from groupctl.protocol.primitives import uuid_to_kafka
 from groupctl.server.peer_log import PeerLog
 

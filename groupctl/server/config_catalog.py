@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from groupctl.backends.local import read_json, write_json_atomically
 from groupctl.errors import KafkaError
+from groupctl.json_files import read_json, write_json_atomically
 
 TOPIC_CONFIGS_FILE = "topic-configs.json"
 

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from groupctl.coordinator.configs import BROKER_DEFAULTS, GROUP_CONFIGS, SOURCE_GROUP
+from groupctl.coordinator.configs import BROKER_DEFAULTS, GROUP_CONFIGS
 from groupctl.coordinator.coordinator import CLASSIC_DEFAULTS
 from groupctl.coordinator.runtime import DEFAULT_MIGRATION_POLICY
 from groupctl.coordinator.topics import validate_topic_name
 from groupctl.errors import KafkaError
+from groupctl.model import SOURCE_DEFAULT, SOURCE_GROUP, SOURCE_STATIC_BROKER
 from groupctl.server.broker import Broker
 from groupctl.server.config_catalog import (
     SOURCE_IDS,
@@ -82,10 +83,10 @@ def group_entries(broker: Broker, group_id: str) -> list[Entry]:
             synonyms.append((value.name, _text(value.value), SOURCE_GROUP))
         if key.broker_default:
             if key.broker_default in configs.explicit_broker:
-                synonyms.append((key.broker_default, _text(configs.broker[key.broker_default]), "STATIC_BROKER_CONFIG"))
-            synonyms.append((key.broker_default, _text(BROKER_DEFAULTS[key.broker_default]), "DEFAULT_CONFIG"))
+                synonyms.append((key.broker_default, _text(configs.broker[key.broker_default]), SOURCE_STATIC_BROKER))
+            synonyms.append((key.broker_default, _text(BROKER_DEFAULTS[key.broker_default]), SOURCE_DEFAULT))
         elif key.default is not None:
-            synonyms.append((value.name, _text(key.default), "DEFAULT_CONFIG"))
+            synonyms.append((value.name, _text(key.default), SOURCE_DEFAULT))
         out.append(Entry(value.name, _text(value.value), value.source, key.type, False, tuple(synonyms)))
     return out
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from groupctl.backends.local import read_json, write_json_atomically
 from groupctl.errors import KAFKA_ERROR_CODES
+from groupctl.json_files import read_json, write_json_atomically
 from groupctl.server.dispatch import Body, RequestContext, handles
 
 PRODUCER_IDS_FILE = "producer-ids.json"

@@ -162,8 +162,11 @@ class SimulatedClient(ABC):
 
 # -- classic ---------------------------------------------------------------------------------------
 
-UNJOINED, JOINING, SYNCING, STABLE, STOPPED = "unjoined", "joining", "syncing", "stable", "stopped"
-CLASSIC_CLIENT_STATES = (UNJOINED, JOINING, SYNCING, STABLE, STOPPED)
+#: A classic client's own states, as `to_jsonable` writes them; named CLIENT_ so that none reads as a
+#: group's state (`GroupState.STABLE` is "Stable") or a KIP-848 member's (`MemberState.STABLE`).
+CLIENT_UNJOINED, CLIENT_JOINING, CLIENT_SYNCING = "unjoined", "joining", "syncing"
+CLIENT_STABLE, CLIENT_STOPPED = "stable", "stopped"
+CLASSIC_CLIENT_STATES = (CLIENT_UNJOINED, CLIENT_JOINING, CLIENT_SYNCING, CLIENT_STABLE, CLIENT_STOPPED)
 #: What the Java consumer's JoinGroup/SyncGroup/Heartbeat handlers raise to the application instead of rejoining.
 CLASSIC_FATAL_ERRORS = ("FENCED_INSTANCE_ID", "INCONSISTENT_GROUP_PROTOCOL", "INVALID_SESSION_TIMEOUT",
                         "INVALID_GROUP_ID", "GROUP_MAX_SIZE_REACHED")
@@ -190,7 +193,7 @@ class ClassicClient(SimulatedClient):
         self.client_id = client_id
         self.generation = -1
         self.protocol_name: str | None = None
-        self.state = STOPPED
+        self.state = CLIENT_STOPPED
         self.next_heartbeat = 0
         self.inbox: deque[JoinGroupResponse | SyncGroupResponse] = deque()
         # The leader's `assignmentSnapshot`: partition counts it assigned from; a change means a rebalance.
@@ -200,12 +203,12 @@ class ClassicClient(SimulatedClient):
         self.incarnation += 1
         self.running = True
         self.member_id, self.generation, self.protocol_name = "", -1, None
-        self.state = UNJOINED
+        self.state = CLIENT_UNJOINED
         self.inbox.clear()
 
     def crash(self) -> None:
         super().crash()
-        self.state = STOPPED
+        self.state = CLIENT_STOPPED
         self.inbox.clear()
 
     def to_jsonable(self) -> dict[str, Any]:
@@ -218,7 +221,7 @@ class ClassicClient(SimulatedClient):
 
     def stop(self) -> None:
         """`KafkaConsumer.close()`: a dynamic member that is in the group leaves; a static one says nothing."""
-        if self.running and self.instance_id is None and self.member_id and self.state != UNJOINED:
+        if self.running and self.instance_id is None and self.member_id and self.state != CLIENT_UNJOINED:
             try:
                 leaving = [MemberIdentity(member_id=self.member_id, reason="the consumer is being closed")]
                 answer = self.coord.leave_group(self.group_id, leaving)
@@ -230,16 +233,16 @@ class ClassicClient(SimulatedClient):
                         self._anomaly(f"LeaveGroup answered {_error_name(member.error_code)} for {member.member_id}")
         self._set_owned(frozenset())
         self.running = False
-        self.state = STOPPED
+        self.state = CLIENT_STOPPED
         self.incarnation += 1
         self.inbox.clear()
 
     def next_due(self) -> int | None:
         if not self.running:
             return None
-        if self.inbox or self.state == UNJOINED:
+        if self.inbox or self.state == CLIENT_UNJOINED:
             return self.now
-        return self.next_heartbeat if self.state == STABLE else None
+        return self.next_heartbeat if self.state == CLIENT_STABLE else None
 
     def tick(self) -> bool:
         acted = False
@@ -252,11 +255,11 @@ class ClassicClient(SimulatedClient):
                     self._on_join(answer)
                 else:
                     self._on_sync(answer)
-            elif self.state == UNJOINED:
+            elif self.state == CLIENT_UNJOINED:
                 self._join()
-            elif self.state == STABLE and self.now >= self.next_heartbeat:
+            elif self.state == CLIENT_STABLE and self.now >= self.next_heartbeat:
                 if self._rejoin_needed():
-                    self.state = UNJOINED  # `rejoinNeededOrPending()`: the metadata it joined with changed
+                    self.state = CLIENT_UNJOINED  # `rejoinNeededOrPending()`: the metadata it joined with changed
                 else:
                     self._heartbeat()
             else:
@@ -300,7 +303,7 @@ class ClassicClient(SimulatedClient):
 
     def _join(self) -> None:
         self._set_owned(frozenset())  # eager: onPartitionsRevoked(everything) before JoinGroup
-        self.state = JOINING
+        self.state = CLIENT_JOINING
         if self.regex is not None:
             self.topics = self._resolved_topics()
         subscription = self._subscription()
@@ -323,14 +326,14 @@ class ClassicClient(SimulatedClient):
                 self.assigned_metadata = self._partition_counts(
                     sorted({t for info in self._subscriptions(r.members) for t in info.topics})
                 )
-            self.state = SYNCING
+            self.state = CLIENT_SYNCING
             self.coord.sync_group(SyncGroupRequest(
                 self.group_id, self.generation, self.member_id, self.instance_id, PROTOCOL_TYPE, self.protocol_name,
                 assignments,
             ), self._deliver(self.incarnation))
         elif code == _CODE["MEMBER_ID_REQUIRED"]:
             self.member_id = r.member_id
-            self.state = UNJOINED
+            self.state = CLIENT_UNJOINED
         else:
             self._on_group_error(code, "JoinGroup")
 
@@ -339,7 +342,7 @@ class ClassicClient(SimulatedClient):
             self._on_group_error(r.error_code, "SyncGroup")
             return
         self._set_owned(assignment_partitions(r.assignment))
-        self.state = STABLE
+        self.state = CLIENT_STABLE
         self.next_heartbeat = self.now + HEARTBEAT_INTERVAL_MS
 
     def _heartbeat(self) -> None:
@@ -353,7 +356,7 @@ class ClassicClient(SimulatedClient):
         """The heartbeat thread's request; only a member of a stable generation acts on the answer."""
         member_id, generation = self.member_id, self.generation
         code = self.coord.classic_heartbeat(self.group_id, generation, member_id, self.instance_id)
-        if self.state == STABLE:
+        if self.state == CLIENT_STABLE:
             if code == 0:
                 self.next_heartbeat = self.now + HEARTBEAT_INTERVAL_MS
             else:
@@ -365,7 +368,7 @@ class ClassicClient(SimulatedClient):
         name = _error_name(code)
         if name in CLASSIC_FATAL_ERRORS:
             self._fail(f"{api} answered {name}: the consumer shuts down")
-            self.state = STOPPED
+            self.state = CLIENT_STOPPED
             self.inbox.clear()
             return
         if name == "UNKNOWN_MEMBER_ID":
@@ -374,7 +377,7 @@ class ClassicClient(SimulatedClient):
             self.generation = -1
         elif name != "REBALANCE_IN_PROGRESS":
             self._anomaly(f"{api} answered {name}; rejoining")
-        self.state = UNJOINED
+        self.state = CLIENT_UNJOINED
 
     def _subscriptions(self, members: list[tuple[str, str | None, bytes]]) -> list[RangeMember]:
         infos = []
@@ -692,8 +695,8 @@ def restore_client(coord: Coordinator, data: dict[str, Any], *, observe: Observe
         classic.next_heartbeat = int(data["nextHeartbeatMs"])
         classic.assigned_metadata = data["assignedMetadata"]
         classic.inbox.extend(_answer_from(a) for a in data["inbox"])
-        if classic.running and classic.state in (JOINING, SYNCING) and not classic.inbox:
-            classic.state = UNJOINED
+        if classic.running and classic.state in (CLIENT_JOINING, CLIENT_SYNCING) and not classic.inbox:
+            classic.state = CLIENT_UNJOINED
         client = classic
     elif data["protocol"] == "consumer":
         consumer = ConsumerClient(coord, name, group_id, topics, instance_id=data["instanceId"], ids=ids,

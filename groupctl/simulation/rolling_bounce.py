@@ -25,9 +25,9 @@ from groupctl.coordinator.state import assignment_map
 from groupctl.errors import KafkaError
 from groupctl.model import GroupState, TopicPartition
 from groupctl.simulation.clients import (
+    CLIENT_STABLE,
     HEARTBEAT_INTERVAL_MS,
     MAX_POLL_INTERVAL_MS,
-    STABLE,
     ClassicClient,
     ConsumerClient,
     SimulatedClient,
@@ -296,7 +296,8 @@ class RollingBounce(VirtualTimeDriver):
                 if isinstance(c, ConsumerClient):
                     if c.epoch != current["memberEpoch"] or c.owned_ids != assigned:
                         return False
-                elif c.state != STABLE or c.generation != current["memberEpoch"] or c.owned != self.names(assigned):
+                elif (c.state != CLIENT_STABLE or c.generation != current["memberEpoch"]
+                      or c.owned != self.names(assigned)):
                     return False
             return True
         group = self.coord.classic.groups.get(GROUP_ID)
@@ -306,7 +307,7 @@ class RollingBounce(VirtualTimeDriver):
             return False
         for c in running:
             member = group.members.get(c.member_id)
-            if not isinstance(c, ClassicClient) or member is None or c.state != STABLE \
+            if not isinstance(c, ClassicClient) or member is None or c.state != CLIENT_STABLE \
                     or c.generation != group.generation:
                 return False
             if c.owned != assignment_partitions(member.assignment):

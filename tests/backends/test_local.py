@@ -22,6 +22,7 @@ from groupctl.model import TopicPartition
 from groupctl.protocol.data.groups import MemberIdentity
 from tests.mixed_groups import write_groups
 from tests.server.waits import WAIT_S, wait_until
+from tests.test_json_files import disk_events
 
 
 def join(backend: LocalBackend, member: str, instance: str | None = None) -> None:
@@ -177,6 +178,18 @@ def test_an_assigned_partition_without_a_commit_still_shows_its_log_end_offset(t
         (desc,) = b.describe_groups(["g"])
     assert desc.offsets == []
     assert [(u.topic, u.partition, u.log_end_offset) for u in desc.uncommitted] == [("orders", p, 70) for p in range(3)]
+
+
+def test_a_command_s_state_files_are_renamed_together_then_the_directory_fsynced(tmp_path, monkeypatch):
+    with LocalBackend(tmp_path / "lab", create=True) as backend:
+        backend.create_topic("orders", 2)
+    events = disk_events(monkeypatch)
+    with LocalBackend(tmp_path / "lab") as backend:
+        backend.add_partitions("orders", 3)
+        backend.alter_config("g", {"consumer.session.timeout.ms": "50000"}, [])
+    replaced = [e for e in events if e[0] == "replace"]
+    assert sorted(p for _, p in replaced) == [str(tmp_path / "lab" / n) for n in ("group-configs.json", "topics.json")]
+    assert events[len(replaced):] == [("fsync-dir", str(tmp_path / "lab"))]
 
 
 # -- serving.json: a running `groupctl serve`, one still loading, one that was killed ------------------------------

@@ -17,7 +17,7 @@ from groupctl.coordinator.ids import IdGenerator
 from groupctl.errors import GroupctlError, KafkaError
 from groupctl.model import TopicPartition
 from groupctl.protocol.data.groups import MemberIdentity
-from groupctl.simulation.clients import JOINING, UNJOINED, ClassicClient, ConsumerClient, restore_client
+from groupctl.simulation.clients import CLIENT_JOINING, CLIENT_UNJOINED, ClassicClient, ConsumerClient, restore_client
 
 
 def _world(directory: Path, *, create: bool = False):
@@ -85,11 +85,11 @@ def test_a_member_waiting_for_a_parked_join_asks_again_in_the_next_invocation(la
         m.backend.remove_members("w", [MemberIdentity(member_id=w1_id)])
         m.tick(3_100)
         w0 = m._members["w0"].client
-        assert isinstance(w0, ClassicClient) and w0.state == JOINING and not w0.inbox
+        assert isinstance(w0, ClassicClient) and w0.state == CLIENT_JOINING and not w0.inbox
         generation = m.group_epoch("w")
     with _world(lab) as m:
         w0 = m._members["w0"].client
-        assert w0.state == UNJOINED and w0.member_id  # retries, keeping its member id
+        assert w0.state == CLIENT_UNJOINED and w0.member_id  # retries, keeping its member id
         result = m.tick(60_000)
         assert m.settled("w") and m.group_epoch("w") > generation
         removed = [e for e in result.events if e.event == "member-removed"]

@@ -86,8 +86,7 @@ from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.state import assignment_map
 from groupctl.errors import KAFKA_ERROR_CODES
 from groupctl.protocol.consumer_protocol import decode_subscription
-from groupctl.simulation.clients import HEARTBEAT_INTERVAL_MS, ClassicClient, assignment_partitions
-from groupctl.simulation.clients import STABLE as CLIENT_STABLE
+from groupctl.simulation.clients import CLIENT_STABLE, HEARTBEAT_INTERVAL_MS, ClassicClient, assignment_partitions
 from tests.simulation import processes, runner
 from tests.simulation.process_scenario import MAX_PASSES, ProcessScenario
 from tests.simulation.processes import live_projection

@@ -82,12 +82,12 @@ from groupctl.coordinator.state import assignment_map
 from groupctl.model import GroupState, MemberState
 from groupctl.protocol.data.groups import MemberIdentity
 from groupctl.simulation.clients import (
+    CLIENT_STABLE,
     HEARTBEAT_INTERVAL_MS,
     ClassicClient,
     ConsumerClient,
     assignment_partitions,
 )
-from groupctl.simulation.clients import STABLE as CLIENT_STABLE
 from tests.simulation import processes, runner
 from tests.simulation.process_scenario import MAX_PASSES, ProcessScenario
 from tests.simulation.runner import classic_session_deadline

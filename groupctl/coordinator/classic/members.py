@@ -14,11 +14,11 @@ from groupctl.coordinator.classic.messages import (
 )
 from groupctl.coordinator.classic.records import group_record
 from groupctl.coordinator.runtime import Result, classic_heartbeat_key, classic_sync_key
-from groupctl.describe import assigned_partitions, decode_member_bytes
 from groupctl.errors import KAFKA_ERROR_CODES, KafkaError
 from groupctl.leaving import LeaveAnswer
 from groupctl.model import GroupState, TopicPartition
 from groupctl.protocol.data.groups import MemberIdentity
+from groupctl.protocol.member_bytes import assigned_partitions, decode_member_bytes
 
 _CODE = KAFKA_ERROR_CODES
 EMPTY, STABLE = GroupState.EMPTY, GroupState.STABLE

@@ -8,7 +8,9 @@ returns them; the router appends them, all or nothing, and the state applies the
   `reconcile`: the pure member reconciler; `regexes`: regex subscriptions; `subscriptions`: the topics
   a group subscribes to and their metadata hash;
 - `membership`: leaving, admin removal, fencing and the session/rebalance timers; `records`: the
-  KIP-848 record builders.
+  KIP-848 record builders;
+- `classic_requests`: the JoinGroup, SyncGroup and Heartbeat of classic-protocol members inside a
+  consumer group (online migration).
 """
 
 from groupctl.coordinator.consumer.membership import ConsumerGroups

@@ -21,11 +21,12 @@ from groupctl.coordinator.runtime import (
     session_key,
 )
 from groupctl.coordinator.state import GroupIndex
-from groupctl.describe import current_held, stored_protocol
+from groupctl.describe import stored_protocol
 from groupctl.errors import KafkaError
 from groupctl.leaving import LeaveAnswer
 from groupctl.model import TopicPartition
 from groupctl.protocol.data.groups import MemberIdentity
+from groupctl.protocol.member_bytes import current_held
 
 if TYPE_CHECKING:
     from groupctl.log.replay import ConsumerGroupState

@@ -1,6 +1,7 @@
-"""How a local DIR's JSON state files reach the disk: whole, durable, and as one set.
+"""How a local DIR's JSON state files are read, and how they reach the disk: whole, durable, and as one set.
 
-A command's state files (topics.json, members.json, ...) are written in two phases: every new
+The local backend and `groupctl serve` both keep their state in DIR as JSON files, so the helpers
+live here, beside neither. A command's state files (topics.json, members.json, ...) are written in two phases: every new
 content goes to a fsynced temporary file first, and only when all of them are on disk are they
 renamed over the old ones, then the directory is fsynced (a rename lives in the directory, and a
 power cut can otherwise lose it). A full disk or any other write failure can only strike in the
@@ -30,8 +31,15 @@ class StateNotWritten(GroupctlError):
         self.cause = cause
 
 
-class ReadOnlyDir(GroupctlError):
-    """A command that changes DIR was run on a DIR that can only be read."""
+def read_json(path: Path) -> Any:
+    """A state file's content; None when there is no such file, and one message, saying what to do, when
+    it cannot be read or is not JSON."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise GroupctlError(f"{path} is unreadable ({exc}); restore it or start a new --local directory") from exc
 
 
 def json_bytes(data: Any) -> bytes:

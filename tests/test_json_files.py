@@ -1,4 +1,5 @@
-"""State files reach the disk whole and durably: the directory is fsynced after the rename."""
+"""State files are read with one message for a damaged one, and reach the disk whole and durably: the
+directory is fsynced after the rename."""
 
 from __future__ import annotations
 
@@ -8,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from groupctl.backends.local import LocalBackend, write_json_atomically
-from groupctl.backends.local_files import StateNotWritten, json_bytes, write_files
+from groupctl.errors import GroupctlError
+from groupctl.json_files import StateNotWritten, json_bytes, read_json, write_files, write_json_atomically
 
 
-def _spy(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, object]]:
+def disk_events(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, object]]:
     """Every os.replace and every fsync of a directory, in order."""
     events: list[tuple[str, object]] = []
     real_fsync, real_replace = os.fsync, os.replace
@@ -31,23 +32,23 @@ def _spy(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, object]]:
     return events
 
 
+def test_a_missing_file_reads_as_none_and_a_damaged_one_says_what_to_do(tmp_path):
+    assert read_json(tmp_path / "absent.json") is None
+    (tmp_path / "clock.json").write_text('{"nowMs": 1}')
+    assert read_json(tmp_path / "clock.json") == {"nowMs": 1}
+    (tmp_path / "topics.json").write_text("{torn")
+    with pytest.raises(GroupctlError, match=r"topics\.json is unreadable \(.+\); restore it or start a new --local"):
+        read_json(tmp_path / "topics.json")
+    (tmp_path / "dir.json").mkdir()
+    with pytest.raises(GroupctlError, match=r"dir\.json is unreadable"):
+        read_json(tmp_path / "dir.json")
+
+
 def test_write_json_atomically_fsyncs_the_directory_after_the_rename(tmp_path, monkeypatch):
-    events = _spy(monkeypatch)
+    events = disk_events(monkeypatch)
     write_json_atomically(tmp_path / "clock.json", {"nowMs": 1})
     assert events == [("replace", str(tmp_path / "clock.json")), ("fsync-dir", str(tmp_path))]
     assert (tmp_path / "clock.json").read_bytes() == json_bytes({"nowMs": 1})
-
-
-def test_a_command_s_state_files_are_renamed_together_then_the_directory_fsynced(tmp_path, monkeypatch):
-    with LocalBackend(tmp_path / "lab", create=True) as backend:
-        backend.create_topic("orders", 2)
-    events = _spy(monkeypatch)
-    with LocalBackend(tmp_path / "lab") as backend:
-        backend.add_partitions("orders", 3)
-        backend.alter_config("g", {"consumer.session.timeout.ms": "50000"}, [])
-    replaced = [e for e in events if e[0] == "replace"]
-    assert sorted(p for _, p in replaced) == [str(tmp_path / "lab" / n) for n in ("group-configs.json", "topics.json")]
-    assert events[len(replaced):] == [("fsync-dir", str(tmp_path / "lab"))]
 
 
 def test_a_file_that_cannot_be_written_leaves_every_file_as_it_was(tmp_path, monkeypatch):
