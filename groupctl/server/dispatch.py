@@ -12,7 +12,7 @@ negotiated version. The listener runs a handler at once and makes it a task only
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -48,7 +48,8 @@ class RequestContext:
     client_id: str | None
 
 
-Handler = Callable[[RequestContext, Body], Awaitable[Body | None]]
+#: An `async def` handler: the listener steps its coroutine itself (`eager.run_eagerly`).
+Handler = Callable[[RequestContext, Body], Coroutine[Any, Any, Body | None]]
 
 
 @dataclass(frozen=True)
