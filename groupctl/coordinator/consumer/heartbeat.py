@@ -287,8 +287,8 @@ def _target(
     for ids in subscriptions.values():
         for topic_id in ids:
             if topic_id not in partitions:
-                topic = rt.topics.by_id(topic_id)  # subscribed_ids named only topics in the image
-                partitions[topic_id] = topic.partitions  # type: ignore[union-attr]  # so never None
+                topic = rt.topics.by_id(topic_id)
+                partitions[topic_id] = topic.partitions  # type: ignore[union-attr]  # subscribed_ids: known topics only
     records, targets = build_target(
         gid, new_epoch, members=members, subscriptions=subscriptions, old_targets=old_targets,
         partitions=partitions, default_assignor=rt.assignor_names[0],
