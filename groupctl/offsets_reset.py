@@ -63,6 +63,12 @@ class ResetMode:
     kind: str
     value: int | str | None = None
 
+    def number(self) -> int:
+        """`value` as the offset, shift, timestamp or duration of those kinds (None is a TypeError, as in int())."""
+        if self.value is None:
+            raise TypeError(f"a {self.kind} reset without its value")
+        return int(self.value)
+
 
 @dataclass(frozen=True, slots=True)
 class TopicSelector:
@@ -258,7 +264,7 @@ def _targets(
     if kind in ("time", "duration"):
         if kind == "duration" and now_ms is None:
             raise ValueError("a --by-duration plan needs now_ms")
-        stamp = int(mode.value) if kind == "time" else (now_ms or 0) - int(mode.value)  # type: ignore[arg-type]
+        stamp = mode.number() if kind == "time" else (now_ms or 0) - mode.number()
         # Before 1970 is before every record; ListOffsets reserves negative timestamps (-1 latest, -2 earliest ...).
         return dict(backend.offsets_for_time(wanted, max(stamp, 0)))
     out: dict[TopicPartition, int | str] = {}
@@ -270,10 +276,10 @@ def _targets(
         elif kind == "current":
             out[tp] = known.committed.get(tp, known.ends.get(tp, 0))
         elif kind == "offset":
-            out[tp] = int(mode.value)  # type: ignore[arg-type]
+            out[tp] = mode.number()
         elif kind == "shift":
             current = known.committed.get(tp)
-            out[tp] = NO_CURRENT_OFFSET if current is None else current + int(mode.value)  # type: ignore[arg-type]
+            out[tp] = NO_CURRENT_OFFSET if current is None else current + mode.number()
         elif kind == "group":
             out[tp] = known.source.get(tp, NO_SOURCE_OFFSET)
         elif kind == "file":

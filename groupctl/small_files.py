@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import IO, AnyStr
+from typing import IO, Any, AnyStr, overload
 
 from groupctl.errors import UsageError
 
@@ -48,10 +48,18 @@ def read_small_text(path: str | Path, what: str, *, limit: int | None = None, en
     return read_small_bytes(path, what, limit=limit).decode(encoding)
 
 
-def read_small_stream(what: str, stream: IO[AnyStr] | None = None, *, limit: int | None = None) -> AnyStr:
+@overload
+def read_small_stream(what: str, stream: None = None, *, limit: int | None = None) -> str: ...
+
+
+@overload
+def read_small_stream(what: str, stream: IO[AnyStr], *, limit: int | None = None) -> AnyStr: ...
+
+
+def read_small_stream(what: str, stream: IO[Any] | None = None, *, limit: int | None = None) -> str | bytes:
     """All of `stream` (default standard input), at most `limit` characters or bytes."""
     most = _limit(limit)
-    source = sys.stdin if stream is None else stream
+    source: IO[Any] = sys.stdin if stream is None else stream
     data = source.read(most + 1)
     if len(data) > most:
         raise _too_large(what, "-" if stream is None else getattr(source, "name", "-"), most)

@@ -194,14 +194,14 @@ class KafkaBackend:
                                        f"ConsumerGroupDescribe for group '{group}' on {info.coordinator}")
         rest = [g for g in group_ids if g not in found]
         if rest:
-            for group, info in describe_classic_groups(self.cluster, rest, deadline).items():
-                if info.error_code not in (0, GROUP_ID_NOT_FOUND):
-                    raise broker_error(info.error_code, info.error_message,
-                                       f"DescribeGroups for group '{group}' on {info.coordinator}")
-                if not info.exists:
+            for group, classic in describe_classic_groups(self.cluster, rest, deadline).items():
+                if classic.error_code not in (0, GROUP_ID_NOT_FOUND):
+                    raise broker_error(classic.error_code, classic.error_message,
+                                       f"DescribeGroups for group '{group}' on {classic.coordinator}")
+                if not classic.exists:
                     raise GroupNotFound(group, self.location)
-                found[group] = from_describe_groups(info)
-                found[group].coordinator = coordinator_text(info.coordinator)
+                found[group] = from_describe_groups(classic)
+                found[group].coordinator = coordinator_text(classic.coordinator)
         return found
 
     def describe_groups(self, group_ids: Iterable[str]) -> list[GroupDescription]:

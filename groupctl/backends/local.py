@@ -302,11 +302,12 @@ class LocalBackend:
                 self.configs.load_jsonable(configs)
                 _check_overrides(self.configs)
         log: SegmentLog | ReadOnlySegment
+        self.writer: SegmentWriter | ReadOnlySegment
         if self.read_only:
             self.writer = log = ReadOnlySegment(self.directory / LOG_DIR, self.read_only)
         else:
-            self.writer = SegmentWriter(self.directory / LOG_DIR, fsync=True, truncate_torn_tail=True)
-            log = SegmentLog(self.writer)
+            writer = SegmentWriter(self.directory / LOG_DIR, fsync=True, truncate_torn_tail=True)
+            self.writer, log = writer, SegmentLog(writer)
         if self.writer.truncation:
             self.notices.append(f"{self.writer.path}: recovered the log as Kafka does, cutting off "
                                 f"{self.writer.truncation}")

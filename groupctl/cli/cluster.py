@@ -265,7 +265,8 @@ def with_cluster_options(command: Callable[..., None]) -> Callable[..., None]:
         given = {name: kwargs.pop(name) for name, _, _ in _CLUSTER_PARAMETERS}
         return command(cluster=ClusterOptions(**given), **kwargs)
 
-    run.__signature__ = signature.replace(parameters=kept[:at] + added + kept[at:])  # type: ignore[attr-defined]
+    shown = signature.replace(parameters=kept[:at] + added + kept[at:])
+    run.__signature__ = shown  # type: ignore[attr-defined]  # what inspect.signature (and Typer) reads; not declared
     run.__annotations__ = {**{k: v for k, v in command.__annotations__.items() if k != "cluster"},
                            **{name: kind for name, _, kind in _CLUSTER_PARAMETERS}}
     return run

@@ -46,7 +46,7 @@ def _params(ctx: typer.Context) -> dict[str, Any]:
     while ctx is not None:
         for name, value in ctx.params.items():
             out.setdefault(name, value)
-        ctx = ctx.parent  # type: ignore[assignment]
+        ctx = ctx.parent  # type: ignore[assignment]  # typer's vendored click Context, which typer does not export
     return out
 
 

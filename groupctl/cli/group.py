@@ -114,7 +114,8 @@ def list_groups(
         help=f"Only groups in these states: {', '.join(GROUP_STATES)} (comma-separated or repeated; any case).",
         autocompletion=words(GROUP_STATES, comma_list=True),
     ),
-    cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
+    *,
+    cluster: ClusterOptions,  # filled by with_cluster_options
     output: OutputFormat = OutputOption,
 ) -> None:
     """List the groups with their type and state (wide: protocol type, member count, mixed).
@@ -181,7 +182,8 @@ def describe(
         False, "--verbose", "-v",
         help="More columns (as -o wide): current and target assignment, pending revocation, subscription, upgraded.",
     ),
-    cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
+    *,
+    cluster: ClusterOptions,  # filled by with_cluster_options
     output: OutputFormat = OutputOption,
 ) -> None:
     """Describe groups: committed offsets and lag, members, or state with epochs and convergence.
@@ -220,8 +222,8 @@ def describe(
     render_groups(descs, view, fmt, verbose=verbose)
     if view is not View.state and fmt in (OutputFormat.table, OutputFormat.wide):
         _state_notes(descs)
-    for exc in missing:
-        typer.echo(f"groupctl: error: {exc}", err=True)
+    for absent in missing:
+        typer.echo(f"groupctl: error: {absent}", err=True)
     if missing:
         cls = PartialFailure if descs else GroupctlError
         raise cls(f"{len(missing)} of {counted(len(names), 'group')} {plural(len(missing), 'does', 'do')} not "
@@ -324,7 +326,8 @@ def remove_members(
         "classic consumers, 5 s in KIP-848 groups, by default), 0 with --local, "
         "whose simulated members act only when told; 0 skips the check.",
     ),
-    cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
+    *,
+    cluster: ClusterOptions,  # filled by with_cluster_options
     output: OutputFormat = OutputOption,
 ) -> None:
     """Remove members from a group in one batch (admin LeaveGroup), e.g. static members after a scale-down.
@@ -448,7 +451,8 @@ def config_get(
                                 callback=group_ids_callback,
                                 autocompletion=complete_group_ids),
     keys: list[str] = typer.Argument(None, metavar="KEY", help="Only these configs (default: all)."),
-    cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
+    *,
+    cluster: ClusterOptions,  # filled by with_cluster_options
     output: OutputFormat = OutputOption,
 ) -> None:
     """Show a group's configs: the value in force, the default, where it comes from; wide adds the broker bounds.
@@ -501,7 +505,8 @@ def config_set(
     dry_run: bool = typer.Option(
         False, "--dry-run", help="Validate only (the broker's validate_only): change nothing."
     ),
-    cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
+    *,
+    cluster: ClusterOptions,  # filled by with_cluster_options
     output: OutputFormat = OutputOption,
 ) -> None:
     """Set group configs, all or none: the whole change is validated with Kafka's rules before any is made.
@@ -522,7 +527,8 @@ def config_unset(
                                 autocompletion=complete_group_ids),
     keys: list[str] = typer.Argument(..., metavar="KEY", help="Configs to return to the broker's value."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Validate only: change nothing."),
-    cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
+    *,
+    cluster: ClusterOptions,  # filled by with_cluster_options
     output: OutputFormat = OutputOption,
 ) -> None:
     """Remove group config overrides, so the broker's value applies again."""

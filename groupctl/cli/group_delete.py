@@ -61,7 +61,8 @@ def delete_groups(
         "groups without members, the only ones that can be deleted"),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would be deleted, and change nothing."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
-    cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
+    *,
+    cluster: ClusterOptions,  # filled by with_cluster_options
     output: OutputFormat = OutputOption,
 ) -> None:
     """Delete groups and their committed offsets (DeleteGroups), as kafka-consumer-groups.sh --delete.

@@ -10,8 +10,9 @@ what to give instead, never a silent no-op nor a wider change than was meant.
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
-from typer.models import OptionInfo
 
 from groupctl.cli.completion import complete_group_ids
 from groupctl.cli.names import group_ids_callback
@@ -29,8 +30,11 @@ OneGroupOption = typer.Option(
 )
 
 
-def all_groups_refused(alternative: str) -> OptionInfo:
-    """A hidden `--all-groups` on a command that cannot act on every group: a usage error naming `alternative`."""
+def all_groups_refused(alternative: str) -> Any:
+    """A hidden `--all-groups` on a command that cannot act on every group: a usage error naming `alternative`.
+
+    Typed as `typer.Option` is (Any), so it stands as the default of the command's `bool` parameter.
+    """
 
     def refuse(ctx: typer.Context, _param: typer.CallbackParam, value: bool) -> bool:
         if value and not ctx.resilient_parsing:

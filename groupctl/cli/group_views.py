@@ -116,7 +116,7 @@ def offset_rows(desc: GroupDescription) -> list[dict[str, Any]]:
             "commitTimestamp": off.commit_timestamp if off else None, "metadata": off.metadata if off else None,
         }
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     held: set[TopicPartition] = set()
     for member in _by_partition_count(desc):
         held.update(member.assignment)

@@ -61,7 +61,7 @@ def prepare(command: Any, path: list[str]) -> None:
     for param in command.params:
         text = getattr(param, "help", None)
         if text:
-            param.help = escape_markup(text)  # type: ignore[attr-defined]
+            param.help = escape_markup(text)
     command.epilog = escape_markup(epilog(path)) or command.epilog
     for sub in (getattr(command, "commands", None) or {}).values():
         _summary(sub)

@@ -68,7 +68,8 @@ def delete_offsets(
     ),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would be deleted, and change nothing."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
-    cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
+    *,
+    cluster: ClusterOptions,  # filled by with_cluster_options
     output: OutputFormat = OutputOption,
 ) -> None:
     """Delete a group's committed offsets on some topics or partitions (OffsetDelete), as

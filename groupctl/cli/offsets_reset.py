@@ -135,7 +135,8 @@ def reset_offsets(
         False, "--export", help="Write the new offsets as kafka-consumer-groups.sh --export does (CSV, no header) "
         "instead of the table; feed it back with --from-file.",
     ),
-    cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
+    *,
+    cluster: ClusterOptions,  # filled by with_cluster_options
     output: OutputFormat = OutputOption,
 ) -> None:
     """Reset the committed offsets of groups with no active members (Empty or Dead, or unknown to the coordinator).

@@ -8,9 +8,8 @@ goes there byte for byte, whatever stderr is.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
 
 MIN_BYTES = 8 * 1024 * 1024
 
@@ -20,7 +19,7 @@ def wanted(total_bytes: int) -> bool:
 
 
 @contextmanager
-def byte_progress(description: str, total_bytes: int) -> Iterator[Any]:
+def byte_progress(description: str, total_bytes: int) -> Iterator[Callable[[int], None]]:
     """Yields `advance(n)`; a no-op when no bar is wanted (rich is imported only when it is)."""
     if not wanted(total_bytes):
         yield lambda n: None

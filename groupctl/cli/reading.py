@@ -6,7 +6,7 @@ the stderr warnings and the exit-3 rule in one place.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -39,7 +39,7 @@ class DumpReading:
         self.files: list[Any] = []
         self.decode_errors = 0
         self._stack = ExitStack()
-        self._advance = None
+        self._advance: Callable[[int], None] | None = None  # set by __enter__
 
     def __enter__(self) -> DumpReading:
         from groupctl.cli.progress import byte_progress
@@ -52,6 +52,8 @@ class DumpReading:
 
     def _batches(self, source: Iterator) -> Iterator:
         advance = self._advance
+        if advance is None:
+            raise RuntimeError("DumpReading: read the dumps inside `with DumpReading(...)`")
         done = 0
         for batch, recs in source:
             advance(batch.position + batch.size - done)

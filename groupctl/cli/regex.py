@@ -81,7 +81,8 @@ def validate(
         help="Preview against the topics of the selected cluster (--bootstrap-server, or --local DIR) instead of "
         "a file.",
     ),
-    cluster: ClusterOptions = None,  # type: ignore[assignment] - filled by with_cluster_options
+    *,
+    cluster: ClusterOptions,  # filled by with_cluster_options
     exclude_internal: bool = typer.Option(
         False, "--exclude-internal",
         help="Leave internal topics (names starting with __, such as __consumer_offsets) out of the preview. The "

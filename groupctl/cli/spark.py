@@ -65,7 +65,7 @@ def audit(
         help="Segment files, partition directories, directories of them, or kafka-dump-log text: local paths, "
         "or Hadoop URIs (file://, hdfs://, s3a://; globs allowed).",
     ),
-    master: str = typer.Option(
+    master: str | None = typer.Option(
         None, "--master", metavar="URL",
         help="Where Spark runs: local[*] (every core of this machine, the default), local[N], spark://HOST:PORT, "
         "yarn or k8s://... Under spark-submit, spark-submit's own --master applies.",

@@ -10,7 +10,10 @@ import heapq
 import itertools
 import time
 from collections.abc import Callable, Hashable
-from typing import Protocol
+from typing import Generic, Protocol, TypeVar
+
+#: What a timer's action returns (the coordinator's: a Result to complete).
+R = TypeVar("R")
 
 
 class Clock(Protocol):
@@ -43,7 +46,7 @@ class WallClock:
         return time.time_ns() // 1_000_000 + self._offset
 
 
-class Timers:
+class Timers(Generic[R]):
     """Keyed one-shot timers; scheduling a key again replaces its previous deadline.
 
     A heap with lazy deletion: rescheduling (every heartbeat resets a session timer) is one push,
@@ -52,10 +55,10 @@ class Timers:
 
     def __init__(self) -> None:
         self._heap: list[tuple[int, int, Hashable]] = []
-        self._live: dict[Hashable, tuple[int, int, Callable[[], object]]] = {}
+        self._live: dict[Hashable, tuple[int, int, Callable[[], R]]] = {}
         self._seq = itertools.count()
 
-    def schedule(self, key: Hashable, deadline_ms: int, action: Callable[[], object]) -> None:
+    def schedule(self, key: Hashable, deadline_ms: int, action: Callable[[], R]) -> None:
         seq = next(self._seq)
         self._live[key] = (deadline_ms, seq, action)
         heapq.heappush(self._heap, (deadline_ms, seq, key))
@@ -97,7 +100,7 @@ class Timers:
             heapq.heappop(heap)
         return None
 
-    def pop_due(self, now_ms: int) -> tuple[Hashable, Callable[[], object]] | None:
+    def pop_due(self, now_ms: int) -> tuple[Hashable, Callable[[], R]] | None:
         """Remove and return the earliest timer due at `now_ms` (ties: scheduling order)."""
         deadline = self.next_deadline()
         if deadline is None or deadline > now_ms:

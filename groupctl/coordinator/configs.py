@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import SupportsIndex, SupportsInt
 
 from groupctl.errors import KafkaError
 from groupctl.model import SOURCE_DEFAULT, SOURCE_GROUP, SOURCE_STATIC_BROKER
@@ -107,6 +108,14 @@ def _invalid(message: str) -> KafkaError:
     return KafkaError("INVALID_CONFIG", message)
 
 
+def _as_int(value: int | bool | str | None) -> int:
+    """An INT config's value or bound as a number (parse_value and the broker settings make them ints; a
+    config without one is None, which int() refuses with a TypeError)."""
+    if value is None:
+        raise TypeError("an INT config without a value")
+    return int(value)
+
+
 def parse_value(key: ConfigKey, raw: object) -> int | bool | str:
     """ConfigDef.parse for one value, with its error wording."""
     if raw is None:
@@ -116,6 +125,8 @@ def parse_value(key: ConfigKey, raw: object) -> int | bool | str:
         if isinstance(text, bool):
             raise _invalid(f"Invalid value {raw} for configuration {key.name}: Not a number of type INT")
         try:
+            if not isinstance(text, str | bytes | SupportsInt | SupportsIndex):
+                raise TypeError(f"not a number: {text!r}")
             value = int(text)
         except (TypeError, ValueError):
             raise _invalid(f"Invalid value {raw} for configuration {key.name}: Not a number of type INT") from None
@@ -131,12 +142,12 @@ def parse_value(key: ConfigKey, raw: object) -> int | bool | str:
                 f"Invalid value {raw} for configuration {key.name}: Expected value to be either true or false"
             )
         return lowered == "true"
-    value = str(text)
-    if key.choices and value.lower() not in key.choices:
+    string = str(text)
+    if key.choices and string.lower() not in key.choices:
         raise _invalid(
             f"Invalid value {raw} for configuration {key.name}: String must be one of: {', '.join(key.choices)}"
         )
-    return value
+    return string
 
 
 class GroupConfigs:
@@ -164,10 +175,10 @@ class GroupConfigs:
         return self._default(GROUP_CONFIGS[name])
 
     def session_timeout_ms(self, group_id: str) -> int:
-        return int(self.value(group_id, "consumer.session.timeout.ms"))  # type: ignore[arg-type]
+        return _as_int(self.value(group_id, "consumer.session.timeout.ms"))
 
     def heartbeat_interval_ms(self, group_id: str) -> int:
-        return int(self.value(group_id, "consumer.heartbeat.interval.ms"))  # type: ignore[arg-type]
+        return _as_int(self.value(group_id, "consumer.heartbeat.interval.ms"))
 
     def describe(self, group_id: str, names: list[str] | None = None) -> list[ConfigValue]:
         """DescribeConfigs for a GROUP resource: every config (or the named ones) with its source."""
@@ -187,8 +198,8 @@ class GroupConfigs:
                 source = SOURCE_DEFAULT
             out.append(ConfigValue(
                 name, self.value(group_id, name), self._default(key), source,
-                self.broker.get(key.broker_min) if key.broker_min else key.at_least,  # type: ignore[arg-type]
-                self.broker.get(key.broker_max) if key.broker_max else None,  # type: ignore[arg-type]
+                _as_int(self.broker[key.broker_min]) if key.broker_min else key.at_least,
+                _as_int(self.broker[key.broker_max]) if key.broker_max else None,
                 key.broker_min, key.broker_max,
             ))
         return out
@@ -227,8 +238,8 @@ class GroupConfigs:
     def _validate_effective(self, overrides: Mapping[str, int | bool | str]) -> None:
         def effective(name: str) -> int:
             if name in overrides:
-                return int(overrides[name])  # type: ignore[arg-type]
-            return int(self._default(GROUP_CONFIGS[name]))  # type: ignore[arg-type]
+                return int(overrides[name])
+            return _as_int(self._default(GROUP_CONFIGS[name]))
 
         for prefix in ("consumer", "share", "streams"):
             for what in ("heartbeat.interval.ms", "session.timeout.ms"):
@@ -242,9 +253,9 @@ class GroupConfigs:
         self._check_bounds(standby, effective(standby.name))
 
     def _check_bounds(self, key: ConfigKey, value: int) -> None:
-        if key.broker_min is not None and value < int(self.broker[key.broker_min]):  # type: ignore[arg-type]
+        if key.broker_min is not None and value < int(self.broker[key.broker_min]):
             raise _invalid(f"{key.name} must be greater than or equal to {key.broker_min}")
-        if key.broker_max is not None and value > int(self.broker[key.broker_max]):  # type: ignore[arg-type]
+        if key.broker_max is not None and value > int(self.broker[key.broker_max]):
             raise _invalid(f"{key.name} must be less than or equal to {key.broker_max}")
 
     def to_jsonable(self) -> dict:

@@ -202,7 +202,7 @@ class Migration:
             meta = group.members.get(member_id)
             if not uses_classic(meta):
                 return None
-            staying.append((member_id, meta, group.targets_map(member_id)))  # type: ignore[arg-type]
+            staying.append((member_id, meta, group.targets_map(member_id)))
         if joining is not None:
             staying.append((joining[0], joining[1], group.targets_map(leaving[0])))
         if not staying or not rt.downgrade_enabled or len(staying) > self.classic.max_size:
@@ -220,9 +220,11 @@ class Migration:
         for member in classic.members.values():
             self.classic.reschedule_heartbeat(classic, member)
         out: Result = Result(None, records)
-        replaced = group.members.get(leaving[0]) if joining is not None else None
-        resubscribed = replaced is not None and set(replaced.get("subscribedTopicNames") or ()) != set(
-            joining[1].get("subscribedTopicNames") or ())  # type: ignore[index]
+        resubscribed = False
+        if joining is not None:
+            replaced = group.members.get(leaving[0])
+            resubscribed = replaced is not None and set(replaced.get("subscribedTopicNames") or ()) != set(
+                joining[1].get("subscribedTopicNames") or ())
         if joining is None or resubscribed:
             self.classic.prepare_rebalance(classic, out)
         return out

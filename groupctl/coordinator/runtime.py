@@ -21,6 +21,8 @@ from groupctl.coordinator.state import CoordinatorState
 from groupctl.coordinator.topics import TopicImage
 
 T = TypeVar("T")
+#: The answer a parked request gets.
+A = TypeVar("A")
 
 #: `group.consumer.assignors` default; the first is the default assignor.
 DEFAULT_ASSIGNORS = ("uniform", "range")
@@ -104,11 +106,11 @@ class Result(Generic[T]):
     `replies` run after the records are written, as Kafka completes responses after the write.
     """
 
-    response: T = None  # type: ignore[assignment]
+    response: T = None  # type: ignore[assignment]  # a Result[None] (records only) leaves it out
     records: list[Record] = field(default_factory=list)
     replies: list[Callable[[], None]] = field(default_factory=list)
 
-    def reply(self, respond: Callable[[object], None], answer: object) -> None:
+    def reply(self, respond: Callable[[A], None], answer: A) -> None:
         """Answer a parked request once the records are written."""
         self.replies.append(lambda: respond(answer))
 
@@ -155,7 +157,7 @@ class Runtime:
         #: Kafka 4.0's layout: type-4 partition metadata, type 3 without MetadataHash, OffsetCommitValue v3.
         self.kafka_40_records = writes_partition_metadata(self.kafka_version)
         self.state = CoordinatorState()
-        self.timers = Timers()
+        self.timers: Timers[Result] = Timers()
         self.metadata_refresh: set[str] = set()
         self.records_written = 0
         self._tasks: dict[str, Action] = {}

@@ -17,7 +17,7 @@ import re
 import struct
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, BinaryIO, TextIO
+from typing import Any, BinaryIO, NamedTuple, TextIO
 
 from groupctl.errors import DecodeError
 from groupctl.log.batch import Batch, Record
@@ -26,6 +26,8 @@ from groupctl.log.kafka_versions import Profile, profile
 from groupctl.log.sink import byte_sink
 from groupctl.protocol.records import (
     EarlyAccessLayout,
+    RecordKey,
+    RecordValue,
     decode_value,
     decode_value_as,
     encode_key,
@@ -100,15 +102,16 @@ def _record_type(rec: DecodedRecord) -> int | None:
     return None if raw is None or len(raw) < 2 else struct.unpack_from(">h", raw)[0]
 
 
-def _key_and_payload(rec: DecodedRecord, kafka: Profile) -> str:
+def _key_and_payload(rec: DecodedRecord, kafka: Profile) -> str | None:
     """What follows `key: ` when it is not a decoded key and payload of a type the release knows:
-    Kafka's `Unknown record type` / `Error at` text, or what an older release still read."""
+    Kafka's `Unknown record type` / `Error at` text, or what an older release still read (the record's
+    error, which a record here always has, when neither applies)."""
     key = rec.key
     record_type = _record_type(rec)
     if record_type is not None and record_type not in kafka.record_types:
         return f"Unknown record type {record_type} at offset {rec.record.offset}, skipping."
     if rec.kafka_text is not None:
-        return _early_access_text(rec, kafka)
+        return _early_access_text(rec, kafka, rec.kafka_text)
     if key is None or rec.record.value is None:
         return rec.error
     return _older_reading(rec, kafka) or rec.error
@@ -133,8 +136,9 @@ def _older_reading(rec: DecodedRecord, kafka: Profile) -> str | None:
     return f"{key_json(rec.key)} payload: {payload}"
 
 
-def _early_access_text(rec: DecodedRecord, kafka: Profile) -> str:
-    """A 3.5-3.7 early-access record: Kafka's parse error, or its mis-decode rendered by this release."""
+def _early_access_text(rec: DecodedRecord, kafka: Profile, kafka_text: str) -> str:
+    """A 3.5-3.7 early-access record: Kafka's parse error (`kafka_text`), or its mis-decode rendered by this
+    release."""
     try:
         decode_value(rec.key.type, rec.record.value)
     except EarlyAccessLayout as exc:
@@ -143,7 +147,7 @@ def _early_access_text(rec: DecodedRecord, kafka: Profile) -> str:
             return f"{key_json(rec.key)} payload: {payload}"
     except DecodeError:
         pass
-    return rec.kafka_text
+    return kafka_text
 
 
 def write_dump_log(
@@ -155,8 +159,8 @@ def write_dump_log(
     With a filter, a batch line is printed only when at least one of its records is kept.
     """
     kafka = profile() if kafka is None else kafka
-    lines = _compiled_lines(kafka)
-    sink = None if lines is None else byte_sink(out)
+    printer = _compiled_lines(kafka)
+    sink = None if printer is None else byte_sink(out)
     text = out.write if sink is None else sink.write_text
     for dump in dumps:
         text(f"Dumping {dump.path}\n")
@@ -166,10 +170,10 @@ def write_dump_log(
             shown = records if keep is None else [r for r in records if keep(r)]
             if keep is not None and not shown:
                 continue
-            if sink is not None:
-                sink.write(lines(batch, shown, sink.errors))
-            elif lines is not None:
-                out.write(lines(batch, shown))
+            if sink is not None and printer is not None:  # a sink only beside the compiled printer
+                sink.write(printer.utf8(batch, shown, sink.errors))
+            elif printer is not None:
+                out.write(printer.text(batch, shown))
             else:
                 out.write(batch_line(batch) + "\n")
                 for rec in shown:
@@ -181,7 +185,22 @@ def write_dump_log(
             out.flush()
 
 
-def _compiled_lines(kafka: Profile) -> Callable[..., str | bytes] | None:
+class _CompiledLines(NamedTuple):
+    """The compiled printer of a batch's record lines: the batch line (v2 batches in C, others by
+    `batch_line`) and the records' lines, as text, or as UTF-8 bytes with a `sink.ByteSink`'s `errors`."""
+
+    render: Callable[..., Any]
+    hide_topic_id: bool
+    reference: Callable[[DecodedRecord], str]
+
+    def text(self, batch: Any, records: list[DecodedRecord]) -> str:
+        return self.render(batch, records, self.hide_topic_id, self.reference, batch_line, None)
+
+    def utf8(self, batch: Any, records: list[DecodedRecord], errors: str) -> bytes:
+        return self.render(batch, records, self.hide_topic_id, self.reference, batch_line, errors)
+
+
+def _compiled_lines(kafka: Profile) -> _CompiledLines | None:
     """The compiled printer of a batch's record lines, when it is built and on and this release prints
     offset commits as it knows how (type 1 known, only `topicId` possibly hidden); it hands every
     other record to `record_line`."""
@@ -191,16 +210,7 @@ def _compiled_lines(kafka: Profile) -> Callable[..., str | bytes] | None:
     hidden = kafka.hidden(_OFFSET_COMMIT)
     if native is None or _OFFSET_COMMIT not in kafka.record_types or not hidden <= {"topicId"}:
         return None
-    hide_topic_id = "topicId" in hidden
-    reference = functools.partial(record_line, kafka=kafka)
-    render = native.dumplog_lines
-
-    def lines(batch: Any, records: list[DecodedRecord], errors: str | None = None) -> str | bytes:
-        """The batch line (v2 batches in C, others by `batch_line`) and the records' lines; UTF-8 bytes
-        with `errors` (a `sink.ByteSink`'s)."""
-        return render(batch, records, hide_topic_id, reference, batch_line, errors)
-
-    return lines
+    return _CompiledLines(native.dumplog_lines, "topicId" in hidden, functools.partial(record_line, kafka=kafka))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -230,10 +240,12 @@ _TRAILING = re.compile(r"Found (\d+) invalid bytes at the end of (.*)$")
 _JSON = json.JSONDecoder()
 
 
-def _parse_key_payload(text: str, offset: int) -> tuple[object, object, str | None]:
-    """`{...} payload: {...}` -> (RecordKey, RecordValue | None, error text | None)."""
-    if text.startswith(("Unknown record type ", "Error at offset ")):
-        return None, None, text
+#: How Kafka's tool starts the text it prints for a record it could not decode.
+_KAFKA_ERRORS = ("Unknown record type ", "Error at offset ")
+
+
+def _parse_key_payload(text: str, offset: int) -> tuple[RecordKey, RecordValue | None]:
+    """`{...} payload: {...}` -> (RecordKey, RecordValue, or None for `<DELETE>`)."""
     if text.startswith(("offset_commit::", "group_metadata::")):
         raise DecodeError("this is kafka-dump-log output from before Kafka 3.8 (not JSON); it cannot be "
                           "read back into records: dump the segment with Kafka 3.8+ or give the .log file")
@@ -245,8 +257,8 @@ def _parse_key_payload(text: str, offset: int) -> tuple[object, object, str | No
         payload = rest[len(" payload: "):]
         key = key_from_jsonable(key_obj)
         if payload == "<DELETE>":
-            return key, None, None
-        return key, value_from_jsonable(key.type, json.loads(payload)), None
+            return key, None
+        return key, value_from_jsonable(key.type, json.loads(payload))
     except DecodeError:
         raise
     except RecursionError:
@@ -355,7 +367,7 @@ def _make_batch(m: re.Match, legacy: bool):
 def _make_record(m: re.Match, batch, path: str, lineno: int) -> DecodedRecord:
     (offset, _ttype, ts, ksize, vsize, seq, header_keys, rvalid, rcrc, marker, epoch, ctl_type,
      key_text) = m.groups()
-    headers = [(k, None) for k in header_keys.split(",")] if header_keys else []
+    headers: list[tuple[str, bytes | None]] = [(k, None) for k in header_keys.split(",")] if header_keys else []
     try:
         record = Record(
             offset=_int(offset, 64, "offset"), timestamp=_int(ts, 64, "timestamp"), key=None, value=None,
@@ -366,7 +378,7 @@ def _make_record(m: re.Match, batch, path: str, lineno: int) -> DecodedRecord:
         coordinator_epoch = None if epoch is None else _int(epoch, 32, "coordinatorEpoch")
     except DecodeError as exc:
         raise DecodeError(exc.reason, path=f"{path}:{lineno}") from None
-    if marker is not None:
+    if marker is not None and coordinator_epoch is not None:  # the pattern matches both or neither
         record.key = struct.pack(">hh", 0, 1 if marker == "COMMIT" else 0)
         record.value = struct.pack(">hi", 0, coordinator_epoch)
         return DecodedRecord(batch, record, control=(marker, coordinator_epoch))
@@ -374,12 +386,12 @@ def _make_record(m: re.Match, batch, path: str, lineno: int) -> DecodedRecord:
         return DecodedRecord(batch, record, control=ctl_type)
     if key_text is None:
         return DecodedRecord(batch, record, error="no key or payload in the dump-log line")
+    if key_text.startswith(_KAFKA_ERRORS):
+        return DecodedRecord(batch, record, error=key_text)
     try:
-        key, value, error = _parse_key_payload(key_text, record.offset)
+        key, value = _parse_key_payload(key_text, record.offset)
     except DecodeError as exc:
         raise DecodeError(exc.reason, path=f"{path}:{lineno}") from None
-    if error is not None:
-        return DecodedRecord(batch, record, error=error)
     try:
         record.key = encode_key(key.type, key.data)
         record.value = None if value is None else encode_value(key.type, value.version, value.data)
@@ -420,13 +432,13 @@ def _file_batches(
             records.append(rec)
             continue
         m2 = _BATCH_V2.match(line)
-        m_legacy = None if m2 else _BATCH_LEGACY.match(line)
-        if m2 or m_legacy:
+        batch_match = m2 or _BATCH_LEGACY.match(line)
+        if batch_match is not None:
             if batch is not None:
                 yield _finish(batch), records
             records = []
             try:
-                batch = _make_batch(m2 or m_legacy, legacy=m2 is None)
+                batch = _make_batch(batch_match, legacy=m2 is None)
                 skipping = False
             except DecodeError as exc:  # its records are skipped with it: they would name a wrong batch
                 batch, skipping = None, True

@@ -116,7 +116,7 @@ def write_jsonl(dumps: Iterable[FileDump], out: TextIO, keep: RecordFilter | Non
             shown = records if keep is None else [r for r in records if keep(r)]
             if not shown:
                 continue
-            if sink is not None:
+            if sink is not None and native is not None:  # a sink only beside the compiled loop
                 sink.write(native.jsonl_lines(batch, shown, head, _batch_fields_text, reference, _key_value_text,
                                               sink.errors))
             elif native is not None:

@@ -22,7 +22,7 @@ only folds: reading the state as model objects (`GroupDescription`) is `groupctl
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -129,7 +129,7 @@ class ClassicGroupState:
             return NotImplemented
         return self._key() == other._key()
 
-    __hash__ = None  # type: ignore[assignment]
+    # Defining __eq__ leaves __hash__ None: a state that changes is not hashable.
 
 
 @dataclass(slots=True)
@@ -183,7 +183,7 @@ class ConsumerGroupState:
         return preferred_assignor(self.members.values())
 
 
-def preferred_assignor(members: Iterable[dict], default: str = DEFAULT_ASSIGNOR) -> str:
+def preferred_assignor(members: Iterable[Mapping], default: str = DEFAULT_ASSIGNOR) -> str:
     """The ServerAssignor most of these type-5 member values name (ties: the first by name), else `default`."""
     counts: dict[str, int] = {}
     for meta in members:
@@ -252,7 +252,7 @@ class Replay:
             return NotImplemented
         return self._comparable() == other._comparable()
 
-    __hash__ = None  # type: ignore[assignment]
+    # Defining __eq__ leaves __hash__ None: a state that changes is not hashable.
 
     def _comparable(self) -> tuple:
         return (self.offsets, self.pending, self.classic, self.consumer, self.unknown_types, self.skipped_types,
@@ -350,8 +350,8 @@ class Replay:
                 del self.offsets[group]
             if self.pending:
                 pkey = (group, tp[0], tp[1])
-                for entries in self.pending.values():
-                    entries.pop(pkey, None)
+                for producer_entries in self.pending.values():
+                    producer_entries.pop(pkey, None)
             return
         self._simple.add(group)
         entry = _entry(value, log_offset, producer_id)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from groupctl.log.writer import SegmentWriter, SimpleRecord, build_batch, build_control_batch
@@ -36,7 +36,7 @@ def offset_tombstone(group: str, topic: str, partition: int, ts: int) -> SimpleR
     return SimpleRecord(encode_key(1, {"group": group, "topic": topic, "partition": partition}), None, ts)
 
 
-def classic_group(group: str, generation: int, members: list[tuple[str, str | None, dict[str, list[int]]]],
+def classic_group(group: str, generation: int, members: Sequence[tuple[str, str | None, dict[str, list[int]]]],
                   topics: list[str], ts: int) -> SimpleRecord:
     """GroupMetadataValue v3 of a consumer-protocol group; members are (member id, instance id, assignment)."""
     rows = []
@@ -71,7 +71,7 @@ def _partitions(topic_id: uuid.UUID, parts: list[int]) -> dict:
     return {"topicId": topic_id, "partitions": parts, "assignmentEpochs": None}
 
 
-def consumer_group_records(group: str, epoch: int, members: list[tuple[str, str | None, list[int]]],
+def consumer_group_records(group: str, epoch: int, members: Sequence[tuple[str, str | None, list[int]]],
                            topic: str, topic_id: uuid.UUID, ts: int, regex: str | None = None) -> list[SimpleRecord]:
     """One KIP-848 group at a stable epoch: member metadata (5), group epoch (3), target assignment
     (7, 6) and current assignments (8), plus a resolved regex (16) when members subscribe by one."""
@@ -181,8 +181,8 @@ def mixed_dump(records: int, seed: int = 1, groups: int = 200, partitions: int =
         elif kind < 0.04:
             g = rng.randrange(groups)
             topic = rng.choice(topics)
-            members = [(f"member-{g}-{i}", None, [i, i + 3]) for i in range(3)]
-            batch = consumer_group_records(f"cgroup-{g}", rng.randint(1, 100), members, topic, topic_ids[topic], ts)
+            consumers = [(f"member-{g}-{i}", None, [i, i + 3]) for i in range(3)]
+            batch = consumer_group_records(f"cgroup-{g}", rng.randint(1, 100), consumers, topic, topic_ids[topic], ts)
         else:
             g = rng.randrange(groups)
             topic = topics[g % len(topics)]

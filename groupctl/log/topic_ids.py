@@ -21,7 +21,9 @@ from groupctl.protocol.primitives import uuid_to_kafka
 from groupctl.small_files import read_small_text
 
 if TYPE_CHECKING:
-    from groupctl.log.replay import Replay
+    from collections.abc import Mapping
+
+    from groupctl.log.replay import OffsetEntry, Replay
 
 _ID = re.compile(r"^[A-Za-z0-9_-]{22}$")
 _DESCRIBE = re.compile(r"Topic:\s*(\S+)\s+TopicId:\s*(\S+)")
@@ -99,7 +101,8 @@ def dump_topic_names(replay: Replay) -> dict[str, str]:
     the former is what the group coordinator itself resolved.
     """
     names: dict[str, str] = {}
-    for entries in (*replay.offsets.values(), *replay.pending.values()):
+    held: list[Mapping[tuple, OffsetEntry]] = [*replay.offsets.values(), *replay.pending.values()]
+    for entries in held:
         for tp, entry in entries.items():
             topic_id = entry.topic_id
             if topic_id is not None:

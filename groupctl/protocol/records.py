@@ -161,7 +161,7 @@ def _value_decoder(record_type: int, version: int) -> Callable[[bytes, int, int]
         raise UnknownRecordType(record_type)
     if version not in schema.valid_versions:
         raise UnknownRecordVersion(record_type, version)
-    dec = schema.decoder(version).inner
+    dec = schema.decoder(version).inner  # type: ignore[attr-defined]  # codegen hangs the bare decoder on the function
     _VALUE_DECODERS[(record_type << 16) | version] = dec
     return dec
 

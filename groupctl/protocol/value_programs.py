@@ -77,7 +77,7 @@ class _Compiler:
         slot_of = {f.name: i for i, f in enumerate(present)}
         plain = [f for f in present if not f.tagged_at(v, self.flexible)]
         tagged = {f.name for f in present if f.tagged_at(v, self.flexible)}
-        known = [f for f in fields if f.tag is not None and _overlap(f)] if self.flexible else []
+        known = [(f.tag, f) for f in fields if f.tag is not None and _overlap(f)] if self.flexible else []
         start = len(self.ops)
         size = 4 + len(present) + 4 * len(plain) + 6 * len(known)
         self.ops.extend([0] * size)
@@ -85,11 +85,11 @@ class _Compiler:
         block += [self.const(f.json_name) for f in present]
         for f in plain:
             block += [slot_of[f.name], *self.reader(f, tagged=False)]
-        for f in known:
+        for tag, f in known:
             if f.name in tagged:
-                block += [f.tag, slot_of[f.name], *self.reader(f, tagged=True), self.const(default_value(f, v))]
+                block += [tag, slot_of[f.name], *self.reader(f, tagged=True), self.const(default_value(f, v))]
             else:
-                block += [f.tag, -1, 0, 0, 0, 0]
+                block += [tag, -1, 0, 0, 0, 0]
         self.ops[start:start + size] = block
         return start
 

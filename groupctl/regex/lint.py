@@ -89,10 +89,10 @@ _ESCAPES = {
 def _escape_warning(p: str, tok: Token, in_class: bool) -> LintWarning:
     letter = tok.text[1:2]
     if tok.value and letter in "uNce":
-        what = {"u": "a UTF-16 escape", "N": "a named character", "c": "a control character", "e": "the ESC character"}
-        rewrite = _replace(p, tok.start, tok.end, f"\\x{{{ord(tok.value):X}}}")
-        message = f"`{tok.text}` ({what[letter]}) is not RE2 syntax and the broker rejects it"
-        return LintWarning("unsupported-escape", _write(message, rewrite))
+        kinds = {"u": "a UTF-16 escape", "N": "a named character", "c": "a control character", "e": "the ESC character"}
+        spelled = _replace(p, tok.start, tok.end, f"\\x{{{ord(tok.value):X}}}")
+        message = f"`{tok.text}` ({kinds[letter]}) is not RE2 syntax and the broker rejects it"
+        return LintWarning("unsupported-escape", _write(message, spelled))
     what, outside, inside = _ESCAPES.get(letter, ("", None, None))
     text = (inside if in_class else outside) if what else None
     rewrite = None if text is None else _replace(p, tok.start, tok.end, text)

@@ -115,7 +115,7 @@ def tls_context(cert: Path, key: Path) -> ssl.SSLContext:
 
 
 def _users(ctx: RequestContext) -> dict[str, User]:
-    return ctx.broker.options.users  # type: ignore[return-value]
+    return ctx.broker.options.users
 
 
 def _close_after(session: Session, reason: str) -> None:

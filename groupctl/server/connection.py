@@ -174,7 +174,9 @@ class Connection(asyncio.Protocol):
         if self._held:
             if self._buffered > _HELD_BYTES and not self._read_paused:
                 self._read_paused = True
-                self._transport.pause_reading()  # type: ignore[union-attr]
+                transport = self._transport
+                assert transport is not None  # data arrives only after connection_made
+                transport.pause_reading()
         elif self._buffered >= self._need:
             self._process()
 
@@ -268,7 +270,9 @@ class Connection(asyncio.Protocol):
             self._since = self._loop.time()
             if self._read_paused:
                 self._read_paused = False
-                self._transport.resume_reading()  # type: ignore[union-attr]
+                transport = self._transport
+                assert transport is not None  # data arrives only after connection_made
+                transport.resume_reading()
 
     def _answer(self, payload: bytes) -> None:
         """Answer one request now, or leave its handler to finish in a task (the connection is then held)."""

@@ -12,7 +12,7 @@ negotiated version. The listener runs a handler at once and makes it a task only
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -48,9 +48,10 @@ class RequestContext:
     client_id: str | None
 
 
-#: A handler takes the request body and returns the response body (None: no answer): instances of the
-#: API's generated classes, or dicts for an API not yet in `framing.TYPED_APIS`.
-Handler = Callable[[RequestContext, Any], Awaitable[Any]]
+#: An `async def` handler (the listener steps its coroutine itself, `eager.run_eagerly`): it takes the
+#: request body and returns the response body (None: no answer), instances of the API's generated
+#: classes, or dicts for an API not yet in `framing.TYPED_APIS`.
+Handler = Callable[[RequestContext, Any], Coroutine[Any, Any, Any]]
 
 
 @dataclass(frozen=True)

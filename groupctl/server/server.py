@@ -18,7 +18,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from groupctl.errors import GroupctlError
 from groupctl.server.broker import Broker, Listener, run_timers
@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 
 #: Connections the kernel queues while DIR loads or the loop is busy (asyncio's default).
 _BACKLOG = 100
+
+T = TypeVar("T")
 
 
 class ListenError(GroupctlError):
@@ -247,8 +249,10 @@ class ServerThread:
         assert self.listener is not None
         return f"{self.listener.host}:{self.listener.port}"
 
-    def call(self, fn, *args):  # type: ignore[no-untyped-def]
-        async def run():  # type: ignore[no-untyped-def]
+    def call(self, fn: Callable[..., T], *args: Any) -> T:
+        """`fn(broker, *args)` on the server's loop, from another thread; its result."""
+
+        async def run() -> T:
             return fn(self.server.broker, *args)
 
         return asyncio.run_coroutine_threadsafe(run(), self.loop).result(self.timeout_s)

@@ -197,10 +197,10 @@ async def create_topics(ctx: RequestContext, body: Body) -> Body:
 
 
 class Growth(NamedTuple):
-    """A topic CreatePartitions will grow: to `count` partitions, `added` more."""
+    """A topic CreatePartitions will grow: to `total` partitions (the request's count), `added` more."""
 
     name: str
-    count: int
+    total: int  # not `count`, which would hide tuple.count
     added: int
 
 

@@ -86,7 +86,8 @@ class BounceSettings:
         """The settings of a migration: `protocol` is the one it starts from."""
         if migrate not in MIGRATIONS:
             raise SettingsError("migrate", f"must be one of {', '.join(MIGRATIONS)} (got {migrate!r})")
-        return cls(protocol=MIGRATIONS[migrate][0], migrate=migrate, **settings)  # type: ignore[arg-type]
+        return cls(protocol=MIGRATIONS[migrate][0], migrate=migrate,
+                   **settings)  # type: ignore[arg-type]  # the other fields, each of its own type
 
     def validate(self) -> None:
         """Raise SettingsError for the first setting a run cannot use."""
@@ -296,8 +297,9 @@ class RollingBounce(VirtualTimeDriver):
                 if isinstance(c, ConsumerClient):
                     if c.epoch != current["memberEpoch"] or c.owned_ids != assigned:
                         return False
-                elif (c.state != CLIENT_STABLE or c.generation != current["memberEpoch"]
-                      or c.owned != self.names(assigned)):
+                elif isinstance(c, ClassicClient) and (
+                    c.state != CLIENT_STABLE or c.generation != current["memberEpoch"] or c.owned != self.names(assigned)
+                ):
                     return False
             return True
         group = self.coord.classic.groups.get(GROUP_ID)

@@ -80,7 +80,7 @@ def _dumps(path: str, content: bytes | None) -> Iterator[Any]:
     if content.startswith(TEXT_MAGIC):
         from groupctl.log.dumplog import parse_dump_log
 
-        yield from parse_dump_log(_TextBytes(path, content))  # type: ignore[arg-type]
+        yield from parse_dump_log(_TextBytes(path, content))
         return
     from groupctl.log.segment import iter_batches
 

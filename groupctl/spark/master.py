@@ -67,10 +67,10 @@ def endpoints(master: str) -> list[Endpoint]:
             api = "https://" + api  # as Spark reads a k8s master without a scheme
         try:
             url = urlsplit(api)
-            port = url.port or (80 if url.scheme == "http" else 443)
+            api_port = url.port or (80 if url.scheme == "http" else 443)
         except ValueError:
             return []
-        return [Endpoint(url.hostname, port)] if url.hostname else []
+        return [Endpoint(url.hostname, api_port)] if url.hostname else []
     return []
 
 

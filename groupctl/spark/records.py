@@ -75,7 +75,7 @@ def record_row(partition: int | None, file: str, rec: Any) -> tuple:
     elif key is None:
         name = "CONTROL"
     else:
-        name = RECORD_TYPE_NAMES.get(t, "UNKNOWN")
+        name = RECORD_TYPE_NAMES.get(key.type, "UNKNOWN")
     topic_id = vd.get("topicId")
     expire = vd.get("expireTimestamp")
     leader = vd.get("leaderEpoch")

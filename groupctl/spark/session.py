@@ -274,7 +274,7 @@ def spark_session(master: str | None = None, conf: dict[str, str] | None = None,
         chosen = settings.get("spark.master") or _submitted_master()
         probe_master(chosen, min(PROBE_SECONDS, start_timeout or PROBE_SECONDS))
         try:
-            spark = SparkSession.builder.config(map=settings).getOrCreate()
+            spark = SparkSession.builder.config(map=dict(settings)).getOrCreate()  # a dict of its value type
             if spark.sparkContext._jsc.sc().isStopped():
                 raise MasterUnavailable(_refused(chosen, None))
         except GroupctlError:

@@ -11,6 +11,7 @@ too; `groupctl --version` says which runs, and names any step that declines the 
 
 from __future__ import annotations
 
+import importlib
 import uuid
 from types import ModuleType
 
@@ -23,9 +24,8 @@ _DECLINED = "declines the plain case on this Python"
 
 
 def _load() -> ModuleType:
-    from groupctl.coordinator.assignors import _uniformc
-
-    return _uniformc
+    """The extension by name: it is a built file only (no Python source for a type checker to read)."""
+    return importlib.import_module(_NAME)
 
 
 def probe(native: ModuleType) -> dict[str, str]:

@@ -198,7 +198,7 @@ class _Builder:
         ids = self.member_ids
         if self._ascii is None:
             self._ascii = "".join(ids).isascii()
-        key: Callable[[int], object] = ids.__getitem__
+        key: Callable[[int], str | bytes] = ids.__getitem__
         if not self._ascii:
             key = lambda i: java_key(ids[i])  # noqa: E731
         order = sorted(members, key=key)

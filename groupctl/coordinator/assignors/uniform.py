@@ -86,9 +86,9 @@ class UniformAssignor:
                 else:
                     result.update((member_id, {}) for member_id in member_ids)
             else:
-                effective = {member_id: s for s in part for member_id in classes[s]}
-                part_order = java_sorted(effective)
-                result.update(_uniform_heterogeneous(part_order, members, effective, topics))
+                subscribed_by = {member_id: s for s in part for member_id in classes[s]}
+                part_order = java_sorted(subscribed_by)
+                result.update(_uniform_heterogeneous(part_order, members, subscribed_by, topics))
         return result
 
 

@@ -7,6 +7,7 @@ timer actions start their own, which the runtime completes when they fire.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 from groupctl.coordinator.classic.group import CAN_REBALANCE_FROM, ClassicGroup, ClassicMember
@@ -86,7 +87,7 @@ class ClassicGroups:
             self.reschedule_heartbeat(group, member)
         for member_id in group.pending_join:
             rt.schedule(classic_heartbeat_key(gid, member_id), now + self.max_session_timeout_ms,
-                        lambda mid=member_id: self._expire_heartbeat(gid, mid))
+                        functools.partial(self._expire_heartbeat, gid, member_id))
         if group.state == PREPARING:
             rt.schedule(classic_join_key(gid), now + group.rebalance_timeout_ms(), lambda: self._join_timeout(group))
         elif group.state == COMPLETING:

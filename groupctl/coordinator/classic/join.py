@@ -65,7 +65,7 @@ def _join(classic: ClassicGroups, req: JoinGroupRequest, respond: JoinCallback, 
     if req.group_instance_id is not None:
         existing = group.static.get(req.group_instance_id)
         if existing is not None:
-            _replace_static(classic, group, req, existing, new_id, respond, out)
+            _replace_static(classic, group, req, req.group_instance_id, existing, new_id, respond, out)
         else:
             _add_member(classic, group, req, new_id, respond, out)
     elif req.version >= MEMBER_ID_REQUIRED_VERSION:
@@ -138,7 +138,7 @@ def _update_member(member: ClassicMember, req: JoinGroupRequest, respond: JoinCa
 
 
 def _replace_static(
-    classic: ClassicGroups, group: ClassicGroup, req: JoinGroupRequest, old_id: str, new_id: str,
+    classic: ClassicGroups, group: ClassicGroup, req: JoinGroupRequest, instance_id: str, old_id: str, new_id: str,
     respond: JoinCallback, out: Result,
 ) -> None:
     """`updateStaticMemberThenRebalanceOrCompleteJoin`: the instance takes a new member id."""
@@ -155,7 +155,7 @@ def _replace_static(
     group.pending_sync.discard(old_id)
     if group.leader == old_id:
         group.leader = new_id
-    group.static[req.group_instance_id] = new_id  # type: ignore[index]
+    group.static[instance_id] = new_id
     classic.reschedule_heartbeat(group, member)
     _update_member(member, req, respond)
     if group.state == STABLE:

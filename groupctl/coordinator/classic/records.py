@@ -31,13 +31,14 @@ def empty_group_record(group: ClassicGroup) -> Record:
 def group_record(group: ClassicGroup, assignment: dict[str, bytes] | None) -> Record:
     """GroupMetadataValue v3 of the group as it stands; no members when `assignment` is None."""
     members = []
-    for m in group.members.values() if assignment is not None else ():
-        members.append({
-            "memberId": m.member_id, "groupInstanceId": m.instance_id, "clientId": m.client_id,
-            "clientHost": m.client_host, "rebalanceTimeout": m.rebalance_timeout_ms,
-            "sessionTimeout": m.session_timeout_ms, "subscription": m.metadata(group.protocol_name),
-            "assignment": assignment.get(m.member_id, b""),  # type: ignore[union-attr]
-        })
+    if assignment is not None:
+        for m in group.members.values():
+            members.append({
+                "memberId": m.member_id, "groupInstanceId": m.instance_id, "clientId": m.client_id,
+                "clientHost": m.client_host, "rebalanceTimeout": m.rebalance_timeout_ms,
+                "sessionTimeout": m.session_timeout_ms, "subscription": m.metadata(group.protocol_name),
+                "assignment": assignment.get(m.member_id, b""),
+            })
     value = {
         "protocolType": group.protocol_type or "", "generation": group.generation,
         "protocol": group.protocol_name, "leader": group.leader,

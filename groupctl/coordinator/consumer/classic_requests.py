@@ -11,7 +11,7 @@ assignment must still change, so the client rejoins and reconciles one JoinGroup
 from __future__ import annotations
 
 import uuid
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from groupctl.coordinator.classic.group import MEMBER_ID_REQUIRED_VERSION
 from groupctl.coordinator.classic.messages import (
@@ -86,7 +86,7 @@ def owned_partitions(topics: TopicImage, owned: list[dict] | None) -> list[tuple
 def assignment_bytes(topics: TopicImage, partitions: dict[uuid.UUID, frozenset[int]], metadata: bytes) -> bytes:
     """A ConsumerProtocolAssignment of `partitions`, at the version of the member's subscription bytes."""
     version = int.from_bytes(metadata[:2], "big", signed=True) if len(metadata) >= 2 else 0
-    assigned = []
+    assigned: list[dict[str, Any]] = []
     for topic_id, parts in sorted(partitions.items(), key=lambda kv: kv[0].bytes):
         topic = topics.by_id(topic_id)
         if topic is not None and parts:

@@ -181,7 +181,7 @@ def _create_or_update_member(
     if create and existing is None:
         old = dict(members[member_id]) if member_id in members else default_member()
         return _checked(req, gid, member_id, old, currents)
-    if create:
+    if create and existing is not None:
         # Only a consumer-protocol predecessor must have left (-2): a classic one sends nothing when it closes
         # (KAFKA-17228), so a static member upgrading to the consumer protocol replaces it.
         if not uses_classic(members.get(existing)) \
@@ -191,7 +191,8 @@ def _create_or_update_member(
                 f"Static member {member_id} with instance id {iid} cannot join the group because the "
                 f"instance id is owned by {existing} member.",
             )
-        return replace_static(group, gid, existing, member_id)  # type: ignore[arg-type]
+        assert group is not None, "a static member is indexed only in its group"
+        return replace_static(group, gid, existing, member_id)
     check_static_member(gid, existing, member_id, iid)
     return _checked(req, gid, member_id, dict(members[member_id]), currents)
 
@@ -286,7 +287,8 @@ def _target(
     for ids in subscriptions.values():
         for topic_id in ids:
             if topic_id not in partitions:
-                partitions[topic_id] = rt.topics.by_id(topic_id).partitions  # type: ignore[union-attr]
+                topic = rt.topics.by_id(topic_id)
+                partitions[topic_id] = topic.partitions  # type: ignore[union-attr]  # subscribed_ids: known topics only
     records, targets = build_target(
         gid, new_epoch, members=members, subscriptions=subscriptions, old_targets=old_targets,
         partitions=partitions, default_assignor=rt.assignor_names[0],

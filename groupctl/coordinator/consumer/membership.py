@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 from groupctl.coordinator.consumer import records as rec
 from groupctl.coordinator.consumer.messages import STATIC_LEAVE_EPOCH, HeartbeatRequest, HeartbeatResponse
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 Downgrade = Callable[[str, list[str], "tuple[str, dict] | None"], "Result | None"]
 
 
-def uses_classic(member: dict | None) -> bool:
+def uses_classic(member: dict | None) -> TypeGuard[dict]:
     """Whether a type-5 value is a member speaking the classic protocol inside a consumer group."""
     return member is not None and stored_protocol(member) == "classic"
 

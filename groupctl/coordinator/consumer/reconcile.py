@@ -27,14 +27,11 @@ class MemberAssignment:
     assigned: Assignment
     pending_revocation: Assignment
 
-    def with_epoch(self, epoch: int, **changes: object) -> MemberAssignment:
+    def with_epoch(
+        self, epoch: int, *, state: MemberState, assigned: Assignment, pending_revocation: Assignment
+    ) -> MemberAssignment:
         """Kafka's `updateMemberEpoch`: the old epoch becomes the previous one."""
-        fields = {
-            "state": self.state, "member_epoch": epoch, "previous_member_epoch": self.member_epoch,
-            "assigned": self.assigned, "pending_revocation": self.pending_revocation,
-        }
-        fields.update(changes)
-        return MemberAssignment(**fields)  # type: ignore[arg-type]
+        return MemberAssignment(state, epoch, self.member_epoch, assigned, pending_revocation)
 
     def is_reconciled_to(self, target_epoch: int) -> bool:
         return self.state == MemberState.STABLE and self.member_epoch == target_epoch
