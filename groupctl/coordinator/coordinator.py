@@ -293,10 +293,12 @@ class Coordinator:
         self.runtime.complete(result)
         return result.response
 
-    def commit_offsets(self, group_id: str, member_id: str, epoch: int, partitions: list[CommitPartition],
-                       **options: int) -> list[CommitPartition]:
+    def commit_offsets(self, group_id: str, member_id: str, epoch: int, partitions: list[CommitPartition], *,
+                       version: int = 9, retention_ms: int = -1, instance_id: str | None = None,
+                       ) -> list[CommitPartition]:
         try:
-            result = self.offsets.commit(group_id, member_id, epoch, partitions, **options)
+            result = self.offsets.commit(group_id, member_id, epoch, partitions, version=version,
+                                         retention_ms=retention_ms, instance_id=instance_id)
         except KafkaError:
             self.runtime.run_tasks()
             raise

@@ -124,8 +124,9 @@ class BrokerConnection:
         version = self.version_for(api_key, ours)
         return version, self.request(api_key, version, build(version), deadline)
 
-    def request(self, api_key: int, version: int, body: dict[str, Any], deadline: Deadline) -> dict[str, Any]:
-        """Send one request and wait for its response body."""
+    def request(self, api_key: int, version: int, body: Any, deadline: Deadline) -> Any:
+        """Send one request and wait for its response body (the generated classes for an API in
+        `framing.TYPED_APIS`, else dicts)."""
         return self._round_trip(api_key, version, body, deadline).body
 
     # --- internals ----------------------------------------------------------------------------------

@@ -87,7 +87,11 @@ async def join_group(ctx: RequestContext, body: Body) -> Body:
     )
     coordinator = ctx.broker.coordinator
     wait_ms = max(request.rebalance_timeout_ms, request.session_timeout_ms)
-    response = await parked(lambda respond: coordinator.join_group(request, respond), wait_ms / 1000 + WAIT_MARGIN_S)
+
+    def start(respond: Callable[[JoinGroupResponse], None]) -> None:
+        coordinator.join_group(request, respond)
+
+    response = await parked(start, wait_ms / 1000 + WAIT_MARGIN_S)
     if response is None:
         response = JoinGroupResponse(error_code=REBALANCE_IN_PROGRESS, member_id=request.member_id)
     return join_response(response, ctx.api_version)
@@ -136,7 +140,11 @@ async def sync_group(ctx: RequestContext, body: Body) -> Body:
     group = coordinator.classic.groups.get(request.group_id)
     member = group.members.get(request.member_id) if group is not None else None
     wait_ms = member.rebalance_timeout_ms if member is not None else 0
-    response = await parked(lambda respond: coordinator.sync_group(request, respond), wait_ms / 1000 + WAIT_MARGIN_S)
+
+    def start(respond: Callable[[SyncGroupResponse], None]) -> None:
+        coordinator.sync_group(request, respond)
+
+    response = await parked(start, wait_ms / 1000 + WAIT_MARGIN_S)
     if response is None:
         response = SyncGroupResponse(error_code=REBALANCE_IN_PROGRESS)
     return {

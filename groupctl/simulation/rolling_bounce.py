@@ -298,7 +298,8 @@ class RollingBounce(VirtualTimeDriver):
                     if c.epoch != current["memberEpoch"] or c.owned_ids != assigned:
                         return False
                 elif isinstance(c, ClassicClient) and (
-                    c.state != CLIENT_STABLE or c.generation != current["memberEpoch"] or c.owned != self.names(assigned)
+                    c.state != CLIENT_STABLE or c.generation != current["memberEpoch"]
+                    or c.owned != self.names(assigned)
                 ):
                     return False
             return True

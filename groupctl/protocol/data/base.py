@@ -48,7 +48,7 @@ class Data:
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        if self.unknown_tagged_fields != other.unknown_tagged_fields:  # type: ignore[attr-defined]  # same type
+        if self.unknown_tagged_fields != other.unknown_tagged_fields:
             return False
         return all(getattr(self, attr) == getattr(other, attr) for attr, _, _ in self._FIELDS)
 
