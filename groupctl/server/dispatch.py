@@ -48,7 +48,9 @@ class RequestContext:
     client_id: str | None
 
 
-Handler = Callable[[RequestContext, Body], Awaitable[Body | None]]
+Handler = Callable[[RequestContext, Any], Awaitable[Any]]
+"""Request body in, response body (or None) out: the generated classes of the API for one in
+`framing.TYPED_APIS`, `Body` dicts for the rest; each handler annotates its own."""
 
 
 @dataclass(frozen=True)
