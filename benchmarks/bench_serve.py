@@ -50,6 +50,7 @@ from groupctl.kafka.config import ClientConfig
 from groupctl.kafka.coordinator import RETRIABLE
 from groupctl.kafka.deadline import Deadline
 from groupctl.kafka.groups import describe_consumer_groups
+from groupctl.protocol.data.topics import CreatableTopic, CreateTopicsRequestData
 from groupctl.protocol.messages import framing
 from groupctl.server.broker import Broker
 from groupctl.server.server import ServerOptions, ServerThread
@@ -188,11 +189,13 @@ def prepare_kafka(bootstrap: str, group: str, topic: str, partitions: int, timeo
         config = ClientConfig.from_properties({"bootstrap.servers": bootstrap, "client.id": "bench-serve"})
         with Cluster(config, timeout=timeout_s) as cluster:
             deadline = cluster.deadline()
-            _, created = cluster.any_connection(deadline).call(CREATE_TOPICS, CREATE_TOPICS_VERSIONS, lambda v: {
-                "topics": [{"name": topic, "numPartitions": partitions, "replicationFactor": 1}],
-                "timeoutMs": int(timeout_s * 1000)}, deadline)
-            if created["topics"][0]["errorCode"]:
-                raise SystemExit(f"--kafka-bootstrap {bootstrap}: CreateTopics {topic}: {created['topics'][0]}")
+            request = CreateTopicsRequestData(
+                topics=[CreatableTopic(name=topic, num_partitions=partitions, replication_factor=1)],
+                timeout_ms=int(timeout_s * 1000))
+            _, created = cluster.any_connection(deadline).call(CREATE_TOPICS, CREATE_TOPICS_VERSIONS,
+                                                               lambda v: request, deadline)
+            if created.topics[0].error_code:
+                raise SystemExit(f"--kafka-bootstrap {bootstrap}: CreateTopics {topic}: {created.topics[0]}")
             while True:
                 found = cluster.metadata(deadline, [topic]).topics.get(topic)
                 if found is not None and not found.error_code and len(found.partitions) == partitions and all(

@@ -18,6 +18,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from groupctl import sasl
+from groupctl.protocol.data.metadata import (
+    MetadataResponseBroker,
+    MetadataResponseData,
+    MetadataResponsePartition,
+    MetadataResponseTopic,
+)
 from groupctl.protocol.messages import API_SCHEMAS, framing
 
 HOST = "127.0.0.1"
@@ -246,40 +252,41 @@ class FakeBroker:
             state.authenticated = True
         return {"errorCode": 0, "errorMessage": None, "authBytes": reply, "sessionLifetimeMs": 0}
 
-    def broker_entries(self) -> list[dict[str, Any]]:
-        return [{"nodeId": b.node_id, "host": b.advertised_host, "port": b.port, "rack": None} for b in self.cluster]
+    def broker_entries(self) -> list[MetadataResponseBroker]:
+        return [MetadataResponseBroker(node_id=b.node_id, host=b.advertised_host, port=b.port, rack=None)
+                for b in self.cluster]
 
     def _metadata(self, request: framing.Request, state: ConnState) -> Any:
-        asked = request.body.get("topics")
-        names = sorted(self.topics) if not asked else [t["name"] for t in asked]
+        asked = request.body.topics
+        names = sorted(self.topics) if not asked else [t.name for t in asked]
         topics = []
         for name in names:
             parts = self.topics.get(name)
             if parts is None:
-                topics.append({"errorCode": 3, "name": name, "partitions": []})
+                topics.append(MetadataResponseTopic(error_code=3, name=name, partitions=[]))
                 continue
             topics.append(
-                {
-                    "errorCode": 0,
-                    "name": name,
-                    "partitions": [
-                        {
-                            "errorCode": 0,
-                            "partitionIndex": p,
-                            "leaderId": leader,
-                            "replicaNodes": [leader],
-                            "isrNodes": [leader],
-                        }
+                MetadataResponseTopic(
+                    error_code=0,
+                    name=name,
+                    partitions=[
+                        MetadataResponsePartition(
+                            error_code=0,
+                            partition_index=p,
+                            leader_id=leader,
+                            replica_nodes=[leader],
+                            isr_nodes=[leader],
+                        )
                         for p, leader in sorted(parts.items())
                     ],
-                }
+                )
             )
-        return {
-            "brokers": self.broker_entries(),
-            "clusterId": "fake-cluster",
-            "controllerId": self.cluster[0].node_id,
-            "topics": topics,
-        }
+        return MetadataResponseData(
+            brokers=self.broker_entries(),
+            cluster_id="fake-cluster",
+            controller_id=self.cluster[0].node_id,
+            topics=topics,
+        )
 
     def _find_coordinator(self, request: framing.Request, state: ConnState) -> Any:
         me = {"nodeId": self.node_id, "host": self.advertised_host, "port": self.port}

@@ -18,13 +18,14 @@ import ssl
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Final
 
 from groupctl.kafka.config import ClientConfig, format_address
 from groupctl.kafka.connection import DEFAULT_MAX_RESPONSE_BYTES, BrokerConnection
 from groupctl.kafka.deadline import Deadline, seconds_text
 from groupctl.kafka.errors import ConnectionFailed, broker_error
 from groupctl.kafka.tls import client_context
+from groupctl.protocol.data.metadata import MetadataRequestData, MetadataRequestTopic, MetadataResponseData
 
 METADATA: Final = 3
 METADATA_VERSIONS: Final = range(0, 14)
@@ -73,39 +74,34 @@ class ClusterMetadata:
     topics: dict[str, TopicMetadata]
 
 
-def metadata_request(version: int, topics: Sequence[str] | None) -> dict[str, Any]:
+def metadata_request(version: int, topics: Sequence[str] | None) -> MetadataRequestData:
     """Topic names, or None for every topic. v0 cannot ask for no topics (its empty list means all)."""
-    body: dict[str, Any] = {}
-    if version == 0:
-        body["topics"] = [{"name": t} for t in topics or ()]
-    else:
-        body["topics"] = None if topics is None else [{"name": t} for t in topics]
+    wanted = None if topics is None else [MetadataRequestTopic(name=t) for t in topics]
+    request = MetadataRequestData(topics=(wanted or []) if version == 0 else wanted)
     if version >= 4:
-        body["allowAutoTopicCreation"] = False
-    return body
+        request.allow_auto_topic_creation = False
+    return request
 
 
-def parse_metadata(body: dict[str, Any]) -> ClusterMetadata:
-    brokers = {b["nodeId"]: Broker(b["nodeId"], b["host"], b["port"], b.get("rack")) for b in body.get("brokers", [])}
+def parse_metadata(body: MetadataResponseData) -> ClusterMetadata:
+    brokers = {b.node_id: Broker(b.node_id, b.host, b.port, b.rack) for b in body.brokers}
     topics: dict[str, TopicMetadata] = {}
-    for t in body.get("topics", []):
-        if t["name"] is None:
+    for t in body.topics:
+        if t.name is None:
             continue
         partitions = {
-            p["partitionIndex"]: PartitionMetadata(
-                p["partitionIndex"], p["leaderId"], p.get("leaderEpoch", -1), p["errorCode"]
-            )
-            for p in t.get("partitions", [])
+            p.partition_index: PartitionMetadata(p.partition_index, p.leader_id, p.leader_epoch, p.error_code)
+            for p in t.partitions
         }
-        topic_id = t.get("topicId")
-        topics[t["name"]] = TopicMetadata(
-            t["name"],
-            topic_id if topic_id and topic_id.int else None,
-            t["errorCode"],
-            t.get("isInternal", False),
+        topic_id = t.topic_id
+        topics[t.name] = TopicMetadata(
+            t.name,
+            topic_id if topic_id.int else None,
+            t.error_code,
+            t.is_internal,
             partitions,
         )
-    return ClusterMetadata(body.get("clusterId"), body.get("controllerId", -1), brokers, topics)
+    return ClusterMetadata(body.cluster_id, body.controller_id, brokers, topics)
 
 
 class Cluster:
@@ -247,8 +243,8 @@ class Cluster:
         """Brokers and the named topics (`None`: every topic; `()`: none, except on Metadata v0)."""
         conn = self.any_connection(deadline)
         _, body = conn.call(METADATA, METADATA_VERSIONS, lambda v: metadata_request(v, topics), deadline)
-        if body.get("errorCode"):
-            raise broker_error(body["errorCode"], None, f"Metadata on {conn.where}")
+        if body.error_code:
+            raise broker_error(body.error_code, None, f"Metadata on {conn.where}")
         result = parse_metadata(body)
         self.brokers = dict(result.brokers)
         return result

@@ -117,10 +117,9 @@ class BrokerConnection:
         """The highest version of `api_key` in `ours` the broker speaks; `UnsupportedApi` if none."""
         return self.api_versions.version_for(api_key, ours, self.where)
 
-    def call(
-        self, api_key: int, ours: range, build: Callable[[int], dict[str, Any]], deadline: Deadline
-    ) -> tuple[int, dict[str, Any]]:
-        """Pick the version, build the body for it, send, and return `(version, response body)`."""
+    def call(self, api_key: int, ours: range, build: Callable[[int], Any], deadline: Deadline) -> tuple[int, Any]:
+        """Pick the version, build the body for it, send, and return `(version, response body)`; the
+        bodies are the API's generated classes for one in `framing.TYPED_APIS`, dicts for the rest."""
         version = self.version_for(api_key, ours)
         return version, self.request(api_key, version, build(version), deadline)
 
@@ -205,7 +204,7 @@ class BrokerConnection:
         self._correlation_id = self._correlation_id + 1 if self._correlation_id < _MAX_CORRELATION_ID else 0
         return self._correlation_id
 
-    def _round_trip(self, api_key: int, version: int, body: dict[str, Any], deadline: Deadline) -> framing.Response:
+    def _round_trip(self, api_key: int, version: int, body: Any, deadline: Deadline) -> framing.Response:
         if self._sock is None:
             raise ConnectionFailed(self.address, "the connection is closed")
         name = f"{API_NAMES.get(api_key, f'API {api_key}')} v{version}"

@@ -10,6 +10,17 @@ from __future__ import annotations
 
 from groupctl.coordinator.topics import Topic
 from groupctl.errors import KAFKA_ERROR_CODES
+from groupctl.protocol.data.metadata import (
+    DescribeClusterBroker,
+    DescribeClusterRequestData,
+    DescribeClusterResponseData,
+    MetadataRequestData,
+    MetadataRequestTopic,
+    MetadataResponseBroker,
+    MetadataResponseData,
+    MetadataResponsePartition,
+    MetadataResponseTopic,
+)
 from groupctl.protocol.primitives import ZERO_UUID
 from groupctl.server.dispatch import Body, RequestContext, api_keys_body, handles
 
@@ -40,59 +51,60 @@ async def api_versions(ctx: RequestContext, body: Body) -> Body:
     }
 
 
-def partition_entries(topic: Topic) -> list[Body]:
+def partition_entries(topic: Topic) -> list[MetadataResponsePartition]:
     return [
-        {"errorCode": 0, "partitionIndex": p, "leaderId": 1, "leaderEpoch": 0, "replicaNodes": [1],
-         "isrNodes": [1], "offlineReplicas": []}
+        MetadataResponsePartition(error_code=0, partition_index=p, leader_id=1, leader_epoch=0, replica_nodes=[1],
+                                  isr_nodes=[1], offline_replicas=[])
         for p in range(topic.partitions)
     ]
 
 
-def topic_entry(topic: Topic, authorized_operations: bool) -> Body:
-    return {
-        "errorCode": 0, "name": topic.name, "topicId": topic.topic_id, "isInternal": False,
-        "partitions": partition_entries(topic),
-        "topicAuthorizedOperations": sum(1 << op for op in _TOPIC_OPERATIONS) if authorized_operations
+def topic_entry(topic: Topic, authorized_operations: bool) -> MetadataResponseTopic:
+    return MetadataResponseTopic(
+        error_code=0, name=topic.name, topic_id=topic.topic_id, is_internal=False,
+        partitions=partition_entries(topic),
+        topic_authorized_operations=sum(1 << op for op in _TOPIC_OPERATIONS) if authorized_operations
         else -2147483648,
-    }
+    )
 
 
-def _invalid_request_entry(wanted: Body) -> Body:
+def _invalid_request_entry(wanted: MetadataRequestTopic) -> MetadataResponseTopic:
     """Kafka's answer to a v10/v11 request naming a topic by id: v12 is the first to look topics up by id
     (and to allow a null name in the answer), so every topic gets INVALID_REQUEST, a null name as ""."""
-    return {"errorCode": INVALID_REQUEST, "name": wanted.get("name") or "", "topicId": wanted.get("topicId", ZERO_UUID),
-            "isInternal": False, "partitions": []}
+    return MetadataResponseTopic(error_code=INVALID_REQUEST, name=wanted.name or "", topic_id=wanted.topic_id,
+                                 is_internal=False, partitions=[])
 
 
 @handles(3)
-async def metadata(ctx: RequestContext, body: Body) -> Body:
+async def metadata(ctx: RequestContext, body: MetadataRequestData) -> MetadataResponseData:
     broker = ctx.broker
     topics = broker.coordinator.topics
-    with_operations = bool(body.get("includeTopicAuthorizedOperations"))
-    requested = body.get("topics")
+    with_operations = body.include_topic_authorized_operations
+    requested = body.topics
     if requested is None or (ctx.api_version == 0 and not requested):
         entries = [topic_entry(t, with_operations) for t in sorted(topics, key=lambda t: t.name)]
-    elif ctx.api_version < 12 and any(w.get("name") is None or w.get("topicId", ZERO_UUID) != ZERO_UUID
-                                      for w in requested):
+    elif ctx.api_version < 12 and any(w.name is None or w.topic_id != ZERO_UUID for w in requested):
         entries = [_invalid_request_entry(w) for w in requested]
     else:
         entries = []
         for wanted in requested:
-            name, topic_id = wanted.get("name"), wanted.get("topicId", ZERO_UUID)
+            name, topic_id = wanted.name, wanted.topic_id
             topic = topics.get(name) if name is not None else topics.by_id(topic_id)
             if topic is not None:
                 entries.append(topic_entry(topic, with_operations))
             elif name is not None:
-                entries.append({"errorCode": UNKNOWN_TOPIC, "name": name, "topicId": ZERO_UUID, "partitions": []})
+                entries.append(MetadataResponseTopic(error_code=UNKNOWN_TOPIC, name=name, topic_id=ZERO_UUID,
+                                                     partitions=[]))
             else:
-                entries.append({"errorCode": UNKNOWN_TOPIC_ID, "name": None, "topicId": topic_id, "partitions": []})
+                entries.append(MetadataResponseTopic(error_code=UNKNOWN_TOPIC_ID, name=None, topic_id=topic_id,
+                                                     partitions=[]))
     listener = broker.listener
-    return {
-        "brokers": [{"nodeId": broker.node_id, "host": listener.host, "port": listener.port, "rack": None}],
-        "clusterId": broker.cluster_id,
-        "controllerId": broker.node_id,
-        "topics": entries,
-    }
+    return MetadataResponseData(
+        brokers=[MetadataResponseBroker(node_id=broker.node_id, host=listener.host, port=listener.port, rack=None)],
+        cluster_id=broker.cluster_id,
+        controller_id=broker.node_id,
+        topics=entries,
+    )
 
 
 def coordinator_entry(ctx: RequestContext, key: str, key_type: int) -> Body:
@@ -114,7 +126,7 @@ async def find_coordinator(ctx: RequestContext, body: Body) -> Body:
     return {k: entry[k] for k in ("errorCode", "errorMessage", "nodeId", "host", "port")}
 
 
-def _endpoint_refusal(version: int, endpoint_type: int) -> Body | None:
+def _endpoint_refusal(version: int, endpoint_type: int) -> DescribeClusterResponseData | None:
     """Kafka's answer when a client asks a broker listener for something other than the brokers."""
     if endpoint_type not in _ENDPOINT_NAMES:
         code, message = "UNSUPPORTED_ENDPOINT_TYPE", f"Unsupported endpoint type {endpoint_type}"
@@ -124,25 +136,25 @@ def _endpoint_refusal(version: int, endpoint_type: int) -> Body | None:
                    f"{_ENDPOINT_NAMES[endpoint_type]}")
     else:
         return None
-    return {"errorCode": KAFKA_ERROR_CODES["INVALID_REQUEST" if version == 0 else code], "errorMessage": message,
-            "clusterId": "", "brokers": []}
+    return DescribeClusterResponseData(error_code=KAFKA_ERROR_CODES["INVALID_REQUEST" if version == 0 else code],
+                                       error_message=message, cluster_id="", brokers=[])
 
 
 @handles(60)
-async def describe_cluster(ctx: RequestContext, body: Body) -> Body:
+async def describe_cluster(ctx: RequestContext, body: DescribeClusterRequestData) -> DescribeClusterResponseData:
     """The one broker, which is also the controller Kafka would report (a live broker's id)."""
-    refusal = _endpoint_refusal(ctx.api_version, body.get("endpointType", ENDPOINT_BROKER))
+    refusal = _endpoint_refusal(ctx.api_version, body.endpoint_type)
     if refusal is not None:
         return refusal
     broker = ctx.broker
     listener = broker.listener
     operations = -2147483648
-    if body.get("includeClusterAuthorizedOperations"):
+    if body.include_cluster_authorized_operations:
         operations = sum(1 << op for op in _CLUSTER_OPERATIONS)
-    return {
-        "errorCode": 0, "errorMessage": None, "endpointType": ENDPOINT_BROKER, "clusterId": broker.cluster_id,
-        "controllerId": broker.node_id,
-        "brokers": [{"brokerId": broker.node_id, "host": listener.host, "port": listener.port, "rack": None,
-                     "isFenced": False}],
-        "clusterAuthorizedOperations": operations,
-    }
+    return DescribeClusterResponseData(
+        error_code=0, error_message=None, endpoint_type=ENDPOINT_BROKER, cluster_id=broker.cluster_id,
+        controller_id=broker.node_id,
+        brokers=[DescribeClusterBroker(broker_id=broker.node_id, host=listener.host, port=listener.port, rack=None,
+                                       is_fenced=False)],
+        cluster_authorized_operations=operations,
+    )

@@ -12,20 +12,34 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import uuid
 
 from groupctl.coordinator.topics import Topic
 from groupctl.errors import KAFKA_ERROR_CODES, KafkaError
 from groupctl.log.batch import NO_TIMESTAMP
+from groupctl.protocol.data.records_apis import (
+    FetchableTopicResponse,
+    FetchRequestData,
+    FetchResponseData,
+    ListOffsetsPartitionResponse,
+    ListOffsetsRequestData,
+    ListOffsetsResponseData,
+    ListOffsetsTopicResponse,
+    PartitionData,
+    PartitionProduceResponse,
+    ProduceRequestData,
+    ProduceResponseData,
+    TopicProduceResponse,
+)
 from groupctl.server.broker import Broker
 from groupctl.server.connection import ConnectionClosed
-from groupctl.server.dispatch import Body, RequestContext, handles
+from groupctl.server.dispatch import RequestContext, handles
 from groupctl.server.partitions import LEADER_EPOCH, PartitionLog, PartitionStore
 
 #: ListOffsets' special timestamps (`ListOffsetsRequest`).
 LATEST, EARLIEST, MAX_TIMESTAMP, EARLIEST_LOCAL, LATEST_TIERED, EARLIEST_PENDING_UPLOAD = -1, -2, -3, -4, -5, -6
 UNKNOWN_TOPIC_OR_PARTITION = "UNKNOWN_TOPIC_OR_PARTITION"
 UNKNOWN_TOPIC_ID = "UNKNOWN_TOPIC_ID"
-_INT32_MAX = 0x7FFFFFFF
 
 
 def partition_store(broker: Broker) -> PartitionStore:
@@ -39,12 +53,12 @@ def partition_store(broker: Broker) -> PartitionStore:
     return store
 
 
-def resolve_topic(ctx: RequestContext, entry: Body, name_key: str, id_version: int) -> tuple[Topic | None, str]:
+def resolve_topic(ctx: RequestContext, name: str, topic_id: uuid.UUID, id_version: int) -> tuple[Topic | None, str]:
     """The topic a request entry names (by id from `id_version`), or None and the error to give."""
     topics = ctx.broker.coordinator.topics
     if ctx.api_version >= id_version:
-        return topics.by_id(entry["topicId"]), UNKNOWN_TOPIC_ID
-    return topics.get(entry[name_key]), UNKNOWN_TOPIC_OR_PARTITION
+        return topics.by_id(topic_id), UNKNOWN_TOPIC_ID
+    return topics.get(name), UNKNOWN_TOPIC_OR_PARTITION
 
 
 def locate(
@@ -64,108 +78,108 @@ def locate(
 # -- Produce -----------------------------------------------------------------------------------------
 
 
-def produce_error(index: int, name: str, message: str | None = None) -> Body:
-    return {"index": index, "errorCode": KAFKA_ERROR_CODES[name], "baseOffset": -1, "logAppendTimeMs": -1,
-            "logStartOffset": -1, "errorMessage": message}
+def produce_error(index: int, name: str, message: str | None = None) -> PartitionProduceResponse:
+    return PartitionProduceResponse(index=index, error_code=KAFKA_ERROR_CODES[name], base_offset=-1,
+                                    log_append_time_ms=-1, log_start_offset=-1, error_message=message)
 
 
 @handles(0)
-async def produce(ctx: RequestContext, body: Body) -> Body | None:
+async def produce(ctx: RequestContext, body: ProduceRequestData) -> ProduceResponseData | None:
     store = partition_store(ctx.broker)
-    acks = body["acks"]
+    acks = body.acks
     failed = False
     responses = []
-    for topic_data in body["topicData"]:
-        topic, missing = resolve_topic(ctx, topic_data, "name", 13)
+    for topic_data in body.topic_data:
+        topic, missing = resolve_topic(ctx, topic_data.name, topic_data.topic_id, 13)
         answers = []
-        for data in topic_data["partitionData"]:
-            index = data["index"]
+        for data in topic_data.partition_data:
+            index = data.index
             log = locate(store, topic, missing, index)
             if isinstance(log, str):
                 answer = produce_error(index, log)
             elif acks not in (-1, 0, 1):
                 answer = produce_error(index, "INVALID_REQUIRED_ACKS")
             else:
-                try:
-                    base = log.append(data["records"], allow_zstd=ctx.api_version >= 7)
+                try:  # null records are refused as empty ones are
+                    base = log.append(data.records or b"", allow_zstd=ctx.api_version >= 7)
                 except KafkaError as exc:
                     answer = produce_error(index, exc.name, exc.message)
                 else:
-                    answer = {"index": index, "errorCode": 0, "baseOffset": base, "logAppendTimeMs": NO_TIMESTAMP,
-                              "logStartOffset": log.log_start_offset}
-            failed = failed or answer["errorCode"] != 0
+                    answer = PartitionProduceResponse(index=index, error_code=0, base_offset=base,
+                                                      log_append_time_ms=NO_TIMESTAMP,
+                                                      log_start_offset=log.log_start_offset)
+            failed = failed or answer.error_code != 0
             answers.append(answer)
-        responses.append({"name": topic_data.get("name", ""), "topicId": topic_data.get("topicId"),
-                          "partitionResponses": answers})
+        responses.append(TopicProduceResponse(name=topic_data.name, topic_id=topic_data.topic_id,
+                                              partition_responses=answers))
     if acks == 0:
         if failed:  # the producer hears of a failure only by losing the connection, as from Kafka
             raise ConnectionClosed("an acks=0 produce request failed")
         return None
-    return {"responses": responses, "throttleTimeMs": 0}
+    return ProduceResponseData(responses=responses, throttle_time_ms=0)
 
 
 # -- Fetch -------------------------------------------------------------------------------------------
 
 
-def fetch_error(partition: int, name: str) -> Body:
-    return {"partitionIndex": partition, "errorCode": KAFKA_ERROR_CODES[name], "highWatermark": -1,
-            "lastStableOffset": -1, "logStartOffset": -1, "abortedTransactions": None, "preferredReadReplica": -1,
-            "records": b""}
+def fetch_error(partition: int, name: str) -> PartitionData:
+    return PartitionData(partition_index=partition, error_code=KAFKA_ERROR_CODES[name], high_watermark=-1,
+                         last_stable_offset=-1, log_start_offset=-1, aborted_transactions=None,
+                         preferred_read_replica=-1, records=b"")
 
 
 def read_fetch(
-    ctx: RequestContext, store: PartitionStore, body: Body
-) -> tuple[list[Body], int, list[PartitionLog], bool]:
+    ctx: RequestContext, store: PartitionStore, body: FetchRequestData
+) -> tuple[list[FetchableTopicResponse], int, list[PartitionLog], bool]:
     """One pass over a Fetch's partitions: the answers, their record bytes, the logs read, and
     whether any partition failed (Kafka then answers at once)."""
-    room = body.get("maxBytes", _INT32_MAX)
-    read_committed = body.get("isolationLevel", 0) == 1
+    room = body.max_bytes
+    read_committed = body.isolation_level == 1
     min_one = True
     total = 0
     logs: list[PartitionLog] = []
     failed = False
     responses = []
-    for wanted in body["topics"]:
-        topic, missing = resolve_topic(ctx, wanted, "topic", 13)
+    for wanted in body.topics:
+        topic, missing = resolve_topic(ctx, wanted.topic, wanted.topic_id, 13)
         answers = []
-        for part in wanted["partitions"]:
-            index, offset = part["partition"], part["fetchOffset"]
-            log = locate(store, topic, missing, index, part.get("currentLeaderEpoch", -1))
+        for part in wanted.partitions:
+            index, offset = part.partition, part.fetch_offset
+            log = locate(store, topic, missing, index, part.current_leader_epoch)
             if not isinstance(log, str) and not log.log_start_offset <= offset <= log.end_offset:
                 log = "OFFSET_OUT_OF_RANGE"
             if isinstance(log, str):
                 answers.append(fetch_error(index, log))
                 failed = True
                 continue
-            records = log.read(offset, min(part["partitionMaxBytes"], room), min_one=min_one)
+            records = log.read(offset, min(part.partition_max_bytes, room), min_one=min_one)
             if records:
                 min_one = False
                 room -= len(records)
                 total += len(records)
             logs.append(log)
-            answers.append({
-                "partitionIndex": index, "errorCode": 0, "highWatermark": log.end_offset,
-                "lastStableOffset": log.end_offset, "logStartOffset": log.log_start_offset,
-                "abortedTransactions": [] if read_committed else None, "preferredReadReplica": -1,
-                "records": records,
-            })
-        responses.append({"topic": wanted.get("topic", ""), "topicId": wanted.get("topicId"), "partitions": answers})
+            answers.append(PartitionData(
+                partition_index=index, error_code=0, high_watermark=log.end_offset,
+                last_stable_offset=log.end_offset, log_start_offset=log.log_start_offset,
+                aborted_transactions=[] if read_committed else None, preferred_read_replica=-1, records=records,
+            ))
+        responses.append(FetchableTopicResponse(topic=wanted.topic, topic_id=wanted.topic_id, partitions=answers))
     return responses, total, logs, failed
 
 
 @handles(1)
-async def fetch(ctx: RequestContext, body: Body) -> Body:
+async def fetch(ctx: RequestContext, body: FetchRequestData) -> FetchResponseData:
     store = partition_store(ctx.broker)
-    if ctx.api_version >= 7 and body.get("sessionEpoch", -1) not in (0, -1):
+    if ctx.api_version >= 7 and body.session_epoch not in (0, -1):
         # An incremental fetch names a session, and this broker never hands one out.
-        return {"errorCode": KAFKA_ERROR_CODES["FETCH_SESSION_ID_NOT_FOUND"], "sessionId": 0, "responses": []}
+        return FetchResponseData(error_code=KAFKA_ERROR_CODES["FETCH_SESSION_ID_NOT_FOUND"], session_id=0, responses=[])
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + max(0, body["maxWaitMs"]) / 1000
+    deadline = loop.time() + max(0, body.max_wait_ms) / 1000
     while True:
         responses, total, logs, failed = read_fetch(ctx, store, body)
         left = deadline - loop.time()
-        if total >= body["minBytes"] or failed or not logs or left <= 0:
-            return {"throttleTimeMs": 0, "errorCode": 0, "sessionId": 0, "responses": responses}
+        if total >= body.min_bytes or failed or not logs or left <= 0:
+            return FetchResponseData(throttle_time_ms=0, error_code=0, session_id=0, responses=responses)
         await store.wait_for_append(logs, left)
 
 
@@ -188,25 +202,25 @@ def list_offset(log: PartitionLog, timestamp: int) -> tuple[int, int, int]:
 
 
 @handles(2)
-async def list_offsets(ctx: RequestContext, body: Body) -> Body:
+async def list_offsets(ctx: RequestContext, body: ListOffsetsRequestData) -> ListOffsetsResponseData:
     store = partition_store(ctx.broker)
     topics = ctx.broker.coordinator.topics
     responses = []
-    for wanted in body["topics"]:
-        topic = topics.get(wanted["name"])
+    for wanted in body.topics:
+        topic = topics.get(wanted.name)
         answers = []
-        for part in wanted["partitions"]:
-            index = part["partitionIndex"]
-            log = locate(store, topic, UNKNOWN_TOPIC_OR_PARTITION, index, part.get("currentLeaderEpoch", -1))
+        for part in wanted.partitions:
+            index = part.partition_index
+            log = locate(store, topic, UNKNOWN_TOPIC_OR_PARTITION, index, part.current_leader_epoch)
             if isinstance(log, str):
-                answer = {"partitionIndex": index, "errorCode": KAFKA_ERROR_CODES[log], "timestamp": NO_TIMESTAMP,
-                          "offset": -1, "leaderEpoch": -1}
+                answer = ListOffsetsPartitionResponse(partition_index=index, error_code=KAFKA_ERROR_CODES[log],
+                                                      timestamp=NO_TIMESTAMP, offset=-1)
             else:
-                timestamp, offset, epoch = list_offset(log, part["timestamp"])
-                answer = {"partitionIndex": index, "errorCode": 0, "timestamp": timestamp, "offset": offset,
-                          "leaderEpoch": epoch}
-            if ctx.api_version < 4:  # no LeaderEpoch field before v4, and the encoder refuses a value for it
-                del answer["leaderEpoch"]
+                timestamp, offset, epoch = list_offset(log, part.timestamp)
+                answer = ListOffsetsPartitionResponse(partition_index=index, error_code=0, timestamp=timestamp,
+                                                      offset=offset)
+                if ctx.api_version >= 4:  # no LeaderEpoch field before v4, and the writer refuses a value for it
+                    answer.leader_epoch = epoch
             answers.append(answer)
-        responses.append({"name": wanted["name"], "partitions": answers})
-    return {"throttleTimeMs": 0, "topics": responses}
+        responses.append(ListOffsetsTopicResponse(name=wanted.name, partitions=answers))
+    return ListOffsetsResponseData(throttle_time_ms=0, topics=responses)

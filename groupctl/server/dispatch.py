@@ -2,12 +2,14 @@
 
 Handlers live in modules named for the APIs they answer (`cluster`, `groups`, `data`, `auth`) and
 register themselves with `@handles(api_key)`. A handler takes the request context and the decoded
-request body (a dict in the schema's JSON names) and returns the response body, or None when
-Kafka sends no response (Produce with acks=0). Fields it leaves out take the schema's defaults, so a
-handler may build the superset of every version's fields and the encoder keeps those of the
-negotiated version. The listener runs a handler at once and makes it a task only when it awaits
-(`eager`): on Python 3.11 it runs outside any task until its first await, so `asyncio.timeout` or a
-`TaskGroup` must come after one there (`asyncio.wait_for` and `asyncio.wait` may come first).
+request body (the API's generated request class, `groupctl.protocol.data`; a dict in the schema's
+JSON names for an API not yet in `framing.TYPED_APIS`) and returns the response body in the same
+form, or None when Kafka sends no response (Produce with acks=0). Fields it leaves out keep the
+schema's defaults, and the encoder keeps those of the negotiated version (a non-default value in a
+field that version lacks is refused unless the schema marks it ignorable). The listener runs a
+handler at once and makes it a task only when it awaits (`eager`): on Python 3.11 it runs outside
+any task until its first await, so `asyncio.timeout` or a `TaskGroup` must come after one there
+(`asyncio.wait_for` and `asyncio.wait` may come first).
 """
 
 from __future__ import annotations

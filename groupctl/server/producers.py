@@ -13,7 +13,8 @@ from pathlib import Path
 
 from groupctl.errors import KAFKA_ERROR_CODES
 from groupctl.json_files import read_json, write_json_atomically
-from groupctl.server.dispatch import Body, RequestContext, handles
+from groupctl.protocol.data.producers import InitProducerIdRequestData, InitProducerIdResponseData
+from groupctl.server.dispatch import RequestContext, handles
 
 PRODUCER_IDS_FILE = "producer-ids.json"
 #: Kafka's `ProducerIdsBlock.PRODUCER_ID_BLOCK_SIZE`.
@@ -38,10 +39,11 @@ class ProducerIds:
 
 # v6 (two-phase commit) is unstable in Kafka's trunk and not advertised by brokers.
 @handles(22, range(0, 6))
-async def init_producer_id(ctx: RequestContext, body: Body) -> Body:
-    if body.get("transactionalId") is not None:
-        return {"errorCode": KAFKA_ERROR_CODES["COORDINATOR_NOT_AVAILABLE"], "producerId": -1, "producerEpoch": -1}
+async def init_producer_id(ctx: RequestContext, body: InitProducerIdRequestData) -> InitProducerIdResponseData:
+    if body.transactional_id is not None:
+        return InitProducerIdResponseData(error_code=KAFKA_ERROR_CODES["COORDINATOR_NOT_AVAILABLE"], producer_id=-1,
+                                          producer_epoch=-1)
     broker = ctx.broker
     if broker.producer_ids is None:
         broker.producer_ids = ProducerIds(broker.directory)
-    return {"errorCode": 0, "producerId": broker.producer_ids.allocate(), "producerEpoch": 0}
+    return InitProducerIdResponseData(error_code=0, producer_id=broker.producer_ids.allocate(), producer_epoch=0)

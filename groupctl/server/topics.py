@@ -13,6 +13,7 @@ two billion partitions from exhausting this process.
 
 from __future__ import annotations
 
+import uuid
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,6 +21,17 @@ from typing import NamedTuple, TypeVar
 
 from groupctl.coordinator.topics import validate_topic_name
 from groupctl.errors import KafkaError
+from groupctl.protocol.data.topics import (
+    CreatableTopic,
+    CreatableTopicConfigs,
+    CreatableTopicResult,
+    CreatePartitionsRequestData,
+    CreatePartitionsResponseData,
+    CreatePartitionsTopic,
+    CreatePartitionsTopicResult,
+    CreateTopicsRequestData,
+    CreateTopicsResponseData,
+)
 from groupctl.protocol.primitives import ZERO_UUID
 from groupctl.server.broker import Broker
 from groupctl.server.config_catalog import (
@@ -29,7 +41,7 @@ from groupctl.server.config_catalog import (
     topic_entries,
     validate_topic_configs,
 )
-from groupctl.server.dispatch import Body, RequestContext, handles
+from groupctl.server.dispatch import RequestContext, handles
 
 #: `QuorumController.MAX_RECORDS_PER_USER_OP`: metadata records one request may write.
 MAX_RECORDS_PER_REQUEST = 10_000
@@ -76,9 +88,9 @@ class TopicPlan:
         return 1 + self.partitions + len(self.configs)
 
 
-def plan_topic(broker: Broker, topic: Body) -> TopicPlan:
+def plan_topic(broker: Broker, topic: CreatableTopic) -> TopicPlan:
     """Kafka's checks for one new topic, in its order; raises the KafkaError the topic is refused with."""
-    name = topic["name"]
+    name = topic.name
     validate_topic_name(name)
     existing = broker.coordinator.topics
     if name in existing:
@@ -86,9 +98,9 @@ def plan_topic(broker: Broker, topic: Body) -> TopicPlan:
     colliding = sorted(t for t in existing.names() if _normalized(t) == _normalized(name))
     if colliding:
         raise KafkaError("INVALID_TOPIC_EXCEPTION", f"Topic '{name}' collides with existing topic: {colliding[0]}")
-    configs = validate_topic_configs([(c["name"], c.get("value")) for c in topic.get("configs", [])])
-    partitions, factor = topic["numPartitions"], topic["replicationFactor"]
-    assignments = topic.get("assignments") or []
+    configs = validate_topic_configs([(c.name, c.value) for c in topic.configs])
+    partitions, factor = topic.num_partitions, topic.replication_factor
+    assignments = topic.assignments
     if assignments:
         if factor != -1:
             raise KafkaError("INVALID_REQUEST",
@@ -99,11 +111,11 @@ def plan_topic(broker: Broker, topic: Body) -> TopicPlan:
         indexes: set[int] = set()
         expected: int | None = None
         for assignment in assignments:
-            index = assignment["partitionIndex"]
+            index = assignment.partition_index
             if index in indexes:
                 raise KafkaError("INVALID_REPLICA_ASSIGNMENT",
                                  f"Found multiple manual partition assignments for partition {index}")
-            expected = check_replicas(assignment["brokerIds"], expected, broker.node_id)
+            expected = check_replicas(assignment.broker_ids, expected, broker.node_id)
             indexes.add(index)
         if indexes != set(range(len(indexes))):
             raise KafkaError("INVALID_REPLICA_ASSIGNMENT",
@@ -121,37 +133,39 @@ def plan_topic(broker: Broker, topic: Body) -> TopicPlan:
     return TopicPlan(name, 1 if partitions == -1 else partitions, configs)
 
 
-def _result(name: str, error: KafkaError) -> Body:
-    return {"name": name, "topicId": ZERO_UUID, "errorCode": error.code, "errorMessage": error.message}
+def _result(name: str, error: KafkaError) -> CreatableTopicResult:
+    return CreatableTopicResult(name=name, topic_id=ZERO_UUID, error_code=error.code, error_message=error.message)
 
 
-def _created(plan: TopicPlan, topic_id: object) -> Body:
-    return {
-        "name": plan.name, "topicId": topic_id, "errorCode": 0, "errorMessage": None, "topicConfigErrorCode": 0,
-        "numPartitions": plan.partitions, "replicationFactor": 1,
-        "configs": [
-            {"name": e.name, "value": e.value, "readOnly": e.read_only, "configSource": SOURCE_IDS[e.source],
-             "isSensitive": False}
+def _created(plan: TopicPlan, topic_id: uuid.UUID) -> CreatableTopicResult:
+    return CreatableTopicResult(
+        name=plan.name, topic_id=topic_id, error_code=0, error_message=None, topic_config_error_code=0,
+        num_partitions=plan.partitions, replication_factor=1,
+        configs=[
+            CreatableTopicConfigs(name=e.name, value=e.value, read_only=e.read_only,
+                                  config_source=SOURCE_IDS[e.source], is_sensitive=False)
             for e in topic_entries(plan.configs)
         ],
-    }
+    )
 
 
+Entry = TypeVar("Entry", CreatableTopic, CreatePartitionsTopic)
 Plan = TypeVar("Plan")
+Answer = TypeVar("Answer", CreatableTopicResult, CreatePartitionsTopicResult)
 
 
 def plan_each(
-    requested: list[Body], plan: Callable[[Body], Plan], failed: Callable[[str, KafkaError], Body]
-) -> tuple[list[Plan], dict[str, Body]]:
+    requested: list[Entry], plan: Callable[[Entry], Plan], failed: Callable[[str, KafkaError], Answer]
+) -> tuple[list[Plan], dict[str, Answer]]:
     """Kafka's first pass over a CreateTopics/CreatePartitions request: a name given twice is
     INVALID_REQUEST "Duplicate topic name." (answered once), every other name is checked by `plan`.
     Returns the plans of the names that passed, and the answers of those that did not."""
-    duplicates = {name for name, count in Counter(t["name"] for t in requested).items() if count > 1}
+    duplicates = {name for name, count in Counter(t.name for t in requested).items() if count > 1}
     plans: list[Plan] = []
-    results: dict[str, Body] = {}
+    results: dict[str, Answer] = {}
     seen: set[str] = set()
     for entry in requested:
-        name = entry["name"]
+        name = entry.name
         if name in seen:
             continue
         seen.add(name)
@@ -166,10 +180,10 @@ def plan_each(
 
 
 @handles(19)
-async def create_topics(ctx: RequestContext, body: Body) -> Body:
+async def create_topics(ctx: RequestContext, body: CreateTopicsRequestData) -> CreateTopicsResponseData:
     broker = ctx.broker
-    validate_only = bool(body.get("validateOnly"))
-    requested = body.get("topics", [])
+    validate_only = body.validate_only
+    requested = body.topics
     plans, results = plan_each(requested, lambda topic: plan_topic(broker, topic), _result)
     if sum(p.records for p in plans) > MAX_RECORDS_PER_REQUEST:
         for plan in plans:
@@ -193,20 +207,21 @@ async def create_topics(ctx: RequestContext, body: Body) -> Body:
     if created:
         save_topic_overrides(broker.directory, overrides)
         broker.save()
-    return {"throttleTimeMs": 0, "topics": [results[name] for name in dict.fromkeys(t["name"] for t in requested)]}
+    return CreateTopicsResponseData(throttle_time_ms=0,
+                                    topics=[results[name] for name in dict.fromkeys(t.name for t in requested)])
 
 
 class Growth(NamedTuple):
-    """A topic CreatePartitions will grow: to `total` partitions (the request's count), `added` more."""
+    """A topic CreatePartitions will grow: to `partitions` partitions, `added` more."""
 
     name: str
-    total: int  # not `count`, which would hide tuple.count
+    partitions: int
     added: int
 
 
-def plan_partitions(broker: Broker, request: Body) -> int:
+def plan_partitions(broker: Broker, request: CreatePartitionsTopic) -> int:
     """Kafka's checks for growing one topic; returns how many partitions it would add."""
-    name, count = request["name"], request["count"]
+    name, count = request.name, request.count
     topic = broker.coordinator.topics.get(name)
     if topic is None:
         raise KafkaError("UNKNOWN_TOPIC_OR_PARTITION", None)
@@ -217,24 +232,24 @@ def plan_partitions(broker: Broker, request: Body) -> int:
                          f"The topic {name} currently has {topic.partitions} partition(s); {count} would not be an "
                          "increase.")
     additional = count - topic.partitions
-    assignments = request.get("assignments")
+    assignments = request.assignments
     if assignments is not None:
         if len(assignments) != additional:
             raise KafkaError("INVALID_REPLICA_ASSIGNMENT",
                              f"Attempted to add {additional} additional partition(s), but only {len(assignments)} "
                              "assignment(s) were specified.")
         for assignment in assignments:
-            check_replicas(assignment["brokerIds"], 1, broker.node_id)
+            check_replicas(assignment.broker_ids, 1, broker.node_id)
     return additional
 
 
 @handles(37)
-async def create_partitions(ctx: RequestContext, body: Body) -> Body:
+async def create_partitions(ctx: RequestContext, body: CreatePartitionsRequestData) -> CreatePartitionsResponseData:
     broker = ctx.broker
-    validate_only = bool(body.get("validateOnly"))
-    requested = body.get("topics", [])
+    validate_only = body.validate_only
+    requested = body.topics
     growing, results = plan_each(
-        requested, lambda entry: Growth(entry["name"], entry["count"], plan_partitions(broker, entry)),
+        requested, lambda entry: Growth(entry.name, entry.count, plan_partitions(broker, entry)),
         _partitions_result,
     )
     if sum(g.added for g in growing) > MAX_RECORDS_PER_REQUEST:
@@ -247,13 +262,14 @@ async def create_partitions(ctx: RequestContext, body: Body) -> Body:
             if not validate_only:
                 broker.backend.add_partitions(name, count)
                 changed = True
-            results[name] = {"name": name, "errorCode": 0, "errorMessage": None}
+            results[name] = CreatePartitionsTopicResult(name=name, error_code=0, error_message=None)
         except KafkaError as exc:
             results[name] = _partitions_result(name, exc)
     if changed:
         broker.save()
-    return {"throttleTimeMs": 0, "results": [results[name] for name in dict.fromkeys(t["name"] for t in requested)]}
+    return CreatePartitionsResponseData(throttle_time_ms=0,
+                                        results=[results[name] for name in dict.fromkeys(t.name for t in requested)])
 
 
-def _partitions_result(name: str, error: KafkaError) -> Body:
-    return {"name": name, "errorCode": error.code, "errorMessage": error.message}
+def _partitions_result(name: str, error: KafkaError) -> CreatePartitionsTopicResult:
+    return CreatePartitionsTopicResult(name=name, error_code=error.code, error_message=error.message)

@@ -25,6 +25,11 @@ from groupctl.kafka.groups import LeaveGroupUnsupported
 from groupctl.model import ConfigEntry, TopicPartition
 from groupctl.protocol.consumer_protocol import encode_assignment, encode_subscription
 from groupctl.protocol.data.groups import LeaveGroupResponseData, MemberIdentity, MemberResponse
+from groupctl.protocol.data.records_apis import (
+    ListOffsetsPartitionResponse,
+    ListOffsetsResponseData,
+    ListOffsetsTopicResponse,
+)
 from tests.fake_broker import DEFAULT_VERSIONS, NO_REPLY, FakeBroker
 from tests.server.waits import OUTLASTS_S, promptly
 
@@ -64,10 +69,11 @@ def serves_offsets(broker: FakeBroker, committed: int = 5, end: int = 42) -> Non
                                for g in request.body["groups"]]}
         return {"topics": topics, "errorCode": 0}
 
-    def list_offsets(request: Any, state: Any) -> dict[str, Any]:
-        return {"topics": [{"name": t["name"], "partitions": [
-            {"partitionIndex": p["partitionIndex"], "errorCode": 0, "timestamp": -1, "offset": end, "leaderEpoch": 0}
-            for p in t["partitions"]]} for t in request.body["topics"]]}
+    def list_offsets(request: Any, state: Any) -> ListOffsetsResponseData:
+        return ListOffsetsResponseData(topics=[ListOffsetsTopicResponse(name=t.name, partitions=[
+            ListOffsetsPartitionResponse(partition_index=p.partition_index, error_code=0, timestamp=-1, offset=end,
+                                         leader_epoch=0)
+            for p in t.partitions]) for t in request.body.topics])
 
     for b in broker.cluster:
         b.topics = {"orders": {0: broker.node_id}}

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from groupctl.protocol.data.topics import CreatableTopicResult, CreateTopicsResponseData
 from groupctl.server.server import ServerThread
 
 COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, GROUP_AUTHORIZATION_FAILED, GROUP_ID_NOT_FOUND = 14, 15, 30, 69
@@ -47,11 +48,11 @@ def starting_broker(fake_cluster: Any, find_errors: list[int], describe_errors: 
 
     def create(request: Any, state: Any) -> Any:
         answers = []
-        for topic in request.body["topics"]:
-            broker.topics[topic["name"]] = dict.fromkeys(range(topic["numPartitions"]), broker.node_id)
-            answers.append({"name": topic["name"], "errorCode": 0, "errorMessage": None,
-                            "numPartitions": topic["numPartitions"], "replicationFactor": 1, "configs": []})
-        return {"topics": answers}
+        for topic in request.body.topics:
+            broker.topics[topic.name] = dict.fromkeys(range(topic.num_partitions), broker.node_id)
+            answers.append(CreatableTopicResult(name=topic.name, error_code=0, error_message=None,
+                                                num_partitions=topic.num_partitions, replication_factor=1, configs=[]))
+        return CreateTopicsResponseData(topics=answers)
 
     broker.on(10, find)
     broker.on(69, describe)

@@ -18,6 +18,7 @@ from pathlib import Path
 from confluent_kafka.admin import AdminClient, NewTopic
 
 from groupctl.errors import DecodeError
+from groupctl.protocol.data.metadata import MetadataRequestData
 from groupctl.protocol.messages import framing
 from tests.server.healthy import Healthy
 from tests.server.waits import WAIT_S, wait_until
@@ -201,7 +202,7 @@ def _reset(sock: socket.socket) -> None:
 
 
 def _metadata_v12(correlation_id: int) -> bytes:
-    return framing.encode_request(3, 12, correlation_id, "pipelined", {"topics": None})
+    return framing.encode_request(3, 12, correlation_id, "pipelined", MetadataRequestData(topics=None))
 
 
 def _answers(process: subprocess.Popen[str], host: str, port: int) -> bool:

@@ -10,6 +10,7 @@ import pytest
 from groupctl.kafka.connection import BrokerConnection
 from groupctl.kafka.deadline import Deadline
 from groupctl.kafka.errors import AuthenticationFailed, ConnectionFailed
+from groupctl.protocol.data.metadata import MetadataRequestData
 from groupctl.protocol.messages import framing
 from tests.server.waits import WAIT_S
 
@@ -38,8 +39,8 @@ def test_login_succeeds(fake_cluster: Any, config_for: Any, mechanism: str, user
     (broker,) = fake_cluster(sasl_users=USERS)
     with open_conn(broker, sasl_config(config_for, broker, mechanism, user, USERS[user])) as conn:
         assert conn.authenticated_as == user
-        body = conn.request(3, 12, {"topics": []}, Deadline(WAIT_S))
-        assert body["clusterId"] == "fake-cluster"
+        body = conn.request(3, 12, MetadataRequestData(topics=[]), Deadline(WAIT_S))
+        assert body.cluster_id == "fake-cluster"
     keys = [r.api_key for r in broker.requests]
     rounds = 1 if mechanism == "PLAIN" else 2
     assert keys == [18, 17, *[36] * rounds, 3]
@@ -102,7 +103,7 @@ def test_plaintext_client_on_a_sasl_listener(fake_cluster: Any, config_for: Any)
     (broker,) = fake_cluster(sasl_users=USERS)
     conn = open_conn(broker, config_for(broker))
     with pytest.raises(ConnectionFailed, match=r"closed the connection during Metadata v13 \(check security\.protocol"):
-        conn.request(3, 13, {"topics": []}, Deadline(WAIT_S))
+        conn.request(3, 13, MetadataRequestData(topics=[]), Deadline(WAIT_S))
 
 
 def test_broker_without_sasl_handshake_v1(fake_cluster: Any, config_for: Any) -> None:

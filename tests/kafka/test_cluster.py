@@ -12,6 +12,7 @@ from groupctl.errors import GroupctlError
 from groupctl.kafka.cluster import Broker, Cluster, metadata_request, parse_metadata
 from groupctl.kafka.deadline import Deadline
 from groupctl.kafka.errors import ConnectionFailed, TlsFailed
+from groupctl.protocol.data.metadata import MetadataRequestData, MetadataRequestTopic
 from groupctl.protocol.messages import framing
 from tests.server.waits import OUTLASTS_S, WAIT_S, promptly
 
@@ -80,10 +81,11 @@ def test_metadata_response_encoded_by_kafka_python(kp: Any, version: int) -> Non
 
 
 def test_metadata_request_shapes() -> None:
-    assert metadata_request(0, None) == {"topics": []}
-    assert metadata_request(1, None) == {"topics": None}
-    assert metadata_request(3, ()) == {"topics": []}
-    assert metadata_request(4, ["t"]) == {"topics": [{"name": "t"}], "allowAutoTopicCreation": False}
+    assert metadata_request(0, None) == MetadataRequestData(topics=[])
+    assert metadata_request(1, None) == MetadataRequestData(topics=None)
+    assert metadata_request(3, ()) == MetadataRequestData(topics=[])
+    assert metadata_request(4, ["t"]) == MetadataRequestData(topics=[MetadataRequestTopic(name="t")],
+                                                             allow_auto_topic_creation=False)
 
 
 def test_bootstrap_skips_an_unreachable_server(fake_cluster: Any, config_for: Any, closed_port: int) -> None:

@@ -15,6 +15,7 @@ from groupctl.kafka import connection
 from groupctl.kafka.connection import BrokerConnection
 from groupctl.kafka.deadline import Deadline
 from groupctl.kafka.errors import ConnectionFailed, ProtocolFailure, RequestTimedOut, UnsupportedApi
+from groupctl.protocol.data.metadata import MetadataRequestData, MetadataResponseData
 from groupctl.protocol.messages import framing
 from tests.server.waits import OUTLASTS_S, WAIT_S, promptly
 
@@ -104,8 +105,8 @@ def test_request_round_trip_and_correlation_ids(fake_cluster: Any, config_for: A
     with connect(broker, config_for(broker), node_id=0) as conn:
         assert conn.where == f"{HOST}:{broker.port} (node 0)"
         for _ in range(3):
-            version, body = conn.call(3, range(0, 14), lambda v: {"topics": []}, Deadline(WAIT_S))
-            assert version == 13 and body["clusterId"] == "fake-cluster"
+            version, body = conn.call(3, range(0, 14), lambda v: MetadataRequestData(topics=[]), Deadline(WAIT_S))
+            assert version == 13 and body.cluster_id == "fake-cluster"
     ids = [r.correlation_id for r in broker.requests]
     assert ids == sorted(set(ids)) and len(ids) == 4
 
@@ -116,7 +117,7 @@ def test_a_silent_broker_times_out_within_the_deadline(fake_cluster: Any, config
     conn = connect(broker, config_for(broker))
     with promptly("the 0.4 s deadline"), \
             pytest.raises(RequestTimedOut, match=r"Metadata v13 to bootstrap server .* timed out after (3\d\d|400) ms"):
-        conn.request(3, 13, {"topics": []}, Deadline(0.4))
+        conn.request(3, 13, MetadataRequestData(topics=[]), Deadline(0.4))
     assert not conn.is_open
 
 
@@ -126,18 +127,18 @@ def test_request_timeout_ms_cuts_a_long_deadline(fake_cluster: Any, config_for: 
     conn = connect(broker, config_for(broker, request_timeout_ms="300"))
     with promptly("request.timeout.ms, not the deadline"), \
             pytest.raises(RequestTimedOut, match=r"timed out after 300 ms"):
-        conn.request(3, 13, {"topics": []}, Deadline(OUTLASTS_S))
+        conn.request(3, 13, MetadataRequestData(topics=[]), Deadline(OUTLASTS_S))
 
 
 def test_wrong_correlation_id_closes_the_connection(fake_cluster: Any, config_for: Any) -> None:
     (broker,) = fake_cluster()
-    broker.on(3, lambda r, s: framing.encode_response(3, r.api_version, r.correlation_id + 7, {"topics": []}))
+    broker.on(3, lambda r, s: framing.encode_response(3, r.api_version, r.correlation_id + 7, MetadataResponseData()))
     conn = connect(broker, config_for(broker))
     with pytest.raises(ProtocolFailure, match=r"answered correlation id .* the connection was closed"):
-        conn.request(3, 13, {"topics": []}, Deadline(WAIT_S))
+        conn.request(3, 13, MetadataRequestData(topics=[]), Deadline(WAIT_S))
     assert not conn.is_open
     with pytest.raises(ConnectionFailed, match="the connection is closed"):
-        conn.request(3, 13, {"topics": []}, Deadline(WAIT_S))
+        conn.request(3, 13, MetadataRequestData(topics=[]), Deadline(WAIT_S))
 
 
 def test_response_size_guard(fake_cluster: Any, config_for: Any) -> None:
@@ -147,7 +148,7 @@ def test_response_size_guard(fake_cluster: Any, config_for: Any) -> None:
     with pytest.raises(
         ProtocolFailure, match=r"invalid Metadata v13 response: invalid frame size \d+ \(the limit is 20\)"
     ):
-        conn.request(3, 13, {"topics": []}, Deadline(WAIT_S))
+        conn.request(3, 13, MetadataRequestData(topics=[]), Deadline(WAIT_S))
     assert not conn.is_open
 
 
@@ -156,7 +157,7 @@ def test_undecodable_response(fake_cluster: Any, config_for: Any) -> None:
     broker.on(3, lambda r, s: framing.frame(r.correlation_id.to_bytes(4, "big") + b"\x00\x01"))
     conn = connect(broker, config_for(broker))
     with pytest.raises(ProtocolFailure, match="does not decode"):
-        conn.request(3, 1, {"topics": []}, Deadline(WAIT_S))
+        conn.request(3, 1, MetadataRequestData(topics=[]), Deadline(WAIT_S))
 
 
 def test_broker_closing_the_connection(fake_cluster: Any, config_for: Any) -> None:
@@ -164,7 +165,7 @@ def test_broker_closing_the_connection(fake_cluster: Any, config_for: Any) -> No
     broker.on(3, lambda r, s: None)
     conn = connect(broker, config_for(broker))
     with pytest.raises(ConnectionFailed, match="the broker closed the connection during Metadata v13"):
-        conn.request(3, 13, {"topics": []}, Deadline(WAIT_S))
+        conn.request(3, 13, MetadataRequestData(topics=[]), Deadline(WAIT_S))
 
 
 def test_connection_refused(closed_port: int, config_for: Any) -> None:

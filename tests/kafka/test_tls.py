@@ -13,6 +13,7 @@ from groupctl.kafka.connection import BrokerConnection
 from groupctl.kafka.deadline import Deadline
 from groupctl.kafka.errors import ConnectionFailed, ProtocolFailure, TlsFailed
 from groupctl.kafka.tls import client_context, explain_handshake_failure
+from groupctl.protocol.data.metadata import MetadataRequestData
 from tests.server.waits import WAIT_S
 
 HOST = "127.0.0.1"
@@ -59,7 +60,7 @@ def test_context_file_errors(tls_files: Any, tmp_path: Any) -> None:
 def test_tls_connection(fake_cluster: Any, config_for: Any, tls_files: Any) -> None:
     (broker,) = fake_cluster(tls=tls_files.server_context())
     with open_tls(broker, tls_config(config_for, broker, ssl_ca_location=str(tls_files.ca))) as conn:
-        assert conn.request(3, 13, {"topics": []}, Deadline(WAIT_S))["clusterId"] == "fake-cluster"
+        assert conn.request(3, 13, MetadataRequestData(topics=[]), Deadline(WAIT_S)).cluster_id == "fake-cluster"
 
 
 def test_untrusted_broker_certificate(fake_cluster: Any, config_for: Any, tls_files: Any) -> None:
@@ -99,7 +100,7 @@ def test_client_certificate(fake_cluster: Any, config_for: Any, tls_files: Any) 
         ssl_key_password=tls_files.client_key_password,
     )
     with open_tls(broker, with_cert) as conn:
-        assert conn.request(3, 13, {"topics": []}, Deadline(WAIT_S))["clusterId"] == "fake-cluster"
+        assert conn.request(3, 13, MetadataRequestData(topics=[]), Deadline(WAIT_S)).cluster_id == "fake-cluster"
     without = tls_config(config_for, broker, ssl_ca_location=str(tls_files.ca))
     with pytest.raises((TlsFailed, ConnectionFailed)):
         open_tls(broker, without)

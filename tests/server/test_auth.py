@@ -15,6 +15,7 @@ from confluent_kafka.admin import AdminClient
 
 from groupctl.errors import KAFKA_ERROR_CODES as CODE
 from groupctl.errors import GroupctlError, UsageError
+from groupctl.protocol.data.metadata import MetadataRequestData
 from groupctl.protocol.messages import framing
 from groupctl.sasl import ScramClient, plain_initial_response
 from groupctl.server.auth import (
@@ -87,7 +88,7 @@ def test_plain_over_raw_frames_sets_the_principal(secured: ServerThread) -> None
         assert (handshake["errorCode"], handshake["mechanisms"]) == (0, list(MECHANISMS))
         answer = authenticate(sock, plain_initial_response("alice", PASSWORD))
         assert (answer["errorCode"], answer["errorMessage"], answer["sessionLifetimeMs"]) == (0, None, 0)
-        assert exchange(sock, 3, 12, {"topics": None}, 3)["topics"][0]["name"] == "orders"
+        assert exchange(sock, 3, 12, MetadataRequestData(topics=None), 3).topics[0].name == "orders"
         again = authenticate(sock, b"", 4)
         assert (again["errorCode"], again["errorMessage"]) == (
             CODE["ILLEGAL_SASL_STATE"], "SaslAuthenticate request received after successful authentication")
@@ -103,7 +104,7 @@ def test_scram_over_raw_frames_verifies_both_ways(secured: ServerThread, mechani
         final = authenticate(sock, client.final_message(first["authBytes"]), 3)
         assert final["errorCode"] == 0
         client.verify_server_final(final["authBytes"])
-        assert exchange(sock, 3, 12, {"topics": None}, 4)["topics"][0]["name"] == "orders"
+        assert exchange(sock, 3, 12, MetadataRequestData(topics=None), 4).topics[0].name == "orders"
 
 
 @pytest.mark.parametrize(("mechanism", "token", "message"), [
@@ -144,7 +145,7 @@ def test_an_unknown_mechanism_gets_the_enabled_list_then_the_connection_closes(s
 
 
 @pytest.mark.parametrize(("api_key", "version", "body"), [
-    (3, 12, {"topics": None}),
+    (3, 12, MetadataRequestData(topics=None)),
     (36, 2, {"authBytes": b"x"}),
     (17, 0, {"mechanism": "PLAIN"}),
 ])
@@ -326,7 +327,7 @@ def test_the_delay_holds_only_the_failed_connection(tmp_path: Path) -> None:
         wait_until(lambda: _delayed(held), "the server holds the failed login's answer")
         _plain_attempt(other, PASSWORD)
         assert read_answer(other, 36, 2, 2)["errorCode"] == 0
-        assert exchange(other, 3, 12, {"topics": None}, 3)["brokers"][0]["nodeId"] == 1
+        assert exchange(other, 3, 12, MetadataRequestData(topics=None), 3).brokers[0].node_id == 1
         failing.setblocking(False)
         with pytest.raises(BlockingIOError):
             failing.recv(1, socket.MSG_PEEK)

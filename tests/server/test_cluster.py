@@ -7,6 +7,7 @@ import uuid
 import pytest
 from confluent_kafka.admin import AdminClient
 
+from groupctl.protocol.data.metadata import DescribeClusterRequestData, MetadataRequestData, MetadataRequestTopic
 from groupctl.server.server import ServerThread
 from tests.server.frames import Wire, call
 from tests.server.waits import WAIT_S
@@ -26,13 +27,14 @@ def test_api_versions_lists_every_handled_api(served: ServerThread) -> None:
 def test_metadata_names_the_node_and_the_topics(served: ServerThread) -> None:
     topic = served.call(lambda b: b.backend.create_topic("orders", 3))
     _host, port = served.bootstrap.rsplit(":", 1)
-    body = call(served, 3, 12, {"topics": [{"name": "orders"}, {"name": "missing"}]})
-    assert body["brokers"][0]["nodeId"] == 1 and body["brokers"][0]["port"] == int(port)
-    orders, missing = body["topics"]
-    assert orders["topicId"] == topic.topic_id and [p["leaderId"] for p in orders["partitions"]] == [1, 1, 1]
-    assert missing["errorCode"] == 3
-    by_id = call(served, 3, 12, {"topics": [{"name": None, "topicId": topic.topic_id}]})
-    assert by_id["topics"][0]["name"] == "orders"
+    body = call(served, 3, 12, MetadataRequestData(topics=[MetadataRequestTopic(name="orders"),
+                                                           MetadataRequestTopic(name="missing")]))
+    assert body.brokers[0].node_id == 1 and body.brokers[0].port == int(port)
+    orders, missing = body.topics
+    assert orders.topic_id == topic.topic_id and [p.leader_id for p in orders.partitions] == [1, 1, 1]
+    assert missing.error_code == 3
+    by_id = call(served, 3, 12, MetadataRequestData(topics=[MetadataRequestTopic(name=None, topic_id=topic.topic_id)]))
+    assert by_id.topics[0].name == "orders"
 
 
 def test_find_coordinator_batched_and_single(served: ServerThread) -> None:
@@ -58,22 +60,22 @@ def test_describe_cluster_names_node_1_as_broker_and_controller(served: ServerTh
     port = int(served.bootstrap.rsplit(":", 1)[1])
     cluster_id = served.call(lambda b: b.cluster_id)
     for version in (0, 1, 2):
-        body = call(served, 60, version, {"includeClusterAuthorizedOperations": True, "endpointType": 1,
-                                          "includeFencedBrokers": False})
-        assert (body["errorCode"], body["clusterId"], body["controllerId"]) == (0, cluster_id, 1)
-        assert [(b["brokerId"], b["host"], b["port"]) for b in body["brokers"]] == [(1, "127.0.0.1", port)]
-        assert body["clusterAuthorizedOperations"] & (1 << 8)
-    without = call(served, 60, 2, {"includeClusterAuthorizedOperations": False})
-    assert without["clusterAuthorizedOperations"] == -2147483648
+        body = call(served, 60, version, DescribeClusterRequestData(include_cluster_authorized_operations=True,
+                                                                    endpoint_type=1, include_fenced_brokers=False))
+        assert (body.error_code, body.cluster_id, body.controller_id) == (0, cluster_id, 1)
+        assert [(b.broker_id, b.host, b.port) for b in body.brokers] == [(1, "127.0.0.1", port)]
+        assert body.cluster_authorized_operations & (1 << 8)
+    without = call(served, 60, 2, DescribeClusterRequestData(include_cluster_authorized_operations=False))
+    assert without.cluster_authorized_operations == -2147483648
 
 
 def test_describe_cluster_refuses_other_endpoint_types_as_a_broker_does(served: ServerThread) -> None:
-    controller = call(served, 60, 1, {"endpointType": 2})
-    assert (controller["errorCode"], controller["errorMessage"]) == (
+    controller = call(served, 60, 1, DescribeClusterRequestData(endpoint_type=2))
+    assert (controller.error_code, controller.error_message) == (
         114, "The request was sent to an endpoint of type BROKER, but we wanted an endpoint of type CONTROLLER")
-    assert controller["brokers"] == [] and controller["clusterId"] == ""
-    unknown = call(served, 60, 1, {"endpointType": 7})
-    assert (unknown["errorCode"], unknown["errorMessage"]) == (115, "Unsupported endpoint type 7")
+    assert controller.brokers == [] and controller.cluster_id == ""
+    unknown = call(served, 60, 1, DescribeClusterRequestData(endpoint_type=7))
+    assert (unknown.error_code, unknown.error_message) == (115, "Unsupported endpoint type 7")
 
 
 def test_confluent_admin_describe_cluster(served: ServerThread) -> None:
@@ -91,19 +93,21 @@ def test_metadata_v10_v11_naming_topics_by_id_is_invalid_request_and_the_connect
     topic = served.call(lambda b: b.backend.create_topic("orders", 1))
     unknown = uuid.uuid4()
     with Wire(served) as wire:
-        body = wire.call(3, version, {"topics": [{"name": None, "topicId": topic.topic_id},
-                                                 {"name": None, "topicId": unknown},
-                                                 {"name": "orders", "topicId": topic.topic_id}]})
-        assert [(t["errorCode"], t["name"], t["topicId"], t["partitions"]) for t in body["topics"]] == [
+        body = wire.call(3, version, MetadataRequestData(topics=[
+            MetadataRequestTopic(name=None, topic_id=topic.topic_id),
+            MetadataRequestTopic(name=None, topic_id=unknown),
+            MetadataRequestTopic(name="orders", topic_id=topic.topic_id)]))
+        assert [(t.error_code, t.name, t.topic_id, t.partitions) for t in body.topics] == [
             (42, "", topic.topic_id, []), (42, "", unknown, []), (42, "orders", topic.topic_id, [])]
-        by_name = wire.call(3, version, {"topics": [{"name": "orders"}]})
-        assert by_name["topics"][0]["errorCode"] == 0 and by_name["topics"][0]["topicId"] == topic.topic_id
+        by_name = wire.call(3, version, MetadataRequestData(topics=[MetadataRequestTopic(name="orders")]))
+        assert by_name.topics[0].error_code == 0 and by_name.topics[0].topic_id == topic.topic_id
 
 
 def test_metadata_v12_answers_by_id_and_unknown_ids_with_unknown_topic_id(served: ServerThread) -> None:
     topic = served.call(lambda b: b.backend.create_topic("orders", 1))
     unknown = uuid.uuid4()
-    wanted = [{"name": None, "topicId": unknown}, {"name": None, "topicId": topic.topic_id}]
-    body = call(served, 3, 12, {"topics": wanted})
-    assert {t["topicId"]: (t["errorCode"], t["name"]) for t in body["topics"]} == {
+    wanted = [MetadataRequestTopic(name=None, topic_id=unknown),
+              MetadataRequestTopic(name=None, topic_id=topic.topic_id)]
+    body = call(served, 3, 12, MetadataRequestData(topics=wanted))
+    assert {t.topic_id: (t.error_code, t.name) for t in body.topics} == {
         unknown: (100, None), topic.topic_id: (0, "orders")}

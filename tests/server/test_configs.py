@@ -16,6 +16,7 @@ from confluent_kafka.admin import (
 from groupctl.backends.kafka_configs import source_name
 from groupctl.backends.local import LocalBackend
 from groupctl.errors import KAFKA_ERROR_CODES as CODE
+from groupctl.protocol.data.topics import CreatableTopic, CreatableTopicConfig, CreateTopicsRequestData
 from groupctl.server.server import ServerThread
 from tests.server.frames import call
 from tests.server.waits import WAIT_S
@@ -89,11 +90,11 @@ def test_describe_refusals(served: ServerThread, resource_type: int, name: str, 
 
 
 def test_topic_configs_show_creation_overrides(served: ServerThread) -> None:
-    created = call(served, 19, 7, {"topics": [{"name": "t", "numPartitions": 1, "replicationFactor": 1,
-                                               "assignments": [], "configs": [{"name": "retention.ms",
-                                                                               "value": "1000"}]}],
-                                   "timeoutMs": 1000, "validateOnly": False})
-    assert created["topics"][0]["errorCode"] == 0
+    created = call(served, 19, 7, CreateTopicsRequestData(
+        topics=[CreatableTopic(name="t", num_partitions=1, replication_factor=1, assignments=[],
+                               configs=[CreatableTopicConfig(name="retention.ms", value="1000")])],
+        timeout_ms=1000, validate_only=False))
+    assert created.topics[0].error_code == 0
     configs = configs_of(describe(served, TOPIC, "t"))
     retention = configs["retention.ms"]
     assert (retention["value"], retention["configSource"], retention["readOnly"]) == ("1000", 1, True)

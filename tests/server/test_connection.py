@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from groupctl.protocol.data.metadata import MetadataRequestData, MetadataRequestTopic
 from groupctl.protocol.messages import API_SCHEMAS, framing
 from groupctl.protocol.schema import Field, default_value
 from groupctl.sasl import plain_initial_response
@@ -37,6 +38,7 @@ from tests.server.test_groups import TOPIC, join_body, joined_static, stable_sta
 from tests.server.waits import OUTLASTS_S, wait_until
 
 API_VERSIONS_V3 = {"clientSoftwareName": "healthy", "clientSoftwareVersion": "1"}
+ALL_TOPICS = MetadataRequestData(topics=None)
 
 
 def raw_request(api_key: int, version: int, correlation_id: int = 5, body: bytes = b"") -> bytes:
@@ -51,7 +53,7 @@ def healthy(served: ServerThread) -> Iterator[socket.socket]:
     with connect(served) as sock:
         assert exchange(sock, 18, 3, API_VERSIONS_V3, 1)["errorCode"] == 0
         yield sock
-        assert exchange(sock, 3, 12, {"topics": None}, 2)["brokers"][0]["nodeId"] == 1
+        assert exchange(sock, 3, 12, ALL_TOPICS, 2).brokers[0].node_id == 1
     with connect(served) as fresh:
         assert exchange(fresh, 18, 3, API_VERSIONS_V3, 3)["errorCode"] == 0
 
@@ -76,7 +78,7 @@ def test_a_2gb_length_prefix_is_refused_without_waiting_for_it(served: ServerThr
 
 def test_a_request_cut_off_midway_closes_when_the_client_half_closes(served: ServerThread,
                                                                       healthy: socket.socket) -> None:
-    frame = framing.encode_request(3, 12, 9, "cut", {"topics": None})
+    frame = framing.encode_request(3, 12, 9, "cut", ALL_TOPICS)
     with connect(served) as bad:
         bad.sendall(frame[: len(frame) // 2])
         bad.shutdown(socket.SHUT_WR)
@@ -142,12 +144,12 @@ def test_max_connections_is_enforced_and_frees_up(limited: ServerThread) -> None
 
 
 def test_a_request_over_max_request_bytes_closes(limited: ServerThread) -> None:
-    topics = [{"name": f"t{i:05d}"} for i in range(400)]
+    topics = [MetadataRequestTopic(name=f"t{i:05d}") for i in range(400)]
     with connect(limited) as big:
-        big.sendall(framing.encode_request(3, 12, 1, "big", {"topics": topics}))
+        big.sendall(framing.encode_request(3, 12, 1, "big", MetadataRequestData(topics=topics)))
         assert closed_by_server(big)
     with connect(limited) as small:
-        assert exchange(small, 3, 12, {"topics": topics[:5]}, 2)["topics"][0]["errorCode"] == 3
+        assert exchange(small, 3, 12, MetadataRequestData(topics=topics[:5]), 2).topics[0].error_code == 3
 
 
 def test_an_idle_connection_is_closed(limited: ServerThread) -> None:
@@ -311,14 +313,14 @@ def test_before_authentication_a_frame_over_sasl_max_receive_size_is_refused_fro
 
 
 def test_after_authentication_large_requests_are_served(sasl: ServerThread) -> None:
-    topics = [{"name": f"{'t' * 200}{i:05d}"} for i in range(3000)]
+    topics = [MetadataRequestTopic(name=f"{'t' * 200}{i:05d}") for i in range(3000)]
     with connect(sasl) as client:
         assert exchange(client, 17, 1, {"mechanism": "PLAIN"}, 1)["errorCode"] == 0
         assert exchange(client, 36, 2, {"authBytes": plain_initial_response("alice", "secret")}, 2)["errorCode"] == 0
-        request = framing.encode_request(3, 12, 3, "big", {"topics": topics})
+        request = framing.encode_request(3, 12, 3, "big", MetadataRequestData(topics=topics))
         assert len(request) > SASL_MAX_RECEIVE_SIZE
         client.sendall(request)
-        assert len(read_answer(client, 3, 12, 3)["topics"]) == 3000
+        assert len(read_answer(client, 3, 12, 3).topics) == 3000
 
 
 @pytest.fixture
@@ -353,7 +355,7 @@ def test_garbage_oversized_and_malformed_each_log_one_line_naming_the_peer(
 
 def test_clients_that_just_leave_log_nothing(served: ServerThread, healthy: socket.socket,
                                              log_lines: list[str]) -> None:
-    frame = framing.encode_request(3, 12, 9, "cut", {"topics": None})
+    frame = framing.encode_request(3, 12, 9, "cut", ALL_TOPICS)
     for n in range(6):
         with connect(served) as client:
             client.sendall(frame[: n * 7])
@@ -405,6 +407,8 @@ def test_every_request_that_decodes_is_answered(served: ServerThread, log_lines:
         for version in versions:
             for shape in ("nulls", "twice", "empty"):
                 body = _body(API_SCHEMAS[api_key][0].fields, version, shape)
+                if api_key in framing.TYPED_APIS:  # the schema-driven dict, as the API's class
+                    body = API_SCHEMAS[api_key][0].data_class.from_dict(body)
                 with connect(served) as sock:
                     try:
                         exchange(sock, api_key, version, body, 1)
@@ -472,7 +476,7 @@ def test_requests_sent_just_before_a_close_are_still_carried_out(served: ServerT
             client.shutdown(socket.SHUT_WR)
             assert closed_by_server(client)
     with Wire(served) as reader:
-        assert list_offsets(reader, 7, -1, topic=TOPIC)["offset"] == 3 * 20 * 2
+        assert list_offsets(reader, 7, -1, topic=TOPIC).offset == 3 * 20 * 2
 
 
 # -- pipelining, held requests, backpressure, on each event loop --------------------------------------------------
@@ -496,7 +500,8 @@ def test_the_event_loop_is_the_one_asked_for(on_each_loop: ServerThread, request
 
 def test_pipelined_requests_are_answered_in_order(on_each_loop: ServerThread) -> None:
     on_each_loop.call(lambda b: b.backend.create_topic(TOPIC, 3))
-    asked = [(18, 3, API_VERSIONS_V3), (3, 12, {"topics": None}), (18, 0, {}), (3, 12, {"topics": [{"name": TOPIC}]})]
+    asked = [(18, 3, API_VERSIONS_V3), (3, 12, ALL_TOPICS), (18, 0, {}),
+             (3, 12, MetadataRequestData(topics=[MetadataRequestTopic(name=TOPIC)]))]
     requests = [asked[n % len(asked)] for n in range(200)]
     with connect(on_each_loop) as client:
         client.sendall(b"".join(framing.encode_request(key, version, n, "pipelined", body)
@@ -506,7 +511,7 @@ def test_pipelined_requests_are_answered_in_order(on_each_loop: ServerThread) ->
             if key == 18:
                 assert answer["errorCode"] == 0
             else:
-                assert answer["brokers"][0]["nodeId"] == 1
+                assert answer.brokers[0].node_id == 1
         assert exchange(client, 18, 3, API_VERSIONS_V3, 999)["errorCode"] == 0
 
 
@@ -518,7 +523,7 @@ def test_a_request_that_waits_holds_the_ones_behind_it(on_each_loop: ServerThrea
         started = time.monotonic()
         client.sendall(framing.encode_request(1, 12, 1, "held", fetch)
                        + framing.encode_request(18, 3, 2, "held", API_VERSIONS_V3))
-        assert read_answer(client, 1, 12, 1)["responses"][0]["partitions"][0]["errorCode"] == 0
+        assert read_answer(client, 1, 12, 1).responses[0].partitions[0].error_code == 0
         assert time.monotonic() - started >= 0.3
         assert read_answer(client, 18, 3, 2)["errorCode"] == 0
 
@@ -542,7 +547,7 @@ def test_a_client_that_does_not_read_is_stopped_alone_then_dropped(on_each_loop:
                 blocked = True
                 break
         assert blocked, f"the server kept reading: {sender.sent >> 20} MB taken"
-        assert call(on_each_loop, 3, 12, {"topics": None})["brokers"][0]["nodeId"] == 1
+        assert call(on_each_loop, 3, 12, ALL_TOPICS).brokers[0].node_id == 1
         wait_until(lambda: on_each_loop.server.connection_count == 0, "the stuck client is dropped")
         assert call(on_each_loop, 18, 3, API_VERSIONS_V3)["errorCode"] == 0
 

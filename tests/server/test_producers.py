@@ -8,6 +8,7 @@ from pathlib import Path
 from confluent_kafka import Producer
 
 from groupctl.log.segment import read_segment
+from groupctl.protocol.data.producers import InitProducerIdRequestData
 from groupctl.server.producers import BLOCK_SIZE
 from groupctl.server.server import ServerOptions, ServerThread
 
@@ -17,13 +18,14 @@ from .frames import call
 def test_ids_are_handed_out_in_order_at_every_version_and_never_twice(tmp_path: Path) -> None:
     directory = tmp_path / "cluster"
     with ServerThread(ServerOptions(directory, port=0)) as served:
-        got = [call(served, 22, v, {"transactionalId": None, "transactionTimeoutMs": 60_000}) for v in range(6)]
-        assert [(r["errorCode"], r["producerId"], r["producerEpoch"]) for r in got] == [(0, i, 0) for i in range(6)]
-        txn = call(served, 22, 4, {"transactionalId": "tx", "transactionTimeoutMs": 60_000})
-        assert (txn["errorCode"], txn["producerId"]) == (15, -1)  # COORDINATOR_NOT_AVAILABLE: no transactions
+        idempotent = InitProducerIdRequestData(transactional_id=None, transaction_timeout_ms=60_000)
+        got = [call(served, 22, v, idempotent) for v in range(6)]
+        assert [(r.error_code, r.producer_id, r.producer_epoch) for r in got] == [(0, i, 0) for i in range(6)]
+        txn = call(served, 22, 4, InitProducerIdRequestData(transactional_id="tx", transaction_timeout_ms=60_000))
+        assert (txn.error_code, txn.producer_id) == (15, -1)  # COORDINATOR_NOT_AVAILABLE: no transactions
     with ServerThread(ServerOptions(directory, port=0)) as served:
-        after = call(served, 22, 4, {"transactionalId": None, "transactionTimeoutMs": 60_000})
-    assert after["producerId"] == BLOCK_SIZE  # the rest of the first block is skipped, never reused
+        after = call(served, 22, 4, idempotent)
+    assert after.producer_id == BLOCK_SIZE  # the rest of the first block is skipped, never reused
 
 
 def test_an_idempotent_librdkafka_producer_writes_each_message_once(served: ServerThread) -> None:

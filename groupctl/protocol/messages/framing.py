@@ -19,7 +19,11 @@ from groupctl.protocol.schema import Message
 
 SIZE: Final = struct.Struct(">i")
 
-TYPED_APIS: Final[frozenset[int]] = frozenset({13})
+TYPED_APIS: Final[frozenset[int]] = frozenset({
+    0, 1, 2, 3,  # Produce, Fetch, ListOffsets, Metadata
+    13,  # LeaveGroup
+    19, 22, 37, 60,  # CreateTopics, InitProducerId, CreatePartitions, DescribeCluster
+})
 """The APIs whose bodies travel as generated classes (`groupctl.protocol.data`) rather than dicts.
 
 The change to classes goes API by API, each with its handlers, its client calls and its tests; when
