@@ -2,20 +2,24 @@
 
 Handlers live in modules named for the APIs they answer (`cluster`, `groups`, `data`, `auth`) and
 register themselves with `@handles(api_key)`. A handler takes the request context and the decoded
-request body (a dict in the schema's JSON names) and returns the response body, or None when
-Kafka sends no response (Produce with acks=0). Fields it leaves out take the schema's defaults, so a
-handler may build the superset of every version's fields and the encoder keeps those of the
-negotiated version. The listener runs a handler at once and makes it a task only when it awaits
-(`eager`): on Python 3.11 it runs outside any task until its first await, so `asyncio.timeout` or a
-`TaskGroup` must come after one there (`asyncio.wait_for` and `asyncio.wait` may come first).
+request body and returns the response body, or None when Kafka sends no response (Produce with
+acks=0). For an API in `framing.TYPED_APIS` the bodies are the generated classes
+(`groupctl.protocol.data`: the request's in, the response's out, every version's fields at Kafka's
+defaults); for the others they are dicts in the schema's JSON names (`Body`), whose missing fields
+take the schema's defaults. Either way a handler may build the superset of every version's fields
+and the encoder keeps those of the negotiated version. The listener runs a handler at once and
+makes it a task only when it awaits (`eager`): on Python 3.11 it runs outside any task until its
+first await, so `asyncio.timeout` or a `TaskGroup` must come after one there (`asyncio.wait_for` and
+`asyncio.wait` may come first).
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from groupctl.protocol.data.api_versions import ApiVersion
 from groupctl.protocol.messages import API_SCHEMAS
 
 if TYPE_CHECKING:
@@ -48,7 +52,9 @@ class RequestContext:
     client_id: str | None
 
 
-Handler = Callable[[RequestContext, Body], Awaitable[Body | None]]
+Handler = Callable[[RequestContext, Any], Coroutine[Any, Any, Any]]
+"""A handler's body types are its API's own (a generated request class in, its response class out, or
+`Body` dicts for an API not yet typed), so the registry can name them no closer than `Any`."""
 
 
 @dataclass(frozen=True)
@@ -80,10 +86,10 @@ def supported_versions() -> dict[int, range]:
     return {key: reg.versions for key, reg in sorted(HANDLERS.items())}
 
 
-def api_keys_body() -> list[Body]:
+def api_keys() -> list[ApiVersion]:
     """ApiVersions' ApiKeys list: every registered API with its version range (also sent with
     UNSUPPORTED_VERSION, so a client can retry at a version it shares)."""
-    return [{"apiKey": key, "minVersion": versions.start, "maxVersion": versions.stop - 1}
+    return [ApiVersion(api_key=key, min_version=versions.start, max_version=versions.stop - 1)
             for key, versions in supported_versions().items()]
 
 

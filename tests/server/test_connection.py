@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from groupctl.protocol.data.api_versions import ApiVersionsRequestData
+from groupctl.protocol.data.auth import SaslAuthenticateRequestData, SaslHandshakeRequestData
 from groupctl.protocol.messages import API_SCHEMAS, framing
 from groupctl.protocol.schema import Field, default_value
 from groupctl.sasl import plain_initial_response
@@ -36,7 +38,7 @@ from tests.server.test_data import batch, fetch_body, list_offsets, produce_body
 from tests.server.test_groups import TOPIC, join_body, joined_static, stable_static_member, sync_body
 from tests.server.waits import OUTLASTS_S, wait_until
 
-API_VERSIONS_V3 = {"clientSoftwareName": "healthy", "clientSoftwareVersion": "1"}
+API_VERSIONS_V3 = ApiVersionsRequestData(client_software_name="healthy", client_software_version="1")
 
 
 def raw_request(api_key: int, version: int, correlation_id: int = 5, body: bytes = b"") -> bytes:
@@ -49,11 +51,11 @@ def raw_request(api_key: int, version: int, correlation_id: int = 5, body: bytes
 def healthy(served: ServerThread) -> Iterator[socket.socket]:
     """A well-behaved client connected before the bad one, checked after it."""
     with connect(served) as sock:
-        assert exchange(sock, 18, 3, API_VERSIONS_V3, 1)["errorCode"] == 0
+        assert exchange(sock, 18, 3, API_VERSIONS_V3, 1).error_code == 0
         yield sock
         assert exchange(sock, 3, 12, {"topics": None}, 2)["brokers"][0]["nodeId"] == 1
     with connect(served) as fresh:
-        assert exchange(fresh, 18, 3, API_VERSIONS_V3, 3)["errorCode"] == 0
+        assert exchange(fresh, 18, 3, API_VERSIONS_V3, 3).error_code == 0
 
 
 @pytest.mark.parametrize("garbage", [
@@ -96,10 +98,10 @@ def test_an_unsupported_api_versions_version_is_answered_with_v0(served: ServerT
         size = framing.frame_size(read_exactly(client, 4), 1 << 20)
         answer = framing.decode_response(read_exactly(client, size), 18, 0)
         assert answer.correlation_id == 41
-        assert answer.body["errorCode"] == 35
-        versions = {k["apiKey"]: (k["minVersion"], k["maxVersion"]) for k in answer.body["apiKeys"]}
+        assert answer.body.error_code == 35
+        versions = {k.api_key: (k.min_version, k.max_version) for k in answer.body.api_keys}
         assert versions[18] == (0, 4)
-        assert exchange(client, 18, 0, {}, 42)["errorCode"] == 0
+        assert exchange(client, 18, 0, ApiVersionsRequestData(), 42).error_code == 0
 
 
 def test_an_unsupported_version_of_another_api_closes(served: ServerThread, healthy: socket.socket) -> None:
@@ -129,15 +131,15 @@ def test_max_connections_is_enforced_and_frees_up(limited: ServerThread) -> None
     first, second = connect(limited), connect(limited)
     try:
         for n, sock in enumerate((first, second)):
-            assert exchange(sock, 18, 3, API_VERSIONS_V3, n)["errorCode"] == 0
+            assert exchange(sock, 18, 3, API_VERSIONS_V3, n).error_code == 0
         with connect(limited) as third:
             assert closed_by_server(third)
-        assert exchange(first, 18, 3, API_VERSIONS_V3, 9)["errorCode"] == 0
+        assert exchange(first, 18, 3, API_VERSIONS_V3, 9).error_code == 0
     finally:
         second.close()
     wait_until(lambda: limited.server.connection_count <= 1, "the server lets go of the closed connection")
     with connect(limited) as again:
-        assert exchange(again, 18, 3, API_VERSIONS_V3, 10)["errorCode"] == 0
+        assert exchange(again, 18, 3, API_VERSIONS_V3, 10).error_code == 0
     first.close()
 
 
@@ -152,7 +154,7 @@ def test_a_request_over_max_request_bytes_closes(limited: ServerThread) -> None:
 
 def test_an_idle_connection_is_closed(limited: ServerThread) -> None:
     with connect(limited) as idle:
-        assert exchange(idle, 18, 3, API_VERSIONS_V3, 1)["errorCode"] == 0
+        assert exchange(idle, 18, 3, API_VERSIONS_V3, 1).error_code == 0
         started = time.monotonic()
         assert closed_by_server(idle)  # within the socket timeout (WAIT_S), far past the idle timeout (1 s)
         assert time.monotonic() - started >= 0.5  # not before its idle timeout
@@ -163,7 +165,7 @@ def test_stop_closes_open_connections_and_saves(tmp_path: Path) -> None:
     served.start()
     served.call(lambda b: b.backend.create_topic("orders", 1))
     with connect(served) as open_client:
-        assert exchange(open_client, 18, 3, API_VERSIONS_V3, 1)["errorCode"] == 0
+        assert exchange(open_client, 18, 3, API_VERSIONS_V3, 1).error_code == 0
         served.stop()  # bounded by the thread's own timeout: a stop that hung would raise
         assert closed_by_server(open_client)
     assert "orders" in (tmp_path / "cluster" / "topics.json").read_text()
@@ -207,7 +209,7 @@ def test_a_client_that_connects_while_dir_loads_waits_and_is_answered(tmp_path: 
         with socket.create_connection((host, int(port)), timeout=TIMEOUT_S) as early:
             early.sendall(framing.encode_request(18, 3, 1, "early", API_VERSIONS_V3))
             release.set()
-            assert read_answer(early, 18, 3, 1)["errorCode"] == 0
+            assert read_answer(early, 18, 3, 1).error_code == 0
     finally:
         release.set()
         starting.join(TIMEOUT_S)
@@ -305,16 +307,18 @@ def test_before_authentication_a_frame_over_sasl_max_receive_size_is_refused_fro
         sock.close()
     assert _traced_bytes() - baseline < 2 << 20
     with connect(sasl) as just_over:
-        assert exchange(just_over, 17, 1, {"mechanism": "PLAIN"}, 1)["errorCode"] == 0
-        just_over.sendall(framing.encode_request(36, 2, 2, "t", {"authBytes": b"\0" * SASL_MAX_RECEIVE_SIZE}))
+        assert exchange(just_over, 17, 1, SaslHandshakeRequestData(mechanism="PLAIN"), 1).error_code == 0
+        too_big = SaslAuthenticateRequestData(auth_bytes=b"\0" * SASL_MAX_RECEIVE_SIZE)
+        just_over.sendall(framing.encode_request(36, 2, 2, "t", too_big))
         assert closed_by_server(just_over)
 
 
 def test_after_authentication_large_requests_are_served(sasl: ServerThread) -> None:
     topics = [{"name": f"{'t' * 200}{i:05d}"} for i in range(3000)]
     with connect(sasl) as client:
-        assert exchange(client, 17, 1, {"mechanism": "PLAIN"}, 1)["errorCode"] == 0
-        assert exchange(client, 36, 2, {"authBytes": plain_initial_response("alice", "secret")}, 2)["errorCode"] == 0
+        assert exchange(client, 17, 1, SaslHandshakeRequestData(mechanism="PLAIN"), 1).error_code == 0
+        token = SaslAuthenticateRequestData(auth_bytes=plain_initial_response("alice", "secret"))
+        assert exchange(client, 36, 2, token, 2).error_code == 0
         request = framing.encode_request(3, 12, 3, "big", {"topics": topics})
         assert len(request) > SASL_MAX_RECEIVE_SIZE
         client.sendall(request)
@@ -405,6 +409,8 @@ def test_every_request_that_decodes_is_answered(served: ServerThread, log_lines:
         for version in versions:
             for shape in ("nulls", "twice", "empty"):
                 body = _body(API_SCHEMAS[api_key][0].fields, version, shape)
+                if api_key in framing.TYPED_APIS:
+                    body = API_SCHEMAS[api_key][0].data_class.from_dict(body)
                 with connect(served) as sock:
                     try:
                         exchange(sock, api_key, version, body, 1)
@@ -448,7 +454,7 @@ def test_a_client_that_goes_away_while_its_request_is_parked_is_let_go_at_once(
 ) -> None:
     """Let go long before the parked request would have ended (HOLD_MS): the wait below is shorter."""
     with Wire(served, "leader") as leader:
-        assert leader.call(18, 0, {})["errorCode"] == 0  # accepted: counted
+        assert leader.call(18, 0, ApiVersionsRequestData()).error_code == 0  # accepted: counted
         before = served.server.connection_count
         parked = Wire(served, "parked")
         _park(served, what, leader, parked)
@@ -458,7 +464,7 @@ def test_a_client_that_goes_away_while_its_request_is_parked_is_let_go_at_once(
         else:
             parked.close()
         wait_until(lambda: served.server.connection_count == before, "the parked connection is let go")
-        assert leader.call(18, 0, {})["errorCode"] == 0
+        assert leader.call(18, 0, ApiVersionsRequestData()).error_code == 0
 
 
 def test_requests_sent_just_before_a_close_are_still_carried_out(served: ServerThread,
@@ -496,7 +502,8 @@ def test_the_event_loop_is_the_one_asked_for(on_each_loop: ServerThread, request
 
 def test_pipelined_requests_are_answered_in_order(on_each_loop: ServerThread) -> None:
     on_each_loop.call(lambda b: b.backend.create_topic(TOPIC, 3))
-    asked = [(18, 3, API_VERSIONS_V3), (3, 12, {"topics": None}), (18, 0, {}), (3, 12, {"topics": [{"name": TOPIC}]})]
+    asked = [(18, 3, API_VERSIONS_V3), (3, 12, {"topics": None}), (18, 0, ApiVersionsRequestData()),
+             (3, 12, {"topics": [{"name": TOPIC}]})]
     requests = [asked[n % len(asked)] for n in range(200)]
     with connect(on_each_loop) as client:
         client.sendall(b"".join(framing.encode_request(key, version, n, "pipelined", body)
@@ -504,10 +511,10 @@ def test_pipelined_requests_are_answered_in_order(on_each_loop: ServerThread) ->
         for n, (key, version, _) in enumerate(requests):
             answer = read_answer(client, key, version, n)
             if key == 18:
-                assert answer["errorCode"] == 0
+                assert answer.error_code == 0
             else:
                 assert answer["brokers"][0]["nodeId"] == 1
-        assert exchange(client, 18, 3, API_VERSIONS_V3, 999)["errorCode"] == 0
+        assert exchange(client, 18, 3, API_VERSIONS_V3, 999).error_code == 0
 
 
 def test_a_request_that_waits_holds_the_ones_behind_it(on_each_loop: ServerThread) -> None:
@@ -520,7 +527,7 @@ def test_a_request_that_waits_holds_the_ones_behind_it(on_each_loop: ServerThrea
                        + framing.encode_request(18, 3, 2, "held", API_VERSIONS_V3))
         assert read_answer(client, 1, 12, 1)["responses"][0]["partitions"][0]["errorCode"] == 0
         assert time.monotonic() - started >= 0.3
-        assert read_answer(client, 18, 3, 2)["errorCode"] == 0
+        assert read_answer(client, 18, 3, 2).error_code == 0
 
 
 def test_a_client_that_does_not_read_is_stopped_alone_then_dropped(on_each_loop: ServerThread) -> None:
@@ -536,7 +543,7 @@ def test_a_client_that_does_not_read_is_stopped_alone_then_dropped(on_each_loop:
         while sender.sent < wanted and time.monotonic() - started < TIMEOUT_S:
             if sender.send():
                 continue
-            assert call(on_each_loop, 18, 3, API_VERSIONS_V3)["errorCode"] == 0
+            assert call(on_each_loop, 18, 3, API_VERSIONS_V3).error_code == 0
             time.sleep(0.2)
             if not sender.send():
                 blocked = True
@@ -544,7 +551,7 @@ def test_a_client_that_does_not_read_is_stopped_alone_then_dropped(on_each_loop:
         assert blocked, f"the server kept reading: {sender.sent >> 20} MB taken"
         assert call(on_each_loop, 3, 12, {"topics": None})["brokers"][0]["nodeId"] == 1
         wait_until(lambda: on_each_loop.server.connection_count == 0, "the stuck client is dropped")
-        assert call(on_each_loop, 18, 3, API_VERSIONS_V3)["errorCode"] == 0
+        assert call(on_each_loop, 18, 3, API_VERSIONS_V3).error_code == 0
 
 
 class _Sender:

@@ -19,7 +19,16 @@ from groupctl.protocol.schema import Message
 
 SIZE: Final = struct.Struct(">i")
 
-TYPED_APIS: Final[frozenset[int]] = frozenset()
+TYPED_APIS: Final[frozenset[int]] = frozenset({
+    10,  # FindCoordinator
+    17,  # SaslHandshake
+    18,  # ApiVersions
+    32,  # DescribeConfigs
+    36,  # SaslAuthenticate
+    42,  # DeleteGroups
+    44,  # IncrementalAlterConfigs
+    47,  # OffsetDelete
+})
 """The APIs whose bodies travel as generated classes (`groupctl.protocol.data`) rather than dicts.
 
 The change to classes goes API by API, each with its handlers, its client calls and its tests; when
