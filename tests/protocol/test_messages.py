@@ -12,11 +12,13 @@ compared with kafka-python's copy of Kafka's JSON; the two APIs it lacks (68, 69
 from __future__ import annotations
 
 import importlib
+import json
 import pkgutil
 import re
 import struct
 import uuid
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -426,6 +428,36 @@ def test_framed_response_matches_kafka_python(api_key: int, version: int, data: 
     obj = cls[version](**_to_kp_new(cls, resp.fields, body, version))
     obj.with_header(correlation_id=99)
     assert bytes(obj.encode(header=True, framed=True)) == wire
+
+
+WIRE_TRANSCRIPTS = Path(__file__).resolve().parents[2].parent / "shared" / "kafka-4.1-wire"
+"""Request/response pairs a logging proxy recorded in front of a real Kafka 4.1.0 broker (one JSON object a line)."""
+
+
+def test_typed_apis_carry_a_real_brokers_frames_byte_for_byte() -> None:
+    """Every recorded pair of an API in `framing.TYPED_APIS`, read into its generated classes and written again,
+    gives back Kafka's bytes: the typed wire paths lose nothing and add nothing, request and response alike."""
+    if not WIRE_TRANSCRIPTS.is_dir():
+        pytest.skip("the Kafka 4.1 wire transcripts are not present at ../shared/kafka-4.1-wire")
+    pairs = [(path.name, pair) for path in sorted(WIRE_TRANSCRIPTS.glob("*.jsonl"))
+             for line in path.read_text().splitlines() if (pair := json.loads(line))["apiKey"] in framing.TYPED_APIS]
+    assert pairs, "no recorded pair of a typed API"
+    for name, pair in pairs:
+        key, version = pair["apiKey"], pair["apiVersion"]
+        where = f"{pair['apiName']} v{version} ({name}, pair {pair['seq']})"
+        request_schema, response_schema = API_SCHEMAS[key]
+        payload = bytes.fromhex(pair["request"])
+        request = framing.decode_request(payload)
+        assert isinstance(request.body, request_schema.data_class), where
+        again = framing.encode_request(key, version, request.correlation_id, request.client_id, request.body)
+        assert again == framing.frame(payload), where
+        if pair.get("response") is None:
+            continue
+        payload = bytes.fromhex(pair["response"])
+        response = framing.decode_response(payload, key, version)
+        assert isinstance(response.body, response_schema.data_class), where
+        again = framing.encode_response(key, response.api_version, response.correlation_id, response.body)
+        assert again == framing.frame(payload), where
 
 
 def test_old_kafka_python_header_and_frame() -> None:
