@@ -18,6 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from groupctl import sasl
+from groupctl.protocol.data.api_versions import ApiVersion, ApiVersionsResponseData
+from groupctl.protocol.data.auth import SaslAuthenticateResponseData, SaslHandshakeResponseData
+from groupctl.protocol.data.group_admin import Coordinator, FindCoordinatorResponseData
 from groupctl.protocol.data.metadata import (
     MetadataResponseBroker,
     MetadataResponseData,
@@ -203,24 +206,25 @@ class FakeBroker:
     def _api_versions(self, request: framing.Request, state: ConnState) -> Any:
         own = self.api_versions.get(18)
         if own is None or request.api_version > own[1]:
-            body = {
-                "errorCode": 35,
-                "apiKeys": [] if own is None else [{"apiKey": 18, "minVersion": own[0], "maxVersion": own[1]}],
-            }
+            body = ApiVersionsResponseData(
+                error_code=35,
+                api_keys=[] if own is None else [ApiVersion(api_key=18, min_version=own[0], max_version=own[1])],
+            )
             return framing.encode_response(18, 0, request.correlation_id, body)
-        keys = [{"apiKey": k, "minVersion": lo, "maxVersion": hi} for k, (lo, hi) in sorted(self.api_versions.items())]
-        return {"errorCode": 0, "apiKeys": keys}
+        keys = [ApiVersion(api_key=k, min_version=lo, max_version=hi)
+                for k, (lo, hi) in sorted(self.api_versions.items())]
+        return ApiVersionsResponseData(error_code=0, api_keys=keys)
 
     def _sasl_handshake(self, request: framing.Request, state: ConnState) -> Any:
         if self.sasl_users is None:
-            return {"errorCode": 34, "mechanisms": []}
-        mechanism = request.body["mechanism"]
+            return SaslHandshakeResponseData(error_code=34, mechanisms=[])
+        mechanism = request.body.mechanism
         if mechanism not in self.sasl_mechanisms:
-            return {"errorCode": 33, "mechanisms": list(self.sasl_mechanisms)}
+            return SaslHandshakeResponseData(error_code=33, mechanisms=list(self.sasl_mechanisms))
         state.mechanism = mechanism
         if mechanism in sasl.SCRAM_HASHES:
             state.scram = sasl.ScramServer(mechanism, lambda user: self._credential(mechanism, user))
-        return {"errorCode": 0, "mechanisms": list(self.sasl_mechanisms)}
+        return SaslHandshakeResponseData(error_code=0, mechanisms=list(self.sasl_mechanisms))
 
     def _credential(self, mechanism: str, user: str) -> sasl.ScramCredential | None:
         assert self.sasl_users is not None
@@ -232,7 +236,7 @@ class FakeBroker:
 
     def _sasl_authenticate(self, request: framing.Request, state: ConnState) -> Any:
         assert self.sasl_users is not None
-        token = request.body["authBytes"]
+        token = request.body.auth_bytes
         try:
             if state.mechanism == sasl.PLAIN:
                 state.user = sasl.verify_plain(token, self.sasl_users.get)
@@ -244,13 +248,13 @@ class FakeBroker:
                 reply = state.scram.handle_client_final(token)
                 state.user = state.scram.username
             else:
-                return {"errorCode": 34, "errorMessage": "no handshake", "authBytes": b""}
+                return SaslAuthenticateResponseData(error_code=34, error_message="no handshake")
         except sasl.SaslAuthenticationFailed as exc:
             state.extra["close_after_reply"] = True
-            return {"errorCode": 58, "errorMessage": exc.message, "authBytes": b""}
+            return SaslAuthenticateResponseData(error_code=58, error_message=exc.message)
         if state.user is not None:
             state.authenticated = True
-        return {"errorCode": 0, "errorMessage": None, "authBytes": reply, "sessionLifetimeMs": 0}
+        return SaslAuthenticateResponseData(error_code=0, error_message=None, auth_bytes=reply, session_lifetime_ms=0)
 
     def broker_entries(self) -> list[MetadataResponseBroker]:
         return [MetadataResponseBroker(node_id=b.node_id, host=b.advertised_host, port=b.port, rack=None)
@@ -289,8 +293,18 @@ class FakeBroker:
         )
 
     def _find_coordinator(self, request: framing.Request, state: ConnState) -> Any:
-        me = {"nodeId": self.node_id, "host": self.advertised_host, "port": self.port}
-        if request.api_version >= 4:
-            keys = request.body["coordinatorKeys"]
-            return {"coordinators": [{"key": k, **me, "errorCode": 0, "errorMessage": None} for k in keys]}
-        return {"errorCode": 0, "errorMessage": None, **me}
+        return coordinator_reply(request, self.node_id, self.advertised_host, self.port)
+
+
+def coordinator_reply(
+    request: framing.Request, node_id: int, host: str, port: int, error_code: int = 0
+) -> FindCoordinatorResponseData:
+    """FindCoordinator's answer naming `node_id` at `host:port` (or `error_code`) for every key asked: one
+    `Coordinator` per key from v4, the top-level fields before."""
+    if request.api_version >= 4:
+        return FindCoordinatorResponseData(coordinators=[
+            Coordinator(key=k, node_id=node_id, host=host, port=port, error_code=error_code, error_message=None)
+            for k in request.body.coordinator_keys
+        ])
+    return FindCoordinatorResponseData(error_code=error_code, error_message=None, node_id=node_id, host=host,
+                                       port=port)

@@ -19,6 +19,12 @@ from groupctl.kafka.errors import (
     UnsupportedApi,
     broker_error,
 )
+from groupctl.protocol.data.auth import (
+    SaslAuthenticateRequestData,
+    SaslAuthenticateResponseData,
+    SaslHandshakeRequestData,
+    SaslHandshakeResponseData,
+)
 
 if TYPE_CHECKING:
     from groupctl.kafka.connection import BrokerConnection
@@ -39,10 +45,11 @@ def authenticate(conn: BrokerConnection, settings: SaslSettings, deadline: Deadl
         raise AuthenticationFailed(
             f"{exc}: groupctl authenticates with SaslHandshake v1 and SaslAuthenticate (Kafka 1.0+)"
         ) from exc
-    answer = conn.request(SASL_HANDSHAKE, handshake_version, {"mechanism": settings.mechanism}, deadline)
-    code = answer["errorCode"]
+    answer: SaslHandshakeResponseData = conn.request(
+        SASL_HANDSHAKE, handshake_version, SaslHandshakeRequestData(mechanism=settings.mechanism), deadline)
+    code = answer.error_code
     if code == UNSUPPORTED_SASL_MECHANISM:
-        enabled = ", ".join(answer.get("mechanisms") or []) or "none"
+        enabled = ", ".join(answer.mechanisms) or "none"
         raise AuthenticationFailed(
             f"{conn.where} does not enable SASL mechanism {settings.mechanism} (it enables: {enabled}); "
             "set sasl.mechanism to one of those"
@@ -56,16 +63,17 @@ def authenticate(conn: BrokerConnection, settings: SaslSettings, deadline: Deadl
         raise broker_error(code, None, f"SaslHandshake on {conn.where}")
 
     def exchange(token: bytes) -> bytes:
-        reply = conn.request(SASL_AUTHENTICATE, authenticate_version, {"authBytes": token}, deadline)
-        if reply["errorCode"] == SASL_AUTHENTICATION_FAILED:
+        reply: SaslAuthenticateResponseData = conn.request(
+            SASL_AUTHENTICATE, authenticate_version, SaslAuthenticateRequestData(auth_bytes=token), deadline)
+        if reply.error_code == SASL_AUTHENTICATION_FAILED:
             raise AuthenticationFailed(
                 f"authentication failed for user {settings.username} with {settings.mechanism} on {conn.where} "
-                f"(SASL_AUTHENTICATION_FAILED: {reply.get('errorMessage') or 'no reason given'}); "
+                f"(SASL_AUTHENTICATION_FAILED: {reply.error_message or 'no reason given'}); "
                 "check sasl.username/sasl.password (or the credentials in sasl.jaas.config)"
             )
-        if reply["errorCode"]:
-            raise broker_error(reply["errorCode"], reply.get("errorMessage"), f"SaslAuthenticate on {conn.where}")
-        return bytes(reply["authBytes"])
+        if reply.error_code:
+            raise broker_error(reply.error_code, reply.error_message, f"SaslAuthenticate on {conn.where}")
+        return bytes(reply.auth_bytes)
 
     try:
         if settings.mechanism == sasl.PLAIN:

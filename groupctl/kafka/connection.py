@@ -37,6 +37,7 @@ from groupctl.kafka.errors import (
 )
 from groupctl.kafka.tls import explain_handshake_failure
 from groupctl.kafka.versions import ApiVersionTable
+from groupctl.protocol.data.api_versions import ApiVersionsRequestData, ApiVersionsResponseData
 from groupctl.protocol.messages import API_NAMES, framing
 
 API_VERSIONS: Final = 18
@@ -124,8 +125,9 @@ class BrokerConnection:
         return version, self.request(api_key, version, build(version), deadline)
 
     def request(self, api_key: int, version: int, body: Any, deadline: Deadline) -> Any:
-        """Send one request and wait for its response body (the generated classes for an API in
-        `framing.TYPED_APIS`, else dicts)."""
+        """Send one request and wait for its response body: the API's generated classes both ways for an
+        API in `framing.TYPED_APIS` (a request and a response class have no common type to name here),
+        dicts in the schema's JSON names for the others."""
         return self._round_trip(api_key, version, body, deadline).body
 
     # --- internals ----------------------------------------------------------------------------------
@@ -185,18 +187,19 @@ class BrokerConnection:
         version = API_VERSIONS_FIRST
         for _ in range(API_VERSIONS_FIRST + 1):
             body = (
-                {"clientSoftwareName": CLIENT_SOFTWARE_NAME, "clientSoftwareVersion": groupctl.__version__}
+                ApiVersionsRequestData(client_software_name=CLIENT_SOFTWARE_NAME,
+                                       client_software_version=groupctl.__version__)
                 if version >= 3
-                else {}
+                else ApiVersionsRequestData()
             )
-            response = self._round_trip(API_VERSIONS, version, body, deadline)
-            code = response.body["errorCode"]
+            answer: ApiVersionsResponseData = self._round_trip(API_VERSIONS, version, body, deadline).body
+            code = answer.error_code
             if code == 0:
-                self.api_versions = ApiVersionTable.from_response(response.body)
+                self.api_versions = ApiVersionTable.from_response(answer)
                 return
             if code != UNSUPPORTED_VERSION or version == 0:
                 raise broker_error(code, None, f"ApiVersions v{version} on {self.where}")
-            advertised = {k["apiKey"]: k["maxVersion"] for k in response.body.get("apiKeys", [])}.get(API_VERSIONS, 0)
+            advertised = {k.api_key: k.max_version for k in answer.api_keys}.get(API_VERSIONS, 0)
             version = max(0, min(advertised, version - 1))
         raise ProtocolFailure(f"{self.where} refused every ApiVersions version")
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, TypeVar
+from typing import Final, TypeVar
 
 from groupctl.kafka.cluster import Broker, Cluster
 from groupctl.kafka.connection import BrokerConnection
@@ -33,10 +33,12 @@ from groupctl.kafka.errors import (
     error_name,
 )
 from groupctl.plurals import counted, plural
+from groupctl.protocol.data.group_admin import FindCoordinatorRequestData, FindCoordinatorResponseData
 
 FIND_COORDINATOR: Final = 10
 FIND_COORDINATOR_VERSIONS: Final = range(0, 7)
 BATCHED_FROM: Final = 4
+ERROR_MESSAGE_FROM: Final = 1
 GROUP_KEY_TYPE: Final = 0
 RETRIABLE: Final = frozenset({COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR})
 REDISCOVER: Final = frozenset({COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR})
@@ -63,32 +65,26 @@ class CoordinatorAnswer:
         return Broker(self.node_id, self.host, self.port)
 
 
-def find_coordinator_request(version: int, keys: Sequence[str]) -> dict[str, Any]:
+def find_coordinator_request(version: int, keys: Sequence[str]) -> FindCoordinatorRequestData:
     """All keys at v4+; exactly one below."""
     if version >= BATCHED_FROM:
-        return {"keyType": GROUP_KEY_TYPE, "coordinatorKeys": list(keys)}
+        return FindCoordinatorRequestData(key_type=GROUP_KEY_TYPE, coordinator_keys=list(keys))
     if len(keys) != 1:
         raise ValueError(f"FindCoordinator v{version} takes one key, got {len(keys)}")
-    body: dict[str, Any] = {"key": keys[0]}
-    if version >= 1:
-        body["keyType"] = GROUP_KEY_TYPE
-    return body
+    return FindCoordinatorRequestData(key=keys[0], key_type=GROUP_KEY_TYPE)
 
 
-def parse_find_coordinator(body: dict[str, Any], version: int, keys: Sequence[str]) -> dict[str, CoordinatorAnswer]:
+def parse_find_coordinator(
+    body: FindCoordinatorResponseData, version: int, keys: Sequence[str]
+) -> dict[str, CoordinatorAnswer]:
     if version >= BATCHED_FROM:
         return {
-            c["key"]: CoordinatorAnswer(
-                c["key"], c["nodeId"], c["host"], c["port"], c["errorCode"], c.get("errorMessage")
-            )
-            for c in body["coordinators"]
+            c.key: CoordinatorAnswer(c.key, c.node_id, c.host, c.port, c.error_code, c.error_message)
+            for c in body.coordinators
         }
     (key,) = keys
-    return {
-        key: CoordinatorAnswer(
-            key, body["nodeId"], body["host"], body["port"], body["errorCode"], body.get("errorMessage")
-        )
-    }
+    message = body.error_message if version >= ERROR_MESSAGE_FROM else None  # v0's is the class default, ""
+    return {key: CoordinatorAnswer(key, body.node_id, body.host, body.port, body.error_code, message)}
 
 
 def find_coordinators(

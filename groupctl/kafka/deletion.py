@@ -9,13 +9,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Final
 
 from groupctl.kafka.cluster import Broker, Cluster
 from groupctl.kafka.connection import BrokerConnection
 from groupctl.kafka.coordinator import on_coordinators
 from groupctl.kafka.deadline import Deadline
 from groupctl.model import TopicPartition
+from groupctl.protocol.data.group_admin import DeleteGroupsRequestData, DeleteGroupsResponseData
+from groupctl.protocol.data.offsets import (
+    OffsetDeleteRequestData,
+    OffsetDeleteRequestPartition,
+    OffsetDeleteRequestTopic,
+    OffsetDeleteResponseData,
+)
 
 DELETE_GROUPS: Final = 42
 DELETE_GROUPS_VERSIONS: Final = range(0, 4)
@@ -37,18 +44,18 @@ class GroupDeleteAnswer:
     coordinator: Broker | None = None
 
 
-def parse_delete_groups(body: dict[str, Any], coordinator: Broker | None = None) -> dict[str, GroupDeleteAnswer]:
-    return {
-        r["groupId"]: GroupDeleteAnswer(r["groupId"], r["errorCode"], r.get("errorMessage"), coordinator)
-        for r in body["results"]
-    }
+def parse_delete_groups(
+    body: DeleteGroupsResponseData, coordinator: Broker | None = None
+) -> dict[str, GroupDeleteAnswer]:
+    return {r.group_id: GroupDeleteAnswer(r.group_id, r.error_code, r.error_message, coordinator) for r in body.results}
 
 
 def delete_groups(cluster: Cluster, group_ids: Iterable[str], deadline: Deadline) -> dict[str, GroupDeleteAnswer]:
     """DeleteGroups on each group's coordinator, the groups sharing one batched per coordinator."""
 
     def send(conn: BrokerConnection, groups: list[str], dl: Deadline) -> dict[str, GroupDeleteAnswer]:
-        _, body = conn.call(DELETE_GROUPS, DELETE_GROUPS_VERSIONS, lambda _v: {"groupsNames": groups}, dl)
+        _, body = conn.call(DELETE_GROUPS, DELETE_GROUPS_VERSIONS,
+                            lambda _v: DeleteGroupsRequestData(groups_names=groups), dl)
         return parse_delete_groups(body, _broker(conn))
 
     return on_coordinators(cluster, group_ids, send, lambda a: a.error_code, deadline, "DeleteGroups")
@@ -64,21 +71,23 @@ class OffsetDeleteAnswer:
     coordinator: Broker | None = None
 
 
-def offset_delete_request(group_id: str, partitions: Sequence[TopicPartition]) -> dict[str, Any]:
+def offset_delete_request(group_id: str, partitions: Sequence[TopicPartition]) -> OffsetDeleteRequestData:
     """Partitions grouped by topic, topics in the order first named."""
     by_topic: dict[str, list[int]] = {}
     for tp in partitions:
         by_topic.setdefault(tp.topic, []).append(tp.partition)
-    return {"groupId": group_id, "topics": [
-        {"name": topic, "partitions": [{"partitionIndex": p} for p in parts]} for topic, parts in by_topic.items()
-    ]}
+    return OffsetDeleteRequestData(group_id=group_id, topics=[
+        OffsetDeleteRequestTopic(name=topic, partitions=[OffsetDeleteRequestPartition(partition_index=p)
+                                                         for p in parts])
+        for topic, parts in by_topic.items()
+    ])
 
 
-def parse_offset_delete(body: dict[str, Any], group_id: str, coordinator: Broker | None = None) -> OffsetDeleteAnswer:
-    partitions = {
-        TopicPartition(t["name"], p["partitionIndex"]): p["errorCode"] for t in body["topics"] for p in t["partitions"]
-    }
-    return OffsetDeleteAnswer(group_id, body["errorCode"], partitions, coordinator)
+def parse_offset_delete(
+    body: OffsetDeleteResponseData, group_id: str, coordinator: Broker | None = None
+) -> OffsetDeleteAnswer:
+    partitions = {TopicPartition(t.name, p.partition_index): p.error_code for t in body.topics for p in t.partitions}
+    return OffsetDeleteAnswer(group_id, body.error_code, partitions, coordinator)
 
 
 def delete_offsets(

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from groupctl.kafka.errors import UnsupportedApi
+from groupctl.protocol.data.api_versions import ApiVersionsResponseData
 
 
 @dataclass(frozen=True)
@@ -16,8 +16,8 @@ class ApiVersionTable:
     ranges: Mapping[int, tuple[int, int]] = field(default_factory=dict)
 
     @classmethod
-    def from_response(cls, body: Mapping[str, Any]) -> ApiVersionTable:
-        return cls({k["apiKey"]: (k["minVersion"], k["maxVersion"]) for k in body.get("apiKeys", [])})
+    def from_response(cls, body: ApiVersionsResponseData) -> ApiVersionTable:
+        return cls({k.api_key: (k.min_version, k.max_version) for k in body.api_keys})
 
     def supports(self, api_key: int) -> bool:
         return api_key in self.ranges

@@ -28,6 +28,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from groupctl.errors import KAFKA_ERROR_CODES, GroupctlError, UsageError
+from groupctl.protocol.data.auth import (
+    SaslAuthenticateRequestData,
+    SaslAuthenticateResponseData,
+    SaslHandshakeRequestData,
+    SaslHandshakeResponseData,
+)
 from groupctl.sasl import (
     PLAIN,
     SCRAM_HASHES,
@@ -38,7 +44,7 @@ from groupctl.sasl import (
     verify_plain,
 )
 from groupctl.server.connection import CLOSE_AFTER_RESPONSE, ConnectionClosed
-from groupctl.server.dispatch import Body, RequestContext, Session, handles
+from groupctl.server.dispatch import RequestContext, Session, handles
 from groupctl.small_files import read_small_text
 
 ILLEGAL_SASL_STATE = KAFKA_ERROR_CODES["ILLEGAL_SASL_STATE"]
@@ -123,21 +129,21 @@ def _close_after(session: Session, reason: str) -> None:
 
 
 @handles(17, range(1, 2))
-async def sasl_handshake(ctx: RequestContext, body: Body) -> Body:
+async def sasl_handshake(ctx: RequestContext, body: SaslHandshakeRequestData) -> SaslHandshakeResponseData:
     session = ctx.session
     enabled = list(ctx.broker.options.sasl_mechanisms)
     if session.authenticated:
-        return {"errorCode": ILLEGAL_SASL_STATE, "mechanisms": enabled}
+        return SaslHandshakeResponseData(error_code=ILLEGAL_SASL_STATE, mechanisms=enabled)
     if session.mechanism is not None:
         _close_after(session, "a second SaslHandshake during SASL authentication")
-        return {"errorCode": ILLEGAL_SASL_STATE, "mechanisms": enabled}
-    mechanism = body.get("mechanism", "")
+        return SaslHandshakeResponseData(error_code=ILLEGAL_SASL_STATE, mechanisms=enabled)
+    mechanism = body.mechanism
     if mechanism not in enabled:
         _close_after(session, f"unsupported SASL mechanism {mechanism!r}")
-        return {"errorCode": UNSUPPORTED_SASL_MECHANISM, "mechanisms": enabled}
+        return SaslHandshakeResponseData(error_code=UNSUPPORTED_SASL_MECHANISM, mechanisms=enabled)
     session.mechanism = mechanism
     session.exchange = None
-    return {"errorCode": 0, "mechanisms": enabled}
+    return SaslHandshakeResponseData(error_code=0, mechanisms=enabled)
 
 
 def _succeeded(session: Session, username: str) -> None:
@@ -146,37 +152,39 @@ def _succeeded(session: Session, username: str) -> None:
     session.exchange = None
 
 
-def _failed(ctx: RequestContext, failure: SaslAuthenticationFailed) -> Body:
+def _failed(ctx: RequestContext, failure: SaslAuthenticationFailed) -> SaslAuthenticateResponseData:
     session = ctx.session
     ctx.broker.log.line(session.peer, f"failed authentication with {session.peer} ({session.mechanism}): "
                         f"{failure.reason}")
     _close_after(session, "authentication failed")
     session.exchange = None
-    return {"errorCode": SASL_AUTHENTICATION_FAILED, "errorMessage": failure.message, "authBytes": b""}
+    return SaslAuthenticateResponseData(error_code=SASL_AUTHENTICATION_FAILED, error_message=failure.message)
 
 
 @handles(36)
-async def sasl_authenticate(ctx: RequestContext, body: Body) -> Body:
+async def sasl_authenticate(ctx: RequestContext, body: SaslAuthenticateRequestData) -> SaslAuthenticateResponseData:
     session = ctx.session
     if session.authenticated:
-        return {"errorCode": ILLEGAL_SASL_STATE,
-                "errorMessage": "SaslAuthenticate request received after successful authentication", "authBytes": b""}
+        return SaslAuthenticateResponseData(
+            error_code=ILLEGAL_SASL_STATE,
+            error_message="SaslAuthenticate request received after successful authentication")
     if session.mechanism is None:
         raise ConnectionClosed("SaslAuthenticate before SaslHandshake")
-    token = bytes(body.get("authBytes") or b"")
+    token = bytes(body.auth_bytes)
     users = _users(ctx)
     try:
         if session.mechanism == PLAIN:
             _succeeded(session, verify_plain(token, lambda name: _password(users, name)))
-            return {"errorCode": 0, "errorMessage": None, "authBytes": b"", "sessionLifetimeMs": 0}
+            return SaslAuthenticateResponseData(error_code=0, error_message=None)
         if session.exchange is None:
             mechanism = session.mechanism
             session.exchange = ScramServer(mechanism, lambda name: _credential(users, name, mechanism))
-            return {"errorCode": 0, "errorMessage": None, "authBytes": session.exchange.handle_client_first(token)}
+            return SaslAuthenticateResponseData(error_code=0, error_message=None,
+                                                auth_bytes=session.exchange.handle_client_first(token))
         exchange: ScramServer = session.exchange
         server_final = exchange.handle_client_final(token)
         _succeeded(session, exchange.username)
-        return {"errorCode": 0, "errorMessage": None, "authBytes": server_final, "sessionLifetimeMs": 0}
+        return SaslAuthenticateResponseData(error_code=0, error_message=None, auth_bytes=server_final)
     except SaslAuthenticationFailed as failure:
         return _failed(ctx, failure)
 

@@ -10,6 +10,13 @@ from __future__ import annotations
 
 from groupctl.coordinator.topics import Topic
 from groupctl.errors import KAFKA_ERROR_CODES
+from groupctl.protocol.data.api_versions import (
+    ApiVersionsRequestData,
+    ApiVersionsResponseData,
+    FinalizedFeatureKey,
+    SupportedFeatureKey,
+)
+from groupctl.protocol.data.group_admin import Coordinator, FindCoordinatorRequestData, FindCoordinatorResponseData
 from groupctl.protocol.data.metadata import (
     DescribeClusterBroker,
     DescribeClusterRequestData,
@@ -22,7 +29,7 @@ from groupctl.protocol.data.metadata import (
     MetadataResponseTopic,
 )
 from groupctl.protocol.primitives import ZERO_UUID
-from groupctl.server.dispatch import Body, RequestContext, api_keys_body, handles
+from groupctl.server.dispatch import RequestContext, api_keys, handles
 
 #: `group.version` 1 means the KIP-848 protocol is on (Kafka 4.0's default); clients look for it.
 FEATURES = [("group.version", 0, 1)]
@@ -41,14 +48,15 @@ _ENDPOINT_NAMES = {ENDPOINT_BROKER: "BROKER", ENDPOINT_CONTROLLER: "CONTROLLER"}
 
 
 @handles(18, range(0, 5))
-async def api_versions(ctx: RequestContext, body: Body) -> Body:
-    return {
-        "errorCode": 0,
-        "apiKeys": api_keys_body(),
-        "supportedFeatures": [{"name": n, "minVersion": lo, "maxVersion": hi} for n, lo, hi in FEATURES],
-        "finalizedFeaturesEpoch": 1,
-        "finalizedFeatures": [{"name": n, "maxVersionLevel": hi, "minVersionLevel": hi} for n, _, hi in FEATURES],
-    }
+async def api_versions(ctx: RequestContext, body: ApiVersionsRequestData) -> ApiVersionsResponseData:
+    return ApiVersionsResponseData(
+        error_code=0,
+        api_keys=api_keys(),
+        supported_features=[SupportedFeatureKey(name=n, min_version=lo, max_version=hi) for n, lo, hi in FEATURES],
+        finalized_features_epoch=1,
+        finalized_features=[FinalizedFeatureKey(name=n, max_version_level=hi, min_version_level=hi)
+                            for n, _, hi in FEATURES],
+    )
 
 
 def partition_entries(topic: Topic) -> list[MetadataResponsePartition]:
@@ -107,23 +115,25 @@ async def metadata(ctx: RequestContext, body: MetadataRequestData) -> MetadataRe
     )
 
 
-def coordinator_entry(ctx: RequestContext, key: str, key_type: int) -> Body:
+def coordinator_entry(ctx: RequestContext, key: str, key_type: int) -> Coordinator:
     """Every group's coordinator is node 1; there is no transaction or share coordinator."""
     listener = ctx.broker.listener
     if key_type != 0:
-        return {"key": key, "nodeId": -1, "host": "", "port": -1, "errorCode": COORDINATOR_NOT_AVAILABLE,
-                "errorMessage": "groupctl serve has only a group coordinator"}
-    return {"key": key, "nodeId": ctx.broker.node_id, "host": listener.host, "port": listener.port,
-            "errorCode": 0, "errorMessage": None}
+        return Coordinator(key=key, node_id=-1, host="", port=-1, error_code=COORDINATOR_NOT_AVAILABLE,
+                           error_message="groupctl serve has only a group coordinator")
+    return Coordinator(key=key, node_id=ctx.broker.node_id, host=listener.host, port=listener.port,
+                       error_code=0, error_message=None)
 
 
 @handles(10)
-async def find_coordinator(ctx: RequestContext, body: Body) -> Body:
-    key_type = body.get("keyType", 0)
+async def find_coordinator(ctx: RequestContext, body: FindCoordinatorRequestData) -> FindCoordinatorResponseData:
+    """v4+ answers each key in `coordinators`; before, the one key is answered in the top-level fields."""
     if ctx.api_version >= 4:
-        return {"coordinators": [coordinator_entry(ctx, key, key_type) for key in body.get("coordinatorKeys", [])]}
-    entry = coordinator_entry(ctx, body.get("key", ""), key_type)
-    return {k: entry[k] for k in ("errorCode", "errorMessage", "nodeId", "host", "port")}
+        return FindCoordinatorResponseData(
+            coordinators=[coordinator_entry(ctx, key, body.key_type) for key in body.coordinator_keys])
+    entry = coordinator_entry(ctx, body.key, body.key_type)
+    return FindCoordinatorResponseData(error_code=entry.error_code, error_message=entry.error_message,
+                                       node_id=entry.node_id, host=entry.host, port=entry.port)
 
 
 def _endpoint_refusal(version: int, endpoint_type: int) -> DescribeClusterResponseData | None:

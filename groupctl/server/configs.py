@@ -22,6 +22,18 @@ from groupctl.coordinator.runtime import DEFAULT_MIGRATION_POLICY
 from groupctl.coordinator.topics import validate_topic_name
 from groupctl.errors import KafkaError
 from groupctl.model import SOURCE_DEFAULT, SOURCE_GROUP, SOURCE_STATIC_BROKER
+from groupctl.protocol.data.configs import (
+    AlterableConfig,
+    AlterConfigsResource,
+    AlterConfigsResourceResponse,
+    DescribeConfigsRequestData,
+    DescribeConfigsResourceResult,
+    DescribeConfigsResponseData,
+    DescribeConfigsResult,
+    DescribeConfigsSynonym,
+    IncrementalAlterConfigsRequestData,
+    IncrementalAlterConfigsResponseData,
+)
 from groupctl.server.broker import Broker
 from groupctl.server.config_catalog import (
     SOURCE_IDS,
@@ -32,7 +44,7 @@ from groupctl.server.config_catalog import (
     read_topic_overrides,
     topic_entries,
 )
-from groupctl.server.dispatch import Body, RequestContext, handles
+from groupctl.server.dispatch import RequestContext, handles
 
 TOPIC, BROKER, BROKER_LOGGER, CLIENT_METRICS, GROUP = 2, 4, 8, 16, 32
 RESOURCE_NAMES = {TOPIC: "TOPIC", BROKER: "BROKER", BROKER_LOGGER: "BROKER_LOGGER", CLIENT_METRICS: "CLIENT_METRICS",
@@ -158,46 +170,46 @@ def _check_broker_id(broker: Broker, name: str, not_int: str, other: str) -> Non
         raise KafkaError("INVALID_REQUEST", other.format(node=broker.node_id, name=name))
 
 
-def _entry_body(entry: Entry, synonyms: bool) -> Body:
-    return {
-        "name": entry.name, "value": entry.value, "readOnly": entry.read_only,
-        "configSource": SOURCE_IDS[entry.source], "isSensitive": False,
-        "synonyms": [{"name": n, "value": v, "source": SOURCE_IDS[s]} for n, v, s in entry.synonyms]
+def _entry_result(entry: Entry, synonyms: bool) -> DescribeConfigsResourceResult:
+    return DescribeConfigsResourceResult(
+        name=entry.name, value=entry.value, read_only=entry.read_only,
+        config_source=SOURCE_IDS[entry.source], is_sensitive=False,
+        synonyms=[DescribeConfigsSynonym(name=n, value=v, source=SOURCE_IDS[s]) for n, v, s in entry.synonyms]
         if synonyms else [],
-        "configType": TYPE_IDS.get(entry.type, 0), "documentation": None,
-    }
+        config_type=TYPE_IDS.get(entry.type, 0), documentation=None,
+    )
 
 
 @handles(32)
-async def describe_configs(ctx: RequestContext, body: Body) -> Body:
-    synonyms = bool(body.get("includeSynonyms"))
+async def describe_configs(ctx: RequestContext, body: DescribeConfigsRequestData) -> DescribeConfigsResponseData:
     results = []
-    for resource in body.get("resources", []):
-        resource_type, name = resource["resourceType"], resource["resourceName"]
-        wanted = set(resource.get("configurationKeys") or ())
-        result: Body = {"resourceType": resource_type, "resourceName": name, "errorCode": 0, "errorMessage": None,
-                        "configs": []}
+    for resource in body.resources:
+        resource_type, name = resource.resource_type, resource.resource_name
+        wanted = set(resource.configuration_keys or ())
+        result = DescribeConfigsResult(resource_type=resource_type, resource_name=name, error_code=0,
+                                       error_message=None)
         try:
             entries = describe_entries(ctx.broker, resource_type, name)
         except KafkaError as exc:
-            result.update(errorCode=exc.code, errorMessage=exc.message)
+            result.error_code, result.error_message = exc.code, exc.message
         else:
-            result["configs"] = [_entry_body(e, synonyms) for e in entries if not wanted or e.name in wanted]
+            result.configs = [_entry_result(e, body.include_synonyms) for e in entries
+                              if not wanted or e.name in wanted]
         results.append(result)
-    return {"throttleTimeMs": 0, "results": results}
+    return DescribeConfigsResponseData(throttle_time_ms=0, results=results)
 
 
-def alter_group(broker: Broker, name: str, changes: list[Body], validate_only: bool) -> bool:
+def alter_group(broker: Broker, name: str, changes: list[AlterableConfig], validate_only: bool) -> bool:
     """SET/DELETE on a GROUP resource through the coordinator; True when something changed."""
     set_values: dict[str, object] = {}
     delete: list[str] = []
     for change in changes:
-        operation, key = change["configOperation"], change["name"]
+        operation, key = change.config_operation, change.name
         if operation in (APPEND, SUBTRACT):
             raise KafkaError("INVALID_CONFIG",
                              f"Can't {OPERATION_NAMES[operation]} to key {key} because its type is not LIST.")
         if operation == SET:
-            set_values[key] = change["value"]
+            set_values[key] = change.value
         elif operation == DELETE:
             delete.append(key)
         else:
@@ -206,13 +218,13 @@ def alter_group(broker: Broker, name: str, changes: list[Body], validate_only: b
     return not validate_only
 
 
-def alter_resource(broker: Broker, resource: Body, validate_only: bool) -> bool:
+def alter_resource(broker: Broker, resource: AlterConfigsResource, validate_only: bool) -> bool:
     """One resource of an IncrementalAlterConfigs request, with Kafka's preprocessing checks first."""
-    resource_type, name = resource["resourceType"], resource["resourceName"]
-    changes = resource.get("configs", [])
-    if any(count > 1 for count in Counter(c["name"] for c in changes).values()):
+    resource_type, name = resource.resource_type, resource.resource_name
+    changes = resource.configs
+    if any(count > 1 for count in Counter(c.name for c in changes).values()):
         raise KafkaError("INVALID_REQUEST", "Error due to duplicate config keys")
-    nulls = [c["name"] for c in changes if c["configOperation"] != DELETE and c.get("value") is None]
+    nulls = [c.name for c in changes if c.config_operation != DELETE and c.value is None]
     if nulls:
         raise KafkaError("INVALID_REQUEST", "Null value not supported for : " + ", ".join(nulls))
     if resource_type == GROUP:
@@ -228,22 +240,24 @@ def alter_resource(broker: Broker, resource: Body, validate_only: bool) -> bool:
 
 
 @handles(44)
-async def incremental_alter_configs(ctx: RequestContext, body: Body) -> Body:
-    validate_only = bool(body.get("validateOnly"))
-    resources = body.get("resources", [])
-    seen = Counter((r["resourceType"], r["resourceName"]) for r in resources)
+async def incremental_alter_configs(
+    ctx: RequestContext, body: IncrementalAlterConfigsRequestData
+) -> IncrementalAlterConfigsResponseData:
+    resources = body.resources
+    seen = Counter((r.resource_type, r.resource_name) for r in resources)
     responses = []
     changed = False
     for resource in resources:
-        response: Body = {"resourceType": resource["resourceType"], "resourceName": resource["resourceName"],
-                          "errorCode": 0, "errorMessage": None}
+        response = AlterConfigsResourceResponse(resource_type=resource.resource_type,
+                                                resource_name=resource.resource_name, error_code=0,
+                                                error_message=None)
         try:
-            if seen[(resource["resourceType"], resource["resourceName"])] > 1:
+            if seen[(resource.resource_type, resource.resource_name)] > 1:
                 raise KafkaError("INVALID_REQUEST", "Each resource must appear at most once.")
-            changed |= alter_resource(ctx.broker, resource, validate_only)
+            changed |= alter_resource(ctx.broker, resource, body.validate_only)
         except KafkaError as exc:
-            response.update(errorCode=exc.code, errorMessage=exc.message)
+            response.error_code, response.error_message = exc.code, exc.message
         responses.append(response)
     if changed:
         ctx.broker.save()
-    return {"throttleTimeMs": 0, "responses": responses}
+    return IncrementalAlterConfigsResponseData(throttle_time_ms=0, responses=responses)

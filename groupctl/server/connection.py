@@ -36,9 +36,10 @@ from dataclasses import dataclass
 from typing import Any, Final, Protocol, cast
 
 from groupctl.errors import DecodeError
+from groupctl.protocol.data.api_versions import ApiVersionsResponseData
 from groupctl.protocol.messages import framing
 from groupctl.server.broker import Broker
-from groupctl.server.dispatch import HANDLERS, Body, RequestContext, Session, api_keys_body
+from groupctl.server.dispatch import HANDLERS, RequestContext, Session, api_keys
 from groupctl.server.eager import run_eagerly
 from groupctl.server.peer_log import PeerLog
 
@@ -92,10 +93,8 @@ def _looks_like(prefix: bytes) -> str:
 
 
 def unsupported_api_versions_response(correlation_id: int) -> bytes:
-    body = {
-        "errorCode": UNSUPPORTED_VERSION,
-        "apiKeys": api_keys_body(),
-    }
+    """The v0 answer to an ApiVersions of a version not served: UNSUPPORTED_VERSION and what is served."""
+    body = ApiVersionsResponseData(error_code=UNSUPPORTED_VERSION, api_keys=api_keys())
     return framing.encode_response(API_VERSIONS, 0, correlation_id, body)
 
 
@@ -341,7 +340,7 @@ class Connection(asyncio.Protocol):
         elif not self._held and not self._closing:
             self._process()
 
-    def _respond(self, api_key: int, api_version: int, correlation_id: int, body: Body | None) -> None:
+    def _respond(self, api_key: int, api_version: int, correlation_id: int, body: Any) -> None:
         """Queue a handler's answer (None: none, as for acks=0); a handler that asked for the connection
         to end gets its answer out first, after the failed-authentication delay if it failed one."""
         frame = None if body is None else framing.encode_response(api_key, api_version, correlation_id, body)

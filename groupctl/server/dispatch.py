@@ -18,6 +18,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from groupctl.protocol.data.api_versions import ApiVersion
 from groupctl.protocol.messages import API_SCHEMAS
 
 if TYPE_CHECKING:
@@ -50,10 +51,9 @@ class RequestContext:
     client_id: str | None
 
 
-#: An `async def` handler (the listener steps its coroutine itself, `eager.run_eagerly`): it takes the
-#: request body and returns the response body (None: no answer), instances of the API's generated
-#: classes, or dicts for an API not yet in `framing.TYPED_APIS`.
 Handler = Callable[[RequestContext, Any], Coroutine[Any, Any, Any]]
+"""A handler's body types are its API's own (a generated request class in, its response class out, or
+`Body` dicts for an API not yet typed), so the registry can name them no closer than `Any`."""
 
 
 @dataclass(frozen=True)
@@ -85,10 +85,10 @@ def supported_versions() -> dict[int, range]:
     return {key: reg.versions for key, reg in sorted(HANDLERS.items())}
 
 
-def api_keys_body() -> list[Body]:
+def api_keys() -> list[ApiVersion]:
     """ApiVersions' ApiKeys list: every registered API with its version range (also sent with
     UNSUPPORTED_VERSION, so a client can retry at a version it shares)."""
-    return [{"apiKey": key, "minVersion": versions.start, "maxVersion": versions.stop - 1}
+    return [ApiVersion(api_key=key, min_version=versions.start, max_version=versions.stop - 1)
             for key, versions in supported_versions().items()]
 
 

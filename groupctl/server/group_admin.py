@@ -15,6 +15,13 @@ from groupctl.coordinator.coordinator import Coordinator, known_partitions
 from groupctl.coordinator.offsets import CommitPartition, FetchedOffset
 from groupctl.errors import KAFKA_ERROR_CODES, KafkaError
 from groupctl.model import GroupDescription, TopicPartition
+from groupctl.protocol.data.group_admin import DeletableGroupResult, DeleteGroupsRequestData, DeleteGroupsResponseData
+from groupctl.protocol.data.offsets import (
+    OffsetDeleteRequestData,
+    OffsetDeleteResponseData,
+    OffsetDeleteResponsePartition,
+    OffsetDeleteResponseTopic,
+)
 from groupctl.protocol.primitives import ZERO_UUID
 from groupctl.server.dispatch import Body, RequestContext, handles
 
@@ -153,41 +160,43 @@ def _topic_partitions(coordinator: Coordinator, partitions: Iterable[TopicPartit
 
 
 @handles(42)
-async def delete_groups(ctx: RequestContext, body: Body) -> Body:
-    results = ctx.broker.coordinator.delete_groups(body["groupsNames"])
-    return {
-        "results": [
-            {"groupId": group_id, "errorCode": error.code if error else 0,
-             "errorMessage": error.message if error else None}
-            for group_id, error in results
-        ]
-    }
+async def delete_groups(ctx: RequestContext, body: DeleteGroupsRequestData) -> DeleteGroupsResponseData:
+    results = ctx.broker.coordinator.delete_groups(body.groups_names)
+    return DeleteGroupsResponseData(results=[
+        DeletableGroupResult(group_id=group_id, error_code=error.code if error else 0,
+                             error_message=error.message if error else None)
+        for group_id, error in results
+    ])
 
 
 # -- OffsetDelete (47) ----------------------------------------------------------------------------
 
 
 @handles(47)
-async def offset_delete(ctx: RequestContext, body: Body) -> Body:
+async def offset_delete(ctx: RequestContext, body: OffsetDeleteRequestData) -> OffsetDeleteResponseData:
     """Unknown partitions are answered here, the rest by the coordinator; a group-level error is the
     top-level ErrorCode, with the unknown partitions still listed (the broker merges both answers)."""
     coordinator = ctx.broker.coordinator
-    group_id = body["groupId"]
+    group_id = body.group_id
     if group_id == "":
-        return {"errorCode": INVALID_GROUP_ID, "topics": []}
-    requested = [(t["name"], [p["partitionIndex"] for p in t["partitions"]]) for t in body["topics"]]
+        return OffsetDeleteResponseData(error_code=INVALID_GROUP_ID)
+    requested = [(t.name, [p.partition_index for p in t.partitions]) for t in body.topics]
     asked, unknown = known_partitions(coordinator.topics, requested)
-    answers: dict[str, list[Body]] = {}
+    answers: dict[str, list[OffsetDeleteResponsePartition]] = {}
     for name, p in unknown:
-        answers.setdefault(name, []).append({"partitionIndex": p, "errorCode": UNKNOWN_TOPIC_OR_PARTITION})
+        answers.setdefault(name, []).append(
+            OffsetDeleteResponsePartition(partition_index=p, error_code=UNKNOWN_TOPIC_OR_PARTITION))
     error = 0
     try:
         deleted = coordinator.delete_offsets(group_id, asked)
     except KafkaError as exc:
         error, deleted = exc.code, []
     for name, p, failure in deleted:
-        answers.setdefault(name, []).append({"partitionIndex": p, "errorCode": failure.code if failure else 0})
-    return {"errorCode": error, "topics": [{"name": n, "partitions": parts} for n, parts in answers.items()]}
+        answers.setdefault(name, []).append(
+            OffsetDeleteResponsePartition(partition_index=p, error_code=failure.code if failure else 0))
+    return OffsetDeleteResponseData(error_code=error, topics=[
+        OffsetDeleteResponseTopic(name=n, partitions=parts) for n, parts in answers.items()
+    ])
 
 
 # -- OffsetCommit (8) -----------------------------------------------------------------------------

@@ -24,13 +24,14 @@ from groupctl.kafka.config import ClientConfig
 from groupctl.kafka.groups import LeaveGroupUnsupported
 from groupctl.model import ConfigEntry, TopicPartition
 from groupctl.protocol.consumer_protocol import encode_assignment, encode_subscription
+from groupctl.protocol.data.group_admin import FindCoordinatorResponseData
 from groupctl.protocol.data.groups import LeaveGroupResponseData, MemberIdentity, MemberResponse
 from groupctl.protocol.data.records_apis import (
     ListOffsetsPartitionResponse,
     ListOffsetsResponseData,
     ListOffsetsTopicResponse,
 )
-from tests.fake_broker import DEFAULT_VERSIONS, NO_REPLY, FakeBroker
+from tests.fake_broker import DEFAULT_VERSIONS, NO_REPLY, FakeBroker, coordinator_reply
 from tests.server.waits import OUTLASTS_S, promptly
 
 NOT_COORDINATOR = 16
@@ -48,11 +49,8 @@ def backend(broker: FakeBroker, timeout: float = OUTLASTS_S) -> KafkaBackend:
 def coordinator_is(broker: FakeBroker) -> Any:
     """A FindCoordinator handler naming `broker`, at every version."""
 
-    def find(request: Any, state: Any) -> dict[str, Any]:
-        me = {"nodeId": broker.node_id, "host": "127.0.0.1", "port": broker.port, "errorCode": 0, "errorMessage": None}
-        if request.api_version >= 4:
-            return {"coordinators": [{"key": k, **me} for k in request.body["coordinatorKeys"]]}
-        return me
+    def find(request: Any, state: Any) -> FindCoordinatorResponseData:
+        return coordinator_reply(request, broker.node_id, "127.0.0.1", broker.port)
 
     return find
 

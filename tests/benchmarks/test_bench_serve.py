@@ -15,6 +15,7 @@ import pytest
 
 from groupctl.protocol.data.topics import CreatableTopicResult, CreateTopicsResponseData
 from groupctl.server.server import ServerThread
+from tests.fake_broker import coordinator_reply
 
 COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, GROUP_AUTHORIZATION_FAILED, GROUP_ID_NOT_FOUND = 14, 15, 30, 69
 
@@ -35,10 +36,7 @@ def starting_broker(fake_cluster: Any, find_errors: list[int], describe_errors: 
     def find(request: Any, state: Any) -> Any:
         if not finds:
             return own_find(request, state)
-        code = finds.pop(0)
-        keys = request.body["coordinatorKeys"]
-        return {"coordinators": [{"key": k, "nodeId": -1, "host": "", "port": -1, "errorCode": code,
-                                  "errorMessage": None} for k in keys]}
+        return coordinator_reply(request, -1, "", -1, finds.pop(0))
 
     def describe(request: Any, state: Any) -> Any:
         code = describes.pop(0) if describes else GROUP_ID_NOT_FOUND

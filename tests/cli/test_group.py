@@ -33,6 +33,7 @@ from groupctl.coordinator.consumer import HeartbeatRequest
 from groupctl.coordinator.offsets import CommitPartition
 from groupctl.errors import GroupctlError
 from groupctl.protocol.consumer_protocol import encode_assignment, encode_subscription
+from tests.fake_broker import coordinator_reply
 from tests.server.waits import OUTLASTS_S, WAIT_S, promptly, wait_until
 
 from .conftest import SASL_PASSWORD
@@ -917,8 +918,7 @@ def test_a_coordinator_that_went_away_fails_at_once_with_connection_refused(cli,
     (broker,) = fake_cluster()
 
     def gone(request, state):  # FindCoordinator names node 7, which no longer listens
-        me = {"nodeId": 7, "host": "127.0.0.1", "port": closed_port, "errorCode": 0, "errorMessage": None}
-        return {"coordinators": [{"key": k, **me} for k in request.body["coordinatorKeys"]]}
+        return coordinator_reply(request, 7, "127.0.0.1", closed_port)
 
     broker.on(10, gone)
     with promptly("refused reconnects are an answer, not the --timeout waited out"):

@@ -18,6 +18,7 @@ from pathlib import Path
 from confluent_kafka.admin import AdminClient, NewTopic
 
 from groupctl.errors import DecodeError
+from groupctl.protocol.data.api_versions import ApiVersionsRequestData
 from groupctl.protocol.data.metadata import MetadataRequestData
 from groupctl.protocol.messages import framing
 from tests.server.healthy import Healthy
@@ -209,10 +210,10 @@ def _answers(process: subprocess.Popen[str], host: str, port: int) -> bool:
     """True when serve answers ApiVersions on a fresh connection; AssertionError with its exit code if it died."""
     try:
         with socket.create_connection((host, port), timeout=TIMEOUT_S) as sock:  # a loaded CI machine is slow
-            sock.sendall(framing.encode_request(18, 0, 1, "healthy", {}))
+            sock.sendall(framing.encode_request(18, 0, 1, "healthy", ApiVersionsRequestData()))
             size = framing.frame_size(sock.recv(4, socket.MSG_WAITALL), 1 << 20)
             answer = framing.decode_response(sock.recv(size, socket.MSG_WAITALL), 18, 0)
-            return answer.body["errorCode"] == 0
+            return answer.body.error_code == 0
     except (OSError, DecodeError):
         try:
             process.wait(WAIT_S)
@@ -339,7 +340,7 @@ def _abuse(address: tuple[str, int], n: int, pipelined: bytes) -> None:
         elif kind == 4:  # garbage
             sock.sendall(b"GET / HTTP/1.1\r\n\r\n")
         elif kind == 5:  # a polite client
-            sock.sendall(framing.encode_request(18, 0, 1, "polite", {}))
+            sock.sendall(framing.encode_request(18, 0, 1, "polite", ApiVersionsRequestData()))
             sock.recv(4, socket.MSG_WAITALL)
     except OSError:
         pass

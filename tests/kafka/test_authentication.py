@@ -82,7 +82,7 @@ def test_older_sasl_authenticate_versions(fake_cluster: Any, config_for: Any, kp
     assert {r.api_version for r in broker.requests_for(36)} == {version}
     for request, raw in zip(broker.requests_for(36), broker.raw_for(36), strict=True):
         assert framing.frame(raw) == kp.frame(
-            "SaslAuthenticateRequest", version, request.correlation_id, "groupctl", auth_bytes=request.body["authBytes"]
+            "SaslAuthenticateRequest", version, request.correlation_id, "groupctl", auth_bytes=request.body.auth_bytes
         )
 
 
@@ -119,7 +119,7 @@ def test_forged_server_signature(fake_cluster: Any, config_for: Any) -> None:
     def forge(request: Any, state: Any) -> Any:
         answer = real(request, state)
         if state.authenticated:
-            answer["authBytes"] = b"v=" + b"A" * 86 + b"=="
+            answer.auth_bytes = b"v=" + b"A" * 86 + b"=="
         return answer
 
     broker.on(36, forge)
@@ -137,10 +137,10 @@ def test_sasl_request_bytes_equal_kafka_python(fake_cluster: Any, config_for: An
     )
     for request, raw in zip(broker.requests_for(36), broker.raw_for(36), strict=True):
         assert framing.frame(raw) == kp.frame(
-            "SaslAuthenticateRequest", 2, request.correlation_id, "groupctl", auth_bytes=request.body["authBytes"]
+            "SaslAuthenticateRequest", 2, request.correlation_id, "groupctl", auth_bytes=request.body.auth_bytes
         )
     if mechanism == "PLAIN":
-        assert broker.requests_for(36)[0].body["authBytes"] == b"\0alice\0alice-secret"
+        assert broker.requests_for(36)[0].body.auth_bytes == b"\0alice\0alice-secret"
 
 
 @pytest.mark.parametrize("version", [0, 1, 2])

@@ -15,6 +15,7 @@ from groupctl.kafka import connection
 from groupctl.kafka.connection import BrokerConnection
 from groupctl.kafka.deadline import Deadline
 from groupctl.kafka.errors import ConnectionFailed, ProtocolFailure, RequestTimedOut, UnsupportedApi
+from groupctl.protocol.data.api_versions import ApiVersion, ApiVersionsResponseData
 from groupctl.protocol.data.metadata import MetadataRequestData, MetadataResponseData
 from groupctl.protocol.messages import framing
 from tests.server.waits import OUTLASTS_S, WAIT_S, promptly
@@ -65,8 +66,8 @@ def test_api_versions_falls_back_to_v0_when_the_broker_names_nothing(fake_cluste
 
     def old_broker(request: Any, state: Any) -> Any:
         if request.api_version > 0:
-            return framing.encode_response(18, 0, request.correlation_id, {"errorCode": 35, "apiKeys": []})
-        return {"errorCode": 0, "apiKeys": [{"apiKey": 16, "minVersion": 0, "maxVersion": 2}]}
+            return framing.encode_response(18, 0, request.correlation_id, ApiVersionsResponseData(error_code=35))
+        return ApiVersionsResponseData(error_code=0, api_keys=[ApiVersion(api_key=16, min_version=0, max_version=2)])
 
     broker.on(18, old_broker)
     with connect(broker, config_for(broker)) as conn:
@@ -95,7 +96,7 @@ def test_api_versions_response_encoded_by_kafka_python(
 
 def test_api_versions_other_errors_fail(fake_cluster: Any, config_for: Any) -> None:
     (broker,) = fake_cluster()
-    broker.on(18, lambda request, state: {"errorCode": 31, "apiKeys": []})
+    broker.on(18, lambda request, state: ApiVersionsResponseData(error_code=31, api_keys=[]))
     with pytest.raises(KafkaError, match=r"ApiVersions v3 on bootstrap server .* CLUSTER_AUTHORIZATION_FAILED"):
         connect(broker, config_for(broker))
 

@@ -14,7 +14,9 @@ from groupctl.kafka.cluster import Cluster
 from groupctl.kafka.coordinator import find_coordinator_request, find_coordinators, parse_find_coordinator
 from groupctl.kafka.errors import ConnectionFailed, CoordinatorUnavailable
 from groupctl.kafka.groups import describe_classic_groups
+from groupctl.protocol.data.group_admin import FindCoordinatorRequestData, FindCoordinatorResponseData
 from groupctl.protocol.messages import framing
+from tests.fake_broker import coordinator_reply
 from tests.server.waits import OUTLASTS_S, WAIT_S, promptly
 
 HOST = "127.0.0.1"
@@ -96,9 +98,10 @@ def test_find_coordinator_response_encoded_by_kafka_python(kp: Any, version: int
 
 
 def test_find_coordinator_request_shapes() -> None:
-    assert find_coordinator_request(0, ["g"]) == {"key": "g"}
-    assert find_coordinator_request(3, ["g"]) == {"key": "g", "keyType": 0}
-    assert find_coordinator_request(4, ["g", "h"]) == {"keyType": 0, "coordinatorKeys": ["g", "h"]}
+    assert find_coordinator_request(0, ["g"]) == FindCoordinatorRequestData(key="g")
+    assert find_coordinator_request(3, ["g"]) == FindCoordinatorRequestData(key="g", key_type=0)
+    assert find_coordinator_request(4, ["g", "h"]) == FindCoordinatorRequestData(key_type=0,
+                                                                                 coordinator_keys=["g", "h"])
     with pytest.raises(ValueError, match="one key"):
         find_coordinator_request(3, ["g", "h"])
 
@@ -107,22 +110,10 @@ def test_not_coordinator_then_rediscovery(fake_cluster: Any, config_for: Any) ->
     b0, b1 = fake_cluster(2)
     lookups: list[int] = []
 
-    def find(request: Any, state: Any) -> dict[str, Any]:
+    def find(request: Any, state: Any) -> FindCoordinatorResponseData:
         target = b0 if not lookups else b1
         lookups.append(target.node_id)
-        return {
-            "coordinators": [
-                {
-                    "key": k,
-                    "nodeId": target.node_id,
-                    "host": HOST,
-                    "port": target.port,
-                    "errorCode": 0,
-                    "errorMessage": None,
-                }
-                for k in request.body["coordinatorKeys"]
-            ]
-        }
+        return coordinator_reply(request, target.node_id, HOST, target.port)
 
     for b in (b0, b1):
         b.on(10, find)
@@ -171,15 +162,10 @@ def test_find_coordinator_not_available_is_retried(fake_cluster: Any, config_for
     (broker,) = fake_cluster()
     calls: list[int] = []
 
-    def find(request: Any, state: Any) -> dict[str, Any]:
+    def find(request: Any, state: Any) -> FindCoordinatorResponseData:
         calls.append(1)
         code = 15 if len(calls) == 1 else 0
-        return {
-            "coordinators": [
-                {"key": k, "nodeId": 0, "host": HOST, "port": broker.port, "errorCode": code, "errorMessage": None}
-                for k in request.body["coordinatorKeys"]
-            ]
-        }
+        return coordinator_reply(request, 0, HOST, broker.port, code)
 
     broker.on(10, find)
     broker.on(15, describe_handler())
@@ -192,15 +178,10 @@ def test_unreachable_coordinator_is_rediscovered(fake_cluster: Any, config_for: 
     (broker,) = fake_cluster()
     calls: list[int] = []
 
-    def find(request: Any, state: Any) -> dict[str, Any]:
+    def find(request: Any, state: Any) -> FindCoordinatorResponseData:
         calls.append(1)
         node, port = (5, closed_port) if len(calls) == 1 else (0, broker.port)
-        return {
-            "coordinators": [
-                {"key": k, "nodeId": node, "host": HOST, "port": port, "errorCode": 0, "errorMessage": None}
-                for k in request.body["coordinatorKeys"]
-            ]
-        }
+        return coordinator_reply(request, node, HOST, port)
 
     broker.on(10, find)
     broker.on(15, describe_handler())
@@ -215,22 +196,14 @@ def test_old_brokers_get_one_lookup_per_group(fake_cluster: Any, config_for: Any
     with Cluster(config_for(broker)) as cluster:
         result = describe_classic_groups(cluster, ["a", "b", "c"], cluster.deadline(WAIT_S))
     assert sorted(result) == ["a", "b", "c"]
-    assert [r.body["key"] for r in broker.requests_for(10)] == ["a", "b", "c"]
+    assert [r.body.key for r in broker.requests_for(10)] == ["a", "b", "c"]
     (describe,) = broker.requests_for(15)
     assert describe.body["groups"] == ["a", "b", "c"] and describe.api_version == 3
 
 
 def test_fatal_lookup_errors_are_raised(fake_cluster: Any, config_for: Any) -> None:
     (broker,) = fake_cluster()
-    broker.on(
-        10,
-        lambda r, s: {
-            "coordinators": [
-                {"key": k, "nodeId": -1, "host": "", "port": -1, "errorCode": 30, "errorMessage": None}
-                for k in r.body["coordinatorKeys"]
-            ]
-        },
-    )
+    broker.on(10, lambda r, s: coordinator_reply(r, -1, "", -1, 30))
     with Cluster(config_for(broker)) as cluster, pytest.raises(KafkaError) as err:
         describe_classic_groups(cluster, ["secret"], cluster.deadline(WAIT_S))
     assert err.value.name == "GROUP_AUTHORIZATION_FAILED"
@@ -248,13 +221,8 @@ def test_an_unreachable_cluster_fails_at_once(config_for: Any, closed_port: int)
 def _coordinator_at(node: int, port: int) -> Any:
     """FindCoordinator that always names node `node` at `port`."""
 
-    def find(request: Any, state: Any) -> dict[str, Any]:
-        return {
-            "coordinators": [
-                {"key": k, "nodeId": node, "host": HOST, "port": port, "errorCode": 0, "errorMessage": None}
-                for k in request.body["coordinatorKeys"]
-            ]
-        }
+    def find(request: Any, state: Any) -> FindCoordinatorResponseData:
+        return coordinator_reply(request, node, HOST, port)
 
     return find
 

@@ -6,10 +6,10 @@ import pytest
 
 from groupctl.kafka.errors import UnsupportedApi
 from groupctl.kafka.versions import ApiVersionTable
+from groupctl.protocol.data.api_versions import ApiVersion, ApiVersionsResponseData
 
-TABLE = ApiVersionTable.from_response(
-    {"apiKeys": [{"apiKey": 13, "minVersion": 0, "maxVersion": 2}, {"apiKey": 16, "minVersion": 0, "maxVersion": 5}]}
-)
+TABLE = ApiVersionTable.from_response(ApiVersionsResponseData(api_keys=[
+    ApiVersion(api_key=13, min_version=0, max_version=2), ApiVersion(api_key=16, min_version=0, max_version=5)]))
 
 
 def test_highest_common_version() -> None:

@@ -24,6 +24,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from groupctl.errors import DecodeError
+from groupctl.protocol.data.api_versions import ApiVersion, ApiVersionsResponseData
+from groupctl.protocol.data.auth import SaslHandshakeRequestData
 from groupctl.protocol.messages import API_NAMES, API_SCHEMAS, framing, headers
 from groupctl.protocol.schema import FIXED_TYPES, UNKNOWN_TAGS, Field, Message, default_value
 from tests.strategies import message_values
@@ -403,9 +405,8 @@ def test_framed_kafka_python_request_decodes(
     decoded = framing.decode_request(wire[4:])
     assert (decoded.api_key, decoded.api_version, decoded.correlation_id) == (api_key, version, correlation_id)
     assert decoded.client_id == client_id
-    expected = req.data_class.from_dict(body) if api_key in framing.TYPED_APIS else body
-    assert decoded.body == expected
-    assert framing.encode_request(api_key, version, correlation_id, client_id, expected) == wire
+    assert decoded.body == as_framed(api_key, req, body)
+    assert framing.encode_request(api_key, version, correlation_id, client_id, as_framed(api_key, req, body)) == wire
 
 
 @pytest.mark.parametrize(("api_key", "version"), [(11, 5), (11, 7), (12, 4), (18, 0), (18, 3), (16, 3), (60, 2)])
@@ -472,7 +473,7 @@ def test_unsupported_requests_keep_their_header() -> None:
         framing.decode_request(too_new)
     assert err.value.correlation_id == 5
     with pytest.raises(framing.UnsupportedRequest):
-        framing.encode_request(17, 2, 1, None, {})
+        framing.encode_request(17, 2, 1, None, SaslHandshakeRequestData())
 
 
 @pytest.mark.parametrize("cut", [0, 3, 7, 9, 12])
@@ -529,7 +530,7 @@ def test_known_bytes_consumer_group_describe_member_type(version: int) -> None:
 
 def test_api_versions_error_response_is_read_at_v0() -> None:
     # a broker that does not know v4 answers with a v0 body: UNSUPPORTED_VERSION and its range
-    v0 = {"errorCode": 35, "apiKeys": [{"apiKey": 18, "minVersion": 0, "maxVersion": 2}]}
+    v0 = ApiVersionsResponseData(error_code=35, api_keys=[ApiVersion(api_key=18, min_version=0, max_version=2)])
     wire = framing.encode_response(18, 0, 1, v0)
     decoded = framing.decode_response(wire[4:], 18, 4)
     assert (decoded.api_version, decoded.body) == (0, v0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 from types import TracebackType
+from typing import Any
 
 from groupctl.protocol.messages import framing
 from groupctl.server.server import ServerThread
@@ -28,21 +29,22 @@ def read_exactly(sock: socket.socket, n: int) -> bytes:
     return out
 
 
-def read_answer(sock: socket.socket, api_key: int, version: int, correlation_id: int) -> dict:
-    """The next answer on `sock`, decoded; it must be the one to `correlation_id` (answers come in order)."""
+def read_answer(sock: socket.socket, api_key: int, version: int, correlation_id: int) -> Any:
+    """The next answer on `sock`, decoded (a generated class for an API in `framing.TYPED_APIS`, else a
+    dict); it must be the one to `correlation_id` (answers come in order)."""
     size = framing.frame_size(read_exactly(sock, 4), MAX_FRAME)
     response = framing.decode_response(read_exactly(sock, size), api_key, version)
     assert response.correlation_id == correlation_id
     return response.body
 
 
-def exchange(sock: socket.socket, api_key: int, version: int, body: dict, correlation_id: int = 7) -> dict:
+def exchange(sock: socket.socket, api_key: int, version: int, body: Any, correlation_id: int = 7) -> Any:
     """Send one request on `sock` and decode its answer."""
     sock.sendall(framing.encode_request(api_key, version, correlation_id, "test", body))
     return read_answer(sock, api_key, version, correlation_id)
 
 
-def call(served: ServerThread, api_key: int, version: int, body: dict) -> dict:
+def call(served: ServerThread, api_key: int, version: int, body: Any) -> Any:
     """One request on a fresh connection."""
     with connect(served) as sock:
         return exchange(sock, api_key, version, body)
@@ -66,19 +68,19 @@ class Wire:
         self.correlation_id = 0
         self.unanswered: list[tuple[int, int, int]] = []
 
-    def send(self, api_key: int, version: int, body: dict, answered: bool = True) -> None:
+    def send(self, api_key: int, version: int, body: Any, answered: bool = True) -> None:
         """Send a request; `answered=False` for one the server must not answer (Produce with acks=0)."""
         self.correlation_id += 1
         self.sock.sendall(framing.encode_request(api_key, version, self.correlation_id, self.client_id, body))
         if answered:
             self.unanswered.append((api_key, version, self.correlation_id))
 
-    def receive(self) -> dict:
+    def receive(self) -> Any:
         """The answer to the oldest request sent and not yet answered."""
         api_key, version, correlation_id = self.unanswered.pop(0)
         return read_answer(self.sock, api_key, version, correlation_id)
 
-    def call(self, api_key: int, version: int, body: dict) -> dict:
+    def call(self, api_key: int, version: int, body: Any) -> Any:
         self.send(api_key, version, body)
         return self.receive()
 

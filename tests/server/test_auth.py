@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from confluent_kafka import KafkaError
@@ -15,6 +16,12 @@ from confluent_kafka.admin import AdminClient
 
 from groupctl.errors import KAFKA_ERROR_CODES as CODE
 from groupctl.errors import GroupctlError, UsageError
+from groupctl.protocol.data.api_versions import ApiVersionsRequestData
+from groupctl.protocol.data.auth import (
+    SaslAuthenticateRequestData,
+    SaslAuthenticateResponseData,
+    SaslHandshakeRequestData,
+)
 from groupctl.protocol.data.metadata import MetadataRequestData
 from groupctl.protocol.messages import framing
 from groupctl.sasl import ScramClient, plain_initial_response
@@ -78,32 +85,33 @@ def test_a_wrong_password_is_an_authentication_error_and_the_server_carries_on(
     assert list(admin(secured, mechanism, PASSWORD).list_topics(timeout=WAIT_S).topics) == ["orders"]
 
 
-def authenticate(sock, token: bytes, correlation_id: int = 2) -> dict:  # type: ignore[no-untyped-def]
-    return exchange(sock, 36, 2, {"authBytes": token}, correlation_id)
+def authenticate(sock, token: bytes, correlation_id: int = 2) -> SaslAuthenticateResponseData:  # type: ignore[no-untyped-def]
+    return exchange(sock, 36, 2, SaslAuthenticateRequestData(auth_bytes=token), correlation_id)
 
 
 def test_plain_over_raw_frames_sets_the_principal(secured: ServerThread) -> None:
     with connect(secured) as sock:
-        handshake = exchange(sock, 17, 1, {"mechanism": "PLAIN"}, 1)
-        assert (handshake["errorCode"], handshake["mechanisms"]) == (0, list(MECHANISMS))
+        handshake = exchange(sock, 17, 1, SaslHandshakeRequestData(mechanism="PLAIN"), 1)
+        assert (handshake.error_code, handshake.mechanisms) == (0, list(MECHANISMS))
         answer = authenticate(sock, plain_initial_response("alice", PASSWORD))
-        assert (answer["errorCode"], answer["errorMessage"], answer["sessionLifetimeMs"]) == (0, None, 0)
+        assert (answer.error_code, answer.error_message, answer.session_lifetime_ms) == (0, None, 0)
         assert exchange(sock, 3, 12, MetadataRequestData(topics=None), 3).topics[0].name == "orders"
         again = authenticate(sock, b"", 4)
-        assert (again["errorCode"], again["errorMessage"]) == (
+        assert (again.error_code, again.error_message) == (
             CODE["ILLEGAL_SASL_STATE"], "SaslAuthenticate request received after successful authentication")
-        assert exchange(sock, 17, 1, {"mechanism": "PLAIN"}, 5)["errorCode"] == CODE["ILLEGAL_SASL_STATE"]
+        second = exchange(sock, 17, 1, SaslHandshakeRequestData(mechanism="PLAIN"), 5)
+        assert second.error_code == CODE["ILLEGAL_SASL_STATE"]
 
 
 @pytest.mark.parametrize("mechanism", ["SCRAM-SHA-256", "SCRAM-SHA-512"])
 def test_scram_over_raw_frames_verifies_both_ways(secured: ServerThread, mechanism: str) -> None:
     client = ScramClient(mechanism, "alice", PASSWORD)
     with connect(secured) as sock:
-        assert exchange(sock, 17, 1, {"mechanism": mechanism}, 1)["errorCode"] == 0
+        assert exchange(sock, 17, 1, SaslHandshakeRequestData(mechanism=mechanism), 1).error_code == 0
         first = authenticate(sock, client.first_message())
-        final = authenticate(sock, client.final_message(first["authBytes"]), 3)
-        assert final["errorCode"] == 0
-        client.verify_server_final(final["authBytes"])
+        final = authenticate(sock, client.final_message(first.auth_bytes), 3)
+        assert final.error_code == 0
+        client.verify_server_final(final.auth_bytes)
         assert exchange(sock, 3, 12, MetadataRequestData(topics=None), 4).topics[0].name == "orders"
 
 
@@ -118,9 +126,9 @@ def test_scram_over_raw_frames_verifies_both_ways(secured: ServerThread, mechani
 def test_a_failed_plain_exchange_is_answered_then_closed(secured: ServerThread, mechanism: str, token: bytes,
                                                          message: str) -> None:
     with connect(secured) as sock:
-        exchange(sock, 17, 1, {"mechanism": mechanism}, 1)
+        exchange(sock, 17, 1, SaslHandshakeRequestData(mechanism=mechanism), 1)
         answer = authenticate(sock, token)
-        assert (answer["errorCode"], answer["errorMessage"], answer["authBytes"]) == (
+        assert (answer.error_code, answer.error_message, answer.auth_bytes) == (
             CODE["SASL_AUTHENTICATION_FAILED"], message, b"")
         assert closed_by_server(sock)
 
@@ -128,10 +136,10 @@ def test_a_failed_plain_exchange_is_answered_then_closed(secured: ServerThread, 
 def test_a_wrong_scram_proof_is_answered_with_kafkas_text_then_closed(secured: ServerThread) -> None:
     client = ScramClient("SCRAM-SHA-256", "alice", "wrong")
     with connect(secured) as sock:
-        exchange(sock, 17, 1, {"mechanism": "SCRAM-SHA-256"}, 1)
+        exchange(sock, 17, 1, SaslHandshakeRequestData(mechanism="SCRAM-SHA-256"), 1)
         first = authenticate(sock, client.first_message())
-        answer = authenticate(sock, client.final_message(first["authBytes"]), 3)
-        assert (answer["errorCode"], answer["errorMessage"]) == (
+        answer = authenticate(sock, client.final_message(first.auth_bytes), 3)
+        assert (answer.error_code, answer.error_message) == (
             CODE["SASL_AUTHENTICATION_FAILED"],
             "Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-256")
         assert closed_by_server(sock)
@@ -139,20 +147,21 @@ def test_a_wrong_scram_proof_is_answered_with_kafkas_text_then_closed(secured: S
 
 def test_an_unknown_mechanism_gets_the_enabled_list_then_the_connection_closes(secured: ServerThread) -> None:
     with connect(secured) as sock:
-        answer = exchange(sock, 17, 1, {"mechanism": "GSSAPI"}, 1)
-        assert (answer["errorCode"], answer["mechanisms"]) == (CODE["UNSUPPORTED_SASL_MECHANISM"], list(MECHANISMS))
+        answer = exchange(sock, 17, 1, SaslHandshakeRequestData(mechanism="GSSAPI"), 1)
+        assert (answer.error_code, answer.mechanisms) == (CODE["UNSUPPORTED_SASL_MECHANISM"], list(MECHANISMS))
         assert closed_by_server(sock)
 
 
 @pytest.mark.parametrize(("api_key", "version", "body"), [
     (3, 12, MetadataRequestData(topics=None)),
-    (36, 2, {"authBytes": b"x"}),
-    (17, 0, {"mechanism": "PLAIN"}),
+    (36, 2, SaslAuthenticateRequestData(auth_bytes=b"x")),
+    (17, 0, SaslHandshakeRequestData(mechanism="PLAIN")),
 ])
 def test_only_the_handshake_apis_before_authentication(secured: ServerThread, api_key: int, version: int,
-                                                       body: dict) -> None:
+                                                       body: Any) -> None:
     with connect(secured) as sock:
-        assert exchange(sock, 18, 3, {"clientSoftwareName": "t", "clientSoftwareVersion": "1"}, 1)["errorCode"] == 0
+        hello = ApiVersionsRequestData(client_software_name="t", client_software_version="1")
+        assert exchange(sock, 18, 3, hello, 1).error_code == 0
         sock.sendall(framing.encode_request(api_key, version, 2, "test", body))
         assert closed_by_server(sock)
 
@@ -166,31 +175,34 @@ def _context(tmp_path: Path, session: Session, api_key: int, version: int) -> Re
 
 def test_a_successful_login_authenticates_the_session_as_user_name(tmp_path: Path) -> None:
     session = Session(peer="test", authenticated=False)
-    handshake = asyncio.run(sasl_handshake(_context(tmp_path, session, 17, 1), {"mechanism": "PLAIN"}))
-    assert (handshake["errorCode"], session.mechanism, session.authenticated) == (0, "PLAIN", False)
+    handshake = asyncio.run(sasl_handshake(_context(tmp_path, session, 17, 1),
+                                           SaslHandshakeRequestData(mechanism="PLAIN")))
+    assert (handshake.error_code, session.mechanism, session.authenticated) == (0, "PLAIN", False)
     token = plain_initial_response("alice", PASSWORD)
-    answer = asyncio.run(sasl_authenticate(_context(tmp_path, session, 36, 2), {"authBytes": token}))
-    assert answer["errorCode"] == 0
+    answer = asyncio.run(sasl_authenticate(_context(tmp_path, session, 36, 2),
+                                           SaslAuthenticateRequestData(auth_bytes=token)))
+    assert answer.error_code == 0
     assert (session.authenticated, session.principal) == (True, "User:alice")
     assert CLOSE_AFTER_RESPONSE not in session.extra
 
 
 def test_a_second_handshake_is_illegal_and_closes(tmp_path: Path) -> None:
     session = Session(peer="test", authenticated=False)
-    asyncio.run(sasl_handshake(_context(tmp_path, session, 17, 1), {"mechanism": "SCRAM-SHA-256"}))
-    again = asyncio.run(sasl_handshake(_context(tmp_path, session, 17, 1), {"mechanism": "PLAIN"}))
-    assert again["errorCode"] == CODE["ILLEGAL_SASL_STATE"]
+    asyncio.run(sasl_handshake(_context(tmp_path, session, 17, 1), SaslHandshakeRequestData(mechanism="SCRAM-SHA-256")))
+    again = asyncio.run(sasl_handshake(_context(tmp_path, session, 17, 1), SaslHandshakeRequestData(mechanism="PLAIN")))
+    assert again.error_code == CODE["ILLEGAL_SASL_STATE"]
     assert CLOSE_AFTER_RESPONSE in session.extra and not session.authenticated
 
 
 def test_authenticate_before_handshake_closes_without_an_answer(tmp_path: Path) -> None:
     session = Session(peer="test", authenticated=False)
     with pytest.raises(ConnectionClosed):
-        asyncio.run(sasl_authenticate(_context(tmp_path, session, 36, 2), {"authBytes": b"x"}))
+        asyncio.run(sasl_authenticate(_context(tmp_path, session, 36, 2), SaslAuthenticateRequestData(auth_bytes=b"x")))
 
 
 def test_handshake_on_a_plaintext_listener_is_illegal(served: ServerThread) -> None:
-    assert call(served, 17, 1, {"mechanism": "PLAIN"}) == {"errorCode": CODE["ILLEGAL_SASL_STATE"], "mechanisms": []}
+    assert call(served, 17, 1, SaslHandshakeRequestData(mechanism="PLAIN")).to_dict() == {
+        "errorCode": CODE["ILLEGAL_SASL_STATE"], "mechanisms": []}
 
 
 def test_users_file_comments_blank_lines_and_colons_in_passwords(tmp_path: Path) -> None:
@@ -278,7 +290,7 @@ def test_a_plaintext_client_on_a_tls_listener_does_not_stop_the_server(
     context = tls_context(certificates.server_crt, certificates.server_key)
     with ServerThread(ServerOptions(tmp_path / "cluster", port=0, tls=context)) as served:
         with connect(served) as sock:
-            sock.sendall(framing.encode_request(18, 3, 1, "t", {}))
+            sock.sendall(framing.encode_request(18, 3, 1, "t", ApiVersionsRequestData()))
             assert closed_by_server(sock)
         client = AdminClient({"bootstrap.servers": served.bootstrap, "security.protocol": "SSL",
                               "ssl.ca.location": str(certificates.ca)})
@@ -288,9 +300,9 @@ def test_a_plaintext_client_on_a_tls_listener_does_not_stop_the_server(
 # -- connection.failed.authentication.delay.ms ----------------------------------------------------------------------
 
 def _plain_attempt(sock, password: str, correlation_id: int = 2) -> None:  # type: ignore[no-untyped-def]
-    assert exchange(sock, 17, 1, {"mechanism": "PLAIN"}, correlation_id - 1)["errorCode"] == 0
-    sock.sendall(framing.encode_request(36, 2, correlation_id, "t",
-                                        {"authBytes": plain_initial_response("alice", password)}))
+    assert exchange(sock, 17, 1, SaslHandshakeRequestData(mechanism="PLAIN"), correlation_id - 1).error_code == 0
+    token = plain_initial_response("alice", password)
+    sock.sendall(framing.encode_request(36, 2, correlation_id, "t", SaslAuthenticateRequestData(auth_bytes=token)))
 
 
 def test_failed_authentications_are_answered_after_100_ms_by_default(secured: ServerThread) -> None:
@@ -298,7 +310,7 @@ def test_failed_authentications_are_answered_after_100_ms_by_default(secured: Se
     for _ in range(5):
         with connect(secured) as sock:
             _plain_attempt(sock, "wrong")
-            assert read_answer(sock, 36, 2, 2)["errorCode"] == CODE["SASL_AUTHENTICATION_FAILED"]
+            assert read_answer(sock, 36, 2, 2).error_code == CODE["SASL_AUTHENTICATION_FAILED"]
             assert closed_by_server(sock)
     assert time.monotonic() - started >= 0.5
 
@@ -326,7 +338,7 @@ def test_the_delay_holds_only_the_failed_connection(tmp_path: Path) -> None:
         _plain_attempt(failing, "wrong")
         wait_until(lambda: _delayed(held), "the server holds the failed login's answer")
         _plain_attempt(other, PASSWORD)
-        assert read_answer(other, 36, 2, 2)["errorCode"] == 0
+        assert read_answer(other, 36, 2, 2).error_code == 0
         assert exchange(other, 3, 12, MetadataRequestData(topics=None), 3).brokers[0].node_id == 1
         failing.setblocking(False)
         with pytest.raises(BlockingIOError):
@@ -341,6 +353,6 @@ def _delayed(served: ServerThread) -> bool:
 def test_an_unsupported_mechanism_is_delayed_too(slow_to_refuse: ServerThread) -> None:
     with connect(slow_to_refuse) as sock:
         started = time.monotonic()
-        answer = exchange(sock, 17, 1, {"mechanism": "GSSAPI"}, 1)
-        assert answer["errorCode"] == CODE["UNSUPPORTED_SASL_MECHANISM"]
+        answer = exchange(sock, 17, 1, SaslHandshakeRequestData(mechanism="GSSAPI"), 1)
+        assert answer.error_code == CODE["UNSUPPORTED_SASL_MECHANISM"]
         assert time.monotonic() - started >= 1.0

@@ -7,6 +7,8 @@ import uuid
 import pytest
 from confluent_kafka.admin import AdminClient
 
+from groupctl.protocol.data.api_versions import ApiVersionsRequestData
+from groupctl.protocol.data.group_admin import FindCoordinatorRequestData
 from groupctl.protocol.data.metadata import DescribeClusterRequestData, MetadataRequestData, MetadataRequestTopic
 from groupctl.server.server import ServerThread
 from tests.server.frames import Wire, call
@@ -14,14 +16,15 @@ from tests.server.waits import WAIT_S
 
 
 def test_api_versions_lists_every_handled_api(served: ServerThread) -> None:
-    body = call(served, 18, 3, {"clientSoftwareName": "t", "clientSoftwareVersion": "1"})
-    keys = {k["apiKey"]: (k["minVersion"], k["maxVersion"]) for k in body["apiKeys"]}
+    body = call(served, 18, 3, ApiVersionsRequestData(client_software_name="t", client_software_version="1"))
+    keys = {k.api_key: (k.min_version, k.max_version) for k in body.api_keys}
     assert keys[18] == (0, 4)
     assert keys[3] == (0, 13)
     assert keys[10] == (0, 6)
     assert {k: keys[k] for k in (17, 19, 32, 36, 37, 44, 60)} == {
         17: (1, 1), 19: (2, 7), 32: (1, 4), 36: (0, 2), 37: (0, 3), 44: (0, 1), 60: (0, 2)}
-    assert body["finalizedFeatures"] == [{"name": "group.version", "maxVersionLevel": 1, "minVersionLevel": 1}]
+    assert [f.to_dict() for f in body.finalized_features] == [
+        {"name": "group.version", "maxVersionLevel": 1, "minVersionLevel": 1}]
 
 
 def test_metadata_names_the_node_and_the_topics(served: ServerThread) -> None:
@@ -39,13 +42,13 @@ def test_metadata_names_the_node_and_the_topics(served: ServerThread) -> None:
 
 def test_find_coordinator_batched_and_single(served: ServerThread) -> None:
     port = int(served.bootstrap.rsplit(":", 1)[1])
-    batched = call(served, 10, 4, {"keyType": 0, "coordinatorKeys": ["a", "b"]})
-    assert [(c["key"], c["nodeId"], c["port"], c["errorCode"]) for c in batched["coordinators"]] == [
+    batched = call(served, 10, 4, FindCoordinatorRequestData(key_type=0, coordinator_keys=["a", "b"]))
+    assert [(c.key, c.node_id, c.port, c.error_code) for c in batched.coordinators] == [
         ("a", 1, port, 0), ("b", 1, port, 0)]
-    single = call(served, 10, 1, {"key": "a", "keyType": 0})
-    assert (single["nodeId"], single["port"], single["errorCode"]) == (1, port, 0)
-    txn = call(served, 10, 4, {"keyType": 1, "coordinatorKeys": ["t"]})
-    assert txn["coordinators"][0]["errorCode"] == 15
+    single = call(served, 10, 1, FindCoordinatorRequestData(key="a", key_type=0))
+    assert (single.node_id, single.port, single.error_code) == (1, port, 0)
+    txn = call(served, 10, 4, FindCoordinatorRequestData(key_type=1, coordinator_keys=["t"]))
+    assert txn.coordinators[0].error_code == 15
 
 
 def test_confluent_kafka_sees_the_cluster(served: ServerThread) -> None:

@@ -16,6 +16,16 @@ from confluent_kafka.admin import (
 from groupctl.backends.kafka_configs import source_name
 from groupctl.backends.local import LocalBackend
 from groupctl.errors import KAFKA_ERROR_CODES as CODE
+from groupctl.protocol.data.configs import (
+    AlterableConfig,
+    AlterConfigsResource,
+    AlterConfigsResourceResponse,
+    DescribeConfigsRequestData,
+    DescribeConfigsResource,
+    DescribeConfigsResourceResult,
+    DescribeConfigsResult,
+    IncrementalAlterConfigsRequestData,
+)
 from groupctl.protocol.data.topics import CreatableTopic, CreatableTopicConfig, CreateTopicsRequestData
 from groupctl.server.server import ServerThread
 from tests.server.frames import call
@@ -27,51 +37,57 @@ SOURCE_NAMES = {1: "TOPIC_CONFIG", 4: "STATIC_BROKER_CONFIG", 5: "DEFAULT_CONFIG
 
 
 def describe(served: ServerThread, resource_type: int, name: str, keys: list[str] | None = None,
-             version: int = 4, synonyms: bool = True) -> dict:
-    body = {"resources": [{"resourceType": resource_type, "resourceName": name, "configurationKeys": keys}],
-            "includeSynonyms": synonyms, "includeDocumentation": False}
-    (result,) = call(served, 32, version, body)["results"]
+             version: int = 4, synonyms: bool = True) -> DescribeConfigsResult:
+    body = DescribeConfigsRequestData(
+        resources=[DescribeConfigsResource(resource_type=resource_type, resource_name=name, configuration_keys=keys)],
+        include_synonyms=synonyms, include_documentation=False)
+    (result,) = call(served, 32, version, body).results
     return result
 
 
 def alter(served: ServerThread, resource_type: int, name: str, *changes: tuple[str, int, str | None],
-          validate_only: bool = False, version: int = 1) -> dict:
-    configs = [{"name": n, "configOperation": op, "value": v} for n, op, v in changes]
-    body = {"resources": [{"resourceType": resource_type, "resourceName": name, "configs": configs}],
-            "validateOnly": validate_only}
-    (response,) = call(served, 44, version, body)["responses"]
+          validate_only: bool = False, version: int = 1) -> AlterConfigsResourceResponse:
+    configs = [AlterableConfig(name=n, config_operation=op, value=v) for n, op, v in changes]
+    body = IncrementalAlterConfigsRequestData(
+        resources=[AlterConfigsResource(resource_type=resource_type, resource_name=name, configs=configs)],
+        validate_only=validate_only)
+    (response,) = call(served, 44, version, body).responses
     return response
 
 
-def configs_of(result: dict) -> dict[str, dict]:
-    return {c["name"]: c for c in result["configs"]}
+def configs_of(result: DescribeConfigsResult) -> dict[str, DescribeConfigsResourceResult]:
+    return {c.name: c for c in result.configs}
+
+
+def synonyms_of(config: DescribeConfigsResourceResult) -> list[dict]:
+    return [synonym.to_dict() for synonym in config.synonyms]
 
 
 def test_group_configs_match_the_local_backend(served: ServerThread) -> None:
     served.call(lambda b: b.coordinator.alter_configs("g", {"consumer.session.timeout.ms": "50000"}))
     result = describe(served, GROUP, "g")
-    assert (result["errorCode"], result["resourceType"], result["resourceName"]) == (0, GROUP, "g")
-    wire = {c["name"]: (c["value"], SOURCE_NAMES[c["configSource"]]) for c in result["configs"]}
+    assert (result.error_code, result.resource_type, result.resource_name) == (0, GROUP, "g")
+    wire = {c.name: (c.value, SOURCE_NAMES[c.config_source]) for c in result.configs}
     local = served.call(lambda b: {e.name: (str(e.value).lower() if isinstance(e.value, bool) else str(e.value),
                                             e.source) for e in b.backend.get_config("g")})
     assert wire == local
     assert wire["consumer.session.timeout.ms"] == ("50000", "DYNAMIC_GROUP_CONFIG")
     session = configs_of(result)["consumer.session.timeout.ms"]
-    assert session["synonyms"] == [
+    assert synonyms_of(session) == [
         {"name": "consumer.session.timeout.ms", "value": "50000", "source": 8},
         {"name": "group.consumer.session.timeout.ms", "value": "45000", "source": 5},
     ]
-    assert (session["readOnly"], session["isSensitive"], session["configType"]) == (False, False, 3)
+    assert (session.read_only, session.is_sensitive, session.config_type) == (False, False, 3)
     reset = configs_of(result)["share.auto.offset.reset"]
-    assert reset["synonyms"] == [{"name": "share.auto.offset.reset", "value": "latest", "source": 5}]
+    assert synonyms_of(reset) == [{"name": "share.auto.offset.reset", "value": "latest", "source": 5}]
 
 
 def test_describe_filters_by_name_and_omits_synonyms_unless_asked(served: ServerThread) -> None:
     result = describe(served, GROUP, "g", ["consumer.heartbeat.interval.ms", "no.such.name"], synonyms=False)
-    assert [(c["name"], c["value"], c["synonyms"]) for c in result["configs"]] == [
+    assert [(c.name, c.value, c.synonyms) for c in result.configs] == [
         ("consumer.heartbeat.interval.ms", "5000", [])]
     v1 = describe(served, GROUP, "g", ["consumer.heartbeat.interval.ms"], version=1)
-    assert [c["configSource"] for c in v1["configs"]] == [5]
+    assert [c.config_source for c in v1.configs] == [5]
 
 
 @pytest.mark.parametrize(("resource_type", "name", "error", "message"), [
@@ -86,7 +102,7 @@ def test_describe_filters_by_name_and_omits_synonyms_unless_asked(served: Server
 def test_describe_refusals(served: ServerThread, resource_type: int, name: str, error: str,
                            message: str | None) -> None:
     result = describe(served, resource_type, name)
-    assert (result["errorCode"], result["errorMessage"], result["configs"]) == (CODE[error], message, [])
+    assert (result.error_code, result.error_message, result.configs) == (CODE[error], message, [])
 
 
 def test_topic_configs_show_creation_overrides(served: ServerThread) -> None:
@@ -97,36 +113,36 @@ def test_topic_configs_show_creation_overrides(served: ServerThread) -> None:
     assert created.topics[0].error_code == 0
     configs = configs_of(describe(served, TOPIC, "t"))
     retention = configs["retention.ms"]
-    assert (retention["value"], retention["configSource"], retention["readOnly"]) == ("1000", 1, True)
-    assert retention["synonyms"] == [{"name": "retention.ms", "value": "1000", "source": 1},
+    assert (retention.value, retention.config_source, retention.read_only) == ("1000", 1, True)
+    assert synonyms_of(retention) == [{"name": "retention.ms", "value": "1000", "source": 1},
                                      {"name": "log.retention.hours", "value": "168", "source": 5}]
-    assert (configs["segment.bytes"]["value"], configs["segment.bytes"]["configSource"]) == ("1073741824", 5)
+    assert (configs["segment.bytes"].value, configs["segment.bytes"].config_source) == ("1073741824", 5)
 
 
 def test_broker_configs_include_the_coordinator_settings(served: ServerThread) -> None:
     configs = configs_of(describe(served, BROKER, "1"))
-    assert configs["group.consumer.session.timeout.ms"]["value"] == "45000"
-    assert configs["group.consumer.min.session.timeout.ms"]["value"] == "45000"
-    assert configs["group.initial.rebalance.delay.ms"]["value"] == "3000"
-    assert configs["node.id"]["value"] == "1"
+    assert configs["group.consumer.session.timeout.ms"].value == "45000"
+    assert configs["group.consumer.min.session.timeout.ms"].value == "45000"
+    assert configs["group.initial.rebalance.delay.ms"].value == "3000"
+    assert configs["node.id"].value == "1"
     auto = configs["auto.create.topics.enable"]
-    assert (auto["value"], auto["configSource"], auto["readOnly"]) == ("false", 4, True)
-    assert auto["synonyms"] == [{"name": "auto.create.topics.enable", "value": "false", "source": 4},
+    assert (auto.value, auto.config_source, auto.read_only) == ("false", 4, True)
+    assert synonyms_of(auto) == [{"name": "auto.create.topics.enable", "value": "false", "source": 4},
                                 {"name": "auto.create.topics.enable", "value": "true", "source": 5}]
-    assert configs["socket.request.max.bytes"]["value"] == str(100 * 1024 * 1024)
-    assert describe(served, BROKER, "")["configs"] == []
+    assert configs["socket.request.max.bytes"].value == str(100 * 1024 * 1024)
+    assert describe(served, BROKER, "").configs == []
 
 
 def test_alter_group_set_delete_and_validate_only(served: ServerThread) -> None:
     assert alter(served, GROUP, "g", ("consumer.session.timeout.ms", SET, "55000"),
-                 validate_only=True)["errorCode"] == 0
+                 validate_only=True).error_code == 0
     assert served.call(lambda b: b.coordinator.configs.overrides) == {}
     response = alter(served, GROUP, "g", ("consumer.session.timeout.ms", SET, "55000"),
                      ("consumer.heartbeat.interval.ms", SET, "6000"))
-    assert (response["errorCode"], response["resourceType"], response["resourceName"]) == (0, GROUP, "g")
+    assert (response.error_code, response.resource_type, response.resource_name) == (0, GROUP, "g")
     assert served.call(lambda b: b.coordinator.configs.overrides) == {
         "g": {"consumer.session.timeout.ms": 55000, "consumer.heartbeat.interval.ms": 6000}}
-    assert alter(served, GROUP, "g", ("consumer.heartbeat.interval.ms", DELETE, None), version=0)["errorCode"] == 0
+    assert alter(served, GROUP, "g", ("consumer.heartbeat.interval.ms", DELETE, None), version=0).error_code == 0
     assert served.call(lambda b: b.coordinator.configs.overrides) == {"g": {"consumer.session.timeout.ms": 55000}}
 
 
@@ -147,7 +163,7 @@ def test_alter_group_set_delete_and_validate_only(served: ServerThread) -> None:
 ])
 def test_alter_group_refusals_change_nothing(served: ServerThread, changes: list, error: str, message: str) -> None:
     response = alter(served, GROUP, "g", *changes)
-    assert (response["errorCode"], response["errorMessage"]) == (CODE[error], message)
+    assert (response.error_code, response.error_message) == (CODE[error], message)
     assert served.call(lambda b: b.coordinator.configs.overrides) == {}
 
 
@@ -163,14 +179,15 @@ def test_alter_group_refusals_change_nothing(served: ServerThread, changes: list
 def test_alter_other_resources_is_refused(served: ServerThread, resource_type: int, name: str, error: str,
                                           message: str) -> None:
     response = alter(served, resource_type, name, ("retention.ms", SET, "1000"))
-    assert (response["errorCode"], response["errorMessage"]) == (CODE[error], message)
+    assert (response.error_code, response.error_message) == (CODE[error], message)
 
 
 def test_a_resource_named_twice_is_refused(served: ServerThread) -> None:
-    resource = {"resourceType": GROUP, "resourceName": "g",
-                "configs": [{"name": "consumer.session.timeout.ms", "configOperation": SET, "value": "50000"}]}
-    responses = call(served, 44, 1, {"resources": [resource, resource], "validateOnly": False})["responses"]
-    assert [(r["errorCode"], r["errorMessage"]) for r in responses] == [
+    resource = AlterConfigsResource(resource_type=GROUP, resource_name="g", configs=[
+        AlterableConfig(name="consumer.session.timeout.ms", config_operation=SET, value="50000")])
+    body = IncrementalAlterConfigsRequestData(resources=[resource, resource], validate_only=False)
+    responses = call(served, 44, 1, body).responses
+    assert [(r.error_code, r.error_message) for r in responses] == [
         (CODE["INVALID_REQUEST"], "Each resource must appear at most once.")] * 2
 
 

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from groupctl.protocol.data.api_versions import ApiVersionsRequestData
+from groupctl.protocol.data.auth import SaslAuthenticateRequestData, SaslHandshakeRequestData
 from groupctl.protocol.data.metadata import MetadataRequestData, MetadataRequestTopic
 from groupctl.protocol.messages import API_SCHEMAS, framing
 from groupctl.protocol.schema import Field, default_value
@@ -37,7 +39,7 @@ from tests.server.test_data import batch, fetch_body, list_offsets, produce_body
 from tests.server.test_groups import TOPIC, join_body, joined_static, stable_static_member, sync_body
 from tests.server.waits import OUTLASTS_S, wait_until
 
-API_VERSIONS_V3 = {"clientSoftwareName": "healthy", "clientSoftwareVersion": "1"}
+API_VERSIONS_V3 = ApiVersionsRequestData(client_software_name="healthy", client_software_version="1")
 ALL_TOPICS = MetadataRequestData(topics=None)
 
 
@@ -51,11 +53,11 @@ def raw_request(api_key: int, version: int, correlation_id: int = 5, body: bytes
 def healthy(served: ServerThread) -> Iterator[socket.socket]:
     """A well-behaved client connected before the bad one, checked after it."""
     with connect(served) as sock:
-        assert exchange(sock, 18, 3, API_VERSIONS_V3, 1)["errorCode"] == 0
+        assert exchange(sock, 18, 3, API_VERSIONS_V3, 1).error_code == 0
         yield sock
         assert exchange(sock, 3, 12, ALL_TOPICS, 2).brokers[0].node_id == 1
     with connect(served) as fresh:
-        assert exchange(fresh, 18, 3, API_VERSIONS_V3, 3)["errorCode"] == 0
+        assert exchange(fresh, 18, 3, API_VERSIONS_V3, 3).error_code == 0
 
 
 @pytest.mark.parametrize("garbage", [
@@ -98,10 +100,10 @@ def test_an_unsupported_api_versions_version_is_answered_with_v0(served: ServerT
         size = framing.frame_size(read_exactly(client, 4), 1 << 20)
         answer = framing.decode_response(read_exactly(client, size), 18, 0)
         assert answer.correlation_id == 41
-        assert answer.body["errorCode"] == 35
-        versions = {k["apiKey"]: (k["minVersion"], k["maxVersion"]) for k in answer.body["apiKeys"]}
+        assert answer.body.error_code == 35
+        versions = {k.api_key: (k.min_version, k.max_version) for k in answer.body.api_keys}
         assert versions[18] == (0, 4)
-        assert exchange(client, 18, 0, {}, 42)["errorCode"] == 0
+        assert exchange(client, 18, 0, ApiVersionsRequestData(), 42).error_code == 0
 
 
 def test_an_unsupported_version_of_another_api_closes(served: ServerThread, healthy: socket.socket) -> None:
@@ -131,15 +133,15 @@ def test_max_connections_is_enforced_and_frees_up(limited: ServerThread) -> None
     first, second = connect(limited), connect(limited)
     try:
         for n, sock in enumerate((first, second)):
-            assert exchange(sock, 18, 3, API_VERSIONS_V3, n)["errorCode"] == 0
+            assert exchange(sock, 18, 3, API_VERSIONS_V3, n).error_code == 0
         with connect(limited) as third:
             assert closed_by_server(third)
-        assert exchange(first, 18, 3, API_VERSIONS_V3, 9)["errorCode"] == 0
+        assert exchange(first, 18, 3, API_VERSIONS_V3, 9).error_code == 0
     finally:
         second.close()
     wait_until(lambda: limited.server.connection_count <= 1, "the server lets go of the closed connection")
     with connect(limited) as again:
-        assert exchange(again, 18, 3, API_VERSIONS_V3, 10)["errorCode"] == 0
+        assert exchange(again, 18, 3, API_VERSIONS_V3, 10).error_code == 0
     first.close()
 
 
@@ -154,7 +156,7 @@ def test_a_request_over_max_request_bytes_closes(limited: ServerThread) -> None:
 
 def test_an_idle_connection_is_closed(limited: ServerThread) -> None:
     with connect(limited) as idle:
-        assert exchange(idle, 18, 3, API_VERSIONS_V3, 1)["errorCode"] == 0
+        assert exchange(idle, 18, 3, API_VERSIONS_V3, 1).error_code == 0
         started = time.monotonic()
         assert closed_by_server(idle)  # within the socket timeout (WAIT_S), far past the idle timeout (1 s)
         assert time.monotonic() - started >= 0.5  # not before its idle timeout
@@ -165,7 +167,7 @@ def test_stop_closes_open_connections_and_saves(tmp_path: Path) -> None:
     served.start()
     served.call(lambda b: b.backend.create_topic("orders", 1))
     with connect(served) as open_client:
-        assert exchange(open_client, 18, 3, API_VERSIONS_V3, 1)["errorCode"] == 0
+        assert exchange(open_client, 18, 3, API_VERSIONS_V3, 1).error_code == 0
         served.stop()  # bounded by the thread's own timeout: a stop that hung would raise
         assert closed_by_server(open_client)
     assert "orders" in (tmp_path / "cluster" / "topics.json").read_text()
@@ -209,7 +211,7 @@ def test_a_client_that_connects_while_dir_loads_waits_and_is_answered(tmp_path: 
         with socket.create_connection((host, int(port)), timeout=TIMEOUT_S) as early:
             early.sendall(framing.encode_request(18, 3, 1, "early", API_VERSIONS_V3))
             release.set()
-            assert read_answer(early, 18, 3, 1)["errorCode"] == 0
+            assert read_answer(early, 18, 3, 1).error_code == 0
     finally:
         release.set()
         starting.join(TIMEOUT_S)
@@ -307,16 +309,18 @@ def test_before_authentication_a_frame_over_sasl_max_receive_size_is_refused_fro
         sock.close()
     assert _traced_bytes() - baseline < 2 << 20
     with connect(sasl) as just_over:
-        assert exchange(just_over, 17, 1, {"mechanism": "PLAIN"}, 1)["errorCode"] == 0
-        just_over.sendall(framing.encode_request(36, 2, 2, "t", {"authBytes": b"\0" * SASL_MAX_RECEIVE_SIZE}))
+        assert exchange(just_over, 17, 1, SaslHandshakeRequestData(mechanism="PLAIN"), 1).error_code == 0
+        too_big = SaslAuthenticateRequestData(auth_bytes=b"\0" * SASL_MAX_RECEIVE_SIZE)
+        just_over.sendall(framing.encode_request(36, 2, 2, "t", too_big))
         assert closed_by_server(just_over)
 
 
 def test_after_authentication_large_requests_are_served(sasl: ServerThread) -> None:
     topics = [MetadataRequestTopic(name=f"{'t' * 200}{i:05d}") for i in range(3000)]
     with connect(sasl) as client:
-        assert exchange(client, 17, 1, {"mechanism": "PLAIN"}, 1)["errorCode"] == 0
-        assert exchange(client, 36, 2, {"authBytes": plain_initial_response("alice", "secret")}, 2)["errorCode"] == 0
+        assert exchange(client, 17, 1, SaslHandshakeRequestData(mechanism="PLAIN"), 1).error_code == 0
+        token = SaslAuthenticateRequestData(auth_bytes=plain_initial_response("alice", "secret"))
+        assert exchange(client, 36, 2, token, 2).error_code == 0
         request = framing.encode_request(3, 12, 3, "big", MetadataRequestData(topics=topics))
         assert len(request) > SASL_MAX_RECEIVE_SIZE
         client.sendall(request)
@@ -452,7 +456,7 @@ def test_a_client_that_goes_away_while_its_request_is_parked_is_let_go_at_once(
 ) -> None:
     """Let go long before the parked request would have ended (HOLD_MS): the wait below is shorter."""
     with Wire(served, "leader") as leader:
-        assert leader.call(18, 0, {})["errorCode"] == 0  # accepted: counted
+        assert leader.call(18, 0, ApiVersionsRequestData()).error_code == 0  # accepted: counted
         before = served.server.connection_count
         parked = Wire(served, "parked")
         _park(served, what, leader, parked)
@@ -462,7 +466,7 @@ def test_a_client_that_goes_away_while_its_request_is_parked_is_let_go_at_once(
         else:
             parked.close()
         wait_until(lambda: served.server.connection_count == before, "the parked connection is let go")
-        assert leader.call(18, 0, {})["errorCode"] == 0
+        assert leader.call(18, 0, ApiVersionsRequestData()).error_code == 0
 
 
 def test_requests_sent_just_before_a_close_are_still_carried_out(served: ServerThread,
@@ -500,7 +504,7 @@ def test_the_event_loop_is_the_one_asked_for(on_each_loop: ServerThread, request
 
 def test_pipelined_requests_are_answered_in_order(on_each_loop: ServerThread) -> None:
     on_each_loop.call(lambda b: b.backend.create_topic(TOPIC, 3))
-    asked = [(18, 3, API_VERSIONS_V3), (3, 12, ALL_TOPICS), (18, 0, {}),
+    asked = [(18, 3, API_VERSIONS_V3), (3, 12, ALL_TOPICS), (18, 0, ApiVersionsRequestData()),
              (3, 12, MetadataRequestData(topics=[MetadataRequestTopic(name=TOPIC)]))]
     requests = [asked[n % len(asked)] for n in range(200)]
     with connect(on_each_loop) as client:
@@ -509,10 +513,10 @@ def test_pipelined_requests_are_answered_in_order(on_each_loop: ServerThread) ->
         for n, (key, version, _) in enumerate(requests):
             answer = read_answer(client, key, version, n)
             if key == 18:
-                assert answer["errorCode"] == 0
+                assert answer.error_code == 0
             else:
                 assert answer.brokers[0].node_id == 1
-        assert exchange(client, 18, 3, API_VERSIONS_V3, 999)["errorCode"] == 0
+        assert exchange(client, 18, 3, API_VERSIONS_V3, 999).error_code == 0
 
 
 def test_a_request_that_waits_holds_the_ones_behind_it(on_each_loop: ServerThread) -> None:
@@ -525,7 +529,7 @@ def test_a_request_that_waits_holds_the_ones_behind_it(on_each_loop: ServerThrea
                        + framing.encode_request(18, 3, 2, "held", API_VERSIONS_V3))
         assert read_answer(client, 1, 12, 1).responses[0].partitions[0].error_code == 0
         assert time.monotonic() - started >= 0.3
-        assert read_answer(client, 18, 3, 2)["errorCode"] == 0
+        assert read_answer(client, 18, 3, 2).error_code == 0
 
 
 def test_a_client_that_does_not_read_is_stopped_alone_then_dropped(on_each_loop: ServerThread) -> None:
@@ -541,7 +545,7 @@ def test_a_client_that_does_not_read_is_stopped_alone_then_dropped(on_each_loop:
         while sender.sent < wanted and time.monotonic() - started < TIMEOUT_S:
             if sender.send():
                 continue
-            assert call(on_each_loop, 18, 3, API_VERSIONS_V3)["errorCode"] == 0
+            assert call(on_each_loop, 18, 3, API_VERSIONS_V3).error_code == 0
             time.sleep(0.2)
             if not sender.send():
                 blocked = True
@@ -549,7 +553,7 @@ def test_a_client_that_does_not_read_is_stopped_alone_then_dropped(on_each_loop:
         assert blocked, f"the server kept reading: {sender.sent >> 20} MB taken"
         assert call(on_each_loop, 3, 12, ALL_TOPICS).brokers[0].node_id == 1
         wait_until(lambda: on_each_loop.server.connection_count == 0, "the stuck client is dropped")
-        assert call(on_each_loop, 18, 3, API_VERSIONS_V3)["errorCode"] == 0
+        assert call(on_each_loop, 18, 3, API_VERSIONS_V3).error_code == 0
 
 
 class _Sender:

@@ -14,6 +14,7 @@ import pytest
 from groupctl.backends.local import LocalBackend
 from groupctl.log.segment import iter_batches
 from groupctl.log.writer import SegmentWriter, SimpleRecord, build_batch, build_message_set
+from groupctl.protocol.data.api_versions import ApiVersionsRequestData
 from groupctl.protocol.data.records_apis import (
     FetchPartition,
     FetchRequestData,
@@ -261,8 +262,8 @@ def test_a_long_poll_is_woken_by_an_append_and_holds_only_its_connection(served:
     wire.send(FETCH, 12, fetch_body(0, max_wait_ms=int(OUTLASTS_S * 1000), min_bytes=1))
     assert wire.waiting(0.3)
     with Wire(served) as other:
-        assert other.call(API_VERSIONS, 3, {"clientSoftwareName": "t", "clientSoftwareVersion": "1"})[
-            "errorCode"] == 0
+        hello = ApiVersionsRequestData(client_software_name="t", client_software_version="1")
+        assert other.call(API_VERSIONS, 3, hello).error_code == 0
         assert produced(other, 9, batch(2)).base_offset == 0
     body = wire.receive()
     assert offsets_in(body.responses[0].partitions[0].records) == [0, 1]

@@ -14,6 +14,7 @@ import pytest
 from groupctl.errors import KAFKA_ERROR_CODES as CODE
 from groupctl.kafka.groups import parse_consumer_group_describe
 from groupctl.protocol.consumer_protocol import decode_assignment, encode_assignment, encode_subscription
+from groupctl.protocol.data.group_admin import DeleteGroupsRequestData
 from groupctl.protocol.data.groups import LeaveGroupRequestData, MemberIdentity
 from groupctl.server.broker import Broker
 from groupctl.server.group_admin import GROUP_OPERATIONS
@@ -618,13 +619,14 @@ def test_consumer_group_describe_answers_member_types_of_a_mixed_group_from_v1(w
 @pytest.mark.parametrize("version", range(4))
 def test_delete_groups_at_each_version(wires: list[Wire], three_groups: dict, version: int) -> None:
     wire = wires[0]
-    results = wire.call(42, version, {"groupsNames": ["classic", "cg", "simple", "absent"]})["results"]
-    assert [(r["groupId"], r["errorCode"]) for r in results] == [
+    asked = DeleteGroupsRequestData(groups_names=["classic", "cg", "simple", "absent"])
+    results = wire.call(42, version, asked).results
+    assert [(r.group_id, r.error_code) for r in results] == [
         ("classic", CODE["NON_EMPTY_GROUP"]), ("cg", CODE["NON_EMPTY_GROUP"]), ("simple", 0),
         ("absent", CODE["GROUP_ID_NOT_FOUND"])]
     if version >= 3:
-        assert [r["errorMessage"] for r in results] == [
+        assert [r.error_message for r in results] == [
             "The group is not empty.", "The group is not empty.", None, "Group absent not found."]
     assert wire.call(68, 1, cgh("cg", "m1", -1))["errorCode"] == 0
-    assert wire.call(42, version, {"groupsNames": ["cg"]})["results"][0]["errorCode"] == 0
+    assert wire.call(42, version, DeleteGroupsRequestData(groups_names=["cg"])).results[0].error_code == 0
     assert [g[0] for g in listed(wire, 5)] == ["classic"]

@@ -10,6 +10,12 @@ import pytest
 from groupctl.coordinator.consumer import HeartbeatRequest
 from groupctl.coordinator.offsets import CommitPartition
 from groupctl.errors import KAFKA_ERROR_CODES as CODE
+from groupctl.protocol.data.offsets import (
+    OffsetDeleteRequestData,
+    OffsetDeleteRequestPartition,
+    OffsetDeleteRequestTopic,
+    OffsetDeleteResponseData,
+)
 from groupctl.server.server import ServerThread
 from tests.server.frames import Wire
 
@@ -31,18 +37,19 @@ def wire(served: ServerThread) -> Iterator[Wire]:
     opened.close()
 
 
-def request(group: str, topics: dict[str, list[int]]) -> dict:
-    return {"groupId": group, "topics": [
-        {"name": t, "partitions": [{"partitionIndex": p} for p in ps]} for t, ps in topics.items()]}
+def request(group: str, topics: dict[str, list[int]]) -> OffsetDeleteRequestData:
+    return OffsetDeleteRequestData(group_id=group, topics=[
+        OffsetDeleteRequestTopic(name=t, partitions=[OffsetDeleteRequestPartition(partition_index=p) for p in ps])
+        for t, ps in topics.items()])
 
 
-def answers(body: dict) -> list[tuple[str, int, int]]:
-    return sorted((t["name"], p["partitionIndex"], p["errorCode"]) for t in body["topics"] for p in t["partitions"])
+def answers(body: OffsetDeleteResponseData) -> list[tuple[str, int, int]]:
+    return sorted((t.name, p.partition_index, p.error_code) for t in body.topics for p in t.partitions)
 
 
 def test_unknown_partitions_are_answered_before_the_coordinator(wire: Wire, served: ServerThread) -> None:
     body = wire.call(47, 0, request("simple", {"orders": [0, 7], "nope": [0], "audit": [0]}))
-    assert body["errorCode"] == 0
+    assert body.error_code == 0
     assert answers(body) == [("audit", 0, 0), ("nope", 0, CODE["UNKNOWN_TOPIC_OR_PARTITION"]), ("orders", 0, 0),
                              ("orders", 7, CODE["UNKNOWN_TOPIC_OR_PARTITION"])]
     assert served.call(lambda b: dict(b.coordinator.state.offsets.get("simple", {}))) == {}
@@ -51,10 +58,10 @@ def test_unknown_partitions_are_answered_before_the_coordinator(wire: Wire, serv
 def test_a_subscribed_topic_per_partition_and_group_level_errors(wire: Wire, served: ServerThread) -> None:
     body = wire.call(47, 0, request("cg", {"orders": [0, 1], "audit": [0]}))
     subscribed = CODE["GROUP_SUBSCRIBED_TO_TOPIC"]
-    assert (body["errorCode"], answers(body)) == (0, [("audit", 0, 0), ("orders", 0, subscribed),
+    assert (body.error_code, answers(body)) == (0, [("audit", 0, 0), ("orders", 0, subscribed),
                                                       ("orders", 1, subscribed)])
     missing = wire.call(47, 0, request("absent", {"orders": [0], "nope": [1]}))
-    assert (missing["errorCode"], answers(missing)) == (
+    assert (missing.error_code, answers(missing)) == (
         CODE["GROUP_ID_NOT_FOUND"], [("nope", 1, CODE["UNKNOWN_TOPIC_OR_PARTITION"])])
-    assert wire.call(47, 0, request("", {"orders": [0]})) == {"errorCode": CODE["INVALID_GROUP_ID"],
-                                                            "throttleTimeMs": 0, "topics": []}
+    assert wire.call(47, 0, request("", {"orders": [0]})).to_dict() == {"errorCode": CODE["INVALID_GROUP_ID"],
+                                                                      "throttleTimeMs": 0, "topics": []}

@@ -16,6 +16,7 @@ from confluent_kafka import OFFSET_END, Consumer, Producer, TopicPartition
 
 from groupctl.coordinator.classic import PREPARING_REBALANCE
 from groupctl.protocol.consumer_protocol import encode_subscription
+from groupctl.protocol.data.api_versions import ApiVersionsRequestData
 from groupctl.server.server import ServerThread
 from tests.server.frames import Wire
 from tests.server.healthy import Healthy
@@ -86,7 +87,7 @@ def test_clients_that_close_mid_fetch_and_mid_join_cost_only_themselves(served: 
         for consumer in (*fetchers, *joiners):
             consumer.close()
         del producer  # destroyed with its Produce requests in flight
-    assert silent.call(18, 0, {})["errorCode"] == 0
+    assert silent.call(18, 0, ApiVersionsRequestData()).error_code == 0
     silent.close()
     wait_until(lambda: healthy.rounds >= rounds_before + 3 or bool(healthy.errors),
                "the healthy client completes three more rounds")
