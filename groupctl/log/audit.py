@@ -29,10 +29,10 @@ from groupctl.protocol.primitives import uuid_to_kafka
 from groupctl.protocol.records import RECORD_TYPE_NAMES, RecordKey, encode_key
 
 if TYPE_CHECKING:
-    from groupctl.log.decode import DecodedRecord, FileDump
+    from groupctl.log.decode import DecodedRecord
     from groupctl.log.replay import Replay
 
-__all__ = ["RULES", "SEVERITIES", "AuditReport", "Auditor", "at_or_above", "audit", "merge"]
+__all__ = ["RULES", "SEVERITIES", "AuditReport", "Auditor", "at_or_above", "merge"]
 
 SEVERITIES = ("error", "warning", "info")
 _RANK = {s: i for i, s in enumerate(SEVERITIES)}
@@ -840,15 +840,3 @@ def merge(parts: Iterable[Auditor]) -> Auditor:
         merged._absorb(part)
     return merged
 
-
-def audit(dumps: Iterable[FileDump]) -> AuditReport:
-    """Audit whole inputs: every record of each dump, then that dump's problems (known once it is read)."""
-    auditor = Auditor()
-    observe_batch = auditor.observe_batch
-    for dump in dumps:
-        auditor.attach(dump.reader)
-        for batch, recs in dump.batches:
-            observe_batch(batch, recs)
-        for problem in dump.problems:
-            auditor.observe_problem(problem)
-    return auditor.finish()

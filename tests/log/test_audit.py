@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from groupctl.describe import describe_all_replayed
+from groupctl.dumps import audit_dumps
 from groupctl.log import fast
-from groupctl.log.audit import SEVERITIES, Auditor, AuditReport, at_or_above, audit
+from groupctl.log.audit import SEVERITIES, Auditor, AuditReport, at_or_above
 from groupctl.log.decode import decode_record, open_inputs
 from groupctl.log.replay import Replay
 from groupctl.log.segment import iter_batches
@@ -60,7 +61,7 @@ class Dump:
 
     def audit(self) -> AuditReport:
         self.writer.close()
-        report = audit(open_inputs([self.directory]))
+        report = audit_dumps(open_inputs([self.directory]))
         for f in report.findings:  # evidence must survive any output format
             assert json.loads(json.dumps(f.evidence)) == f.evidence
         json.dumps([report.by_group, report.by_type, report.totals])
@@ -611,7 +612,7 @@ def test_observe_applies_every_record_once():
 
 def test_sample_dump(tmp_path: Path):
     write_sample_dump(tmp_path)
-    report = audit(open_inputs([tmp_path]))
+    report = audit_dumps(open_inputs([tmp_path]))
     (f,) = only(report, "aborted-commit")
     assert f.group == "billing-etl" and f.evidence["producerId"] == 4002
     assert f.evidence["partitions"] == ["invoices-0"]
@@ -620,7 +621,7 @@ def test_sample_dump(tmp_path: Path):
 
 
 def test_real_segments(real_segments: list[Path]):
-    report = audit(open_inputs(real_segments))
+    report = audit_dumps(open_inputs(real_segments))
     assert report.totals["records"] == 1473
     assert report.totals["invalidBatches"] == 0
     assert [f for f in report.findings if f.severity == "error"] == []
@@ -639,9 +640,9 @@ def test_the_audit_observes_records_in_c(tmp_path: Path, compiled_calls):
     path = tmp_path / "00000000000000000000.log"
     path.write_bytes(mixed_dump(300))
     with fast.forced(True):
-        reference = audit(open_inputs([path]))
+        reference = audit_dumps(open_inputs([path]))
     calls = compiled_calls(fast.built(), "audit_batch", "audit_records", "observe_batch")
-    assert audit(open_inputs([path])) == reference
+    assert audit_dumps(open_inputs([path])) == reference
     assert any(call.answer is not None for call in calls["audit_batch"]), "no plain batch was audited in C"
     assert any(call.answer for call in calls["audit_records"]), "no compressed batch was audited in C"
     assert calls["observe_batch"], "no other batch's records were observed in C"

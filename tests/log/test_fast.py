@@ -17,9 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from groupctl.dumps import audit_dumps
 from groupctl.errors import DecodeError
 from groupctl.log import fast
-from groupctl.log.audit import audit
 from groupctl.log.decode import FileDump, decoded_batches, open_inputs, segment_dump
 from groupctl.log.dumplog import write_dump_log
 from groupctl.log.jsonl import write_jsonl
@@ -93,7 +93,7 @@ def _jsonl(source: Path | bytes, stream: type = io.StringIO) -> str:
 
 
 def _audit(source: Path | bytes) -> Any:
-    return audit(_inputs(source))
+    return audit_dumps(_inputs(source))
 
 
 def _both(read: Callable[[], Any]) -> tuple[Any, Any]:
