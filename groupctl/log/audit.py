@@ -16,7 +16,7 @@ sorting) and `logOffsets` are offsets in `__consumer_offsets`; partitions are wr
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +31,7 @@ from groupctl.protocol.records import RECORD_TYPE_NAMES, RecordKey, encode_key
 if TYPE_CHECKING:
     from groupctl.log.decode import DecodedRecord
     from groupctl.log.replay import Replay
+    from groupctl.log.segment import BatchObserver
 
 __all__ = ["RULES", "SEVERITIES", "AuditReport", "Auditor", "at_or_above", "merge"]
 
@@ -112,6 +113,17 @@ class AuditReport:
     by_group: list[dict] = field(default_factory=list)
     by_type: list[dict] = field(default_factory=list)
     totals: dict = field(default_factory=dict)
+
+
+class _CompiledCommits:
+    """The compiled audit path as a segment reader's `BatchObserver`: plain batches of offset commits are
+    observed from their bytes, their values held in the auditor's CommitTable."""
+
+    __slots__ = ("take_batches", "take_records")
+
+    def __init__(self, take_batches: Callable[[Any, int], int | None], take_records: Callable[..., bool]) -> None:
+        self.take_batches = take_batches
+        self.take_records = take_records
 
 
 class Auditor:
@@ -265,19 +277,32 @@ class Auditor:
 
     def attach(self, reader: Any) -> None:
         """Let a segment reader (`BatchIterator`, before it is iterated) hand plain batches of offset
-        commits straight to the compiled loop, which observes them from the segment's (or the
-        decompressed) bytes without building their records; the reader yields every other batch for
+        commits straight to the compiled loop (`batch_observer`), which observes them from the segment's (or
+        the decompressed) bytes without building their records; the reader yields every other batch for
         `observe_batch` as before. Their values wait in C (a CommitTable) until Python reads their group,
         so records of an attached reader go through `observe_batch`, never `observe` alone. A no-op
-        without the compiled loop, or for a reader that is not a segment's (None)."""
+        without the compiled loop, for a reader that is not a segment's (None), and for one already being
+        read (its batches all come to `observe_batch` then)."""
+        from groupctl.log.segment import BatchIterator
+
+        if isinstance(reader, BatchIterator) and not reader.started:
+            observer = self.batch_observer()
+            if observer is not None:
+                reader.attach(observer)
+
+    def batch_observer(self) -> BatchObserver | None:
+        """The compiled audit path as an observer for a segment reader (`BatchIterator.attach`); None
+        without the compiled loop. Every observer of one auditor holds its commits in the same table."""
         native = self._native
         if native is None:
             native = self._native = self._compiled()
-        if native and reader is not None and hasattr(reader, "consume"):
-            if self._table is None:
-                self._table = native[5]()
-            reader.consume = functools.partial(native[2], self, self._replay, native[1], self._table)
-            reader.consume_records = functools.partial(native[3], self, self._replay, native[1], self._table)
+        if not native:
+            return None
+        if self._table is None:
+            self._table = native[5]()
+        replay, entry, table = self._replay, native[1], self._table
+        return _CompiledCommits(functools.partial(native[2], self, replay, entry, table),
+                                functools.partial(native[3], self, replay, entry, table))
 
     def _compiled(self) -> tuple[Any, ...] | bool:
         """The compiled observe_batch, when it runs and this auditor uses a plain Replay it can update."""

@@ -372,24 +372,24 @@ def _audited(data: bytes, limit: int | None = None) -> tuple[Any, Any, int]:
 
     auditor = Auditor()
     dump = _bytes_dump(data)[0]
-    auditor.attach(dump.reader)
+    observer = auditor.batch_observer()
     if limit is not None and auditor._table is not None:
         auditor._table.limit = limit  # the table settles and empties itself when more keys come
     taken = 0
-    consume, consume_records = dump.reader.consume, dump.reader.consume_records
-    if consume is not None:
-        def counted(buf: Any, pos: int) -> int | None:
-            nonlocal taken
-            end = consume(buf, pos)
-            taken += end is not None
-            return end
+    if observer is not None:
+        class Counted:  # the auditor's observer, counting what it takes
+            def take_batches(self, buf: Any, pos: int) -> int | None:
+                nonlocal taken
+                end = observer.take_batches(buf, pos)
+                taken += end is not None
+                return end
 
-        def counted_records(*args: Any) -> bool:
-            nonlocal taken
-            took = consume_records(*args)
-            taken += took
-            return took
-        dump.reader.consume, dump.reader.consume_records = counted, counted_records
+            def take_records(self, *args: Any) -> bool:
+                nonlocal taken
+                took = observer.take_records(*args)
+                taken += took
+                return took
+        dump.reader.attach(Counted())
     for batch, records in dump.batches:
         auditor.observe_batch(batch, records)
     for problem in dump.problems:
