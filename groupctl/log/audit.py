@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from groupctl.describe import current_held
 from groupctl.errors import DecodeError
@@ -128,6 +128,13 @@ class _CompiledCommits:
 
 class Auditor:
     """Feed it every record in log order (`observe`) and every reader problem, then call `finish`."""
+
+    #: The attributes the compiled audit (`_fastlog.c`'s observe_batch, audit_batch, audit_records, settle)
+    #: reads and calls on an auditor by name, in the order it binds them (`bind_audit`): renaming one means
+    #: changing it here, and tests/log/test_audit.py checks each exists on an instance.
+    COMPILED_CONTRACT: ClassVar[tuple[str, ...]] = (
+        "_commits", "_last", "_deleted", "observe", "_check_rewind", "_recommitted",
+    )
 
     __slots__ = (
         "_apply", "_commits", "_deleted", "_findings", "_first_ts", "_group_offsets", "_groups", "_last", "_last_ts",
@@ -313,6 +320,7 @@ class Auditor:
         replay = self._replay
         if native is None or type(replay) is not Replay or self._apply != replay.apply:
             return False
+        native.bind_audit(Auditor.COMPILED_CONTRACT, Replay.COMPILED_CONTRACT)
         return (native.observe_batch, OffsetEntry, native.audit_batch, native.audit_records, native.settle,
                 native.CommitTable)
 
