@@ -416,7 +416,7 @@ class Auditor:
         if error is None:
             row: tuple[int | None, str] = (None, "CONTROL")
             if isinstance(rec.control, tuple):
-                self._marker(rec)
+                self._marker(rec, rec.control[0])
         elif error.startswith(_UNKNOWN_PREFIX):
             word = error[len(_UNKNOWN_PREFIX):].split(" ", 1)[0]
             unknown = int(word) if word.lstrip("-").isdigit() else -1
@@ -489,9 +489,8 @@ class Auditor:
         )
         self._findings.append(gone[2])
 
-    def _marker(self, rec: DecodedRecord) -> None:
-        """A COMMIT or ABORT marker, before the replay settles the producer's pending commits."""
-        kind = rec.control[0]  # type: ignore[index]
+    def _marker(self, rec: DecodedRecord, kind: str) -> None:
+        """A COMMIT or ABORT marker (`kind`), before the replay settles the producer's pending commits."""
         batch = rec.batch
         pid = batch.producer_id
         self._producers.add(pid)
@@ -608,7 +607,7 @@ class Auditor:
             row[_LAST] = max(row[_LAST], c_last)
             type1[0] += commits
             type1[1] += size
-        by_group = []
+        by_group: list[dict[str, Any]] = []
         first, last = self._first_ts, self._last_ts
         for group, (records, size, tombstones, commits, g_first, g_last) in merged.items():
             span = g_last - g_first if g_first != _NO_TS and g_last >= 0 else 0
@@ -623,7 +622,7 @@ class Auditor:
             last = max(last, g_last)
         by_group.sort(key=lambda row: (-row["records"], row["group"]))
 
-        by_type = [
+        by_type: list[dict[str, Any]] = [
             {"type": t, "name": RECORD_TYPE_NAMES[t], "records": c[0], "bytes": c[1], "tombstones": c[2]}
             for t, c in enumerate([*self._types[:1], type1, *self._types[2:]]) if c[0]
         ]
@@ -818,7 +817,7 @@ class Auditor:
                 evidence = {"memberId": member_id, "fields": bad, "logOffset": state.log_offset,
                             "generation": state.generation}
                 if all(v is not None for v in earlier.values()):
-                    labelled = sorted({version_of(member[name]) for name in bad})
+                    labelled = sorted({v for name in bad if (v := version_of(member[name])) is not None})
                     evidence["readsAsVersions"] = [earlier[name] for name in bad]  # one per field
                     out.append(_finding(
                         "undecodable-subscription", group,
