@@ -9,7 +9,7 @@ import os
 import subprocess
 import sys
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -54,8 +54,10 @@ def _bytes_dump(data: bytes) -> list[FileDump]:
     return [segment_dump("00000000000000000000.log", iter_batches(data, problems=problems), problems)]
 
 
-def _inputs(source: Path | bytes) -> list[FileDump]:
-    return _bytes_dump(source) if isinstance(source, bytes) else list(open_inputs([source]))
+def _inputs(source: Path | bytes) -> Iterable[FileDump]:
+    """The inputs, each read while it is the current one: open_inputs finishes a file's batches before it
+    opens the next, so a list of them would hold only dumps already read through."""
+    return _bytes_dump(source) if isinstance(source, bytes) else open_inputs([source])
 
 
 def _records(source: Path | bytes) -> list[Any]:
