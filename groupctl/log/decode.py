@@ -120,8 +120,11 @@ def decoded_batches(batches: Iterable[Any]) -> Iterator[tuple[Any, list[DecodedR
     from groupctl.log.segment import BatchIterator
 
     if type(batches) is BatchIterator:  # its plain runs come decoded in C (from its start, when not yet started)
-        yield from batches.decoded()
-        return
+        return batches.decoded()
+    return _decode_each(batches)
+
+
+def _decode_each(batches: Iterable[Any]) -> Iterator[tuple[Any, list[DecodedRecord]]]:
     from groupctl.log import fast
 
     native = fast.module()

@@ -418,11 +418,12 @@ class BatchIterator:
 
         native = fast.module()
         decode = None if native is None else native.decode
-        for batch, records in self._pairs(True):
-            if records is None:
-                records = (decode(batch, batch.records) if decode is not None
-                           else [decode_record(batch, r) for r in batch.records])
-            yield batch, records
+        for pair in self._pairs(True):
+            if pair[1] is None:
+                batch = pair[0]
+                pair = batch, (decode(batch, batch.records) if decode is not None
+                               else [decode_record(batch, r) for r in batch.records])
+            yield pair  # type: ignore[misc]  # its records are decoded now: None was replaced just above
 
     def entries(self) -> Iterator[Batch | DecodeError]:
         """Batches and problems in file order (a CRC-mismatch problem comes just before its batch)."""
