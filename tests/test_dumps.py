@@ -49,7 +49,8 @@ def test_source_partition_is_read_from_the_directory_name_only(path: str, partit
 
 def test_replay_notes_each_groups_partitions_in_the_order_first_read(tmp_path: Path) -> None:
     """A group read from two partition directories has both, in reading order (partition 2 before 10, as
-    `segment_files` orders them), each once however many segments name it; a file outside any partition directory adds records but no partition."""
+    `segment_files` orders them), each once however many segments name it; a file outside any partition
+    directory adds records but no partition."""
     _segment(tmp_path / "logs" / f"{OFFSETS_TOPIC}-10", offset_commit("a", "t", 0, 5, BASE_TS),
              offset_commit("b", "t", 0, 1, BASE_TS))
     _segment(tmp_path / "logs" / f"{OFFSETS_TOPIC}-2", offset_commit("a", "t", 1, 3, BASE_TS))
