@@ -51,10 +51,10 @@ def write_partitioned_dump(directory: Path, records: int, partitions: int, seed:
 
 
 def dump_audit(directory: Path):
-    from groupctl.log.audit import audit
+    from groupctl.dumps import audit_dumps
     from groupctl.log.decode import open_inputs
 
-    return audit(open_inputs([directory]))
+    return audit_dumps(open_inputs([directory]))
 
 
 def tree_cpu_seconds() -> float:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Callable
 from enum import Enum
-from pathlib import Path, PurePath
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -293,49 +292,6 @@ def _split_paths_and_groups(args: list[str]) -> tuple[list[Path], list[str]]:
     return paths, []
 
 
-OFFSETS_TOPIC = "__consumer_offsets"
-_PARTITION_DIR = re.compile(OFFSETS_TOPIC + r"-(\d+)")
-
-
-def source_partition(path: str) -> int | None:
-    """The `__consumer_offsets` partition a file was read from: its directory's name (a segment in
-    `__consumer_offsets-7/`, or the file a kafka-dump-log text names in its `Dumping` line); None
-    when the path does not say (a pipe, a segment copied elsewhere)."""
-    parent = PurePath(path).parent.name
-    match = _PARTITION_DIR.fullmatch(parent)
-    return int(match.group(1)) if match else None
-
-
-def _replay(paths: list[Path], strict: bool):
-    """Replay every record of the inputs into one state.
-
-    Returns it with the reading (for problems) and, for each group, the partitions its records were
-    read from, in the order first seen (none when no input path names its partition).
-    """
-    from groupctl.log.replay import Replay
-
-    replay = Replay()
-    apply = replay.apply
-    where: dict[str, list[int]] = {}
-    with DumpReading(paths, strict=strict, what="replaying") as reading:
-        for dump in reading.dumps():
-            partition = source_partition(dump.path)
-            groups: set[str | None] = set()
-            add = groups.add
-            for _batch, recs in dump.batches:
-                for rec in recs:
-                    apply(rec)
-                    key = rec[2]
-                    if key is not None:
-                        add(key.data["group"] if key.type <= 2 else key.data.get("groupId"))
-            if partition is not None:
-                for group in groups:
-                    found = where.setdefault(group, [])
-                    if partition not in found:
-                        found.append(partition)
-    return replay, reading, where
-
-
 @app.command("groups")
 def groups(
     args: list[str] = typer.Argument(
@@ -371,9 +327,7 @@ def groups(
     records were read from.
     """
     from groupctl.cli.group_views import DUMP_STATE_COLUMNS, View, render_groups
-    from groupctl.describe import describe_replayed
-    from groupctl.log.partitioning import partition_for
-    from groupctl.log.topic_ids import dump_topic_names
+    from groupctl.dumps import describe_dump_groups, replay_dumps
 
     chosen = [v for v, on in ((View.members, members), (View.offsets, offsets), (View.state, state)) if on]
     if len(chosen) > 1:
@@ -385,38 +339,25 @@ def groups(
         from groupctl.log.topic_ids import load_topic_ids
 
         names = load_topic_ids(topic_ids)
-    replay, reading, where = _replay(paths, strict)
-    names.update(dump_topic_names(replay))
-    existing = replay.group_ids()
-    missing = [g for g in wanted if g not in existing]
-    selected = [g for g in wanted if g not in missing] if wanted else existing
-    descs = []
-    elsewhere = []
-    for g in selected:
-        read_from = where.get(g, [])
-        hashed = partition_for(g, partitions)
-        shown = hashed if hashed in read_from else read_from[-1] if read_from else None
-        desc = describe_replayed(replay, g, topic_names=names,
-                                 coordinator=None if shown is None else f"{OFFSETS_TOPIC}-{shown}")
-        desc.hashed_coordinator = f"{OFFSETS_TOPIC}-{hashed}"
-        descs.append(desc)
-        if read_from and read_from != [hashed]:
-            elsewhere.append(f"'{g}' from {', '.join(map(str, read_from))}, hashes to {hashed}")
-    if descs or not missing:
-        render_groups(descs, view, output_format(output), verbose=verbose,
+    with DumpReading(paths, strict=strict, what="replaying") as reading:
+        replayed = replay_dumps(reading.dumps())
+    found = describe_dump_groups(replayed, wanted, partitions=partitions, topic_names=names)
+    if found.descriptions or not found.missing:
+        render_groups(found.descriptions, view, output_format(output), verbose=verbose,
                       columns=DUMP_STATE_COLUMNS if view is View.state else None)
-    if elsewhere:
-        shown = "; ".join(elsewhere[:3]) + (f"; {len(elsewhere) - 3} more" if len(elsewhere) > 3 else "")
-        read = plural(len(elsewhere), "group was", "groups were")
-        typer.echo(f"groupctl: note: {len(elsewhere)} {read} read from another partition than the one their id "
+    if found.strays:
+        said = [f"'{s.group_id}' from {', '.join(map(str, s.read_from))}, hashes to {s.hashed}" for s in found.strays]
+        shown = "; ".join(said[:3]) + (f"; {len(said) - 3} more" if len(said) > 3 else "")
+        read = plural(len(said), "group was", "groups were")
+        typer.echo(f"groupctl: note: {len(said)} {read} read from another partition than the one their id "
                    f"hashes to with --partitions {partitions} ({shown}): the broker looks for a group only there; "
                    "check --partitions (offsets.topic.num.partitions) and the partition directories' names", err=True)
-    for g in missing:
+    for g in found.missing:
         typer.echo(f"groupctl: error: group '{g}' does not exist in the dump", err=True)
     reading.report(debug=settings.debug)
-    if missing:
-        cls = PartialFailure if descs else GroupctlError
-        raise cls(f"{len(missing)} of {counted(len(wanted), 'group')} not found in the dump")
+    if found.missing:
+        cls = PartialFailure if found.descriptions else GroupctlError
+        raise cls(f"{len(found.missing)} of {counted(len(wanted), 'group')} not found in the dump")
 
 
 @app.command("audit")
@@ -438,17 +379,9 @@ def audit(
     as in `dump decode` and `dump groups`: the audit saw only part of the dump, so 3 wins over --fail-on's
     4. Damaged batches are also reported on stderr.
     """
-    from groupctl.log.audit import Auditor
+    from groupctl.dumps import audit_dumps
 
-    auditor = Auditor()
-    observe_batch = auditor.observe_batch
     with DumpReading(paths, what="auditing") as reading:
-        for dump in reading.dumps():
-            auditor.attach(dump.reader)
-            for batch, recs in dump.batches:
-                observe_batch(batch, recs)
-            for problem in dump.problems:
-                auditor.observe_problem(problem)
-    report = auditor.finish()
+        report = audit_dumps(reading.dumps())
     render_report(report, output_format(output))
     check_fail_on(report, fail_on)

@@ -122,12 +122,7 @@ static PyObject *setup(PyObject *self, PyObject *args) {
         intern(&s_topicId, "topicId") || intern(&s_group, "group") || intern(&s_topic, "topic") ||
         intern(&s_partition, "partition") || intern(&s_int, "int") || intern(&s_magic, "magic") ||
         intern(&s_is_control, "is_control") || intern(&s_timestamp_type, "timestamp_type") ||
-        intern(&s_producer_id, "producer_id") || intern(&s_commits, "_commits") || intern(&s_last, "_last") ||
-        intern(&s_deleted, "_deleted") || intern(&s_offsets, "offsets") || intern(&s_simple, "_simple") ||
-        intern(&s_records, "records") || intern(&s_first_timestamp, "first_timestamp") ||
-        intern(&s_last_timestamp, "last_timestamp") || intern(&s_observe, "observe") ||
-        intern(&s_check_rewind, "_check_rewind") || intern(&s_recommitted, "_recommitted") ||
-        intern(&s_is_transactional, "is_transactional") || intern(&s_delete_horizon_ms, "delete_horizon_ms") ||
+        intern(&s_producer_id, "producer_id") || intern(&s_is_transactional, "is_transactional") || intern(&s_delete_horizon_ms, "delete_horizon_ms") ||
         intern(&s_compression, "compression") || intern(&s_crc, "crc") || intern(&s_crc_valid, "crc_valid") ||
         intern(&s_none, "none") || intern(&s_create_time, "CreateTime") ||
         intern(&s_log_append_time, "LogAppendTime"))
@@ -141,6 +136,60 @@ static PyObject *setup(PyObject *self, PyObject *args) {
 static int check_ready(void) {
     if (!ready) {
         PyErr_SetString(PyExc_RuntimeError, "groupctl.log._fastlog.setup() was not called");
+        return -1;
+    }
+    return 0;
+}
+
+/* The attributes of the auditor and its replay that the audit functions read, bound by bind_audit from
+ * Auditor.COMPILED_CONTRACT and Replay.COMPILED_CONTRACT (groupctl/log/audit.py, groupctl/log/replay.py),
+ * position by position: the names are spelled there only, and a test checks each exists on an instance. */
+#define N_AUDITOR_NAMES 6
+#define N_REPLAY_NAMES 5
+static PyObject **const AUDITOR_NAMES[N_AUDITOR_NAMES] = {&s_commits, &s_last, &s_deleted,
+                                                          &s_observe, &s_check_rewind, &s_recommitted};
+static PyObject **const REPLAY_NAMES[N_REPLAY_NAMES] = {&s_offsets, &s_simple, &s_records, &s_first_timestamp,
+                                                        &s_last_timestamp};
+static int audit_bound = 0;
+
+static int check_names(PyObject *names, int n, const char *what) {
+    if (!PyTuple_CheckExact(names) || PyTuple_GET_SIZE(names) != n) {
+        PyErr_Format(PyExc_TypeError, "%s must be a tuple of %d attribute names", what, n);
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(names, i))) {
+            PyErr_Format(PyExc_TypeError, "%s[%d] is not a str", what, i);
+            return -1;
+        }
+    return 0;
+}
+
+static void bind_names(PyObject *names, PyObject **const *slots, int n) {
+    for (int i = 0; i < n; i++) {
+        PyObject *name = Py_NewRef(PyTuple_GET_ITEM(names, i));
+        PyUnicode_InternInPlace(&name);
+        Py_XSETREF(*slots[i], name);
+    }
+}
+
+/* bind_audit(auditor_names, replay_names): see AUDITOR_NAMES and REPLAY_NAMES. */
+static PyObject *bind_audit(PyObject *self, PyObject *args) {
+    PyObject *auditor_names, *replay_names;
+    if (!PyArg_ParseTuple(args, "OO", &auditor_names, &replay_names)) return NULL;
+    if (check_names(auditor_names, N_AUDITOR_NAMES, "Auditor.COMPILED_CONTRACT") ||
+        check_names(replay_names, N_REPLAY_NAMES, "Replay.COMPILED_CONTRACT"))
+        return NULL;
+    bind_names(auditor_names, AUDITOR_NAMES, N_AUDITOR_NAMES);
+    bind_names(replay_names, REPLAY_NAMES, N_REPLAY_NAMES);
+    audit_bound = 1;
+    Py_RETURN_NONE;
+}
+
+static int check_audit(void) {
+    if (check_ready()) return -1;
+    if (!audit_bound) {
+        PyErr_SetString(PyExc_RuntimeError, "groupctl.log._fastlog.bind_audit() was not called");
         return -1;
     }
     return 0;
@@ -1779,7 +1828,7 @@ static int whole_commit_record(PyObject *record, int64_t *ts) {
 
 static PyObject *observe_batch(PyObject *self, PyObject *args) {
     PyObject *auditor, *replay, *batch, *decoded, *entry_type;
-    if (check_ready()) return NULL;
+    if (check_audit()) return NULL;
     if (!PyArg_ParseTuple(args, "OOOO!O!", &auditor, &replay, &batch, &PyList_Type, &decoded, &PyType_Type,
                           &entry_type))
         return NULL;
@@ -2158,7 +2207,7 @@ static int table_settle(Table *t, PyObject *auditor, PyObject *replay, PyObject 
 static PyObject *settle(PyObject *self, PyObject *args) {
     PyObject *auditor, *replay, *entry_type, *groups = Py_None;
     Table *t;
-    if (check_ready()) return NULL;
+    if (check_audit()) return NULL;
     if (!PyArg_ParseTuple(args, "O!OOO!|O", &TableType, &t, &auditor, &replay, &PyType_Type, &entry_type, &groups))
         return NULL;
     if (table_settle(t, auditor, replay, entry_type, groups == Py_None ? NULL : groups)) return NULL;
@@ -2461,7 +2510,7 @@ static int table_arg(PyObject *obj) {
  * and the auditor observes it as before. The key must be one the reference has decoded (the first batch of
  * each key goes the long way), so the key data dicts are the reference's own. */
 static PyObject *audit_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (check_ready()) return NULL;
+    if (check_audit()) return NULL;
     if (nargs != 6) {
         PyErr_SetString(PyExc_TypeError, "audit_batch takes 6 arguments");
         return NULL;
@@ -2501,7 +2550,7 @@ static PyObject *audit_batch(PyObject *self, PyObject *const *args, Py_ssize_t n
  * neither transactional nor control, no producer id or sequence) were observed as audit_batch observes
  * them, False to let the reader walk them and the auditor observe them as before. */
 static PyObject *audit_records_py(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (check_ready()) return NULL;
+    if (check_audit()) return NULL;
     if (nargs != 12) {
         PyErr_SetString(PyExc_TypeError, "audit_records takes 12 arguments");
         return NULL;
@@ -2563,6 +2612,9 @@ static PyMethodDef methods[] = {
     {"audit_records", (PyCFunction)(void (*)(void))audit_records_py, METH_FASTCALL,
      "audit_records(auditor, replay, OffsetEntry, table, buf, start, stop, count, base_offset, base_ts, max_ts, "
      "log_append_time) -> whether the decompressed records of a checked batch were observed as audit_batch does."},
+    {"bind_audit", bind_audit, METH_VARARGS,
+     "bind_audit(auditor_names, replay_names): the attributes the audit functions read (the classes' "
+     "COMPILED_CONTRACT)."},
     {"settle", settle, METH_VARARGS,
      "settle(table, auditor, replay, OffsetEntry): the table's pending commits handed to the replay."},
     {NULL, NULL, 0, NULL},

@@ -16,9 +16,9 @@ sorting) and `logOffsets` are offsets in `__consumer_offsets`; partitions are wr
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from groupctl.errors import DecodeError
 from groupctl.model import Finding, empty_group_epochs
@@ -29,10 +29,11 @@ from groupctl.protocol.primitives import uuid_to_kafka
 from groupctl.protocol.records import RECORD_TYPE_NAMES, RecordKey, encode_key
 
 if TYPE_CHECKING:
-    from groupctl.log.decode import DecodedRecord, FileDump
+    from groupctl.log.decode import DecodedRecord
     from groupctl.log.replay import Replay
+    from groupctl.log.segment import BatchObserver
 
-__all__ = ["RULES", "SEVERITIES", "AuditReport", "Auditor", "at_or_above", "audit", "merge"]
+__all__ = ["RULES", "SEVERITIES", "AuditReport", "Auditor", "at_or_above", "merge"]
 
 SEVERITIES = ("error", "warning", "info")
 _RANK = {s: i for i, s in enumerate(SEVERITIES)}
@@ -114,8 +115,26 @@ class AuditReport:
     totals: dict = field(default_factory=dict)
 
 
+class _CompiledCommits:
+    """The compiled audit path as a segment reader's `BatchObserver`: plain batches of offset commits are
+    observed from their bytes, their values held in the auditor's CommitTable."""
+
+    __slots__ = ("take_batches", "take_records")
+
+    def __init__(self, take_batches: Callable[[Any, int], int | None], take_records: Callable[..., bool]) -> None:
+        self.take_batches = take_batches
+        self.take_records = take_records
+
+
 class Auditor:
     """Feed it every record in log order (`observe`) and every reader problem, then call `finish`."""
+
+    #: The attributes the compiled audit (`_fastlog.c`'s observe_batch, audit_batch, audit_records, settle)
+    #: reads and calls on an auditor by name, in the order it binds them (`bind_audit`): renaming one means
+    #: changing it here, and tests/log/test_audit.py checks each exists on an instance.
+    COMPILED_CONTRACT: ClassVar[tuple[str, ...]] = (
+        "_commits", "_last", "_deleted", "observe", "_check_rewind", "_recommitted",
+    )
 
     __slots__ = (
         "_apply", "_commits", "_deleted", "_findings", "_first_ts", "_group_offsets", "_groups", "_last", "_last_ts",
@@ -265,19 +284,32 @@ class Auditor:
 
     def attach(self, reader: Any) -> None:
         """Let a segment reader (`BatchIterator`, before it is iterated) hand plain batches of offset
-        commits straight to the compiled loop, which observes them from the segment's (or the
-        decompressed) bytes without building their records; the reader yields every other batch for
+        commits straight to the compiled loop (`batch_observer`), which observes them from the segment's (or
+        the decompressed) bytes without building their records; the reader yields every other batch for
         `observe_batch` as before. Their values wait in C (a CommitTable) until Python reads their group,
         so records of an attached reader go through `observe_batch`, never `observe` alone. A no-op
-        without the compiled loop, or for a reader that is not a segment's (None)."""
+        without the compiled loop, for a reader that is not a segment's (None), and for one already being
+        read (its batches all come to `observe_batch` then)."""
+        from groupctl.log.segment import BatchIterator
+
+        if isinstance(reader, BatchIterator) and not reader.started:
+            observer = self.batch_observer()
+            if observer is not None:
+                reader.attach(observer)
+
+    def batch_observer(self) -> BatchObserver | None:
+        """The compiled audit path as an observer for a segment reader (`BatchIterator.attach`); None
+        without the compiled loop. Every observer of one auditor holds its commits in the same table."""
         native = self._native
         if native is None:
             native = self._native = self._compiled()
-        if native and reader is not None and hasattr(reader, "consume"):
-            if self._table is None:
-                self._table = native[5]()
-            reader.consume = functools.partial(native[2], self, self._replay, native[1], self._table)
-            reader.consume_records = functools.partial(native[3], self, self._replay, native[1], self._table)
+        if not native:
+            return None
+        if self._table is None:
+            self._table = native[5]()
+        replay, entry, table = self._replay, native[1], self._table
+        return _CompiledCommits(functools.partial(native[2], self, replay, entry, table),
+                                functools.partial(native[3], self, replay, entry, table))
 
     def _compiled(self) -> tuple[Any, ...] | bool:
         """The compiled observe_batch, when it runs and this auditor uses a plain Replay it can update."""
@@ -288,6 +320,7 @@ class Auditor:
         replay = self._replay
         if native is None or type(replay) is not Replay or self._apply != replay.apply:
             return False
+        native.bind_audit(Auditor.COMPILED_CONTRACT, Replay.COMPILED_CONTRACT)
         return (native.observe_batch, OffsetEntry, native.audit_batch, native.audit_records, native.settle,
                 native.CommitTable)
 
@@ -383,7 +416,7 @@ class Auditor:
         if error is None:
             row: tuple[int | None, str] = (None, "CONTROL")
             if isinstance(rec.control, tuple):
-                self._marker(rec)
+                self._marker(rec, rec.control[0])
         elif error.startswith(_UNKNOWN_PREFIX):
             word = error[len(_UNKNOWN_PREFIX):].split(" ", 1)[0]
             unknown = int(word) if word.lstrip("-").isdigit() else -1
@@ -456,9 +489,8 @@ class Auditor:
         )
         self._findings.append(gone[2])
 
-    def _marker(self, rec: DecodedRecord) -> None:
-        """A COMMIT or ABORT marker, before the replay settles the producer's pending commits."""
-        kind = rec.control[0]  # type: ignore[index]
+    def _marker(self, rec: DecodedRecord, kind: str) -> None:
+        """A COMMIT or ABORT marker (`kind`), before the replay settles the producer's pending commits."""
         batch = rec.batch
         pid = batch.producer_id
         self._producers.add(pid)
@@ -575,7 +607,7 @@ class Auditor:
             row[_LAST] = max(row[_LAST], c_last)
             type1[0] += commits
             type1[1] += size
-        by_group = []
+        by_group: list[dict[str, Any]] = []
         first, last = self._first_ts, self._last_ts
         for group, (records, size, tombstones, commits, g_first, g_last) in merged.items():
             span = g_last - g_first if g_first != _NO_TS and g_last >= 0 else 0
@@ -590,7 +622,7 @@ class Auditor:
             last = max(last, g_last)
         by_group.sort(key=lambda row: (-row["records"], row["group"]))
 
-        by_type = [
+        by_type: list[dict[str, Any]] = [
             {"type": t, "name": RECORD_TYPE_NAMES[t], "records": c[0], "bytes": c[1], "tombstones": c[2]}
             for t, c in enumerate([*self._types[:1], type1, *self._types[2:]]) if c[0]
         ]
@@ -785,7 +817,7 @@ class Auditor:
                 evidence = {"memberId": member_id, "fields": bad, "logOffset": state.log_offset,
                             "generation": state.generation}
                 if all(v is not None for v in earlier.values()):
-                    labelled = sorted({version_of(member[name]) for name in bad})
+                    labelled = sorted({v for name in bad if (v := version_of(member[name])) is not None})
                     evidence["readsAsVersions"] = [earlier[name] for name in bad]  # one per field
                     out.append(_finding(
                         "undecodable-subscription", group,
@@ -840,15 +872,3 @@ def merge(parts: Iterable[Auditor]) -> Auditor:
         merged._absorb(part)
     return merged
 
-
-def audit(dumps: Iterable[FileDump]) -> AuditReport:
-    """Audit whole inputs: every record of each dump, then that dump's problems (known once it is read)."""
-    auditor = Auditor()
-    observe_batch = auditor.observe_batch
-    for dump in dumps:
-        auditor.attach(dump.reader)
-        for batch, recs in dump.batches:
-            observe_batch(batch, recs)
-        for problem in dump.problems:
-            auditor.observe_problem(problem)
-    return auditor.finish()

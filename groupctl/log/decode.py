@@ -117,21 +117,19 @@ def decode_record(batch: Any, record: Any) -> DecodedRecord:
 
 def decoded_batches(batches: Iterable[Any]) -> Iterator[tuple[Any, list[DecodedRecord]]]:
     """Each batch with its records decoded: what every reader of segments iterates."""
+    from groupctl.log.segment import BatchIterator
+
+    if type(batches) is BatchIterator:  # its plain runs come decoded in C (from its start, when not yet started)
+        return batches.decoded()
+    return _decode_each(batches)
+
+
+def _decode_each(batches: Iterable[Any]) -> Iterator[tuple[Any, list[DecodedRecord]]]:
     from groupctl.log import fast
 
     native = fast.module()
     if native is not None:  # the same DecodedRecords, values decoded in C, anything unusual by decode_record
-        from groupctl.log.segment import BatchIterator
-
         decode = native.decode
-        if type(batches) is BatchIterator:  # its plain runs come decoded (from its start, when not yet started)
-            batches.decoded = True
-            for item in batches:
-                if type(item) is tuple:
-                    yield item
-                else:
-                    yield item, decode(item, item.records)
-            return
         for batch in batches:
             yield batch, decode(batch, batch.records)
         return

@@ -24,7 +24,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from groupctl.log.decode import DecodedRecord
 from groupctl.model import GroupState, MemberState
@@ -216,6 +216,12 @@ class Replay:
     same cluster: a group lives in exactly one) in order; replaying N records then M more gives
     the same state as replaying the N+M at once.
     """
+
+    #: The attributes the compiled audit (`_fastlog.c`, bound by `Auditor._compiled`) reads and writes on a
+    #: replay by name, in the order it binds them: renaming one means changing it here, and
+    #: tests/log/test_audit.py checks each exists on an instance.
+    COMPILED_CONTRACT: ClassVar[tuple[str, ...]] = ("offsets", "_simple", "records", "first_timestamp",
+                                                    "last_timestamp")
 
     def __init__(self) -> None:
         self.offsets: dict[str, dict[tuple[str, int], OffsetEntry]] = {}

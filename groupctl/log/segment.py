@@ -46,7 +46,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from mmap import mmap
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 
 from crc32c import crc32c
 
@@ -74,6 +74,9 @@ from groupctl.log.compression import (
 from groupctl.log.legacy import RECORD_OVERHEAD, decode_legacy
 from groupctl.protocol.primitives import UNDERFLOW, WireError, read_varint, read_varlong
 
+if TYPE_CHECKING:
+    from groupctl.log.decode import DecodedRecord
+
 __all__ = [
     "DEFAULT_MAX_DECOMPRESSED",
     "EXPANSION_ALLOWANCE",
@@ -81,6 +84,7 @@ __all__ = [
     "MAX_EXPANSION",
     "MAX_RECORDS_PER_COMPRESSED_BYTE",
     "BatchIterator",
+    "BatchObserver",
     "iter_batches",
     "iter_path",
     "map_file",
@@ -138,7 +142,7 @@ class _VarintProblem(DecodeError):
     """A record-framing varint that is cut short, too long, or crosses the end of its record."""
 
 
-def _varint_in(read, buf: bytes, p: int, end: int) -> tuple[int, int]:
+def _varint_in(read: Callable[[Any, int], tuple[int, int]], buf: bytes | mmap, p: int, end: int) -> tuple[int, int]:
     """A zig-zag varint/varlong (the protocol codec's reader) that must end by `end`: the general
     path behind the reading loop's inlined one- and two-byte cases."""
     try:
@@ -151,15 +155,15 @@ def _varint_in(read, buf: bytes, p: int, end: int) -> tuple[int, int]:
     return value, q
 
 
-def decode_varint(buf: bytes, p: int, end: int) -> tuple[int, int]:
+def decode_varint(buf: bytes | mmap, p: int, end: int) -> tuple[int, int]:
     return _varint_in(read_varint, buf, p, end)
 
 
-def decode_varlong(buf: bytes, p: int, end: int) -> tuple[int, int]:
+def decode_varlong(buf: bytes | mmap, p: int, end: int) -> tuple[int, int]:
     return _varint_in(read_varlong, buf, p, end)
 
 
-def _decode_headers(buf: bytes, p: int, rend: int, what: str) -> tuple[list[tuple[str, bytes | None]], int]:
+def _decode_headers(buf: bytes | mmap, p: int, rend: int, what: str) -> tuple[list[tuple[str, bytes | None]], int]:
     """The headers of one record at p (their count first); returns them and the position after."""
     n, p = decode_varint(buf, p, rend)
     if n < 0:
@@ -201,12 +205,150 @@ def _candidates(top: int) -> re.Pattern[bytes]:
     return re.compile(b"(?=.{8}" + length + b".{4}[\\x00-\\x02])", re.DOTALL)
 
 
+def _walk_records(records: list[Record], buf: bytes | mmap, p: int, stop: int, count: int, base_offset: int,
+                  base_ts: int, max_ts: int, lat: bool, bseq: int) -> None:
+    """The reference record walk of a v2 batch's (decompressed) record data in `buf[p:stop]`, appending to
+    `records`: the hot path of the pure-Python reader, so one- and two-byte varints are read inline and the
+    rest through decode_varint/varlong. Damage raises DecodeError, or _VarintProblem or IndexError for the
+    record after the last one appended (no try block here: one around the loop costs the walk ~10%)."""
+    zz = _ZIGZAG
+    new_record = Record
+    varint = decode_varint
+    for i in range(count):
+        # One- and two-byte varints inline; longer ones through decode_varint/varlong.
+        b = buf[p]
+        if b < 0x80:
+            size = zz[b]
+            p += 1
+        elif buf[p + 1] < 0x80:
+            size = (b & 0x7F) | (buf[p + 1] << 7)
+            size = (size >> 1) ^ -(size & 1)
+            p += 2
+        else:
+            size, p = varint(buf, p, stop)
+        rend = p + size
+        if size < 6 or rend > stop:
+            raise DecodeError(
+                f"record {i + 1} of {count}: size {size} does not fit the {stop - p} bytes left"
+            )
+        # buf[p] is the record's attributes byte (unused)
+        b = buf[p + 1]
+        if b < 0x80:
+            ts_delta = zz[b]
+            p += 2
+        elif buf[p + 2] < 0x80:
+            ts_delta = (b & 0x7F) | (buf[p + 2] << 7)
+            ts_delta = (ts_delta >> 1) ^ -(ts_delta & 1)
+            p += 3
+        else:
+            ts_delta, p = decode_varlong(buf, p + 1, rend)
+        b = buf[p]
+        if b < 0x80:
+            delta = zz[b]
+            p += 1
+        else:
+            delta, p = varint(buf, p, rend)
+        b = buf[p]
+        if b < 0x80:
+            ksize = zz[b]
+            p += 1
+        elif buf[p + 1] < 0x80:
+            ksize = (b & 0x7F) | (buf[p + 1] << 7)
+            ksize = (ksize >> 1) ^ -(ksize & 1)
+            p += 2
+        else:
+            ksize, p = varint(buf, p, rend)
+        if ksize < 0:
+            key = None
+            ksize = -1
+        elif ksize > rend - p:
+            raise DecodeError(f"record {i + 1} of {count}: key length {ksize} exceeds the record")
+        else:
+            key = buf[p : p + ksize]
+            p += ksize
+        b = buf[p]
+        if b < 0x80:
+            vsize = zz[b]
+            p += 1
+        elif buf[p + 1] < 0x80:
+            vsize = (b & 0x7F) | (buf[p + 1] << 7)
+            vsize = (vsize >> 1) ^ -(vsize & 1)
+            p += 2
+        else:
+            vsize, p = varint(buf, p, rend)
+        if vsize < 0:
+            value = None
+            vsize = -1
+        elif vsize > rend - p:
+            raise DecodeError(f"record {i + 1} of {count}: value length {vsize} exceeds the record")
+        else:
+            value = buf[p : p + vsize]
+            p += vsize
+        if buf[p] == 0:
+            headers: list[tuple[str, bytes | None]] = []
+            p += 1
+        else:
+            headers, p = _decode_headers(buf, p, rend, f"record {i + 1} of {count}")
+        if p != rend:
+            raise DecodeError(
+                f"record {i + 1} of {count}: expected to read {size} bytes in record payload, "
+                f"but read {p - rend + size}"
+            )
+        if bseq < 0:
+            seq = -1
+        else:
+            seq = bseq + delta
+            if delta < 0 or seq > _INT32_MAX:
+                seq = increment_sequence(bseq, delta)
+        offset = base_offset + delta
+        if not _INT64_MIN <= offset <= _INT64_MAX:
+            offset = wrap_long(offset)
+        if lat:
+            ts = max_ts
+        else:
+            ts = base_ts + ts_delta
+            if not _INT64_MIN <= ts <= _INT64_MAX:
+                ts = wrap_long(ts)
+        records.append(new_record(offset, ts, key, value, headers, seq, ksize, vsize, None, True))
+    if count and p != stop:
+        raise DecodeError(f"{stop - p} bytes remain after the last of {count} records")
+
+
+class BatchObserver(Protocol):
+    """What a reader offers its plain batches before building them, so they can be taken from the bytes.
+
+    The audit's compiled path (`Auditor.attach`) is one: it observes batches of offset commits straight
+    from the segment's (or the decompressed) bytes, with no `Batch` or `Record` built; whatever it does not
+    take the reader reads and yields as usual. Attach one with `BatchIterator(..., observer=...)` or
+    `BatchIterator.attach` before reading starts.
+    """
+
+    def take_batches(self, data: bytes | mmap, pos: int) -> int | None:
+        """Take the batches starting at `pos`: the end of those taken, or None to let the reader read the
+        batch at `pos` (the reader asks again at the next batch's position)."""
+
+    def take_records(self, buf: bytes | mmap, start: int, stop: int, count: int, base_offset: int,
+                     base_timestamp: int, max_timestamp: int, log_append_time: bool) -> bool:
+        """Take the `count` records in `buf[start:stop]` of a decompressed batch, whose header the reader
+        has checked: True when taken (the batch is then not yielded). Offered only batches with a good
+        CRC, no producer id or sequence, neither transactional nor control."""
+
+
+Pair = tuple[Batch, "list[DecodedRecord] | None"]
+
+
 class BatchIterator:
     """The batches of one segment (or any bytes in segment format), with the problems met on the way.
 
-    Iterate it for `Batch`es. `problems` collects `DecodeError`s (non-strict mode) in file order;
-    `trailing_bytes` counts the bytes at the end that do not make a whole batch, once iteration has
-    finished (`finished` is then True). `entries()` yields batches and problems interleaved.
+    Iterate it for `Batch`es, or iterate `decoded()` for each batch with its records decoded (the plain
+    batches the compiled loop reads come decoded in C). `problems` collects `DecodeError`s (non-strict
+    mode) in file order; `trailing_bytes` counts the bytes at the end that do not make a whole batch,
+    once iteration has finished (`finished` is then True). `entries()` yields batches and problems
+    interleaved. An `observer` (see `BatchObserver`) may take plain batches before they are built.
+
+    There is one reading loop (`_run`), yielding one item: a batch and its decoded records, or None when
+    the loop did not decode them. Whichever of `__iter__`/`__next__`/`entries()` or `decoded()` comes first
+    starts it, asking for decoded records or not; the other views of the same reader go on from there.
     """
 
     def __init__(
@@ -218,6 +360,7 @@ class BatchIterator:
         problems: list[DecodeError] | None = None,
         max_decompressed: int = DEFAULT_MAX_DECOMPRESSED,
         file: Path | BinaryIO | None = None,
+        observer: BatchObserver | None = None,
     ) -> None:
         self.path = path
         self.strict = strict
@@ -234,29 +377,51 @@ class BatchIterator:
         self._crc_budget = 0
         self._weak_budget = 0
         self._gave_up = False
-        # Set before iterating to have whole plain batches taken at their position instead of yielded:
-        # consume(data, pos) returns the end of the batches it took from pos on, None to let the batch
-        # at pos be read.
-        self.consume: Callable[[bytes | mmap, int], int | None] | None = None
-        # The same for a compressed batch, once its header is checked and its records decompressed:
-        # consume_records(buf, start, stop, count, base_offset, base_ts, max_ts, log_append_time) is
-        # True when it took the records. Offered only batches without a producer id and with a good CRC.
-        self.consume_records: Callable[..., bool] | None = None
-        # Set before iterating (by decoded_batches) to have the plain batches the compiled loop reads come
-        # with their records decoded, as (batch, DecodedRecords) pairs; every other batch still comes bare.
-        self.decoded = False
-        self._gen = self._run()
+        self._observer = observer
+        self._gen: Iterator[Pair] | None = None
 
-    def __iter__(self) -> Iterator[Batch]:
+    def attach(self, observer: BatchObserver) -> None:
+        """Have `observer` offered the plain batches (see `BatchObserver`); only before reading starts, and
+        only one observer per reader."""
+        if self._gen is not None:
+            raise ValueError("attach an observer before the reader is iterated")
+        if self._observer is not None and self._observer is not observer:
+            raise ValueError("this reader has an observer already")
+        self._observer = observer
+
+    @property
+    def started(self) -> bool:
+        """Whether reading has started (an observer can no longer be attached)."""
+        return self._gen is not None
+
+    def _pairs(self, decode: bool) -> Iterator[Pair]:
+        if self._gen is None:
+            self._gen = self._run(decode)
         return self._gen
 
+    def __iter__(self) -> Iterator[Batch]:
+        return (batch for batch, _ in self._pairs(False))
+
     def __next__(self) -> Batch:
-        return next(self._gen)
+        return next(self._pairs(False))[0]
+
+    def decoded(self) -> Iterator[tuple[Batch, list[DecodedRecord]]]:
+        """Each batch with its records decoded (`groupctl.log.decode.decode_record`'s DecodedRecords)."""
+        from groupctl.log.decode import decode_record
+
+        native = fast.module()
+        decode = None if native is None else native.decode
+        for pair in self._pairs(True):
+            if pair[1] is None:
+                batch = pair[0]
+                pair = batch, (decode(batch, batch.records) if decode is not None
+                               else [decode_record(batch, r) for r in batch.records])
+            yield pair  # type: ignore[misc]  # its records are decoded now: None was replaced just above
 
     def entries(self) -> Iterator[Batch | DecodeError]:
         """Batches and problems in file order (a CRC-mismatch problem comes just before its batch)."""
         seen = len(self.problems)
-        for batch in self._gen:
+        for batch, _ in self._pairs(False):
             while seen < len(self.problems):
                 yield self.problems[seen]
                 seen += 1
@@ -284,9 +449,9 @@ class BatchIterator:
             data = bytes(data)
         return data
 
-    def _run(self) -> Iterator[Batch]:
-        """The reading loop. v2 batches are decoded here, records inline (this is the hot path);
-        everything else goes through `_slow`."""
+    def _run(self, decode: bool) -> Iterator[Pair]:
+        """The reading loop: the observer's batches skipped, runs of plain batches read in C (decoded with
+        `decode`), every other whole v2 batch by `_v2`, legacy entries and damage by `_slow`."""
         data = self._load()
         mv = memoryview(data)
         n = len(data)
@@ -294,248 +459,143 @@ class BatchIterator:
         self._buf, self._mv, self._n = data, mv, n
         self._crc_budget = 16 * n + (64 << 20)
         self._weak_budget = 4 * n + (16 << 20)
-        limit = self.max_decompressed
-        unpack = _V2.unpack_from
-        attrs_table = _ATTRS
-        zz = _ZIGZAG
-        new_record = Record
-        varint = decode_varint
         native = fast.module()
         walk = None if native is None else native.walk
         next_batches = None if native is None else native.next_batches
-        decoded = self.decoded
-        consume = self.consume
-        consume_records = self.consume_records
+        observer = self._observer
+        take_batches = None if observer is None else observer.take_batches
+        take_records = None if observer is None else observer.take_records
+        v2 = self._v2
         pos = 0
-        mapped = isinstance(data, mmap)
+        mapped = data if isinstance(data, mmap) else None
         next_drop = _DROP_STEP
         try:
             while n - pos >= HEADER_SIZE_UP_TO_MAGIC:
-                if mapped and pos >= next_drop:
+                if mapped is not None and pos >= next_drop:
                     # Pages behind us are never read again: give them back so memory stays flat.
-                    data.madvise(_mmap.MADV_DONTNEED, 0, pos - pos % _mmap.PAGESIZE)
+                    mapped.madvise(_mmap.MADV_DONTNEED, 0, pos - pos % _mmap.PAGESIZE)
                     next_drop = pos + _DROP_STEP
-                if consume is not None:
-                    end = consume(data, pos)
+                if take_batches is not None:
+                    end = take_batches(data, pos)
                     if end is not None:
                         pos = end
                         continue
                 if next_batches is not None:  # plain batches whole in C, a run per call; anything else below
-                    # with consume, one batch per call: consume must see the position of every batch
-                    until = pos + 1 if consume is not None else min(n, pos + _RUN_SPAN)
-                    got = next_batches(data, pos, until, decoded)
+                    # with an observer, one batch per call: it must be offered the position of every batch
+                    until = pos + 1 if take_batches is not None else min(n, pos + _RUN_SPAN)
+                    got = next_batches(data, pos, until, decode)
                     if got is not None:
                         items, pos = got
-                        yield from items
+                        if decode:
+                            yield from items
+                        else:
+                            for batch in items:
+                                yield batch, None
                         continue
-                whole_v2 = False
-                if n - pos >= V2_OVERHEAD:
-                    (base_offset, length, ple, magic, crc, attrs, lod, base_ts, max_ts, pid, pep, bseq, count) = (
-                        unpack(data, pos)
-                    )
-                    end = pos + LOG_OVERHEAD + length
-                    whole_v2 = magic == 2 and length >= MIN_V2_LENGTH and end <= n
-                if not whole_v2:
-                    batch, pos = self._slow(pos)
-                    if batch is not None:
-                        yield batch
-                    elif pos < 0:
-                        break
-                    continue
-                computed = crc32c(mv[pos + 21 : end])
-                crc_ok = computed == crc
-                if not crc_ok:
-                    resume = self._length_damaged(pos, end, f"CRC mismatch: stored {crc}, computed {computed}")
-                    if resume is not None:
-                        if resume < 0:
-                            break
-                        pos = resume
-                        continue
-                i = 0
-                try:
-                    info = attrs_table[attrs & 0xFF]
-                    if info is None:
-                        raise DecodeError(f"unknown compression codec id {attrs & 0x07}")
-                    comp, ts_type, txn, ctl, horizon, lat, codec = info
-                    if count < 0:
-                        raise DecodeError(f"invalid record count {count}")
-                    if count > MAX_BATCH_RECORDS:
-                        raise DecodeError(
-                            f"record count {count} exceeds the limit of {MAX_BATCH_RECORDS} records per batch "
-                            "(a record bomb, or a damaged header)"
-                        )
-                    warning = None
-                    buf = data
-                    p = pos + V2_OVERHEAD
-                    stop = end
-                    if count == 0:
-                        if codec == 0 and end > p:
-                            warning = (
-                                f"record count is 0 but {end - p} bytes of record data follow "
-                                "(ignored, as Kafka does)"
-                            )
-                        stop = p
-                    elif codec:
-                        clen = end - p
-                        if count > MAX_RECORDS_PER_COMPRESSED_BYTE * clen + RECORD_ALLOWANCE:
-                            raise DecodeError(suspicious(comp, "batch", count, clen))
-                        try:
-                            buf = decompress(codec, mv[p:end], limit=expansion_limit(clen, limit), magic=2)
-                        except CompressionError as exc:
-                            raise DecodeError(f"{comp} batch: {exc}") from None
-                        p = 0
-                        stop = len(buf)
-                    # A record takes at least 7 bytes: size, attributes, timestamp and offset deltas, key
-                    # length, value length and header count of one byte each.
-                    if count > (stop - p) // 7:
-                        raise DecodeError(f"record count {count} cannot fit in the {stop - p} bytes of record data")
-                    if (consume_records is not None and codec and crc_ok and pid == -1 and bseq < 0 and not txn
-                            and not ctl and consume_records(buf, p, stop, count, base_offset, base_ts, max_ts, lat)):
-                        pos = end
-                        continue
-                    records = None if walk is None else walk(
-                        buf, p, stop, count, base_offset, base_ts, max_ts, lat, bseq
-                    )
-                    if records is not None:
-                        p = stop
-                    else:  # the reference: every batch without the compiled loop, and any it declines
-                        records = []
-                        for i in range(count):
-                            # One- and two-byte varints inline; longer ones through decode_varint/varlong.
-                            b = buf[p]
-                            if b < 0x80:
-                                size = zz[b]
-                                p += 1
-                            elif buf[p + 1] < 0x80:
-                                size = (b & 0x7F) | (buf[p + 1] << 7)
-                                size = (size >> 1) ^ -(size & 1)
-                                p += 2
-                            else:
-                                size, p = varint(buf, p, stop)
-                            rend = p + size
-                            if size < 6 or rend > stop:
-                                raise DecodeError(
-                                    f"record {i + 1} of {count}: size {size} does not fit the {stop - p} bytes left"
-                                )
-                            # buf[p] is the record's attributes byte (unused)
-                            b = buf[p + 1]
-                            if b < 0x80:
-                                ts_delta = zz[b]
-                                p += 2
-                            elif buf[p + 2] < 0x80:
-                                ts_delta = (b & 0x7F) | (buf[p + 2] << 7)
-                                ts_delta = (ts_delta >> 1) ^ -(ts_delta & 1)
-                                p += 3
-                            else:
-                                ts_delta, p = decode_varlong(buf, p + 1, rend)
-                            b = buf[p]
-                            if b < 0x80:
-                                delta = zz[b]
-                                p += 1
-                            else:
-                                delta, p = varint(buf, p, rend)
-                            b = buf[p]
-                            if b < 0x80:
-                                ksize = zz[b]
-                                p += 1
-                            elif buf[p + 1] < 0x80:
-                                ksize = (b & 0x7F) | (buf[p + 1] << 7)
-                                ksize = (ksize >> 1) ^ -(ksize & 1)
-                                p += 2
-                            else:
-                                ksize, p = varint(buf, p, rend)
-                            if ksize < 0:
-                                key = None
-                                ksize = -1
-                            elif ksize > rend - p:
-                                raise DecodeError(f"record {i + 1} of {count}: key length {ksize} exceeds the record")
-                            else:
-                                key = buf[p : p + ksize]
-                                p += ksize
-                            b = buf[p]
-                            if b < 0x80:
-                                vsize = zz[b]
-                                p += 1
-                            elif buf[p + 1] < 0x80:
-                                vsize = (b & 0x7F) | (buf[p + 1] << 7)
-                                vsize = (vsize >> 1) ^ -(vsize & 1)
-                                p += 2
-                            else:
-                                vsize, p = varint(buf, p, rend)
-                            if vsize < 0:
-                                value = None
-                                vsize = -1
-                            elif vsize > rend - p:
-                                raise DecodeError(f"record {i + 1} of {count}: value length {vsize} exceeds the record")
-                            else:
-                                value = buf[p : p + vsize]
-                                p += vsize
-                            if buf[p] == 0:
-                                headers = []
-                                p += 1
-                            else:
-                                headers, p = _decode_headers(buf, p, rend, f"record {i + 1} of {count}")
-                            if p != rend:
-                                raise DecodeError(
-                                    f"record {i + 1} of {count}: expected to read {size} bytes in record payload, "
-                                    f"but read {p - rend + size}"
-                                )
-                            if bseq < 0:
-                                seq = -1
-                            else:
-                                seq = bseq + delta
-                                if delta < 0 or seq > _INT32_MAX:
-                                    seq = increment_sequence(bseq, delta)
-                            offset = base_offset + delta
-                            if not _INT64_MIN <= offset <= _INT64_MAX:
-                                offset = wrap_long(offset)
-                            if lat:
-                                ts = max_ts
-                            else:
-                                ts = base_ts + ts_delta
-                                if not _INT64_MIN <= ts <= _INT64_MAX:
-                                    ts = wrap_long(ts)
-                            records.append(new_record(offset, ts, key, value, headers, seq, ksize, vsize, None, True))
-                    if count and p != stop:
-                        raise DecodeError(f"{stop - p} bytes remain after the last of {count} records")
-                except (DecodeError, IndexError) as exc:
-                    if isinstance(exc, _VarintProblem):
-                        reason = f"record {i + 1} of {count}: {exc.reason}"
-                    elif isinstance(exc, DecodeError):
-                        reason = exc.reason
-                    else:  # an index past the end of the (decompressed) record data
-                        reason = f"record {i + 1} of {count}: runs past the end of the record data"
-                    if not crc_ok:
-                        reason = f"CRC mismatch: stored {crc}, computed {computed}; {reason}"
-                    self._problem(f"damaged batch at offset {base_offset}: {reason}", pos)
-                    pos = end
-                    continue
-                if not crc_ok:
-                    self._problem(f"CRC mismatch: stored {crc}, computed {computed}", pos)
-                if warning is not None:
-                    self._problem(warning, pos)
-                if bseq < 0:
-                    last_seq = -1
-                else:
-                    last_seq = bseq + lod
-                    if lod < 0 or last_seq > _INT32_MAX:
-                        last_seq = increment_sequence(bseq, lod)
-                yield Batch(
-                    base_offset, wrap_long(base_offset + lod), count, bseq, last_seq, pid, pep, ple, txn, ctl,
-                    base_ts if horizon else None, pos, length + LOG_OVERHEAD, 2, comp, ts_type, max_ts, crc, crc_ok,
-                    records,
-                )
-                pos = end
+                batch, pos = v2(pos, take_records, walk)
+                if batch is not None:
+                    yield batch, None
+                elif pos < 0:
+                    break
             else:
                 self.trailing_bytes = n - pos
         finally:
             self.finished = True
             self._buf = b""
             self._mv = memoryview(b"")
-            if mapped:
+            if mapped is not None:
                 with contextlib.suppress(BufferError):  # a view still held elsewhere keeps the map alive
                     mv.release()
-                    data.close()
+                    mapped.close()
+
+    def _v2(self, pos: int, take_records: Callable[..., bool] | None,
+            walk: Callable[..., list[Record] | None] | None) -> tuple[Batch | None, int]:
+        """The batch at pos when it is a whole v2 batch (anything else goes to `_slow`): (the batch or None
+        when it was taken or is damaged, the next position; -1 = stop)."""
+        data, mv, n = self._buf, self._mv, self._n
+        if n - pos < V2_OVERHEAD:
+            return self._slow(pos)
+        (base_offset, length, ple, magic, crc, attrs, lod, base_ts, max_ts, pid, pep, bseq, count) = (
+            _V2.unpack_from(data, pos)
+        )
+        end = pos + LOG_OVERHEAD + length
+        if magic != 2 or length < MIN_V2_LENGTH or end > n:
+            return self._slow(pos)
+        computed = crc32c(mv[pos + 21 : end])
+        crc_ok = computed == crc
+        if not crc_ok:
+            resume = self._length_damaged(pos, end, f"CRC mismatch: stored {crc}, computed {computed}")
+            if resume is not None:
+                return None, resume
+        records: list[Record] = []
+        try:
+            info = _ATTRS[attrs & 0xFF]
+            if info is None:
+                raise DecodeError(f"unknown compression codec id {attrs & 0x07}")
+            comp, ts_type, txn, ctl, horizon, lat, codec = info
+            if count < 0:
+                raise DecodeError(f"invalid record count {count}")
+            if count > MAX_BATCH_RECORDS:
+                raise DecodeError(
+                    f"record count {count} exceeds the limit of {MAX_BATCH_RECORDS} records per batch "
+                    "(a record bomb, or a damaged header)"
+                )
+            warning = None
+            buf: bytes | mmap = data
+            p = pos + V2_OVERHEAD
+            stop = end
+            if count == 0:
+                if codec == 0 and end > p:
+                    warning = f"record count is 0 but {end - p} bytes of record data follow (ignored, as Kafka does)"
+                stop = p
+            elif codec:
+                clen = end - p
+                if count > MAX_RECORDS_PER_COMPRESSED_BYTE * clen + RECORD_ALLOWANCE:
+                    raise DecodeError(suspicious(comp, "batch", count, clen))
+                try:
+                    buf = decompress(codec, mv[p:end], limit=expansion_limit(clen, self.max_decompressed), magic=2)
+                except CompressionError as exc:
+                    raise DecodeError(f"{comp} batch: {exc}") from None
+                p = 0
+                stop = len(buf)
+            # A record takes at least 7 bytes: size, attributes, timestamp and offset deltas, key
+            # length, value length and header count of one byte each.
+            if count > (stop - p) // 7:
+                raise DecodeError(f"record count {count} cannot fit in the {stop - p} bytes of record data")
+            if (take_records is not None and codec and crc_ok and pid == -1 and bseq < 0 and not txn
+                    and not ctl and take_records(buf, p, stop, count, base_offset, base_ts, max_ts, lat)):
+                return None, end
+            walked = None if walk is None else walk(buf, p, stop, count, base_offset, base_ts, max_ts, lat, bseq)
+            if walked is not None:
+                records = walked
+            else:  # the reference: every batch without the compiled loop, and any it declines
+                _walk_records(records, buf, p, stop, count, base_offset, base_ts, max_ts, lat, bseq)
+        except (DecodeError, IndexError) as exc:
+            if isinstance(exc, _VarintProblem):
+                reason = f"record {len(records) + 1} of {count}: {exc.reason}"
+            elif isinstance(exc, DecodeError):
+                reason = exc.reason
+            else:  # an index past the end of the (decompressed) record data
+                reason = f"record {len(records) + 1} of {count}: runs past the end of the record data"
+            if not crc_ok:
+                reason = f"CRC mismatch: stored {crc}, computed {computed}; {reason}"
+            self._problem(f"damaged batch at offset {base_offset}: {reason}", pos)
+            return None, end
+        if not crc_ok:
+            self._problem(f"CRC mismatch: stored {crc}, computed {computed}", pos)
+        if warning is not None:
+            self._problem(warning, pos)
+        if bseq < 0:
+            last_seq = -1
+        else:
+            last_seq = bseq + lod
+            if lod < 0 or last_seq > _INT32_MAX:
+                last_seq = increment_sequence(bseq, lod)
+        return Batch(
+            base_offset, wrap_long(base_offset + lod), count, bseq, last_seq, pid, pep, ple, txn, ctl,
+            base_ts if horizon else None, pos, length + LOG_OVERHEAD, 2, comp, ts_type, max_ts, crc, crc_ok,
+            records,
+        ), end
 
     def _slow(self, pos: int) -> tuple[Batch | None, int]:
         """Legacy entries and damaged headers. Returns (batch or None, next position; -1 = stop)."""
@@ -570,7 +630,7 @@ class BatchIterator:
             if resume is not None:
                 return None, resume
         try:
-            batch, warnings = decode_legacy(data, pos, end, crc_valid, self.max_decompressed)
+            batch, warnings = decode_legacy(data, pos, end, crc_valid, self.max_decompressed)  # type: ignore[arg-type]  # an mmap reads as bytes do (index, slice, struct)
         except DecodeError as exc:
             reason = exc.reason if crc_valid else f"{mismatch}; {exc.reason}"
             self._problem(f"damaged batch at offset {_PEEK.unpack_from(data, pos)[0]}: {reason}", pos)

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from groupctl.describe import describe_all_replayed
+from groupctl.dumps import audit_dumps
 from groupctl.log import fast
-from groupctl.log.audit import SEVERITIES, Auditor, AuditReport, at_or_above, audit
+from groupctl.log.audit import SEVERITIES, Auditor, AuditReport, at_or_above
 from groupctl.log.decode import decode_record, open_inputs
 from groupctl.log.replay import Replay
 from groupctl.log.segment import iter_batches
@@ -60,7 +61,7 @@ class Dump:
 
     def audit(self) -> AuditReport:
         self.writer.close()
-        report = audit(open_inputs([self.directory]))
+        report = audit_dumps(open_inputs([self.directory]))
         for f in report.findings:  # evidence must survive any output format
             assert json.loads(json.dumps(f.evidence)) == f.evidence
         json.dumps([report.by_group, report.by_type, report.totals])
@@ -611,7 +612,7 @@ def test_observe_applies_every_record_once():
 
 def test_sample_dump(tmp_path: Path):
     write_sample_dump(tmp_path)
-    report = audit(open_inputs([tmp_path]))
+    report = audit_dumps(open_inputs([tmp_path]))
     (f,) = only(report, "aborted-commit")
     assert f.group == "billing-etl" and f.evidence["producerId"] == 4002
     assert f.evidence["partitions"] == ["invoices-0"]
@@ -620,7 +621,7 @@ def test_sample_dump(tmp_path: Path):
 
 
 def test_real_segments(real_segments: list[Path]):
-    report = audit(open_inputs(real_segments))
+    report = audit_dumps(open_inputs(real_segments))
     assert report.totals["records"] == 1473
     assert report.totals["invalidBatches"] == 0
     assert [f for f in report.findings if f.severity == "error"] == []
@@ -639,9 +640,77 @@ def test_the_audit_observes_records_in_c(tmp_path: Path, compiled_calls):
     path = tmp_path / "00000000000000000000.log"
     path.write_bytes(mixed_dump(300))
     with fast.forced(True):
-        reference = audit(open_inputs([path]))
+        reference = audit_dumps(open_inputs([path]))
     calls = compiled_calls(fast.built(), "audit_batch", "audit_records", "observe_batch")
-    assert audit(open_inputs([path])) == reference
+    assert audit_dumps(open_inputs([path])) == reference
     assert any(call.answer is not None for call in calls["audit_batch"]), "no plain batch was audited in C"
     assert any(call.answer for call in calls["audit_records"]), "no compressed batch was audited in C"
     assert calls["observe_batch"], "no other batch's records were observed in C"
+
+
+# -- the compiled contract: what _fastlog.c reads on an auditor and a replay by name -----------------
+
+_FASTLOG_C = Path(__file__).resolve().parents[2] / "groupctl" / "log" / "_fastlog.c"
+
+
+def test_every_attribute_of_the_compiled_contract_exists_on_real_instances() -> None:
+    """A rename of an attribute the compiled audit reads fails here, not as the compiled path missing one."""
+    auditor = Auditor()
+    replay = auditor.replay
+    for owner, names in ((auditor, Auditor.COMPILED_CONTRACT), (replay, Replay.COMPILED_CONTRACT)):
+        assert len(set(names)) == len(names)
+        missing = [name for name in names if not hasattr(owner, name)]
+        assert missing == [], f"{type(owner).__name__} lacks {missing}: rename them in COMPILED_CONTRACT too"
+    assert [callable(getattr(auditor, n)) for n in Auditor.COMPILED_CONTRACT] == [False] * 3 + [True] * 3
+    assert [type(getattr(replay, n)) for n in Replay.COMPILED_CONTRACT] == [dict, set, int, type(None), type(None)]
+
+
+def test_the_compiled_source_spells_none_of_the_contract_names() -> None:
+    """The names are written once, beside the classes: the C source takes them from there (bind_audit).
+    `records` is also a field of Batch, which the C names in its BATCH_FIELDS (checked as slots at setup)."""
+    import dataclasses
+
+    from groupctl.log.batch import Batch
+
+    source = _FASTLOG_C.read_text()
+    batch_fields = {f.name for f in dataclasses.fields(Batch)}
+    spelled = [name for name in (*Auditor.COMPILED_CONTRACT, *Replay.COMPILED_CONTRACT)
+               if f'"{name}"' in source and name not in batch_fields]
+    assert spelled == []
+
+
+@COMPILED_LOOP_ONLY
+def test_the_compiled_audit_reads_the_names_the_contract_binds() -> None:
+    """Bound to a name the auditor does not have, the compiled path fails loudly (it reads what the
+    contract says, not names of its own); a contract of the wrong shape is refused."""
+    native = fast.module()
+    records = [offset_commit("g", "t", 0, n, BASE_TS + n) for n in range(3)]
+    data = b"".join(_plain(records, base_offset=i * 3) for i in range(3))
+    renamed = ("_commits_renamed", *Auditor.COMPILED_CONTRACT[1:])
+    try:
+        auditor = Auditor()
+        reader = iter_batches(data)
+        auditor.attach(reader)  # binds the real contract
+        native.bind_audit(renamed, Replay.COMPILED_CONTRACT)
+        with pytest.raises(AttributeError, match="_commits_renamed"):
+            for batch, recs in reader.decoded():
+                auditor.observe_batch(batch, recs)
+        with pytest.raises(TypeError, match="a tuple of 6"):
+            native.bind_audit(Auditor.COMPILED_CONTRACT[:-1], Replay.COMPILED_CONTRACT)
+        with pytest.raises(TypeError, match="is not a str"):
+            native.bind_audit(Auditor.COMPILED_CONTRACT, (1, *Replay.COMPILED_CONTRACT[1:]))
+    finally:
+        native.bind_audit(Auditor.COMPILED_CONTRACT, Replay.COMPILED_CONTRACT)
+    # bound again: the same audit goes through
+    auditor = Auditor()
+    reader = iter_batches(data)
+    auditor.attach(reader)
+    for batch, recs in reader.decoded():
+        auditor.observe_batch(batch, recs)
+    assert auditor.finish().totals["records"] == 9
+
+
+def _plain(records: list[SimpleRecord], base_offset: int) -> bytes:
+    from groupctl.log.writer import build_batch
+
+    return build_batch(records, base_offset=base_offset)

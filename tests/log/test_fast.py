@@ -9,7 +9,7 @@ import os
 import subprocess
 import sys
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from groupctl.dumps import audit_dumps
 from groupctl.errors import DecodeError
 from groupctl.log import fast
-from groupctl.log.audit import audit
 from groupctl.log.decode import FileDump, decoded_batches, open_inputs, segment_dump
 from groupctl.log.dumplog import write_dump_log
 from groupctl.log.jsonl import write_jsonl
@@ -54,8 +54,10 @@ def _bytes_dump(data: bytes) -> list[FileDump]:
     return [segment_dump("00000000000000000000.log", iter_batches(data, problems=problems), problems)]
 
 
-def _inputs(source: Path | bytes) -> list[FileDump]:
-    return _bytes_dump(source) if isinstance(source, bytes) else list(open_inputs([source]))
+def _inputs(source: Path | bytes) -> Iterable[FileDump]:
+    """The inputs, each read while it is the current one: open_inputs finishes a file's batches before it
+    opens the next, so a list of them would hold only dumps already read through."""
+    return _bytes_dump(source) if isinstance(source, bytes) else open_inputs([source])
 
 
 def _records(source: Path | bytes) -> list[Any]:
@@ -93,7 +95,7 @@ def _jsonl(source: Path | bytes, stream: type = io.StringIO) -> str:
 
 
 def _audit(source: Path | bytes) -> Any:
-    return audit(_inputs(source))
+    return audit_dumps(_inputs(source))
 
 
 def _both(read: Callable[[], Any]) -> tuple[Any, Any]:
@@ -372,24 +374,24 @@ def _audited(data: bytes, limit: int | None = None) -> tuple[Any, Any, int]:
 
     auditor = Auditor()
     dump = _bytes_dump(data)[0]
-    auditor.attach(dump.reader)
+    observer = auditor.batch_observer()
     if limit is not None and auditor._table is not None:
         auditor._table.limit = limit  # the table settles and empties itself when more keys come
     taken = 0
-    consume, consume_records = dump.reader.consume, dump.reader.consume_records
-    if consume is not None:
-        def counted(buf: Any, pos: int) -> int | None:
-            nonlocal taken
-            end = consume(buf, pos)
-            taken += end is not None
-            return end
+    if observer is not None:
+        class Counted:  # the auditor's observer, counting what it takes
+            def take_batches(self, buf: Any, pos: int) -> int | None:
+                nonlocal taken
+                end = observer.take_batches(buf, pos)
+                taken += end is not None
+                return end
 
-        def counted_records(*args: Any) -> bool:
-            nonlocal taken
-            took = consume_records(*args)
-            taken += took
-            return took
-        dump.reader.consume, dump.reader.consume_records = counted, counted_records
+            def take_records(self, *args: Any) -> bool:
+                nonlocal taken
+                took = observer.take_records(*args)
+                taken += took
+                return took
+        dump.reader.attach(Counted())
     for batch, records in dump.batches:
         auditor.observe_batch(batch, records)
     for problem in dump.problems:

@@ -655,3 +655,102 @@ def test_memory_does_not_grow_with_the_segment(tmp_path: Path) -> None:
     code, kib = r.stdout.split()
     assert code == "0", r.stderr
     assert int(kib) < 120 * 1024, f"peak RSS {int(kib) // 1024} MiB"
+
+
+# -- the observer interface and the decoded view ------------------------------------------------------
+
+
+class _Recorder:
+    """A BatchObserver that takes the batches starting at `take` (and the compressed ones whose records
+    start with base offset `take_records`), and records every offer."""
+
+    def __init__(self, take: dict[int, int] | None = None, take_records: int | None = None) -> None:
+        self.take = take or {}
+        self.take_records_at = take_records
+        self.offered: list[int] = []
+        self.records_offered: list[tuple[int, int]] = []
+
+    def take_batches(self, data, pos: int) -> int | None:
+        self.offered.append(pos)
+        return self.take.get(pos)
+
+    def take_records(self, buf, start, stop, count, base_offset, base_ts, max_ts, log_append_time) -> bool:
+        self.records_offered.append((base_offset, count))
+        return base_offset == self.take_records_at
+
+
+def _observed_dump() -> bytes:
+    """Plain, compressed, transactional and control batches, offsets 0-9."""
+    rec = [SimpleRecord(b"k", b"v", 1000), SimpleRecord(b"k2", b"v2", 1001)]
+    return b"".join([
+        build_batch(rec, base_offset=0),
+        build_batch(rec, base_offset=2, codec="gzip"),
+        build_batch(rec, base_offset=4, producer_id=7, producer_epoch=0, is_transactional=True),
+        build_control_batch("COMMIT", coordinator_epoch=0, producer_id=7, producer_epoch=0, timestamp=1002,
+                            base_offset=6),
+        build_batch(rec, base_offset=7, codec="lz4"),
+    ])
+
+
+def test_an_observer_is_offered_every_batch_position_and_the_plain_compressed_records() -> None:
+    """Declining everything changes nothing read; it is offered each batch's position, and the records of
+    the compressed batches without a producer id (not the transactional or control ones)."""
+    data = _observed_dump()
+    plain = list(iter_batches(data))
+    observer = _Recorder()
+    seen = list(BatchIterator(data, observer=observer))
+    assert seen == plain
+    assert observer.offered == [b.position for b in plain]
+    assert observer.records_offered == [(2, 2), (7, 2)]
+
+
+def test_what_an_observer_takes_is_not_yielded_and_reading_goes_on_after_it() -> None:
+    data = _observed_dump()
+    plain = list(iter_batches(data))
+    observer = _Recorder(take={plain[0].position: plain[1].position}, take_records=7)
+    reader = iter_batches(data)
+    reader.attach(observer)
+    assert [b.base_offset for b in reader] == [2, 4, 6]
+    assert observer.offered == [b.position for b in plain]  # from the end of the one taken on
+    assert observer.records_offered == [(2, 2), (7, 2)]
+    assert reader.problems == [] and reader.trailing_bytes == 0
+
+
+def test_an_observer_is_attached_before_reading_and_only_once() -> None:
+    data = _observed_dump()
+    reader = iter_batches(data)
+    first = _Recorder()
+    reader.attach(first)
+    reader.attach(first)  # the same one again is harmless
+    with pytest.raises(ValueError, match="has an observer already"):
+        reader.attach(_Recorder())
+    assert not reader.started
+    next(reader)
+    assert reader.started
+    with pytest.raises(ValueError, match="before the reader is iterated"):
+        reader.attach(first)
+
+
+def test_decoded_gives_every_batch_with_the_reference_decoding() -> None:
+    """`decoded()` yields each batch with decode_record's records, whether the loop decoded them in C or
+    the reader decodes them after; started by plain iteration, it goes on from where that stopped."""
+    from groupctl.log.decode import decode_record
+
+    data = mixed_dump(500)
+    reference = [(b, [decode_record(b, r) for r in b.records]) for b in iter_batches(data)]
+    assert len(reference) > 3
+    assert list(iter_batches(data).decoded()) == reference
+    reader = iter_batches(data)
+    first = next(reader)
+    assert [(first, [decode_record(first, r) for r in first.records]), *reader.decoded()] == reference
+    assert reader.finished and reader.trailing_bytes == 0
+
+
+def test_entries_interleave_problems_with_batches_read_by_the_one_loop() -> None:
+    data = _observed_dump()
+    damaged = bytearray(data)
+    damaged[79] ^= 0xFF  # the last value byte of the first batch: a CRC mismatch, its structure still parses
+    entries = list(iter_batches(bytes(damaged)).entries())
+    kinds = [type(e).__name__ for e in entries]
+    assert kinds[0] == "DecodeError" and "CRC mismatch" in entries[0].reason
+    assert [e.base_offset for e in entries if isinstance(e, Batch)] == [0, 2, 4, 6, 7]

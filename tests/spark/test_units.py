@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from groupctl.log.audit import Auditor, audit, merge
+from groupctl.dumps import audit_dumps
+from groupctl.log.audit import Auditor, merge
 from groupctl.log.decode import open_inputs
 from groupctl.spark.units import InputFile, independent_runs, local_files, partition_of, plan_units
 
@@ -39,7 +40,7 @@ def test_runs_put_units_with_shared_state_together(every_finding: list[Path]):
     assert runs == [range(0, 1), range(1, 2), range(2, 3), range(3, 4), range(4, 6), range(6, 7)]
     auditors = [parts[r.start] if len(r) == 1 else _audited([f for u in units[r.start:r.stop] for f in u.files])
                 for r in runs]
-    assert merge(auditors).finish() == audit(open_inputs(every_finding))
+    assert merge(auditors).finish() == audit_dumps(open_inputs(every_finding))
 
 
 def test_independent_runs():

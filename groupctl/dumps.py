@@ -1,0 +1,172 @@
+"""What the `dump groups` and `dump audit` commands do, as library calls over dump inputs.
+
+Rebuilding groups from a `__consumer_offsets` dump (replaying every record, noting which partition each
+group's records came from, describing the groups asked for) and auditing a dump are what a script or
+another front end needs as much as the CLI. Here they take the inputs as `FileDump`s (from
+`groupctl.log.decode.open_inputs`, or any reader of segments) and return model objects; they never
+print, so the CLI only parses, calls and renders.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import PurePath
+from typing import TYPE_CHECKING
+
+from groupctl.log.audit import Auditor, AuditReport
+
+if TYPE_CHECKING:
+    from groupctl.log.decode import FileDump
+    from groupctl.log.replay import Replay
+    from groupctl.model import GroupDescription
+
+__all__ = [
+    "OFFSETS_TOPIC",
+    "DumpGroups",
+    "ReplayedDump",
+    "Stray",
+    "audit_dumps",
+    "describe_dump_groups",
+    "replay_dumps",
+    "source_partition",
+]
+
+OFFSETS_TOPIC = "__consumer_offsets"
+_PARTITION_DIR = re.compile(OFFSETS_TOPIC + r"-(\d+)")
+
+
+def source_partition(path: str) -> int | None:
+    """The `__consumer_offsets` partition a file was read from: its directory's name (a segment in
+    `__consumer_offsets-7/`, or the file a kafka-dump-log text names in its `Dumping` line); None
+    when the path does not say (a pipe, a segment copied elsewhere)."""
+    parent = PurePath(path).parent.name
+    match = _PARTITION_DIR.fullmatch(parent)
+    return int(match.group(1)) if match else None
+
+
+# -- rebuilding groups -----------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class ReplayedDump:
+    """Every record of a dump replayed into one state, and where each group's records were read from.
+
+    `partitions` maps a group id to the `__consumer_offsets` partitions its records were read from, in
+    the order first seen; a group read only from inputs whose path names no partition has none.
+    """
+
+    replay: Replay
+    partitions: dict[str, list[int]] = field(default_factory=dict)
+
+
+def replay_dumps(dumps: Iterable[FileDump]) -> ReplayedDump:
+    """Replay every record of the inputs, in order, into one state (as the broker's loader would)."""
+    from groupctl.log.replay import Replay
+
+    replay = Replay()
+    apply = replay.apply
+    where: dict[str, list[int]] = {}
+    for dump in dumps:
+        partition = source_partition(dump.path)
+        groups: set[str | None] = set()
+        add = groups.add
+        for _batch, recs in dump.batches:
+            for rec in recs:
+                apply(rec)
+                key = rec[2]
+                if key is not None:
+                    add(key.data["group"] if key.type <= 2 else key.data.get("groupId"))
+        if partition is not None:
+            for group in groups:
+                if group is None:  # a key without its group id names no group to place
+                    continue
+                found = where.setdefault(group, [])
+                if partition not in found:
+                    found.append(partition)
+    return ReplayedDump(replay, where)
+
+
+@dataclass(frozen=True, slots=True)
+class Stray:
+    """A group whose records were read from other partitions than the one its id hashes to: the broker
+    looks for it only in `hashed`, so either the partition count or the directories' names are off."""
+
+    group_id: str
+    read_from: tuple[int, ...]
+    hashed: int
+
+
+@dataclass(slots=True)
+class DumpGroups:
+    """The groups asked for, described from a replayed dump.
+
+    `descriptions` are in the order asked (every group of the dump, in the replay's order, when none
+    was named); `missing` are the ids asked for that the dump does not hold; `strays` the described
+    groups read from another partition than the one their id hashes to.
+    """
+
+    descriptions: list[GroupDescription]
+    missing: list[str]
+    strays: list[Stray]
+
+
+def describe_dump_groups(
+    replayed: ReplayedDump,
+    wanted: Iterable[str] = (),
+    *,
+    partitions: int = 50,
+    topic_names: Mapping[str, str] | None = None,
+) -> DumpGroups:
+    """Describe the `wanted` groups (all when none is named) as they stand at the end of the dump.
+
+    KIP-848 records name topics by id: they are shown by the names the dump itself holds, then by
+    `topic_names` (id in base64url -> name) for the rest. A group's coordinator is the partition its
+    records were read from (the one its id hashes to with `partitions` when it was read from that
+    one too); `hashed_coordinator` is always the hashed one.
+    """
+    from groupctl.describe import describe_replayed
+    from groupctl.log.partitioning import partition_for
+    from groupctl.log.topic_ids import dump_topic_names
+
+    replay = replayed.replay
+    names = dict(topic_names or {})
+    names.update(dump_topic_names(replay))
+    asked = list(wanted)
+    existing = replay.group_ids()
+    missing = [g for g in asked if g not in existing]
+    selected = [g for g in asked if g not in missing] if asked else existing
+    descriptions = []
+    strays = []
+    for g in selected:
+        read_from = replayed.partitions.get(g, [])
+        hashed = partition_for(g, partitions)
+        shown = hashed if hashed in read_from else read_from[-1] if read_from else None
+        desc = describe_replayed(replay, g, topic_names=names,
+                                 coordinator=None if shown is None else f"{OFFSETS_TOPIC}-{shown}")
+        desc.hashed_coordinator = f"{OFFSETS_TOPIC}-{hashed}"
+        descriptions.append(desc)
+        if read_from and read_from != [hashed]:
+            strays.append(Stray(g, tuple(read_from), hashed))
+    return DumpGroups(descriptions, missing, strays)
+
+
+# -- auditing --------------------------------------------------------------------------------------
+
+
+def audit_dumps(dumps: Iterable[FileDump]) -> AuditReport:
+    """Audit whole inputs: every record of each dump, then that dump's problems (known once it is read).
+
+    Each segment reader is attached to the auditor first (`Auditor.attach`), so its plain batches of
+    offset commits take the compiled path when there is one.
+    """
+    auditor = Auditor()
+    observe_batch = auditor.observe_batch
+    for dump in dumps:
+        auditor.attach(dump.reader)
+        for batch, recs in dump.batches:
+            observe_batch(batch, recs)
+        for problem in dump.problems:
+            auditor.observe_problem(problem)
+    return auditor.finish()
