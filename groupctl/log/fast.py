@@ -16,13 +16,16 @@ __all__ = ["PURE_ENV", "available", "built", "describe", "forced", "module"]
 
 
 def _load() -> ModuleType:
-    from groupctl.log import _fastlog
+    import importlib
+
     from groupctl.log.batch import Batch, Record
     from groupctl.log.decode import DecodedRecord, decode_record
     from groupctl.protocol import primitives, records
     from groupctl.protocol.record_schemas import VALUE_SCHEMAS
     from groupctl.protocol.value_programs import value_programs
 
+    # By name: a type checker cannot read a built extension, and the module is whatever was compiled.
+    _fastlog = importlib.import_module("groupctl.log._fastlog")
     _fastlog.setup(
         Record, DecodedRecord, records.RecordKey, records.RecordValue, records._KEY_CACHE, primitives._UUID_CACHE,
         primitives.uuid_from_bytes, primitives.uuid_from_bytes(bytes(16)), decode_record, Batch,
