@@ -128,9 +128,9 @@ class _Lines:
 # ================================================================================================
 
 
-class _DecoderGen:
-    """Generates a decoder; with `cls` (a generated `Data` class) it builds instances of it and its
-    nested classes instead of dicts."""
+class _Gen:
+    """What both generators share: with `cls` (a generated `Data` class) the code works on instances
+    of it and of its nested classes instead of dicts; `classes` is the struct being generated, innermost last."""
 
     def __init__(self, unit: _Unit, version: int, flexible: bool, cls: type[Data] | None = None) -> None:
         self.u = unit
@@ -138,8 +138,11 @@ class _DecoderGen:
         self.flexible = flexible
         self.classes: list[type[Data]] = [cls] if cls is not None else []
 
+    def struct(self, fields: Sequence[Field]) -> str:
+        raise NotImplementedError
+
     def sub(self, f: Field) -> str:
-        """Generate the decoder of struct field `f` (its class is the current class's nested one)."""
+        """Generate the code of struct field `f` (its class is the current class's nested one)."""
         if not self.classes:
             return self.struct(f.fields or ())
         nested = self.classes[-1].nested(f.json_name)
@@ -149,6 +152,10 @@ class _DecoderGen:
             return self.struct(f.fields or ())
         finally:
             self.classes.pop()
+
+
+class _DecoderGen(_Gen):
+    """Generates a decoder: dicts, or instances of the generated classes."""
 
     # -- struct ----------------------------------------------------------------------------------
 
@@ -475,27 +482,12 @@ def compile_decoder(
 # ================================================================================================
 
 
-class _EncoderGen:
-    """Generates an encoder; with `cls` it reads the fields of `cls` instances instead of dicts."""
+class _EncoderGen(_Gen):
+    """Generates an encoder: of dicts, or of instances of the generated classes."""
 
     def __init__(self, unit: _Unit, msg: Message, version: int, flexible: bool, cls: type[Data] | None = None) -> None:
-        self.u = unit
+        super().__init__(unit, version, flexible, cls)
         self.msg = msg
-        self.version = version
-        self.flexible = flexible
-        self.classes: list[type[Data]] = [cls] if cls is not None else []
-
-    def sub(self, f: Field) -> str:
-        """Generate the encoder of struct field `f`."""
-        if not self.classes:
-            return self.struct(f.fields or ())
-        nested = self.classes[-1].nested(f.json_name)
-        assert nested is not None, f.name
-        self.classes.append(nested)
-        try:
-            return self.struct(f.fields or ())
-        finally:
-            self.classes.pop()
 
     def typed_default(self, f: Field) -> Any:
         """The default of `f` as the instances hold it (a struct's is an instance of its class)."""
