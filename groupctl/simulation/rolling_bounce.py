@@ -292,11 +292,11 @@ class RollingBounce(VirtualTimeDriver):
                 current = state.current.get(c.member_id)
                 if current is None:
                     return False
-                assigned = assignment_map(current["assignedPartitions"])
+                assigned = assignment_map(current.assigned_partitions)
                 if isinstance(c, ConsumerClient):
-                    if c.epoch != current["memberEpoch"] or c.owned_ids != assigned:
+                    if c.epoch != current.member_epoch or c.owned_ids != assigned:
                         return False
-                elif c.state != STABLE or c.generation != current["memberEpoch"] or c.owned != self.names(assigned):
+                elif c.state != STABLE or c.generation != current.member_epoch or c.owned != self.names(assigned):
                     return False
             return True
         group = self.coord.classic.groups.get(GROUP_ID)
