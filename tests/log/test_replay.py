@@ -28,6 +28,14 @@ from groupctl.log.synthetic import (
 )
 from groupctl.log.writer import SimpleRecord, build_batch, build_control_batch
 from groupctl.model import TopicPartition
+from groupctl.protocol.data.records import (
+    ConsumerGroupCurrentMemberAssignmentValue,
+    ConsumerGroupMemberMetadataValue,
+    ConsumerGroupPartitionMetadataValue,
+    ConsumerGroupRegularExpressionValue,
+    ConsumerGroupTargetAssignmentMemberValue,
+    MemberMetadata,
+)
 from groupctl.protocol.primitives import uuid_to_kafka
 from groupctl.protocol.record_schemas import EARLY_ACCESS_VALUE_SCHEMAS
 from groupctl.protocol.records import encode_key, encode_value
@@ -323,6 +331,42 @@ def test_consumer_group_stable_with_epochs_members_and_topic_names():
     assert desc.converged and [o.offset for o in desc.offsets] == [9]
     # Without a name for the topic id, the id (Kafka's base64url form) stands in.
     assert describe_replayed(replay, "cg").members[1].assignment[0] == TopicPartition(TOPIC_B64, 0)
+
+
+def test_each_group_record_is_kept_as_its_generated_class():
+    """One type per record from the log to the state: what the state holds is what the record decodes to."""
+    topics = {"topics": [{"topicId": TOPIC_ID, "topicName": "orders", "numPartitions": 4, "partitionMetadata": []}]}
+    regex = "orders-.*"
+    log = Log().add(*consumer_group_records("cg", 3, CG_MEMBERS, "orders-eu", TOPIC_ID, TS, regex=regex))
+    replay = log.add(record(4, {"groupId": "cg"}, 0, topics)).replay()
+    state = replay.consumer["cg"]
+    for member_id in ("m0", "m1"):
+        for held, cls in ((state.members, ConsumerGroupMemberMetadataValue),
+                          (state.targets, ConsumerGroupTargetAssignmentMemberValue),
+                          (state.current, ConsumerGroupCurrentMemberAssignmentValue)):
+            assert type(held[member_id]) is cls
+    assert type(state.regexes[regex]) is ConsumerGroupRegularExpressionValue
+    assert type(state.partition_metadata) is ConsumerGroupPartitionMetadataValue
+    # ... equal to the class built from the decoded value itself
+    (rec,) = [r for r in log.records() if r.key is not None and r.key.type == 5 and r.key.data["memberId"] == "m1"]
+    assert state.members["m1"] == ConsumerGroupMemberMetadataValue.from_dict(rec.value.data)
+    assert state.members["m1"].instance_id == "static-1" and state.members["m1"].subscribed_topic_regex == regex
+    classic = Log().add(classic_group("shop", 7, MEMBERS, ["orders"], TS)).replay().classic["shop"]
+    assert {type(m) for m in classic.raw_members} == {MemberMetadata}
+    assert [m.metadata for m in classic.members] == classic.raw_members
+
+
+def test_replays_that_differ_in_one_member_field_are_unequal():
+    """Equality reads every field of the record classes (how a coordinator rebuilt from its log is checked)."""
+    def member(rack: str) -> SimpleRecord:
+        return record(5, member_key("m9"), 0, {
+            "instanceId": None, "rackId": rack, "clientId": "c", "clientHost": "/h", "subscribedTopicNames": ["a"],
+            "subscribedTopicRegex": None, "rebalanceTimeoutMs": 1000, "serverAssignor": None,
+            "classicMemberMetadata": None})
+
+    assert cg_log().add(member("r1")).replay() == cg_log().add(member("r1")).replay()
+    assert cg_log().add(member("r1")).replay() != cg_log().add(member("r2")).replay()
+    assert cg_log().add(current("m0", 5, [1, 2])).replay() != cg_log().add(current("m0", 5, [1])).replay()
 
 
 def test_consumer_group_assigning_when_the_group_epoch_is_ahead():
