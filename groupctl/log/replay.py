@@ -17,9 +17,10 @@ a group rebuilt from a dump is the group the broker would load from it:
 
 Offset commits are kept as the decoded values (`OffsetEntry` reads their dicts on demand), so the
 hot path is a few dict operations per record. Group records (types 2-8, 16) become the generated
-record classes (`groupctl.protocol.data.records`, `Cls.from_dict` of the decoded dict): one type per
-record from the log to the state, read by attribute. This module only folds: reading the state as
-model objects (`GroupDescription`) is `groupctl.describe`'s job.
+record classes (`groupctl.protocol.data.records`, `Cls.from_dict` of the decoded dict, as
+`record_values` builds it): one type per record from the log to the state, read by attribute.
+This module only folds: reading the state as model objects (`GroupDescription`) is
+`groupctl.describe`'s job.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from groupctl.log.decode import DecodedRecord
+from groupctl.log.record_values import value_reader
 from groupctl.model import GroupState, MemberState
 from groupctl.protocol.consumer_protocol import PROTOCOL_TYPE
 from groupctl.protocol.data.records import (
@@ -64,6 +66,13 @@ DEFAULT_ASSIGNOR = "uniform"
 SKIPPED_TYPES = frozenset(range(9, 16)) | frozenset(range(17, 25))
 _UNKNOWN_PREFIX = "Unknown record type "
 _new_entry = tuple.__new__  # an OffsetEntry without NamedTuple's keyword-handling __new__ (hot path)
+#: Each group record value class's compiled reader (`Cls.from_dict`'s result, faster).
+_READ: dict[type, Callable[[dict], Any]] = {cls: value_reader(cls) for cls in (
+    GroupMetadataValue, ConsumerGroupMetadataValue, ConsumerGroupPartitionMetadataValue,
+    ConsumerGroupMemberMetadataValue, ConsumerGroupTargetAssignmentMetadataValue,
+    ConsumerGroupTargetAssignmentMemberValue, ConsumerGroupCurrentMemberAssignmentValue,
+    ConsumerGroupRegularExpressionValue,
+)}
 
 
 class OffsetEntry(NamedTuple):
@@ -424,7 +433,7 @@ class Replay:
         if value is None:
             self.classic.pop(group, None)
             return
-        v: GroupMetadataValue = GroupMetadataValue.from_dict(value.data)
+        v: GroupMetadataValue = _READ[GroupMetadataValue](value.data)
         self.classic[group] = ClassicGroupState(
             v.protocol_type, v.generation, v.protocol, v.leader, v.current_state_timestamp, v.members, log_offset,
         )
@@ -444,7 +453,7 @@ class Replay:
             if self.consumer.pop(group, None) is not None:
                 self._simple.discard(group)
             return
-        metadata: ConsumerGroupMetadataValue = ConsumerGroupMetadataValue.from_dict(value.data)
+        metadata: ConsumerGroupMetadataValue = _READ[ConsumerGroupMetadataValue](value.data)
         state = self._consumer_group(group)
         state.epoch = metadata.epoch
         state.metadata_hash = metadata.metadata_hash
@@ -453,7 +462,7 @@ class Replay:
     def _partition_metadata(self, kd: dict, value: Any, log_offset: int) -> None:
         group = kd["groupId"]
         if value is not None:
-            metadata: ConsumerGroupPartitionMetadataValue = ConsumerGroupPartitionMetadataValue.from_dict(value.data)
+            metadata: ConsumerGroupPartitionMetadataValue = _READ[ConsumerGroupPartitionMetadataValue](value.data)
             self._consumer_group(group).partition_metadata = metadata
             for topic in metadata.topics:
                 self.topic_names[topic.topic_id] = topic.topic_name
@@ -463,7 +472,7 @@ class Replay:
     def _member_metadata(self, kd: dict, value: Any, log_offset: int) -> None:
         group, member = kd["groupId"], kd["memberId"]
         if value is not None:
-            self._consumer_group(group).members[member] = ConsumerGroupMemberMetadataValue.from_dict(value.data)
+            self._consumer_group(group).members[member] = _READ[ConsumerGroupMemberMetadataValue](value.data)
         elif (state := self.consumer.get(group)) is not None:
             state.members.pop(member, None)
             state.current.pop(member, None)
@@ -472,7 +481,7 @@ class Replay:
         group = kd["groupId"]
         if value is not None:
             target: ConsumerGroupTargetAssignmentMetadataValue = (
-                ConsumerGroupTargetAssignmentMetadataValue.from_dict(value.data))
+                _READ[ConsumerGroupTargetAssignmentMetadataValue](value.data))
             self._consumer_group(group).assignment_epoch = target.assignment_epoch
         elif (state := self.consumer.get(group)) is not None:
             state.assignment_epoch = -1
@@ -480,7 +489,7 @@ class Replay:
     def _target_member(self, kd: dict, value: Any, log_offset: int) -> None:
         group, member = kd["groupId"], kd["memberId"]
         if value is not None:
-            self._consumer_group(group).targets[member] = ConsumerGroupTargetAssignmentMemberValue.from_dict(value.data)
+            self._consumer_group(group).targets[member] = _READ[ConsumerGroupTargetAssignmentMemberValue](value.data)
         elif (state := self.consumer.get(group)) is not None:
             state.targets.pop(member, None)
 
@@ -488,7 +497,7 @@ class Replay:
         group, member = kd["groupId"], kd["memberId"]
         if value is not None:
             current: ConsumerGroupCurrentMemberAssignmentValue = (
-                ConsumerGroupCurrentMemberAssignmentValue.from_dict(value.data))
+                _READ[ConsumerGroupCurrentMemberAssignmentValue](value.data))
             self._consumer_group(group).current[member] = current
             return
         state = self.consumer.get(group)
@@ -505,7 +514,7 @@ class Replay:
         group = kd["groupId"]
         if value is not None:
             self._consumer_group(group).regexes[kd["regularExpression"]] = (
-                ConsumerGroupRegularExpressionValue.from_dict(value.data))
+                _READ[ConsumerGroupRegularExpressionValue](value.data))
         elif (state := self.consumer.get(group)) is not None:
             state.regexes.pop(kd["regularExpression"], None)
 

@@ -121,7 +121,7 @@ def advance(groups: ConsumerGroups, group: ConsumerGroupState | None, idx: Group
     known = group if group is not None else _NO_GROUP
     epoch = known.epoch
     bump = epoch == 0
-    if updated != old:
+    if updated is not old and updated != old:
         records.append(rec.member_metadata(gid, member_id, updated))
         if set(updated.subscribed_topic_names) != set(old.subscribed_topic_names):
             bump = True
@@ -245,23 +245,34 @@ def _checked(req: HeartbeatRequest, group_id: str, member_id: str, old: Consumer
 
 
 def _updated_member(old: ConsumerGroupMemberMetadataValue, req: HeartbeatRequest) -> ConsumerGroupMemberMetadataValue:
-    """The member record after this heartbeat: what the request sent replaces, None keeps."""
-    updated = member_copy(old)
-    if req.instance_id is not None:
-        updated.instance_id = req.instance_id
-    if req.rack_id is not None:
-        updated.rack_id = req.rack_id
-    if req.rebalance_timeout_ms != -1:
-        updated.rebalance_timeout_ms = req.rebalance_timeout_ms
-    if req.server_assignor is not None:
-        updated.server_assignor = req.server_assignor
+    """The member record after this heartbeat: what the request sent replaces, None keeps. `old` itself
+    when nothing differs (a steady-state heartbeat), so the caller's `updated != old` is an identity check."""
+    changes: dict[str, object] = {}
+    if req.instance_id is not None and req.instance_id != old.instance_id:
+        changes["instance_id"] = req.instance_id
+    if req.rack_id is not None and req.rack_id != old.rack_id:
+        changes["rack_id"] = req.rack_id
+    if req.rebalance_timeout_ms != -1 and req.rebalance_timeout_ms != old.rebalance_timeout_ms:
+        changes["rebalance_timeout_ms"] = req.rebalance_timeout_ms
+    if req.server_assignor is not None and req.server_assignor != old.server_assignor:
+        changes["server_assignor"] = req.server_assignor
     if req.subscribed_topic_names is not None:
-        updated.subscribed_topic_names = sorted(set(req.subscribed_topic_names))
-    if req.subscribed_topic_regex is not None:
-        updated.subscribed_topic_regex = req.subscribed_topic_regex
-    updated.client_id = req.client_id
-    updated.client_host = req.client_host
-    updated.classic_member_metadata = None
+        names = sorted(set(req.subscribed_topic_names))
+        if names != old.subscribed_topic_names:
+            changes["subscribed_topic_names"] = names
+    if req.subscribed_topic_regex is not None and req.subscribed_topic_regex != old.subscribed_topic_regex:
+        changes["subscribed_topic_regex"] = req.subscribed_topic_regex
+    if req.client_id != old.client_id:
+        changes["client_id"] = req.client_id
+    if req.client_host != old.client_host:
+        changes["client_host"] = req.client_host
+    if old.classic_member_metadata is not None:
+        changes["classic_member_metadata"] = None
+    if not changes:
+        return old
+    updated = member_copy(old)
+    for attr, value in changes.items():
+        setattr(updated, attr, value)
     return updated
 
 
