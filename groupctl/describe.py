@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from groupctl.model import CommittedOffset, GroupDescription, GroupState, Member, MemberState, TopicPartition
 from groupctl.protocol.consumer_protocol import PROTOCOL_TYPE
@@ -24,7 +24,12 @@ from groupctl.protocol.primitives import uuid_to_kafka
 
 if TYPE_CHECKING:
     from groupctl.kafka.groups import ClassicGroupInfo, ConsumerGroupInfo
-    from groupctl.log.replay import ClassicGroupState, ConsumerGroupState, Replay
+    from groupctl.log.replay import ClassicGroupState, ConsumerGroupState, Replay, StoredClassicMember
+    from groupctl.protocol.data.records import (
+        ConsumerGroupMemberMetadataValue,
+        TopicPartitions,
+    )
+    from groupctl.protocol.data.records import TopicPartition as TargetTopicPartition
 
 __all__ = [
     "classic_description",
@@ -102,12 +107,13 @@ def classic_member_from_bytes(
     )
 
 
-def _stored_classic_member(m: dict) -> Member:
-    """A member of a GroupMetadataValue, from its `classic_member_view`."""
+def _stored_classic_member(m: StoredClassicMember) -> Member:
+    """A member of a GroupMetadataValue, its bytes decoded."""
+    meta = m.metadata
     return classic_member(
-        m["memberId"], m.get("groupInstanceId"), m.get("clientId", ""), m.get("clientHost", ""),
-        m.get("decodedSubscription"), sorted(assigned_partitions(m.get("decodedAssignment"))),
-        rebalance_timeout_ms=m.get("rebalanceTimeout", -1), session_timeout_ms=m.get("sessionTimeout"),
+        meta.member_id, meta.group_instance_id, meta.client_id, meta.client_host,
+        m.subscription, sorted(assigned_partitions(m.assignment)),
+        rebalance_timeout_ms=meta.rebalance_timeout, session_timeout_ms=meta.session_timeout,
     )
 
 
@@ -135,14 +141,14 @@ def classic_description(
 # -- from replayed state ---------------------------------------------------------------------------
 
 
-def stored_protocol(meta: Mapping[str, Any]) -> str:
+def stored_protocol(meta: ConsumerGroupMemberMetadataValue) -> str:
     """The protocol a KIP-848 member speaks, from its ConsumerGroupMemberMetadataValue: Kafka keeps
     `classicMemberMetadata` only for members that joined with JoinGroup (online migration), and writes
     an explicit null for the others. A record without the tagged field reads as an empty struct (no
     protocols) — how earlier groupctl releases wrote consumer members — and a JoinGroup always
     names a protocol, so such a member is a consumer-protocol one."""
-    classic = meta.get("classicMemberMetadata")
-    return "classic" if classic is not None and classic.get("supportedProtocols") else "consumer"
+    classic = meta.classic_member_metadata
+    return "classic" if classic is not None and classic.supported_protocols else "consumer"
 
 
 def replayed_mixed(state: ConsumerGroupState) -> bool:
@@ -212,34 +218,35 @@ def _replayed_consumer(group_id: str, state: ConsumerGroupState, offsets: list[C
             name = cache[topic_id] = names.get(text, text)
         return name
 
-    def partitions(tps: list[dict]) -> list[TopicPartition]:
-        return sorted(TopicPartition(topic(t["topicId"]), p) for t in tps for p in t["partitions"])
+    def partitions(tps: Iterable[TopicPartitions | TargetTopicPartition]) -> list[TopicPartition]:
+        return sorted(TopicPartition(topic(t.topic_id), p) for t in tps for p in t.partitions)
 
     members = []
     for mid in state.member_ids():
-        meta = state.members.get(mid) or {}
+        meta = state.members.get(mid)
         cur = state.current.get(mid)
-        classic = meta.get("classicMemberMetadata") if stored_protocol(meta) == "classic" else None
-        target = state.targets.get(mid, [])
+        classic = meta.classic_member_metadata if meta is not None and stored_protocol(meta) == "classic" else None
+        target = state.targets.get(mid)
         members.append(Member(
             member_id=mid,
-            instance_id=meta.get("instanceId"),
-            client_id=meta.get("clientId", ""),
-            host=meta.get("clientHost", ""),
-            protocol=stored_protocol(meta),
+            # A member with only a type-8 record: Kafka's builder defaults for the rest.
+            instance_id=meta.instance_id if meta is not None else None,
+            client_id=meta.client_id if meta is not None else "",
+            host=meta.client_host if meta is not None else "",
+            protocol=stored_protocol(meta) if meta is not None else "consumer",
             # A member without a type-8 record has Kafka's builder defaults: epoch 0, STABLE.
-            member_epoch=cur["memberEpoch"] if cur is not None else 0,
-            previous_member_epoch=cur["previousMemberEpoch"] if cur is not None else -1,
-            member_state=MemberState.name_of(cur["state"] if cur is not None else MemberState.STABLE),
-            assignment=partitions(cur["assignedPartitions"]) if cur is not None else [],
-            target_assignment=sorted(TopicPartition(topic(t), p) for t, p in target),
-            pending_revocation=partitions(cur["partitionsPendingRevocation"]) if cur is not None else [],
-            subscribed_topics=sorted(meta.get("subscribedTopicNames") or ()),
-            subscribed_regex=meta.get("subscribedTopicRegex"),
-            rack=meta.get("rackId"),
-            server_assignor=meta.get("serverAssignor"),
-            rebalance_timeout_ms=meta.get("rebalanceTimeoutMs"),
-            session_timeout_ms=classic.get("sessionTimeoutMs") if classic is not None else None,
+            member_epoch=cur.member_epoch if cur is not None else 0,
+            previous_member_epoch=cur.previous_member_epoch if cur is not None else -1,
+            member_state=MemberState.name_of(cur.state if cur is not None else MemberState.STABLE),
+            assignment=partitions(cur.assigned_partitions) if cur is not None else [],
+            target_assignment=partitions(target.topic_partitions) if target is not None else [],
+            pending_revocation=partitions(cur.partitions_pending_revocation) if cur is not None else [],
+            subscribed_topics=sorted(meta.subscribed_topic_names) if meta is not None else [],
+            subscribed_regex=meta.subscribed_topic_regex if meta is not None else None,
+            rack=meta.rack_id if meta is not None else None,
+            server_assignor=meta.server_assignor if meta is not None else None,
+            rebalance_timeout_ms=meta.rebalance_timeout_ms if meta is not None else None,
+            session_timeout_ms=classic.session_timeout_ms if classic is not None else None,
         ))
     return GroupDescription(
         group_id, "consumer", state.state(), protocol_type=PROTOCOL_TYPE, assignor=state.preferred_assignor(),

@@ -22,6 +22,7 @@ from groupctl.coordinator.runtime import Result
 from groupctl.log.writer import SegmentWriter, SimpleRecord
 from groupctl.model import MemberState
 from groupctl.protocol.consumer_protocol import encode_subscription
+from groupctl.protocol.data.records import ClassicMemberMetadata, ClassicProtocol, ConsumerGroupMemberMetadataValue
 
 TS = 1_767_225_600_000
 #: Kafka 4.0's own mixed group in ../shared/kafka-4.0-broker-vectors/live (group oracle-mixed on
@@ -41,15 +42,18 @@ class Joined:
     instance_id: str | None = None
 
 
-def member_value(topic: str, m: Joined) -> dict:
+def member_value(topic: str, m: Joined) -> ConsumerGroupMemberMetadataValue:
     """A ConsumerGroupMemberMetadataValue; classic members keep their JoinGroup protocols in it."""
     classic = None
     if m.classic:
         subscription = encode_subscription({"topics": [topic], "userData": None}, 0)
-        classic = {"sessionTimeoutMs": 45_000, "supportedProtocols": [{"name": "range", "metadata": subscription}]}
-    return {"instanceId": m.instance_id, "rackId": None, "clientId": m.client_id, "clientHost": "/127.0.0.1",
-            "subscribedTopicNames": [topic], "subscribedTopicRegex": None, "rebalanceTimeoutMs": 300_000,
-            "serverAssignor": None if m.classic else "uniform", "classicMemberMetadata": classic}
+        classic = ClassicMemberMetadata(session_timeout_ms=45_000,
+                                        supported_protocols=[ClassicProtocol(name="range", metadata=subscription)])
+    return ConsumerGroupMemberMetadataValue(
+        instance_id=m.instance_id, rack_id=None, client_id=m.client_id, client_host="/127.0.0.1",
+        subscribed_topic_names=[topic], subscribed_topic_regex=None, rebalance_timeout_ms=300_000,
+        server_assignor=None if m.classic else "uniform", classic_member_metadata=classic,
+    )
 
 
 def group_records(group: str, topic: str, topic_id: uuid.UUID, members: Sequence[Joined], epoch: int) -> list[Record]:

@@ -31,6 +31,9 @@ from groupctl.log.synthetic import BASE_TS, consumer_group_records, offset_commi
 from groupctl.log.writer import SimpleRecord, build_batch
 from groupctl.model import Member, TopicPartition
 from groupctl.protocol.consumer_protocol import encode_assignment, encode_subscription
+from groupctl.protocol.data.records import (
+    ConsumerGroupMemberMetadataValue,
+)
 from groupctl.protocol.primitives import uuid_to_kafka
 from groupctl.protocol.records import encode_key, encode_value
 from tests.mixed_groups import GROUPS, ORACLE_CLASSIC, ORACLE_CONSUMER, group_records
@@ -183,10 +186,12 @@ def test_a_member_with_classic_metadata_speaks_classic_inside_a_consumer_group(g
 def test_the_protocol_is_read_from_the_member_metadata_alone() -> None:
     """Kafka writes an explicit null for consumer-protocol members; a record without the tagged field
     (earlier groupctl releases wrote them so) reads as an empty struct, which no JoinGroup can produce."""
-    assert stored_protocol({"classicMemberMetadata": None}) == stored_protocol({}) == "consumer"
-    assert stored_protocol({"classicMemberMetadata": {"sessionTimeoutMs": 0, "supportedProtocols": []}}) == "consumer"
+    member = ConsumerGroupMemberMetadataValue.from_dict
+    assert stored_protocol(member({"classicMemberMetadata": None})) == stored_protocol(member({})) == "consumer"
+    assert stored_protocol(member({"classicMemberMetadata": {"sessionTimeoutMs": 0, "supportedProtocols": []}})) \
+        == "consumer"
     classic = {"sessionTimeoutMs": 45000, "supportedProtocols": [{"name": "range", "metadata": b"\x00\x03"}]}
-    assert stored_protocol({"classicMemberMetadata": classic}) == "classic"
+    assert stored_protocol(member({"classicMemberMetadata": classic})) == "classic"
 
 
 # -- ConsumerGroupDescribe -------------------------------------------------------------------------

@@ -491,18 +491,18 @@ class LocalMembers(VirtualTimeDriver):
             return False
         for c in running:
             current = state.current.get(c.member_id)
-            if current is None or current["state"] != MemberState.STABLE \
-                    or current["memberEpoch"] != state.assignment_epoch:
+            if current is None or current.state != MemberState.STABLE \
+                    or current.member_epoch != state.assignment_epoch:
                 return False
-            assigned = assignment_map(current["assignedPartitions"])
+            assigned = assignment_map(current.assigned_partitions)
             if isinstance(c, ClassicClient):
                 # A classic-protocol member of a consumer group (online migration): its generation is its
                 # member epoch, and it owns what it was given once it has synced.
                 names = {(topic.name, p) for tid, ps in assigned.items() if (topic := self.coord.topics.by_id(tid))
                          for p in ps}
-                if c.state != CLIENT_STABLE or c.inbox or c.generation != current["memberEpoch"] or c.owned != names:
+                if c.state != CLIENT_STABLE or c.inbox or c.generation != current.member_epoch or c.owned != names:
                     return False
-            elif not isinstance(c, ConsumerClient) or c.epoch != current["memberEpoch"] or c.owned_ids != assigned:
+            elif not isinstance(c, ConsumerClient) or c.epoch != current.member_epoch or c.owned_ids != assigned:
                 return False
         return True
 
@@ -527,7 +527,8 @@ class LocalMembers(VirtualTimeDriver):
             members = {m.member_id: m.instance_id for m in g.members.values()}
             marks[gid] = _Mark("classic", g.state, g.generation, members)
         for gid, c in self.coord.state.consumer.items():
-            members = {mid: (c.members.get(mid) or {}).get("instanceId") for mid in c.member_ids()}
+            members = {mid: meta.instance_id if (meta := c.members.get(mid)) is not None else None
+                       for mid in c.member_ids()}
             marks[gid] = _Mark("consumer", c.state(), c.epoch, members)
         return marks
 

@@ -157,9 +157,10 @@ class Coordinator:
             for member_id in group.member_ids():
                 self.consumer.schedule_session_timeout(group_id, member_id)
                 current = group.current.get(member_id)
-                if current is not None and current["state"] == MemberState.UNREVOKED_PARTITIONS:
-                    rebalance = (group.members.get(member_id) or {}).get("rebalanceTimeoutMs", -1)
-                    self.consumer.schedule_rebalance_timeout(group_id, member_id, current["memberEpoch"], rebalance)
+                if current is not None and current.state == MemberState.UNREVOKED_PARTITIONS:
+                    meta = group.members.get(member_id)
+                    rebalance = meta.rebalance_timeout_ms if meta is not None else -1
+                    self.consumer.schedule_rebalance_timeout(group_id, member_id, current.member_epoch, rebalance)
 
     def rebuild(self) -> Coordinator:
         """A new coordinator loaded from this one's log (failover), sharing clock, ids, topics, configs."""

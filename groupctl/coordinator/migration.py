@@ -27,7 +27,7 @@ from groupctl.coordinator.consumer import ConsumerGroups, HeartbeatRequest, Hear
 from groupctl.coordinator.consumer import records as rec
 from groupctl.coordinator.consumer.classic_requests import assignment_bytes, classic_metadata
 from groupctl.coordinator.consumer.heartbeat import heartbeat as consumer_heartbeat
-from groupctl.coordinator.consumer.membership import group_tombstones, uses_classic
+from groupctl.coordinator.consumer.membership import classic_metadata_of, group_tombstones, uses_classic
 from groupctl.coordinator.consumer.reconcile import MemberAssignment
 from groupctl.coordinator.consumer.validation import validate_request
 from groupctl.coordinator.log import MemoryLog, Record
@@ -42,6 +42,7 @@ from groupctl.coordinator.state import CoordinatorState
 from groupctl.errors import KAFKA_ERROR_CODES, DecodeError, KafkaError
 from groupctl.model import GroupState, MemberState
 from groupctl.protocol.consumer_protocol import PROTOCOL_TYPE, decode_assignment, decode_subscription
+from groupctl.protocol.data.records import ConsumerGroupMemberMetadataValue
 from groupctl.protocol.primitives import WireError
 
 if TYPE_CHECKING:
@@ -104,7 +105,7 @@ class Migration:
         """`convertToConsumerGroup`'s records (the classic tombstone first) and each member's session timeout."""
         gid = group.group_id
         generation = group.generation
-        members: list[tuple[str, dict, Assignment]] = []
+        members: list[tuple[str, ConsumerGroupMemberMetadataValue, Assignment]] = []
         for m in group.members.values():
             try:
                 assigned = self._assigned(m.assignment, gid)
@@ -112,12 +113,12 @@ class Migration:
                 subscription = decode_subscription(m.metadata(protocol))[1]
             except (DecodeError, WireError, ValueError, IndexError) as exc:
                 raise _cannot_upgrade(gid, "the embedded consumer protocol is malformed.") from exc
-            meta = {
-                "instanceId": m.instance_id, "rackId": subscription.get("rackId"), "clientId": m.client_id,
-                "clientHost": m.client_host, "subscribedTopicNames": sorted(set(subscription.get("topics") or ())),
-                "subscribedTopicRegex": None, "rebalanceTimeoutMs": m.rebalance_timeout_ms, "serverAssignor": None,
-                "classicMemberMetadata": classic_metadata(m.session_timeout_ms, m.protocols),
-            }
+            meta = ConsumerGroupMemberMetadataValue(
+                instance_id=m.instance_id, rack_id=subscription.get("rackId"), client_id=m.client_id,
+                client_host=m.client_host, subscribed_topic_names=sorted(set(subscription.get("topics") or ())),
+                subscribed_topic_regex=None, rebalance_timeout_ms=m.rebalance_timeout_ms, server_assignor=None,
+                classic_member_metadata=classic_metadata(m.session_timeout_ms, m.protocols),
+            )
             members.append((m.member_id, meta, assigned))
         records = [group_tombstone(gid)]
         records += [rec.member_metadata(gid, mid, meta) for mid, meta, _ in members]
@@ -186,7 +187,8 @@ class Migration:
 
     # -- downgrade --------------------------------------------------------------------------------------
 
-    def maybe_downgrade(self, group_id: str, leaving: list[str], joining: tuple[str, dict] | None) -> Result | None:
+    def maybe_downgrade(self, group_id: str, leaving: list[str],
+                        joining: tuple[str, ConsumerGroupMemberMetadataValue] | None) -> Result | None:
         """The conversion to a classic group when every member left after `leaving` (with `joining`, a static
         member replacing the consumer-protocol member `leaving[0]`) speaks classic; None otherwise."""
         rt = self.rt
@@ -195,12 +197,12 @@ class Migration:
         # member must speak the consumer protocol (`validateOnlineDowngradeWithReplacedMember`).
         if group is None or (joining is not None and uses_classic(group.members.get(leaving[0]))):
             return None
-        staying: list[tuple[str, dict, Assignment]] = []
+        staying: list[tuple[str, ConsumerGroupMemberMetadataValue, Assignment]] = []
         for member_id in group.member_ids():
             if member_id in leaving:
                 continue
             meta = group.members.get(member_id)
-            if not uses_classic(meta):
+            if meta is None or not uses_classic(meta):
                 return None
             staying.append((member_id, meta, group.targets_map(member_id)))
         if joining is not None:
@@ -220,28 +222,29 @@ class Migration:
         for member in classic.members.values():
             self.classic.reschedule_heartbeat(classic, member)
         out: Result = Result(None, records)
-        resubscribed = False
-        if joining is not None:
-            replaced = group.members.get(leaving[0])
-            resubscribed = replaced is not None and set(replaced.get("subscribedTopicNames") or ()) != set(
-                joining[1].get("subscribedTopicNames") or ())
+        replaced = group.members.get(leaving[0]) if joining is not None else None
+        resubscribed = replaced is not None and joining is not None and set(replaced.subscribed_topic_names) != set(
+            joining[1].subscribed_topic_names)
         if joining is None or resubscribed:
             self.classic.prepare_rebalance(classic, out)
         return out
 
-    def _classic_group(self, group_id: str, epoch: int, staying: list[tuple[str, dict, Assignment]]) -> ClassicGroup:
+    def _classic_group(self, group_id: str, epoch: int,
+                       staying: list[tuple[str, ConsumerGroupMemberMetadataValue, Assignment]]) -> ClassicGroup:
         """`ClassicGroup.fromConsumerGroup`: Stable at generation = group epoch, each member assigned its
         target in the assignment version of its own subscription."""
         group = ClassicGroup(group_id, GroupState.STABLE, None, epoch, PROTOCOL_TYPE, None, None, self.rt.now_ms())
         targets = {}
         for member_id, meta, target in staying:
-            classic = meta["classicMemberMetadata"]
-            rebalance = meta.get("rebalanceTimeoutMs", -1)
-            session = classic["sessionTimeoutMs"]
+            classic = classic_metadata_of(meta)
+            if classic is None:  # staying members speak the classic protocol: maybe_downgrade checks it
+                raise AssertionError(f"member {member_id} of group {group_id} does not speak the classic protocol")
+            rebalance = meta.rebalance_timeout_ms
+            session = classic.session_timeout_ms
             group.add(ClassicMember(
-                member_id, meta.get("instanceId"), meta.get("clientId") or "", meta.get("clientHost") or "",
+                member_id, meta.instance_id, meta.client_id, meta.client_host,
                 rebalance if rebalance != -1 else session, session, PROTOCOL_TYPE,
-                [(p["name"], bytes(p["metadata"])) for p in classic["supportedProtocols"]],
+                [(p.name, bytes(p.metadata)) for p in classic.supported_protocols],
             ))
             targets[member_id] = target
         group.protocol_name = group.select_protocol()

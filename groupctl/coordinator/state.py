@@ -14,6 +14,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from groupctl.log.replay import Replay
+from groupctl.protocol.data.records import (
+    ConsumerGroupCurrentMemberAssignmentValue,
+    ConsumerGroupMemberMetadataValue,
+    TopicPartitions,
+)
 from groupctl.protocol.member_bytes import current_held
 
 TopicPartitionKey = tuple[uuid.UUID, int]
@@ -33,12 +38,12 @@ class GroupIndex:
     names: dict[str, int] = field(default_factory=dict)  # topic name -> members subscribed by name
 
 
-def assignment_map(topic_partitions: Iterable[dict]) -> dict[uuid.UUID, frozenset[int]]:
-    """A record's TopicPartitions list as {topic id: partitions}."""
+def assignment_map(topic_partitions: Iterable[TopicPartitions]) -> dict[uuid.UUID, frozenset[int]]:
+    """A type-8 value's TopicPartitions list as {topic id: partitions}."""
     out: dict[uuid.UUID, frozenset[int]] = {}
     for tps in topic_partitions:
-        if tps["partitions"]:
-            out[tps["topicId"]] = out.get(tps["topicId"], frozenset()) | frozenset(tps["partitions"])
+        if tps.partitions:
+            out[tps.topic_id] = out.get(tps.topic_id, frozenset()) | frozenset(tps.partitions)
     return out
 
 
@@ -91,18 +96,18 @@ class CoordinatorState(Replay):
             self._release(idx, member, old_current)
 
     @staticmethod
-    def _unsubscribe(idx: GroupIndex, member_id: str, data: dict) -> None:
-        instance = data.get("instanceId")
+    def _unsubscribe(idx: GroupIndex, member_id: str, member: ConsumerGroupMemberMetadataValue) -> None:
+        instance = member.instance_id
         if instance is not None and idx.static.get(instance) == member_id:
             del idx.static[instance]
-        regex = data.get("subscribedTopicRegex")
+        regex = member.subscribed_topic_regex
         if regex:
             left = idx.regex_members.get(regex, 0) - 1
             if left > 0:
                 idx.regex_members[regex] = left
             else:
                 idx.regex_members.pop(regex, None)
-        for name in data.get("subscribedTopicNames") or ():
+        for name in member.subscribed_topic_names:
             left = idx.names.get(name, 0) - 1
             if left > 0:
                 idx.names[name] = left
@@ -110,14 +115,14 @@ class CoordinatorState(Replay):
                 idx.names.pop(name, None)
 
     @staticmethod
-    def _subscribe(idx: GroupIndex, member_id: str, data: dict) -> None:
-        instance = data.get("instanceId")
+    def _subscribe(idx: GroupIndex, member_id: str, member: ConsumerGroupMemberMetadataValue) -> None:
+        instance = member.instance_id
         if instance is not None:
             idx.static[instance] = member_id
-        regex = data.get("subscribedTopicRegex")
+        regex = member.subscribed_topic_regex
         if regex:
             idx.regex_members[regex] = idx.regex_members.get(regex, 0) + 1
-        for name in data.get("subscribedTopicNames") or ():
+        for name in member.subscribed_topic_names:
             idx.names[name] = idx.names.get(name, 0) + 1
 
     def _current_member(self, kd: dict, value: Any, log_offset: int) -> None:
@@ -133,7 +138,7 @@ class CoordinatorState(Replay):
             self._release(idx, member, old)
         new = state.current.get(member)
         if new is not None:
-            epoch = new["memberEpoch"]
+            epoch = new.member_epoch
             owners = idx.owners
             for tp in current_held(new):
                 holder = owners.get(tp)
@@ -144,7 +149,7 @@ class CoordinatorState(Replay):
                 owners[tp] = (member, epoch)
 
     @staticmethod
-    def _release(idx: GroupIndex, member_id: str, current: dict) -> None:
+    def _release(idx: GroupIndex, member_id: str, current: ConsumerGroupCurrentMemberAssignmentValue) -> None:
         owners = idx.owners
         for tp in current_held(current):
             holder = owners.get(tp)
@@ -162,5 +167,5 @@ class CoordinatorState(Replay):
         names = set(idx.names)
         for regex, resolved in state.regexes.items():
             if idx.regex_members.get(regex):
-                names.update(resolved["topics"])
+                names.update(resolved.topics)
         return names

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from groupctl.log.decode import DecodedRecord
     from groupctl.log.replay import Replay
     from groupctl.log.segment import BatchObserver
+    from groupctl.protocol.data.records import ConsumerGroupCurrentMemberAssignmentValue
 
 __all__ = ["RULES", "SEVERITIES", "AuditReport", "Auditor", "at_or_above", "merge"]
 
@@ -746,12 +747,12 @@ class Auditor:
             out += self._owned_twice(group, state.current)
             out += self._duplicate_ids(
                 group,
-                [(m, (meta or {}).get("instanceId")) for m, meta in state.members.items()],
+                [(m, meta.instance_id) for m, meta in state.members.items()],
                 lambda ids, g=group: self._member_evidence(g, ids, 0),
             )
         return out
 
-    def _owned_twice(self, group: str, current: dict[str, dict]) -> list[Finding]:
+    def _owned_twice(self, group: str, current: dict[str, ConsumerGroupCurrentMemberAssignmentValue]) -> list[Finding]:
         owners: dict[tuple[Any, int], list[str]] = {}
         for member_id, assignment in current.items():
             for tp in current_held(assignment):
@@ -802,22 +803,23 @@ class Auditor:
         """
         out = []
         for group, state in self._replay.classic.items():
-            pairs = [(str(m.get("memberId")), m.get("groupInstanceId")) for m in state.members]
+            pairs = [(m.member_id, m.group_instance_id) for m in state.raw_members]
             out += self._duplicate_ids(group, pairs, lambda _ids, o=state.log_offset: [o])
             if state.protocol_type != "consumer":
                 continue
             for member in state.members:
-                bad = [name for name, decoded in (("subscription", "decodedSubscription"),
-                                                   ("assignment", "decodedAssignment"))
-                       if member.get(decoded) is None and member.get(name)]
+                raw = {"subscription": member.metadata.subscription, "assignment": member.metadata.assignment}
+                bad = [name for name, decoded in (("subscription", member.subscription),
+                                                   ("assignment", member.assignment))
+                       if decoded is None and raw[name]]
                 if not bad:
                     continue
-                member_id = str(member.get("memberId"))
-                earlier = {name: reads_as_earlier_version(_EMBEDDED[name], member[name]) for name in bad}
+                member_id = member.metadata.member_id
+                earlier = {name: reads_as_earlier_version(_EMBEDDED[name], raw[name]) for name in bad}
                 evidence = {"memberId": member_id, "fields": bad, "logOffset": state.log_offset,
                             "generation": state.generation}
                 if all(v is not None for v in earlier.values()):
-                    labelled = sorted({v for name in bad if (v := version_of(member[name])) is not None})
+                    labelled = sorted({v for name in bad if (v := version_of(raw[name])) is not None})
                     evidence["readsAsVersions"] = [earlier[name] for name in bad]  # one per field
                     out.append(_finding(
                         "undecodable-subscription", group,

@@ -15,21 +15,37 @@ a group rebuilt from a dump is the group the broker would load from it:
   tombstones of a group that does not exist are ignored; a type-3 tombstone removes the group.
 * a committed offset with no group creates an empty "simple" classic group, as on the broker.
 
-State is kept as the decoded dicts, so `apply` is a few dict operations per record. This module
-only folds: reading the state as model objects (`GroupDescription`) is `groupctl.describe`'s job.
+Offset commits are kept as the decoded values (`OffsetEntry` reads their dicts on demand), so the
+hot path is a few dict operations per record. Group records (types 2-8, 16) become the generated
+record classes (`groupctl.protocol.data.records`, `Cls.from_dict` of the decoded dict, as
+`record_values` builds it): one type per record from the log to the state, read by attribute.
+This module only folds: reading the state as model objects (`GroupDescription`) is
+`groupctl.describe`'s job.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
 from groupctl.log.decode import DecodedRecord
+from groupctl.log.record_values import value_reader
 from groupctl.model import GroupState, MemberState
 from groupctl.protocol.consumer_protocol import PROTOCOL_TYPE
-from groupctl.protocol.member_bytes import classic_member_view
+from groupctl.protocol.data.records import (
+    ConsumerGroupCurrentMemberAssignmentValue,
+    ConsumerGroupMemberMetadataValue,
+    ConsumerGroupMetadataValue,
+    ConsumerGroupPartitionMetadataValue,
+    ConsumerGroupRegularExpressionValue,
+    ConsumerGroupTargetAssignmentMemberValue,
+    ConsumerGroupTargetAssignmentMetadataValue,
+    GroupMetadataValue,
+    MemberMetadata,
+)
+from groupctl.protocol.member_bytes import decode_member_bytes
 
 __all__ = [
     "DEFAULT_ASSIGNOR",
@@ -38,6 +54,7 @@ __all__ = [
     "ConsumerGroupState",
     "OffsetEntry",
     "Replay",
+    "StoredClassicMember",
 ]
 
 NO_PRODUCER_ID = -1
@@ -50,6 +67,13 @@ DEFAULT_ASSIGNOR = "uniform"
 SKIPPED_TYPES = frozenset(range(9, 16)) | frozenset(range(17, 25))
 _UNKNOWN_PREFIX = "Unknown record type "
 _new_entry = tuple.__new__  # an OffsetEntry without NamedTuple's keyword-handling __new__ (hot path)
+#: Each group record value class's compiled reader (`Cls.from_dict`'s result, faster).
+_READ: dict[type, Callable[[dict], Any]] = {cls: value_reader(cls) for cls in (
+    GroupMetadataValue, ConsumerGroupMetadataValue, ConsumerGroupPartitionMetadataValue,
+    ConsumerGroupMemberMetadataValue, ConsumerGroupTargetAssignmentMetadataValue,
+    ConsumerGroupTargetAssignmentMemberValue, ConsumerGroupCurrentMemberAssignmentValue,
+    ConsumerGroupRegularExpressionValue,
+)}
 
 
 class OffsetEntry(NamedTuple):
@@ -91,15 +115,27 @@ class OffsetEntry(NamedTuple):
         return topic_id if topic_id is not None and topic_id.int else None
 
 
+@dataclass(slots=True, frozen=True)
+class StoredClassicMember:
+    """A GroupMetadataValue member with its consumer-protocol bytes decoded.
+
+    `subscription` and `assignment` are the decoded ConsumerProtocolSubscription / Assignment (dicts),
+    None when the group does not use the consumer protocol or the bytes do not decode (Kafka then
+    leaves them undecoded too).
+    """
+
+    metadata: MemberMetadata
+    subscription: dict | None
+    assignment: dict | None
+
+
 @dataclass(slots=True, eq=False)
 class ClassicGroupState:
-    """The latest GroupMetadataValue (type 2) of a group.
+    """A classic group as its latest GroupMetadataValue (type 2) leaves it.
 
-    `raw_members` are the value's member dicts as decoded. `members` are copies of them plus
-    `decodedSubscription` and `decodedAssignment`: the consumer-protocol bytes decoded (dicts), None
-    when the group does not use the consumer protocol or the bytes do not decode (Kafka then leaves
-    them undecoded too). They are decoded on first use: most values are replaced by a newer one
-    before anyone looks, and decoding costs far more than replaying.
+    `raw_members` are the value's members as recorded. `members` are the same members with their
+    consumer-protocol bytes decoded, on first use: most values are replaced by a newer one before
+    anyone looks, and decoding costs far more than replaying.
     """
 
     protocol_type: str
@@ -107,16 +143,17 @@ class ClassicGroupState:
     protocol: str | None
     leader: str | None
     current_state_timestamp: int
-    raw_members: list[dict]
+    raw_members: list[MemberMetadata]
     log_offset: int
-    _members: list[dict] | None = field(default=None, repr=False)
+    _members: list[StoredClassicMember] | None = field(default=None, repr=False)
 
     @property
-    def members(self) -> list[dict]:
-        """The member dicts with their consumer-protocol bytes decoded (once, on first use)."""
+    def members(self) -> list[StoredClassicMember]:
+        """The members with their consumer-protocol bytes decoded (once, on first use)."""
         if self._members is None:
             consumer = self.protocol_type == PROTOCOL_TYPE
-            self._members = [classic_member_view(m, consumer) for m in self.raw_members]
+            self._members = [StoredClassicMember(m, *decode_member_bytes(m.subscription, m.assignment, consumer))
+                             for m in self.raw_members]
         return self._members
 
     def _key(self) -> tuple:
@@ -134,7 +171,8 @@ class ClassicGroupState:
 
 @dataclass(slots=True)
 class ConsumerGroupState:
-    """A KIP-848 group as records 3-8 and 16 leave it; the values are kept as decoded.
+    """A KIP-848 group as records 3-8 and 16 leave it: several records, so a class of its own, holding
+    each record's value as its generated class.
 
     Kafka's member set is the union of `members` (type 5) and `current` (type 8): either record
     creates the member. A current-assignment tombstone leaves the member at epoch -1 with nothing
@@ -144,19 +182,23 @@ class ConsumerGroupState:
     has_metadata: bool = False  # a type-3 record was seen (False: an orphan made of member records)
     epoch: int = 0  # group epoch (Kafka's TimelineInteger starts at 0)
     assignment_epoch: int = 0  # target assignment epoch: 0 until type 6, -1 after its tombstone
-    members: dict[str, dict] = field(default_factory=dict)  # memberId -> type-5 value data
-    targets: dict[str, list[tuple[uuid.UUID, int]]] = field(default_factory=dict)  # memberId -> type 7
-    current: dict[str, dict] = field(default_factory=dict)  # memberId -> type-8 value data
-    regexes: dict[str, dict] = field(default_factory=dict)  # regex -> type-16 value data
-    partition_metadata: dict | None = None  # type-4 value data (deprecated in 4.1, still replayed)
+    members: dict[str, ConsumerGroupMemberMetadataValue] = field(default_factory=dict)  # memberId -> type 5
+    targets: dict[str, ConsumerGroupTargetAssignmentMemberValue] = field(default_factory=dict)  # memberId -> type 7
+    current: dict[str, ConsumerGroupCurrentMemberAssignmentValue] = field(default_factory=dict)  # memberId -> type 8
+    regexes: dict[str, ConsumerGroupRegularExpressionValue] = field(default_factory=dict)  # regex -> type 16
+    partition_metadata: ConsumerGroupPartitionMetadataValue | None = None  # type 4 (deprecated in 4.1, replayed)
     metadata_hash: int = 0  # type-3 MetadataHash (4.1+): what the subscribed topics looked like
 
     def targets_map(self, member_id: str) -> dict[uuid.UUID, frozenset[int]]:
         """A member's target assignment as {topic id: partitions} (empty when it has none)."""
-        out: dict[uuid.UUID, set[int]] = {}
-        for topic_id, partition in self.targets.get(member_id, ()):
-            out.setdefault(topic_id, set()).add(partition)
-        return {t: frozenset(ps) for t, ps in out.items()}
+        target = self.targets.get(member_id)
+        if target is None:
+            return {}
+        out: dict[uuid.UUID, frozenset[int]] = {}
+        for tps in target.topic_partitions:
+            if tps.partitions:
+                out[tps.topic_id] = out.get(tps.topic_id, frozenset()) | frozenset(tps.partitions)
+        return out
 
     def member_ids(self) -> list[str]:
         """Every member Kafka would list, sorted."""
@@ -173,7 +215,7 @@ class ConsumerGroupState:
         for mid in ids:
             cur = self.current.get(mid)
             # A member without a type-8 record has Kafka's builder defaults: epoch 0, STABLE.
-            epoch, state = (cur["memberEpoch"], cur["state"]) if cur is not None else (0, MemberState.STABLE)
+            epoch, state = (cur.member_epoch, cur.state) if cur is not None else (0, MemberState.STABLE)
             if state != MemberState.STABLE or epoch != target:
                 return GroupState.RECONCILING
         return GroupState.STABLE
@@ -182,12 +224,13 @@ class ConsumerGroupState:
         """The server assignor most members ask for (ties: the first by name), else Kafka's default."""
         return preferred_assignor(self.members.values())
 
-
-def preferred_assignor(members: Iterable[Mapping], default: str = DEFAULT_ASSIGNOR) -> str:
+def preferred_assignor(
+    members: Iterable[ConsumerGroupMemberMetadataValue], default: str = DEFAULT_ASSIGNOR
+) -> str:
     """The ServerAssignor most of these type-5 member values name (ties: the first by name), else `default`."""
     counts: dict[str, int] = {}
     for meta in members:
-        name = meta.get("serverAssignor")
+        name = meta.server_assignor
         if name is not None:
             counts[name] = counts.get(name, 0) + 1
     if not counts:
@@ -394,10 +437,9 @@ class Replay:
         if value is None:
             self.classic.pop(group, None)
             return
-        v = value.data
+        v: GroupMetadataValue = _READ[GroupMetadataValue](value.data)
         self.classic[group] = ClassicGroupState(
-            v["protocolType"], v["generation"], v.get("protocol"), v.get("leader"), v.get("currentStateTimestamp", -1),
-            v["members"], log_offset,
+            v.protocol_type, v.generation, v.protocol, v.leader, v.current_state_timestamp, v.members, log_offset,
         )
 
     def _consumer_group(self, group: str) -> ConsumerGroupState:
@@ -415,24 +457,26 @@ class Replay:
             if self.consumer.pop(group, None) is not None:
                 self._simple.discard(group)
             return
+        metadata: ConsumerGroupMetadataValue = _READ[ConsumerGroupMetadataValue](value.data)
         state = self._consumer_group(group)
-        state.epoch = value.data["epoch"]
-        state.metadata_hash = value.data.get("metadataHash", 0)
+        state.epoch = metadata.epoch
+        state.metadata_hash = metadata.metadata_hash
         state.has_metadata = True
 
     def _partition_metadata(self, kd: dict, value: Any, log_offset: int) -> None:
         group = kd["groupId"]
         if value is not None:
-            self._consumer_group(group).partition_metadata = value.data
-            for topic in value.data.get("topics") or ():
-                self.topic_names[topic["topicId"]] = topic["topicName"]
+            metadata: ConsumerGroupPartitionMetadataValue = _READ[ConsumerGroupPartitionMetadataValue](value.data)
+            self._consumer_group(group).partition_metadata = metadata
+            for topic in metadata.topics:
+                self.topic_names[topic.topic_id] = topic.topic_name
         elif (state := self.consumer.get(group)) is not None:
             state.partition_metadata = None
 
     def _member_metadata(self, kd: dict, value: Any, log_offset: int) -> None:
         group, member = kd["groupId"], kd["memberId"]
         if value is not None:
-            self._consumer_group(group).members[member] = value.data
+            self._consumer_group(group).members[member] = _READ[ConsumerGroupMemberMetadataValue](value.data)
         elif (state := self.consumer.get(group)) is not None:
             state.members.pop(member, None)
             state.current.pop(member, None)
@@ -440,40 +484,41 @@ class Replay:
     def _target_epoch(self, kd: dict, value: Any, log_offset: int) -> None:
         group = kd["groupId"]
         if value is not None:
-            self._consumer_group(group).assignment_epoch = value.data["assignmentEpoch"]
+            target: ConsumerGroupTargetAssignmentMetadataValue = (
+                _READ[ConsumerGroupTargetAssignmentMetadataValue](value.data))
+            self._consumer_group(group).assignment_epoch = target.assignment_epoch
         elif (state := self.consumer.get(group)) is not None:
             state.assignment_epoch = -1
 
     def _target_member(self, kd: dict, value: Any, log_offset: int) -> None:
         group, member = kd["groupId"], kd["memberId"]
         if value is not None:
-            self._consumer_group(group).targets[member] = [
-                (tps["topicId"], p) for tps in value.data["topicPartitions"] for p in tps["partitions"]
-            ]
+            self._consumer_group(group).targets[member] = _READ[ConsumerGroupTargetAssignmentMemberValue](value.data)
         elif (state := self.consumer.get(group)) is not None:
             state.targets.pop(member, None)
 
     def _current_member(self, kd: dict, value: Any, log_offset: int) -> None:
         group, member = kd["groupId"], kd["memberId"]
         if value is not None:
-            self._consumer_group(group).current[member] = value.data
+            current: ConsumerGroupCurrentMemberAssignmentValue = (
+                _READ[ConsumerGroupCurrentMemberAssignmentValue](value.data))
+            self._consumer_group(group).current[member] = current
             return
         state = self.consumer.get(group)
         if state is None or (member not in state.members and member not in state.current):
             return
         previous = state.current.get(member)
-        state.current[member] = {
-            "memberEpoch": LEAVE_GROUP_MEMBER_EPOCH,
-            "previousMemberEpoch": LEAVE_GROUP_MEMBER_EPOCH,
-            "state": MemberState.STABLE if previous is None else previous["state"],
-            "assignedPartitions": [],
-            "partitionsPendingRevocation": [],
-        }
+        state.current[member] = ConsumerGroupCurrentMemberAssignmentValue(
+            member_epoch=LEAVE_GROUP_MEMBER_EPOCH,
+            previous_member_epoch=LEAVE_GROUP_MEMBER_EPOCH,
+            state=MemberState.STABLE if previous is None else previous.state,
+        )
 
     def _regex(self, kd: dict, value: Any, log_offset: int) -> None:
         group = kd["groupId"]
         if value is not None:
-            self._consumer_group(group).regexes[kd["regularExpression"]] = value.data
+            self._consumer_group(group).regexes[kd["regularExpression"]] = (
+                _READ[ConsumerGroupRegularExpressionValue](value.data))
         elif (state := self.consumer.get(group)) is not None:
             state.regexes.pop(kd["regularExpression"], None)
 

@@ -9,16 +9,17 @@ has to import the views (`groupctl.describe`) that are built on top.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any, TypeVar
 
 from groupctl.errors import DecodeError
 from groupctl.model import TopicPartition
 from groupctl.protocol.consumer_protocol import decode_assignment, decode_subscription
+from groupctl.protocol.data.records import ConsumerGroupCurrentMemberAssignmentValue, TopicPartitions
 
 __all__ = [
     "assigned_partitions",
-    "classic_member_view",
     "current_held",
     "decode_member_bytes",
     "held_partitions",
@@ -40,16 +41,16 @@ def held_partitions(assigned: Iterable[P], pending_revocation: Iterable[P] = ())
     return list(dict.fromkeys([*assigned, *pending_revocation]))
 
 
-def _record_pairs(topic_partitions: Iterable[dict] | None) -> list[tuple[Any, int]]:
-    return [(tps.get("topicId"), p) for tps in topic_partitions or () for p in tps.get("partitions") or ()]
+def _record_pairs(topic_partitions: Iterable[TopicPartitions]) -> list[tuple[uuid.UUID, int]]:
+    return [(tps.topic_id, p) for tps in topic_partitions for p in tps.partitions]
 
 
-def current_held(current: dict | None) -> list[tuple[Any, int]]:
+def current_held(current: ConsumerGroupCurrentMemberAssignmentValue | None) -> list[tuple[uuid.UUID, int]]:
     """`held_partitions` of a ConsumerGroupCurrentMemberAssignment value (type 8) as (topic id, partition)."""
-    if not current:
+    if current is None:
         return []
-    return held_partitions(_record_pairs(current.get("assignedPartitions")),
-                           _record_pairs(current.get("partitionsPendingRevocation")))
+    return held_partitions(_record_pairs(current.assigned_partitions),
+                           _record_pairs(current.partitions_pending_revocation))
 
 
 # -- classic members: the consumer-protocol bytes ---------------------------------------------------
@@ -75,16 +76,6 @@ def decode_member_bytes(
     if not consumer:
         return None, None
     return _decode_or_none(decode_subscription, subscription), _decode_or_none(decode_assignment, assignment)
-
-
-def classic_member_view(member: dict, consumer: bool) -> dict:
-    """A copy of a GroupMetadataValue member dict plus `decodedSubscription` and `decodedAssignment`
-    (never mutate the record: replays compare records by value)."""
-    out = dict(member)
-    out["decodedSubscription"], out["decodedAssignment"] = decode_member_bytes(
-        member.get("subscription"), member.get("assignment"), consumer
-    )
-    return out
 
 
 def assigned_partitions(decoded_assignment: dict | None) -> list[TopicPartition]:

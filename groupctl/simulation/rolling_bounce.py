@@ -293,12 +293,12 @@ class RollingBounce(VirtualTimeDriver):
                 current = state.current.get(c.member_id)
                 if current is None:
                     return False
-                assigned = assignment_map(current["assignedPartitions"])
+                assigned = assignment_map(current.assigned_partitions)
                 if isinstance(c, ConsumerClient):
-                    if c.epoch != current["memberEpoch"] or c.owned_ids != assigned:
+                    if c.epoch != current.member_epoch or c.owned_ids != assigned:
                         return False
                 elif isinstance(c, ClassicClient) and (
-                    c.state != CLIENT_STABLE or c.generation != current["memberEpoch"]
+                    c.state != CLIENT_STABLE or c.generation != current.member_epoch
                     or c.owned != self.names(assigned)
                 ):
                     return False

@@ -57,14 +57,14 @@ def expect(epoch: int, partitions: Iterable[str] = (), *, pending: Iterable[str]
 def member_view(coord: Coordinator, member_id: str, group_id: str = GROUP) -> MemberView:
     group = coord.state.consumer[group_id]
     cur = group.current[member_id]
-    assigned = assignment_map(cur["assignedPartitions"])
+    assigned = assignment_map(cur.assigned_partitions)
     target = group.targets_map(member_id)
-    state = STATE_NAMES.get(cur["state"], str(cur["state"]))
+    state = STATE_NAMES.get(cur.state, str(cur.state))
     pending: list[str] = []
-    if cur["state"] == MemberState.UNRELEASED_PARTITIONS:
+    if cur.state == MemberState.UNRELEASED_PARTITIONS:
         pending = sorted(set(names(coord, target)) - set(names(coord, assigned)))
-    return MemberView(cur["memberEpoch"], state, tuple(names(coord, assigned)),
-                      tuple(names(coord, assignment_map(cur["partitionsPendingRevocation"]))), tuple(pending))
+    return MemberView(cur.member_epoch, state, tuple(names(coord, assigned)),
+                      tuple(names(coord, assignment_map(cur.partitions_pending_revocation))), tuple(pending))
 
 
 def targets(coord: Coordinator, group_id: str = GROUP) -> dict[str, list[str]]:

@@ -537,7 +537,7 @@ def test_lost_response_with_more_partitions_than_assigned_is_fenced(kit: SimpleN
     pad_epochs(coord, [a, b], 3)
     topic = coord.topics.get("foo").topic_id
     cur = coord.state.consumer["g"].current["A"]
-    assert (cur["memberEpoch"], cur["previousMemberEpoch"]) == (3, 2)
+    assert (cur.member_epoch, cur.previous_member_epoch) == (3, 2)
     assert kit.member_view(coord, "A").partitions == tuple(foo(0))
     written = coord.records_written
 
@@ -623,6 +623,6 @@ def test_changing_regex_tombstones_the_old_one_and_resolves_the_new_one(kit: Sim
         heartbeat(a)
     group = coord.state.consumer["g"]
     assert "foo" not in group.regexes  # Kafka writes a type-16 tombstone for it
-    assert group.regexes.get("bar", {}).get("topics") == ["bar"]
+    assert (bar := group.regexes.get("bar")) is not None and bar.topics == ["bar"]
     assert kit.names(coord, a.owned_ids) == ["bar-0", "bar-1"]
     assert coord.describe("g").state == "Stable"

@@ -87,7 +87,7 @@ def test_a_consumer_group_keeps_offsets_of_topics_its_regex_resolved(coord: Coor
     assert r.error_code == 0
     coord.advance(10_001)
     coord.heartbeat(HeartbeatRequest("cg", "m1", r.member_epoch))
-    assert coord.state.consumer["cg"].regexes["orders.*"]["topics"] == ["orders-eu"]
+    assert coord.state.consumer["cg"].regexes["orders.*"].topics == ["orders-eu"]
     epoch = coord.describe("cg").members[0].member_epoch
     coord.commit_offsets("cg", "m1", epoch, [CommitPartition("orders-eu", 0, 4), CommitPartition("foo", 1, 5)])
     results = coord.delete_offsets("cg", [("orders-eu", [0]), ("foo", [1])])

@@ -73,7 +73,7 @@ def test_kafka_40_writes_partition_metadata_then_the_epoch_alone() -> None:
     join(coord, "b")  # same topics: a new epoch, no new partition metadata
     assert [r.key.type for r in written(coord, before)].count(4) == 0
     coord.add_partitions("oc-k848", 6)
-    coord.heartbeat(HeartbeatRequest("g", "a", coord.state.consumer["g"].current["a"]["memberEpoch"]))
+    coord.heartbeat(HeartbeatRequest("g", "a", coord.state.consumer["g"].current["a"].member_epoch))
     assert [r.key.type for r in written(coord, before)].count(4) == 1
     assert coord.rebuild().state == coord.state
 
@@ -118,7 +118,7 @@ def test_a_log_written_by_one_layout_carries_on_under_the_other(first: str, then
     where 4.0 stored none, tombstoning 4.0's type 4; 4.0 finding no type 4); then all is steady."""
     coord = coordinator(first)
     join(coord, "a")
-    epoch = coord.state.consumer["g"].current["a"]["memberEpoch"]
+    epoch = coord.state.consumer["g"].current["a"].member_epoch
     owned = [(uuid_from_kafka(OC_K848[1]), [0, 1, 2, 3])]
     coord.heartbeat(HeartbeatRequest("g", "a", epoch, topic_partitions=owned))
     moved = Coordinator(ids=IdGenerator(4), topics=coord.topics, log=coord.log, kafka=then)
@@ -132,7 +132,7 @@ def test_a_log_written_by_one_layout_carries_on_under_the_other(first: str, then
         assert (4, False) in kinds and moved.state.consumer["g"].partition_metadata is not None
     settled = moved.log.next_offset
     moved.heartbeat(HeartbeatRequest("g", "a", answer.member_epoch, topic_partitions=owned))
-    moved.heartbeat(HeartbeatRequest("g", "a", moved.state.consumer["g"].current["a"]["memberEpoch"]))
+    moved.heartbeat(HeartbeatRequest("g", "a", moved.state.consumer["g"].current["a"].member_epoch))
     assert moved.state.consumer["g"].epoch == epoch + 1
     assert [r.key.type for r in written(moved, settled)] in ([], [8])
     assert moved.rebuild().state == moved.state

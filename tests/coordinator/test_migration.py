@@ -282,7 +282,7 @@ def test_a_consumer_protocol_restart_takes_its_classic_predecessors_place(coord:
     answer = consumer_join(coord, "k1", instance_id="pod-a")
     assert answer.error_code == 0
     group = coord.state.consumer["g"]
-    assert a.member_id not in group.members and group.members["k1"]["instanceId"] == "pod-a"
+    assert a.member_id not in group.members and group.members["k1"].instance_id == "pod-a"
     assert sorted(p for ps in (answer.assignment or {}).values() for p in ps) == a.owned
     assert coord.rebuild().state == coord.state
 
@@ -368,7 +368,7 @@ def test_a_classic_members_session_is_its_own_not_the_groups(coord: Coordinator)
     for _ in range(4):  # the consumer member keeps heartbeating; b and k1 stay, a is silent
         coord.advance(SESSION // 3)
         b.heartbeat()
-        consumer_ack(coord, "k1", coord.state.consumer["g"].current["k1"]["memberEpoch"], {})
+        consumer_ack(coord, "k1", coord.state.consumer["g"].current["k1"].member_epoch, {})
     assert a.member_id not in coord.state.consumer["g"].members
     assert b.member_id in coord.state.consumer["g"].members
 
@@ -380,7 +380,7 @@ def test_offset_commits_from_both_kinds_of_member(coord: Coordinator) -> None:
     with pytest.raises(KafkaError) as wrong:
         coord.commit_offsets("g", a.member_id, a.generation + 7, [CommitPartition(TOPIC, 0, 6)], version=8)
     assert wrong.value.name == "ILLEGAL_GENERATION"
-    epoch = coord.state.consumer["g"].current["k1"]["memberEpoch"]
+    epoch = coord.state.consumer["g"].current["k1"].member_epoch
     with pytest.raises(KafkaError) as old:
         coord.commit_offsets("g", "k1", epoch, [CommitPartition(TOPIC, 1, 5)], version=8)
     assert old.value.name == "UNSUPPORTED_VERSION"
@@ -395,7 +395,8 @@ def test_offset_commits_from_both_kinds_of_member(coord: Coordinator) -> None:
 def test_the_last_consumer_member_leaving_converts_the_group_back(coord: Coordinator) -> None:
     a, b = mixed(coord)
     epoch = coord.state.consumer["g"].epoch
-    targets = {m: sorted(p for _, p in coord.state.consumer["g"].targets[m]) for m in (a.member_id, b.member_id)}
+    targets = {m: sorted(p for t in coord.state.consumer["g"].targets[m].topic_partitions for p in t.partitions)
+               for m in (a.member_id, b.member_id)}
     offset = coord.log.next_offset
     left = coord.heartbeat(HeartbeatRequest("g", "k1", -1))
     assert left.error_code == 0 and left.member_epoch == -1

@@ -165,7 +165,7 @@ class Scenario(runner.Scenario):
             super().fire_timers(t)
             return
         group = coord.state.consumer.get(GROUP)
-        before = {m: (c["memberEpoch"], c["state"]) for m, c in group.current.items()} if group else {}
+        before = {m: (c.member_epoch, c.state) for m, c in group.current.items()} if group else {}
         epoch = self.group_state_epoch()
         coord.advance_to(t)
         after = self.member_set()
@@ -290,16 +290,16 @@ class Scenario(runner.Scenario):
             self.expect(group.epoch == epoch and log_end(self.coord) == offset + 1,
                         f"static leave wrote {log_end(self.coord) - offset} records, group epoch {epoch} -> "
                         f"{group.epoch}")
-            self.expect(after is not None and after["memberEpoch"] == -2 and not after["partitionsPendingRevocation"]
-                        and after["assignedPartitions"] == before["assignedPartitions"],
+            self.expect(after is not None and after.member_epoch == -2 and not after.partitions_pending_revocation
+                        and after.assigned_partitions == before.assigned_partitions,
                         f"static leave left the member as {after}, was {before}")
             self.static_left[client.instance_id] = {
                 "member_id": client.member_id,
                 "group_epoch": group.epoch,
-                "epoch": before["memberEpoch"],
-                "assigned": assignment_map(before["assignedPartitions"]),
+                "epoch": before.member_epoch,
+                "assigned": assignment_map(before.assigned_partitions),
                 "target": group.targets_map(client.member_id),
-                "reconciled": before["state"] == 0 and before["memberEpoch"] == group.assignment_epoch
+                "reconciled": before.state == 0 and before.member_epoch == group.assignment_epoch
                 and group.epoch == group.assignment_epoch,
             }
         # The restarted process: same instance id and subscription, a new member id; mostly back well within
@@ -398,8 +398,8 @@ class Scenario(runner.Scenario):
             # What is kept holds for the same subscription; the group epoch may only move for a change (topic
             # metadata, or a subscription the new incarnation changed: its other metadata is taken over as it was).
             same = existing_meta is not None and \
-                sorted(set(req.subscribed_topic_names or ())) == existing_meta["subscribedTopicNames"] and \
-                (req.subscribed_topic_regex or None) == (existing_meta["subscribedTopicRegex"] or None)
+                sorted(set(req.subscribed_topic_names or ())) == existing_meta.subscribed_topic_names and \
+                (req.subscribed_topic_regex or None) == (existing_meta.subscribed_topic_regex or None)
             self.check_static_rejoin(client, r, existing, existing_cur, pre_group_epoch, same, refresh_pending)
 
         owned_before = client.owned_ids
@@ -432,7 +432,7 @@ class Scenario(runner.Scenario):
             return
         if r.error == "UNRELEASED_INSTANCE_ID":
             self.expect(req.member_epoch == 0 and existing is not None and existing_cur is not None
-                        and existing_cur["memberEpoch"] != -2,
+                        and existing_cur.member_epoch != -2,
                         f"UNRELEASED_INSTANCE_ID although the instance's member {existing} has left: {existing_cur}")
             return
         self.fail(f"unexpected error {r.error}: {r.error_message}")
@@ -446,10 +446,10 @@ class Scenario(runner.Scenario):
         unless topic metadata changed meanwhile the group epoch does not move.
         """
         group = self.coord.state.consumer[GROUP]
-        self.expect(old_cur["memberEpoch"] == -2,
+        self.expect(old_cur.member_epoch == -2,
                     f"{client.name} took over instance {client.instance_id} from {old_id}, which had not left")
         self.expect(old_id not in group.member_ids(), f"the replaced member {old_id} is still in the group")
-        prev = {(t, p) for t, ps in assignment_map(old_cur["assignedPartitions"]).items() for p in ps}
+        prev = {(t, p) for t, ps in assignment_map(old_cur.assigned_partitions).items() for p in ps}
         target = {(t, p) for t, ps in group.targets_map(r.member_id).items() for p in ps}
         got = {(t, p) for t, ps in (r.assignment or {}).items() for p in ps}
         self.expect(got <= target, f"static rejoin got partitions outside its target: {sorted(got - target)}")
@@ -462,7 +462,7 @@ class Scenario(runner.Scenario):
         if unchanged:
             # The rejoin itself does not bump (its response carries the old epoch at most). Its heartbeat may run
             # a due regex refresh afterwards (Kafka's background executor), and that may bump.
-            regex_refresh = any(v["timestamp"] == self.now for v in group.regexes.values())
+            regex_refresh = any(v.timestamp == self.now for v in group.regexes.values())
             self.expect(r.member_epoch <= pre_epoch and (group.epoch == pre_epoch or regex_refresh),
                         f"static rejoin bumped the group epoch {pre_epoch} -> {group.epoch} (member epoch "
                         f"{r.member_epoch})")
@@ -503,7 +503,7 @@ class Scenario(runner.Scenario):
                                                                f"{set(group.targets) - set(group.members)}")
         epochs: dict[str, int] = {}
         for mid, cur in group.current.items():
-            epoch = cur["memberEpoch"]
+            epoch = cur.member_epoch
             if epoch != -2:
                 self.expect(epoch >= self.member_epochs.get(mid, 0),
                             f"member {mid} epoch went back {self.member_epochs.get(mid)} -> {epoch}")
@@ -515,17 +515,17 @@ class Scenario(runner.Scenario):
         # Ownership: each partition once (assigned or pending revocation); everything exists.
         owners: dict[tuple[uuid.UUID, int], tuple[str, int]] = {}
         for mid, cur in group.current.items():
-            for key in ("assignedPartitions", "partitionsPendingRevocation"):
-                for tps in cur[key]:
-                    for p in tps["partitions"]:
-                        tp = (tps["topicId"], p)
+            for key in ("assigned_partitions", "partitions_pending_revocation"):
+                for tps in getattr(cur, key):
+                    for p in tps.partitions:
+                        tp = (tps.topic_id, p)
                         self.expect(tp not in owners, f"partition {self.fmt({tp[0]: [p]})} owned by {owners.get(tp)} "
                                                       f"and {mid}")
-                        owners[tp] = (mid, cur["memberEpoch"])
+                        owners[tp] = (mid, cur.member_epoch)
                         self.expect_exists(tp, f"{mid} {key}")
         targeted: dict[tuple[uuid.UUID, int], str] = {}
-        for mid, pairs in group.targets.items():
-            for tp in pairs:
+        for mid, target in group.targets.items():
+            for tp in ((t.topic_id, p) for t in target.topic_partitions for p in t.partitions):
                 self.expect(tp not in targeted, f"partition {tp} in the targets of {targeted.get(tp)} and {mid}")
                 targeted[tp] = mid
                 self.expect_exists(tp, f"{mid} target")
@@ -534,9 +534,9 @@ class Scenario(runner.Scenario):
         idx = coord.state.indexes.get(GROUP)
         self.expect(idx is not None, "no index for the group")
         self.expect(idx.owners == owners, f"owners index {idx.owners} != state {owners}")
-        static = {m["instanceId"]: mid for mid, m in group.members.items() if m.get("instanceId")}
+        static = {m.instance_id: mid for mid, m in group.members.items() if m.instance_id}
         self.expect(idx.static == static, f"static index {idx.static} != state {static}")
-        names = Counter(n for m in group.members.values() for n in m.get("subscribedTopicNames") or ())
+        names = Counter(n for m in group.members.values() for n in m.subscribed_topic_names or ())
         self.expect(idx.names == dict(names), f"subscription index {idx.names} != state {dict(names)}")
 
         # Clients: those still members never own the same partition, nor one the coordinator does not count.
@@ -614,32 +614,34 @@ class Scenario(runner.Scenario):
                 matched = compile_topic_regex(client.regex).select(existing)
                 names.update(matched)
                 resolved = group.regexes.get(client.regex)
-                if resolved is None or sorted(resolved["topics"]) != matched:
+                if resolved is None or sorted(resolved.topics) != matched:
                     problems.append(f"regex {client.regex} resolved to "
-                                    f"{None if resolved is None else resolved['topics']}, matches {matched}")
+                                    f"{None if resolved is None else resolved.topics}, matches {matched}")
             for name in names:
                 topic = coord.topics.get(name)
                 if topic is not None:
                     subscribed[topic.topic_id] = topic.partitions
         assigned = set()
         for mid, cur in group.current.items():
-            mine = assignment_map(cur["assignedPartitions"])
+            mine = assignment_map(cur.assigned_partitions)
             if mine != group.targets_map(mid):
                 problems.append(f"{self.short(mid)} has {self.fmt(mine)}, target {self.fmt(group.targets_map(mid))}")
-            if cur["partitionsPendingRevocation"]:
+            if cur.partitions_pending_revocation:
                 problems.append(f"{self.short(mid)} still revoking")
-            if cur["memberEpoch"] != group.epoch:
-                problems.append(f"{self.short(mid)} at epoch {cur['memberEpoch']}, group at {group.epoch}")
+            if cur.member_epoch != group.epoch:
+                problems.append(f"{self.short(mid)} at epoch {cur.member_epoch}, group at {group.epoch}")
             client = live.get(mid)
-            if client is not None and (client.owned_ids != mine or client.epoch != cur["memberEpoch"]):
+            if client is not None and (client.owned_ids != mine or client.epoch != cur.member_epoch):
                 problems.append(f"client {client.name} has {self.fmt(client.owned_ids)} at {client.epoch}")
-            meta = group.members.get(mid) or {}
-            if client is not None and (client.topics != meta.get("subscribedTopicNames")
-                                       or (client.regex or None) != (meta.get("subscribedTopicRegex") or None)):
+            meta = group.members.get(mid)
+            sub_topics = meta.subscribed_topic_names if meta is not None else None
+            sub_regex = meta.subscribed_topic_regex if meta is not None else None
+            if client is not None and (client.topics != sub_topics
+                                       or (client.regex or None) != (sub_regex or None)):
                 problems.append(f"client {client.name}'s subscription {client.topics} {client.regex} not sent")
-            sub_names = set(meta.get("subscribedTopicNames") or ())
-            if meta.get("subscribedTopicRegex") in group.regexes:
-                sub_names.update(group.regexes[meta["subscribedTopicRegex"]]["topics"])
+            sub_names = set(sub_topics or ())
+            if sub_regex in group.regexes:
+                sub_names.update(group.regexes[sub_regex].topics)
             subs = set()
             for name in sub_names:
                 topic = coord.topics.get(name)
@@ -660,10 +662,10 @@ class Scenario(runner.Scenario):
             return "no group"
         members = []
         for m, c in sorted(group.current.items()):
-            state = self.kit.STATE_NAMES.get(c["state"], c["state"])
-            text = f"{self.short(m)}@{c['memberEpoch']}/{state}:{self.fmt(assignment_map(c['assignedPartitions']))}"
-            if c["partitionsPendingRevocation"]:
-                text += f" revoking {self.fmt(assignment_map(c['partitionsPendingRevocation']))}"
+            state = self.kit.STATE_NAMES.get(c.state, c.state)
+            text = f"{self.short(m)}@{c.member_epoch}/{state}:{self.fmt(assignment_map(c.assigned_partitions))}"
+            if c.partitions_pending_revocation:
+                text += f" revoking {self.fmt(assignment_map(c.partitions_pending_revocation))}"
             members.append(f"{text} target {self.fmt(group.targets_map(m))}")
         return f"{group.state()} epoch {group.epoch} target epoch {group.assignment_epoch}; {', '.join(members)}"
 

@@ -186,8 +186,8 @@ class Scenario(ProcessScenario):
             return "no KIP-848 group"
         names = {t.topic_id: t.name for t in self.coord.topics}
         members = ", ".join(
-            f"{self.label(mid)}@{cur['memberEpoch']}:"
-            f"{self.fmt((names[t], p) for t, ps in assignment_map(cur['assignedPartitions']).items() for p in ps)}"
+            f"{self.label(mid)}@{cur.member_epoch}:"
+            f"{self.fmt((names[t], p) for t, ps in assignment_map(cur.assigned_partitions).items() for p in ps)}"
             for mid, cur in sorted(group.current.items(), key=lambda kv: self.label(kv[0])))
         return f"{group.state()} epoch {group.epoch} [{members}]"
 
@@ -631,8 +631,8 @@ class Scenario(ProcessScenario):
             cur = group.current.get(p.client.member_id)
             if cur is None:
                 continue
-            counted = {(names[t], q) for key in ("assignedPartitions", "partitionsPendingRevocation")
-                       for t, ps in assignment_map(cur[key]).items() for q in ps}
+            counted = {(names[t], q) for key in ("assigned_partitions", "partitions_pending_revocation")
+                       for t, ps in assignment_map(getattr(cur, key)).items() for q in ps}
             mine = {(names[t], q) for t, ps in p.client.owned_ids.items() for q in ps}
             for tp in mine:
                 self.expect(tp not in owners, f"{tp[0]}-{tp[1]} owned by both {owners.get(tp)} and {p.name} "
@@ -750,12 +750,12 @@ class Scenario(ProcessScenario):
         names = {t.topic_id: t.name for t in self.coord.topics}
         owned: list[tuple[str, int]] = []
         for mid, cur in group.current.items():
-            mine = assignment_map(cur["assignedPartitions"])
-            if mine != group.targets_map(mid) or cur["partitionsPendingRevocation"] \
-                    or cur["memberEpoch"] != group.epoch:
+            mine = assignment_map(cur.assigned_partitions)
+            if mine != group.targets_map(mid) or cur.partitions_pending_revocation \
+                    or cur.member_epoch != group.epoch:
                 problems.append(f"{self.label(mid)} not reconciled at epoch {group.epoch}")
             p = ids.get(mid)
-            if p is not None and (p.client.owned_ids != mine or p.client.epoch != cur["memberEpoch"]):
+            if p is not None and (p.client.owned_ids != mine or p.client.epoch != cur.member_epoch):
                 problems.append(f"{p.name} owns other partitions than its member")
             owned.extend((names[t], q) for t, ps in mine.items() for q in ps)
         wanted = {(t, q) for p in live for t in p.client.topics if (topic := self.coord.topics.get(t)) is not None

@@ -181,11 +181,11 @@ class Scenario(ProcessScenario):
             members = []
             for mid, cur in sorted(consumer.current.items(), key=lambda kv: self.label(kv[0])):
                 speaks = "classic" if uses_classic(consumer.members.get(mid)) else "consumer"
-                state = MemberState.name_of(cur["state"])
-                text = f"{self.label(mid)}({speaks})@{cur['memberEpoch']}/{state}:" \
-                       f"{self.fmt(self.names(assignment_map(cur['assignedPartitions'])))}"
-                if cur["partitionsPendingRevocation"]:
-                    text += f" revoking {self.fmt(self.names(assignment_map(cur['partitionsPendingRevocation'])))}"
+                state = MemberState.name_of(cur.state)
+                text = f"{self.label(mid)}({speaks})@{cur.member_epoch}/{state}:" \
+                       f"{self.fmt(self.names(assignment_map(cur.assigned_partitions)))}"
+                if cur.partitions_pending_revocation:
+                    text += f" revoking {self.fmt(self.names(assignment_map(cur.partitions_pending_revocation)))}"
                 members.append(text)
             return f"consumer group {consumer.state()} epoch {consumer.epoch} [{', '.join(members)}]"
         group = coord.classic.groups.get(GROUP)
@@ -332,7 +332,7 @@ class Scenario(ProcessScenario):
             return
         consumer = self.coord.state.consumer.get(GROUP)
         if consumer is not None and r.member_id in consumer.current:
-            epoch = consumer.current[r.member_id]["memberEpoch"]
+            epoch = consumer.current[r.member_id].member_epoch
             self.expect(r.generation_id == epoch, f"{proc.name} joined the consumer group at generation "
                                                   f"{r.generation_id}, its member epoch is {epoch}")
             self.stats["classic joins to a consumer group"] += 1
@@ -447,7 +447,7 @@ class Scenario(ProcessScenario):
         """Instance id -> member id, whichever type the group has."""
         consumer = self.coord.state.consumer.get(GROUP)
         if consumer is not None:
-            return {meta["instanceId"]: mid for mid, meta in consumer.members.items() if meta.get("instanceId")}
+            return {meta.instance_id: mid for mid, meta in consumer.members.items() if meta.instance_id}
         group = self.coord.classic.groups.get(GROUP)
         return dict(group.static) if group is not None else {}
 
@@ -515,11 +515,11 @@ class Scenario(ProcessScenario):
                         f"target epoch {group.assignment_epoch} ahead of group epoch {group.epoch}")
             owners: dict[tuple, str] = {}
             for mid, cur in group.current.items():
-                epoch = cur["memberEpoch"]
+                epoch = cur.member_epoch
                 self.expect(epoch == -2 or 0 <= epoch <= group.assignment_epoch,
                             f"{self.label(mid)} at epoch {epoch}, target epoch {group.assignment_epoch}")
-                for key in ("assignedPartitions", "partitionsPendingRevocation"):
-                    for tp in self.names(assignment_map(cur[key])):
+                for key in ("assigned_partitions", "partitions_pending_revocation"):
+                    for tp in self.names(assignment_map(getattr(cur, key))):
                         self.expect(tp not in owners, f"{tp[0]}-{tp[1]} held by {self.label(owners.get(tp))} and "
                                                       f"{self.label(mid)}: {self.describe_group()}")
                         owners[tp] = mid
@@ -537,9 +537,9 @@ class Scenario(ProcessScenario):
             cur = consumer.current.get(client.member_id)
             if cur is None:
                 return None
-            counted = self.names(assignment_map(cur["assignedPartitions"])) | \
-                self.names(assignment_map(cur["partitionsPendingRevocation"]))
-            return counted, isinstance(client, ClassicClient) and client.generation != cur["memberEpoch"]
+            counted = self.names(assignment_map(cur.assigned_partitions)) | \
+                self.names(assignment_map(cur.partitions_pending_revocation))
+            return counted, isinstance(client, ClassicClient) and client.generation != cur.member_epoch
         group = self.coord.classic.groups.get(GROUP)
         member = group.members.get(client.member_id) if group is not None else None
         if member is None or not isinstance(client, ClassicClient):
@@ -650,19 +650,19 @@ class Scenario(ProcessScenario):
                 problems.append(f"members {sorted(map(self.label, group.member_ids()))} != live clients "
                                 f"{sorted(map(self.label, ids))}")
             for mid, cur in group.current.items():
-                mine = self.names(assignment_map(cur["assignedPartitions"]))
-                if assignment_map(cur["assignedPartitions"]) != group.targets_map(mid) \
-                        or cur["partitionsPendingRevocation"] or cur["memberEpoch"] != group.epoch:
+                mine = self.names(assignment_map(cur.assigned_partitions))
+                if assignment_map(cur.assigned_partitions) != group.targets_map(mid) \
+                        or cur.partitions_pending_revocation or cur.member_epoch != group.epoch:
                     problems.append(f"{self.label(mid)} not reconciled at epoch {group.epoch}")
                 p = ids.get(mid)
                 if p is None:
                     continue
                 client = p.client
                 if isinstance(client, ConsumerClient):
-                    if client.owned != mine or client.epoch != cur["memberEpoch"]:
+                    if client.owned != mine or client.epoch != cur.member_epoch:
                         problems.append(f"{p.name} owns {self.fmt(client.owned)} at {client.epoch}")
                 else:
-                    if client.state != CLIENT_STABLE or client.generation != cur["memberEpoch"] \
+                    if client.state != CLIENT_STABLE or client.generation != cur.member_epoch \
                             or client.owned != mine:
                         problems.append(f"{p.name} {client.state} at gen {client.generation} owns "
                                         f"{self.fmt(client.owned)}")
@@ -791,7 +791,7 @@ def test_bug_a_consumer_protocol_static_member_replaces_its_classic_predecessor(
         result = new.heartbeat_now()
         assert result.error == "NONE", result.message
         group = coord.state.consumer["g"]
-        assert old.member_id not in group.members and group.members[new.member_id]["instanceId"] == name
+        assert old.member_id not in group.members and group.members[new.member_id].instance_id == name
     assert not uses_classic(group.members[new.member_id]) and len(group.members) == 2
 
 

@@ -28,6 +28,14 @@ from groupctl.log.synthetic import (
 )
 from groupctl.log.writer import SimpleRecord, build_batch, build_control_batch
 from groupctl.model import TopicPartition
+from groupctl.protocol.data.records import (
+    ConsumerGroupCurrentMemberAssignmentValue,
+    ConsumerGroupMemberMetadataValue,
+    ConsumerGroupPartitionMetadataValue,
+    ConsumerGroupRegularExpressionValue,
+    ConsumerGroupTargetAssignmentMemberValue,
+    MemberMetadata,
+)
 from groupctl.protocol.primitives import uuid_to_kafka
 from groupctl.protocol.record_schemas import EARLY_ACCESS_VALUE_SCHEMAS
 from groupctl.protocol.records import encode_key, encode_value
@@ -226,8 +234,8 @@ def test_classic_group_members_and_state():
     state = replay.classic["shop"]
     assert (state.protocol_type, state.generation, state.protocol, state.leader) == ("consumer", 7, "range",
                                                                                        "consumer-b-2")
-    assert state.members[0]["decodedAssignment"]["assignedPartitions"] == [{"topic": "orders", "partitions": [2, 3]}]
-    assert state.members[0]["decodedSubscription"]["topics"] == ["orders", "audit"]
+    assert state.members[0].assignment["assignedPartitions"] == [{"topic": "orders", "partitions": [2, 3]}]
+    assert state.members[0].subscription["topics"] == ["orders", "audit"]
     desc = describe_replayed(replay, "shop", coordinator="__consumer_offsets-3")
     assert (desc.type, desc.state, desc.protocol_type, desc.assignor, desc.group_epoch) == (
         "classic", "Stable", "consumer", "range", 7)
@@ -263,8 +271,8 @@ def test_classic_member_bytes_that_do_not_decode_and_other_protocols():
     connect = dict(value, protocolType="connect", members=[dict(member, subscription=b"\x00\x00\x00\x00\x00\x00")])
     replay = Log().add(record(2, {"group": "bad"}, 3, value), record(2, {"group": "conn"}, 3, connect)).replay()
     m = replay.classic["bad"].members[0]
-    assert m["decodedSubscription"] is None and m["decodedAssignment"] is None
-    assert replay.classic["conn"].members[0]["decodedSubscription"] is None
+    assert m.subscription is None and m.assignment is None
+    assert replay.classic["conn"].members[0].subscription is None
     desc = describe_replayed(replay, "bad")
     assert desc.state_timestamp is None
     assert (desc.members[0].assignment, desc.members[0].subscribed_topics) == ([], [])
@@ -308,7 +316,8 @@ def test_consumer_group_stable_with_epochs_members_and_topic_names():
     replay = cg_log().add(commit(9, group="cg", topic="orders")).replay()
     state = replay.consumer["cg"]
     assert (state.has_metadata, state.epoch, state.assignment_epoch) == (True, 5, 5)
-    assert state.targets["m1"] == [(TOPIC_ID, 0), (TOPIC_ID, 3)]
+    assert [(t.topic_id, p) for t in state.targets["m1"].topic_partitions for p in t.partitions] == [
+        (TOPIC_ID, 0), (TOPIC_ID, 3)]
     desc = describe_replayed(replay, "cg", topic_names={TOPIC_B64: "orders"})
     assert (desc.type, desc.state, desc.protocol_type, desc.assignor) == ("consumer", "Stable", "consumer", "uniform")
     assert (desc.group_epoch, desc.assignment_epoch, desc.leader) == (5, 5, None)
@@ -322,6 +331,42 @@ def test_consumer_group_stable_with_epochs_members_and_topic_names():
     assert desc.converged and [o.offset for o in desc.offsets] == [9]
     # Without a name for the topic id, the id (Kafka's base64url form) stands in.
     assert describe_replayed(replay, "cg").members[1].assignment[0] == TopicPartition(TOPIC_B64, 0)
+
+
+def test_each_group_record_is_kept_as_its_generated_class():
+    """One type per record from the log to the state: what the state holds is what the record decodes to."""
+    topics = {"topics": [{"topicId": TOPIC_ID, "topicName": "orders", "numPartitions": 4, "partitionMetadata": []}]}
+    regex = "orders-.*"
+    log = Log().add(*consumer_group_records("cg", 3, CG_MEMBERS, "orders-eu", TOPIC_ID, TS, regex=regex))
+    replay = log.add(record(4, {"groupId": "cg"}, 0, topics)).replay()
+    state = replay.consumer["cg"]
+    for member_id in ("m0", "m1"):
+        for held, cls in ((state.members, ConsumerGroupMemberMetadataValue),
+                          (state.targets, ConsumerGroupTargetAssignmentMemberValue),
+                          (state.current, ConsumerGroupCurrentMemberAssignmentValue)):
+            assert type(held[member_id]) is cls
+    assert type(state.regexes[regex]) is ConsumerGroupRegularExpressionValue
+    assert type(state.partition_metadata) is ConsumerGroupPartitionMetadataValue
+    # ... equal to the class built from the decoded value itself
+    (rec,) = [r for r in log.records() if r.key is not None and r.key.type == 5 and r.key.data["memberId"] == "m1"]
+    assert state.members["m1"] == ConsumerGroupMemberMetadataValue.from_dict(rec.value.data)
+    assert state.members["m1"].instance_id == "static-1" and state.members["m1"].subscribed_topic_regex == regex
+    classic = Log().add(classic_group("shop", 7, MEMBERS, ["orders"], TS)).replay().classic["shop"]
+    assert {type(m) for m in classic.raw_members} == {MemberMetadata}
+    assert [m.metadata for m in classic.members] == classic.raw_members
+
+
+def test_replays_that_differ_in_one_member_field_are_unequal():
+    """Equality reads every field of the record classes (how a coordinator rebuilt from its log is checked)."""
+    def member(rack: str) -> SimpleRecord:
+        return record(5, member_key("m9"), 0, {
+            "instanceId": None, "rackId": rack, "clientId": "c", "clientHost": "/h", "subscribedTopicNames": ["a"],
+            "subscribedTopicRegex": None, "rebalanceTimeoutMs": 1000, "serverAssignor": None,
+            "classicMemberMetadata": None})
+
+    assert cg_log().add(member("r1")).replay() == cg_log().add(member("r1")).replay()
+    assert cg_log().add(member("r1")).replay() != cg_log().add(member("r2")).replay()
+    assert cg_log().add(current("m0", 5, [1, 2])).replay() != cg_log().add(current("m0", 5, [1])).replay()
 
 
 def test_consumer_group_assigning_when_the_group_epoch_is_ahead():
@@ -415,7 +460,8 @@ def test_regex_records():
     regex = "orders-.*"
     log = Log().add(*consumer_group_records("cg", 3, CG_MEMBERS, "orders-eu", TOPIC_ID, TS, regex=regex))
     replay = log.replay()
-    assert replay.consumer["cg"].regexes == {regex: {"topics": ["orders-eu"], "version": 7, "timestamp": TS}}
+    assert {r: v.to_dict() for r, v in replay.consumer["cg"].regexes.items()} == {
+        regex: {"topics": ["orders-eu"], "version": 7, "timestamp": TS}}
     assert {m.subscribed_regex for m in describe_replayed(replay, "cg").members} == {regex}
     replay = log.add(record(16, {"groupId": "cg", "regularExpression": regex})).replay()
     assert replay.consumer["cg"].regexes == {}
@@ -424,7 +470,7 @@ def test_regex_records():
 def test_partition_metadata_is_replayed():
     topics = {"topics": [{"topicId": TOPIC_ID, "topicName": "orders", "numPartitions": 4, "partitionMetadata": []}]}
     log = cg_log().add(record(4, {"groupId": "cg"}, 0, topics))
-    assert log.replay().consumer["cg"].partition_metadata["topics"][0]["numPartitions"] == 4
+    assert log.replay().consumer["cg"].partition_metadata.topics[0].num_partitions == 4
     assert log.add(record(4, {"groupId": "cg"})).replay().consumer["cg"].partition_metadata is None
 
 
@@ -617,7 +663,7 @@ def test_real_segment_facts(vectors_dir):
     # a kafka-go member whose subscription bytes do not decode (Kafka leaves them undecoded too).
     replay = replay_paths(base / "RaviAzzuraPutra__LATIHAN-MICROSERVICE-NEW/kafka/data/__consumer_offsets-0")
     raw = replay.classic["stock-service-group"].members[0]
-    assert raw["decodedSubscription"] is None and raw["clientId"] == "main@b87095bf3dc0 (github.com/segmentio/kafka-go)"
+    assert raw.subscription is None and raw.metadata.client_id == "main@b87095bf3dc0 (github.com/segmentio/kafka-go)"
     desc = describe_replayed(replay, "stock-service-group")
     assert (desc.state, desc.group_epoch, [o.offset for o in desc.offsets]) == ("Stable", 4, [2])
     assert desc.members[0].assignment == [TopicPartition("order_created", p) for p in (0, 1, 2)]

@@ -11,9 +11,9 @@ import uuid
 
 from groupctl.model import TopicPartition
 from groupctl.protocol.consumer_protocol import encode_assignment, encode_subscription
+from groupctl.protocol.data.records import ConsumerGroupCurrentMemberAssignmentValue, TopicPartitions
 from groupctl.protocol.member_bytes import (
     assigned_partitions,
-    classic_member_view,
     current_held,
     decode_member_bytes,
     held_partitions,
@@ -41,13 +41,13 @@ def test_a_member_holds_its_assignment_and_what_it_has_yet_to_revoke_each_once()
 
 
 def test_the_same_rule_reads_a_current_assignment_record() -> None:
-    current = {
-        "assignedPartitions": [{"topicId": TOPIC_ID, "partitions": [0, 1]}],
-        "partitionsPendingRevocation": [{"topicId": TOPIC_ID, "partitions": [1, 2]},
-                                        {"topicId": OTHER_ID, "partitions": [0]}],
-    }
+    current = ConsumerGroupCurrentMemberAssignmentValue(
+        assigned_partitions=[TopicPartitions(topic_id=TOPIC_ID, partitions=[0, 1])],
+        partitions_pending_revocation=[TopicPartitions(topic_id=TOPIC_ID, partitions=[1, 2]),
+                                       TopicPartitions(topic_id=OTHER_ID, partitions=[0])],
+    )
     assert current_held(current) == [(TOPIC_ID, 0), (TOPIC_ID, 1), (TOPIC_ID, 2), (OTHER_ID, 0)]
-    assert current_held(None) == [] and current_held({}) == []
+    assert current_held(None) == [] and current_held(ConsumerGroupCurrentMemberAssignmentValue()) == []
 
 
 # -- classic member bytes --------------------------------------------------------------------------
@@ -60,15 +60,6 @@ def test_member_bytes_decode_only_for_the_consumer_protocol_and_only_when_valid(
     assert decode_member_bytes(SUBSCRIPTION, ASSIGNMENT, False) == (None, None)
     assert decode_member_bytes(b"\x00\x01junk", b"", True) == (None, None)
     assert decode_member_bytes(None, None, True) == (None, None)
-
-
-def test_a_member_view_is_a_copy_and_leaves_the_record_alone() -> None:
-    member = {"memberId": "m-1", "subscription": SUBSCRIPTION, "assignment": ASSIGNMENT}
-    view = classic_member_view(member, True)
-    assert view["decodedSubscription"]["topics"] == ["orders", "audit"]
-    assert "decodedSubscription" not in member and view["subscription"] is member["subscription"]
-    other = classic_member_view(member, False)
-    assert (other["decodedSubscription"], other["decodedAssignment"]) == (None, None)
 
 
 def test_an_assignment_reads_as_its_partitions_in_its_own_order() -> None:

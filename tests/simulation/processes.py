@@ -163,8 +163,8 @@ def live_projection(group) -> tuple:
 def persisted_projection(state) -> tuple:
     """The same fields, from the replayed GroupMetadataValue."""
     return (state.generation, state.protocol_type, state.protocol, state.leader, state.current_state_timestamp,
-            sorted((m["memberId"], m.get("groupInstanceId"), m["clientId"], m["sessionTimeout"],
-                    m["rebalanceTimeout"], bytes(m["subscription"]), bytes(m["assignment"]))
+            sorted((m.member_id, m.group_instance_id, m.client_id, m.session_timeout,
+                    m.rebalance_timeout, bytes(m.subscription), bytes(m.assignment))
                    for m in state.raw_members))
 
 

@@ -95,7 +95,7 @@ def test_a_new_subscription_goes_out_once_in_the_next_heartbeat() -> None:
     assert changed.subscribed_topic_names == ["bar", "foo"] and changed.rebalance_timeout_ms == -1
     c.handle(changed, coord.heartbeat(changed))
     assert c.request().subscribed_topic_names is None
-    assert coord.state.consumer["g"].members[c.member_id]["subscribedTopicNames"] == ["bar", "foo"]
+    assert coord.state.consumer["g"].members[c.member_id].subscribed_topic_names == ["bar", "foo"]
 
 
 def test_a_slow_listener_keeps_reporting_what_it_owns_until_it_reconciles() -> None:
@@ -124,7 +124,7 @@ def test_a_static_member_leaves_for_good_with_epoch_minus_one() -> None:
     b = client(coord, "b", instance_id="pod-b")
     b.tick()
     assert b.leave() is not None  # by default a static member's leave is temporary (-2)
-    assert coord.state.consumer["g"].current[b.member_id]["memberEpoch"] == -2
+    assert coord.state.consumer["g"].current[b.member_id].member_epoch == -2
 
 
 def test_unreleased_instance_id_is_fatal() -> None:

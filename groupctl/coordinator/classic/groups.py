@@ -55,11 +55,10 @@ class ClassicGroups:
             None if state.current_state_timestamp == -1 else state.current_state_timestamp,
         )
         for m in state.raw_members:
-            rebalance = m.get("rebalanceTimeout", -1)
             member = ClassicMember(
-                m["memberId"], m.get("groupInstanceId"), m["clientId"], m["clientHost"],
-                m["sessionTimeout"] if rebalance == -1 else rebalance, m["sessionTimeout"], state.protocol_type,
-                [(state.protocol or "", bytes(m["subscription"]))], bytes(m["assignment"]),
+                m.member_id, m.group_instance_id, m.client_id, m.client_host,
+                m.session_timeout if m.rebalance_timeout == -1 else m.rebalance_timeout, m.session_timeout,
+                state.protocol_type, [(state.protocol or "", bytes(m.subscription))], bytes(m.assignment),
             )
             group.members[member.member_id] = member
             if member.instance_id is not None:

@@ -31,9 +31,10 @@ from groupctl.coordinator.consumer.heartbeat import (
     check_group_size,
     check_static_member,
     default_member,
+    member_copy,
     replace_static,
 )
-from groupctl.coordinator.consumer.membership import ConsumerGroups, uses_classic
+from groupctl.coordinator.consumer.membership import ConsumerGroups, classic_metadata_of
 from groupctl.coordinator.consumer.reconcile import MemberAssignment
 from groupctl.coordinator.runtime import Result, member_join_key, member_sync_key
 from groupctl.coordinator.state import GroupIndex
@@ -41,6 +42,7 @@ from groupctl.coordinator.topics import TopicImage
 from groupctl.errors import KAFKA_ERROR_CODES, DecodeError, KafkaError
 from groupctl.model import MemberState
 from groupctl.protocol.consumer_protocol import PROTOCOL_TYPE, decode_subscription, encode_assignment
+from groupctl.protocol.data.records import ClassicMemberMetadata, ClassicProtocol, ConsumerGroupMemberMetadataValue
 from groupctl.protocol.primitives import WireError
 
 if TYPE_CHECKING:
@@ -51,12 +53,12 @@ _CODE = KAFKA_ERROR_CODES
 _LATEST_ASSIGNMENT_VERSION = 3
 
 
-def classic_metadata(session_timeout_ms: int, protocols: list[tuple[str, bytes]]) -> dict:
+def classic_metadata(session_timeout_ms: int, protocols: list[tuple[str, bytes]]) -> ClassicMemberMetadata:
     """ConsumerGroupMemberMetadataValue.ClassicMemberMetadata of a member's JoinGroup."""
-    return {
-        "sessionTimeoutMs": session_timeout_ms,
-        "supportedProtocols": [{"name": name, "metadata": bytes(data)} for name, data in protocols],
-    }
+    return ClassicMemberMetadata(
+        session_timeout_ms=session_timeout_ms,
+        supported_protocols=[ClassicProtocol(name=name, metadata=bytes(data)) for name, data in protocols],
+    )
 
 
 def supports_protocols(group: ConsumerGroupState, protocol_type: str, names: set[str]) -> bool:
@@ -64,13 +66,10 @@ def supports_protocols(group: ConsumerGroupState, protocol_type: str, names: set
     classic-protocol member already supports (any, when there are none)."""
     if protocol_type != PROTOCOL_TYPE:
         return False
-    classic = [m for m in group.members.values() if uses_classic(m)]
+    classic = [c for c in map(classic_metadata_of, group.members.values()) if c is not None]
     if not group.member_ids():
         return bool(names)
-    return any(
-        all(name in {p["name"] for p in m["classicMemberMetadata"]["supportedProtocols"]} for m in classic)
-        for name in names
-    )
+    return any(all(name in {p.name for p in c.supported_protocols} for c in classic) for name in names)
 
 
 def owned_partitions(topics: TopicImage, owned: list[dict] | None) -> list[tuple[uuid.UUID, list[int]]]:
@@ -125,18 +124,18 @@ def _join(groups: ConsumerGroups, req: JoinGroupRequest, respond: JoinCallback, 
 
     # 1. create or update the member
     member = _joining(groups, group, idx, req, member_id, unknown)
-    updated = dict(member.old)
+    updated = member_copy(member.old)
     if req.group_instance_id is not None:
-        updated["instanceId"] = req.group_instance_id
+        updated.instance_id = req.group_instance_id
     if subscription.get("rackId") is not None:
-        updated["rackId"] = subscription["rackId"]
+        updated.rack_id = subscription["rackId"]
     if req.rebalance_timeout_ms != -1:
-        updated["rebalanceTimeoutMs"] = req.rebalance_timeout_ms
+        updated.rebalance_timeout_ms = req.rebalance_timeout_ms
     if subscription.get("topics") is not None:
-        updated["subscribedTopicNames"] = sorted(set(subscription["topics"]))
-    updated["clientId"] = req.client_id
-    updated["clientHost"] = req.client_host
-    updated["classicMemberMetadata"] = classic_metadata(req.session_timeout_ms, req.protocols)
+        updated.subscribed_topic_names = sorted(set(subscription["topics"]))
+    updated.client_id = req.client_id
+    updated.client_host = req.client_host
+    updated.classic_member_metadata = classic_metadata(req.session_timeout_ms, req.protocols)
     # 2. and 3.: the target, then the member reconciled against what it says it owns
     owned = owned_partitions(rt.topics, subscription.get("ownedPartitions"))
     new_ma = advance(groups, group, idx, member, updated, owned)
@@ -172,7 +171,7 @@ def _joining(groups: ConsumerGroups, group: ConsumerGroupState, idx: GroupIndex,
         if not unknown:
             check_static_member(req.group_id, existing, member_id, iid)
     old = group.members.get(member_id)
-    return JoiningMember(req.group_id, member_id, dict(old) if old is not None else default_member(),
+    return JoiningMember(req.group_id, member_id, old if old is not None else default_member(),
                          rec.member_assignment(group.current.get(member_id)), None, [])
 
 
@@ -180,8 +179,9 @@ def _joining(groups: ConsumerGroups, group: ConsumerGroupState, idx: GroupIndex,
 
 
 def _member(groups: ConsumerGroups, gid: str, group: ConsumerGroupState, member_id: str, instance_id: str | None,
-            generation_id: int) -> tuple[dict, MemberAssignment]:
-    """`validateConsumerGroupMember`, then the classic-protocol and generation checks."""
+            generation_id: int) -> tuple[ConsumerGroupMemberMetadataValue, ClassicMemberMetadata, MemberAssignment]:
+    """`validateConsumerGroupMember`, then the classic-protocol and generation checks: the member, its
+    classic-protocol metadata and its assignment."""
     if instance_id is None:
         if member_id not in group.members:
             raise KafkaError("UNKNOWN_MEMBER_ID", f"Member {member_id} is not a member of group {gid}.")
@@ -195,7 +195,8 @@ def _member(groups: ConsumerGroups, gid: str, group: ConsumerGroupState, member_
         check_static_member(gid, existing, member_id, instance_id)
         found = existing
     meta = group.members[found]
-    if not uses_classic(meta):
+    classic = classic_metadata_of(meta)
+    if classic is None:
         raise KafkaError("UNKNOWN_MEMBER_ID", f"Member {found} does not use the classic protocol.")
     ma = rec.member_assignment(group.current.get(found))
     if ma.member_epoch != generation_id:
@@ -204,7 +205,7 @@ def _member(groups: ConsumerGroups, gid: str, group: ConsumerGroupState, member_
             f"The request generation id {generation_id} is not equal to the member epoch {ma.member_epoch} "
             f"of member {found}.",
         )
-    return meta, ma
+    return meta, classic, ma
 
 
 def sync(groups: ConsumerGroups, req: SyncGroupRequest, respond: SyncCallback) -> Result[None]:
@@ -212,22 +213,23 @@ def sync(groups: ConsumerGroups, req: SyncGroupRequest, respond: SyncCallback) -
     out: Result[None] = Result()
     try:
         group = groups.group(req.group_id)
-        meta, ma = _member(groups, req.group_id, group, req.member_id, req.group_instance_id, req.generation_id)
-        protocols = meta["classicMemberMetadata"]["supportedProtocols"]
+        meta, classic, ma = _member(groups, req.group_id, group, req.member_id, req.group_instance_id,
+                                    req.generation_id)
+        protocols = classic.supported_protocols
         if req.protocol_type is not None and req.protocol_type != PROTOCOL_TYPE:
             raise KafkaError(
                 "INCONSISTENT_GROUP_PROTOCOL",
                 f"The protocol type {req.protocol_type} from member {req.member_id} request is not equal to the "
                 f"group protocol type {PROTOCOL_TYPE}.",
             )
-        if req.protocol_name is not None and req.protocol_name != protocols[0]["name"]:
+        if req.protocol_name is not None and req.protocol_name != protocols[0].name:
             raise KafkaError(
                 "INCONSISTENT_GROUP_PROTOCOL",
                 f"The protocol name {req.protocol_name} from member {req.member_id} request is not equal to the "
-                f"protocol name {protocols[0]['name']} returned in the join response.",
+                f"protocol name {protocols[0].name} returned in the join response.",
             )
         if group.epoch > ma.member_epoch and ma.state != MemberState.UNREVOKED_PARTITIONS:
-            groups.schedule_join_timeout_if_absent(req.group_id, req.member_id, meta["rebalanceTimeoutMs"])
+            groups.schedule_join_timeout_if_absent(req.group_id, req.member_id, meta.rebalance_timeout_ms)
             raise KafkaError(
                 "REBALANCE_IN_PROGRESS",
                 f"A new rebalance is triggered in group {req.group_id} and member {req.member_id} should rejoin "
@@ -237,8 +239,8 @@ def sync(groups: ConsumerGroups, req: SyncGroupRequest, respond: SyncCallback) -
         out.reply(respond, SyncGroupResponse(error_code=exc.code))
         return out
     groups.rt.timers.cancel(member_sync_key(req.group_id, req.member_id))
-    groups.schedule_session_timeout(req.group_id, req.member_id, meta["classicMemberMetadata"]["sessionTimeoutMs"])
-    assignment = assignment_bytes(groups.rt.topics, ma.assigned, bytes(protocols[0]["metadata"]))
+    groups.schedule_session_timeout(req.group_id, req.member_id, classic.session_timeout_ms)
+    assignment = assignment_bytes(groups.rt.topics, ma.assigned, bytes(protocols[0].metadata))
     out.reply(respond, SyncGroupResponse(NONE, req.protocol_type, req.protocol_name, assignment))
     return out
 
@@ -249,13 +251,13 @@ def heartbeat(groups: ConsumerGroups, group_id: str, generation_id: int, member_
     (the group epoch moved past it, it has partitions to revoke, or what it waits for is free now)."""
     try:
         group = groups.group(group_id)
-        meta, ma = _member(groups, group_id, group, member_id, instance_id, generation_id)
+        meta, classic, ma = _member(groups, group_id, group, member_id, instance_id, generation_id)
     except KafkaError as exc:
         return Result(exc.code)
-    groups.schedule_session_timeout(group_id, member_id, meta["classicMemberMetadata"]["sessionTimeoutMs"])
+    groups.schedule_session_timeout(group_id, member_id, classic.session_timeout_ms)
     released = ma.state == MemberState.UNRELEASED_PARTITIONS and not _waiting(groups, group_id, group, member_id, ma)
     if ma.member_epoch < group.epoch or ma.state == MemberState.UNREVOKED_PARTITIONS or released:
-        groups.schedule_join_timeout_if_absent(group_id, member_id, meta["rebalanceTimeoutMs"])
+        groups.schedule_join_timeout_if_absent(group_id, member_id, meta.rebalance_timeout_ms)
         return Result(_CODE["REBALANCE_IN_PROGRESS"])
     return Result(NONE)
 

@@ -11,9 +11,10 @@ the replayed state changes only when they are applied.
 
 from __future__ import annotations
 
+import copy
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from groupctl.coordinator.assignors import Assignment
 from groupctl.coordinator.consumer import records as rec
@@ -39,21 +40,26 @@ from groupctl.coordinator.log import Record
 from groupctl.coordinator.runtime import Result
 from groupctl.coordinator.state import GroupIndex
 from groupctl.errors import KafkaError
+from groupctl.log.replay import ConsumerGroupState
 from groupctl.model import GroupState, MemberState
+from groupctl.protocol.data.records import ConsumerGroupCurrentMemberAssignmentValue, ConsumerGroupMemberMetadataValue
 
-if TYPE_CHECKING:
-    from groupctl.log.replay import ConsumerGroupState
+#: What a group that does not exist yet reads as (a new `ConsumerGroup`): epoch 0, no members, targets or
+#: regexes. Only read; whether the group exists is still asked of `group is None`.
+_NO_GROUP = ConsumerGroupState()
 
-_NO_REGEXES: dict[str, dict] = {}
+
+def default_member() -> ConsumerGroupMemberMetadataValue:
+    """A member as `ConsumerGroupMember.Builder(memberId)` starts it (the record's defaults but for nulls)."""
+    return ConsumerGroupMemberMetadataValue(
+        instance_id=None, rack_id=None, subscribed_topic_regex=None, server_assignor=None,
+        classic_member_metadata=None,
+    )
 
 
-def default_member() -> dict:
-    """A member as `ConsumerGroupMember.Builder(memberId)` starts it."""
-    return {
-        "instanceId": None, "rackId": None, "clientId": "", "clientHost": "", "subscribedTopicNames": [],
-        "subscribedTopicRegex": None, "rebalanceTimeoutMs": -1, "serverAssignor": None,
-        "classicMemberMetadata": None,
-    }
+def member_copy(member: ConsumerGroupMemberMetadataValue) -> ConsumerGroupMemberMetadataValue:
+    """A copy to change: the replayed value is the state's, which only records change."""
+    return copy.copy(member)
 
 
 @dataclass(slots=True)
@@ -62,7 +68,7 @@ class JoiningMember:
 
     group_id: str
     member_id: str
-    old: dict
+    old: ConsumerGroupMemberMetadataValue  # the replayed value (or a default): never changed in place
     ma: MemberAssignment
     replaced: str | None
     records: list[Record]
@@ -104,7 +110,7 @@ def _heartbeat(groups: ConsumerGroups, req: HeartbeatRequest, other: GroupState 
 
 
 def advance(groups: ConsumerGroups, group: ConsumerGroupState | None, idx: GroupIndex, member: JoiningMember,
-            updated: dict, owned: Owned) -> MemberAssignment:
+            updated: ConsumerGroupMemberMetadataValue, owned: Owned) -> MemberAssignment:
     """Steps 1 (the member record) to 3 of a member's request, whichever protocol it speaks: write the
     member when it changed, bump the group epoch when its subscription or the topics' metadata did, move
     the target, and reconcile the member against what it says it `owned`. The records go to
@@ -112,26 +118,26 @@ def advance(groups: ConsumerGroups, group: ConsumerGroupState | None, idx: Group
     rt = groups.rt
     gid = member.group_id
     member_id, old, ma, records = member.member_id, member.old, member.ma, member.records
-    epoch = group.epoch if group is not None else 0
+    known = group if group is not None else _NO_GROUP
+    epoch = known.epoch
     bump = epoch == 0
-    if updated != old:
+    if updated is not old and updated != old:
         records.append(rec.member_metadata(gid, member_id, updated))
-        if set(updated["subscribedTopicNames"]) != set(old["subscribedTopicNames"]):
+        if set(updated.subscribed_topic_names) != set(old.subscribed_topic_names):
             bump = True
     bump |= maybe_update_regexes(rt, gid, group, idx, old, updated, records)
 
     # 2. update the target assignment
     new_epoch = epoch
     if bump or gid in rt.metadata_refresh or group is None:
-        regexes = group.regexes if group is not None else _NO_REGEXES
-        facts = topic_facts(rt.topics, subscribed_names(regexes, idx, old, updated))
+        facts = topic_facts(rt.topics, subscribed_names(known.regexes, idx, old, updated))
         if metadata_changed(group, facts, rt.kafka_40_records):
             bump = True
         if bump:
             new_epoch = epoch + 1
             records += rec.epoch_records(gid, new_epoch, facts, group, rt.kafka_40_records)
         rt.metadata_refresh.discard(gid)
-    target_epoch, target = _target(groups, gid, group, idx, new_epoch, member, updated, updated.get("instanceId"))
+    target_epoch, target = _target(groups, gid, group, idx, new_epoch, member, updated, updated.instance_id)
 
     # 3. reconcile
     new_ma = ma
@@ -142,16 +148,15 @@ def advance(groups: ConsumerGroups, group: ConsumerGroupState | None, idx: Group
             holder = owners.get((topic_id, partition))
             return -1 if holder is None else holder[1]
 
-        regexes = group.regexes if group is not None else _NO_REGEXES
         new_ma = reconcile(
             ma, target_epoch=target_epoch, target=target, owner_epoch=owner_epoch,
-            owned=owned, subscribed=subscribed_ids(rt.topics, regexes, updated),
+            owned=owned, subscribed=subscribed_ids(rt.topics, known.regexes, updated),
         )
         if new_ma != ma:
             records.append(rec.current_record(gid, member_id, new_ma))
     if new_ma != ma:
         if new_ma.state == MemberState.UNREVOKED_PARTITIONS:
-            groups.schedule_rebalance_timeout(gid, member_id, new_ma.member_epoch, updated["rebalanceTimeoutMs"])
+            groups.schedule_rebalance_timeout(gid, member_id, new_ma.member_epoch, updated.rebalance_timeout_ms)
         else:
             groups.cancel_rebalance_timeout(gid, member_id)
     return new_ma
@@ -164,8 +169,8 @@ def _create_or_update_member(
     rejoining under a new member id takes its predecessor's place here."""
     rt = groups.rt
     gid = req.group_id
-    members = group.members if group is not None else {}
-    currents = group.current if group is not None else {}
+    known = group if group is not None else _NO_GROUP
+    members, currents = known.members, known.current
     member_id = req.member_id
     check_group_size(rt.max_group_size, group, member_id)
     if member_id == "":
@@ -176,11 +181,11 @@ def _create_or_update_member(
         old = members.get(member_id)
         if old is None and member_id not in currents and not create:
             raise KafkaError("UNKNOWN_MEMBER_ID", f"Member {member_id} is not a member of group {gid}.")
-        return _checked(req, gid, member_id, dict(old) if old is not None else default_member(), currents)
+        return _checked(req, gid, member_id, old if old is not None else default_member(), currents)
     existing = idx.static.get(iid)
     if create and existing is None:
-        old = dict(members[member_id]) if member_id in members else default_member()
-        return _checked(req, gid, member_id, old, currents)
+        old = members.get(member_id)
+        return _checked(req, gid, member_id, old if old is not None else default_member(), currents)
     if create and existing is not None:
         # Only a consumer-protocol predecessor must have left (-2): a classic one sends nothing when it closes
         # (KAFKA-17228), so a static member upgrading to the consumer protocol replaces it.
@@ -194,7 +199,7 @@ def _create_or_update_member(
         assert group is not None, "a static member is indexed only in its group"
         return replace_static(group, gid, existing, member_id)
     check_static_member(gid, existing, member_id, iid)
-    return _checked(req, gid, member_id, dict(members[member_id]), currents)
+    return _checked(req, gid, member_id, members[member_id], currents)
 
 
 def check_group_size(limit: int, group: ConsumerGroupState | None, member_id: str) -> None:
@@ -224,7 +229,7 @@ def replace_static(group: ConsumerGroupState, group_id: str, existing: str, memb
     """A static member rejoining under a new member id takes its predecessor's place: the records move its
     metadata, target and assignment to the new id, at member epoch 0."""
     previous = rec.member_assignment(group.current.get(existing))
-    old = dict(group.members[existing])
+    old = group.members[existing]
     ma = MemberAssignment(previous.state, 0, 0, previous.assigned, previous.pending_revocation)
     records = remove_member_records(group_id, existing)
     records.append(rec.member_metadata(group_id, member_id, old))
@@ -233,56 +238,68 @@ def replace_static(group: ConsumerGroupState, group_id: str, existing: str, memb
     return JoiningMember(group_id, member_id, old, ma, existing, records)
 
 
-def _checked(req: HeartbeatRequest, group_id: str, member_id: str, old: dict, currents: dict) -> JoiningMember:
+def _checked(req: HeartbeatRequest, group_id: str, member_id: str, old: ConsumerGroupMemberMetadataValue,
+             currents: Mapping[str, ConsumerGroupCurrentMemberAssignmentValue]) -> JoiningMember:
     ma = rec.member_assignment(currents.get(member_id))
     check_member_epoch(ma, req.member_epoch, req.topic_partitions)
     return JoiningMember(group_id, member_id, old, ma, None, [])
 
 
-def _updated_member(old: dict, req: HeartbeatRequest) -> dict:
-    """The member record after this heartbeat: what the request sent replaces, None keeps."""
-    updated = dict(old)
-    if req.instance_id is not None:
-        updated["instanceId"] = req.instance_id
-    if req.rack_id is not None:
-        updated["rackId"] = req.rack_id
-    if req.rebalance_timeout_ms != -1:
-        updated["rebalanceTimeoutMs"] = req.rebalance_timeout_ms
-    if req.server_assignor is not None:
-        updated["serverAssignor"] = req.server_assignor
+def _updated_member(old: ConsumerGroupMemberMetadataValue, req: HeartbeatRequest) -> ConsumerGroupMemberMetadataValue:
+    """The member record after this heartbeat: what the request sent replaces, None keeps. `old` itself
+    when nothing differs (a steady-state heartbeat), so the caller's `updated != old` is an identity check."""
+    changes: dict[str, object] = {}
+    if req.instance_id is not None and req.instance_id != old.instance_id:
+        changes["instance_id"] = req.instance_id
+    if req.rack_id is not None and req.rack_id != old.rack_id:
+        changes["rack_id"] = req.rack_id
+    if req.rebalance_timeout_ms != -1 and req.rebalance_timeout_ms != old.rebalance_timeout_ms:
+        changes["rebalance_timeout_ms"] = req.rebalance_timeout_ms
+    if req.server_assignor is not None and req.server_assignor != old.server_assignor:
+        changes["server_assignor"] = req.server_assignor
     if req.subscribed_topic_names is not None:
-        updated["subscribedTopicNames"] = sorted(set(req.subscribed_topic_names))
-    if req.subscribed_topic_regex is not None:
-        updated["subscribedTopicRegex"] = req.subscribed_topic_regex
-    updated["clientId"] = req.client_id
-    updated["clientHost"] = req.client_host
-    updated["classicMemberMetadata"] = None
+        names = sorted(set(req.subscribed_topic_names))
+        if names != old.subscribed_topic_names:
+            changes["subscribed_topic_names"] = names
+    if req.subscribed_topic_regex is not None and req.subscribed_topic_regex != old.subscribed_topic_regex:
+        changes["subscribed_topic_regex"] = req.subscribed_topic_regex
+    if req.client_id != old.client_id:
+        changes["client_id"] = req.client_id
+    if req.client_host != old.client_host:
+        changes["client_host"] = req.client_host
+    if old.classic_member_metadata is not None:
+        changes["classic_member_metadata"] = None
+    if not changes:
+        return old
+    updated = member_copy(old)
+    for attr, value in changes.items():
+        setattr(updated, attr, value)
     return updated
 
 
 def _target(
     groups: ConsumerGroups, gid: str, group: ConsumerGroupState | None, idx: GroupIndex, new_epoch: int,
-    member: JoiningMember, updated: dict, instance_id: str | None,
+    member: JoiningMember, updated: ConsumerGroupMemberMetadataValue, instance_id: str | None,
 ) -> tuple[int, Assignment]:
     """The target epoch and this member's target: a new target when the group epoch moved past it."""
-    assignment_epoch = group.assignment_epoch if group is not None else 0
+    known = group if group is not None else _NO_GROUP
+    assignment_epoch = known.assignment_epoch
     member_id = member.member_id
     if new_epoch <= assignment_epoch:
-        target = group.targets_map(member_id) if group is not None else {}
-        if not target and member_id not in (group.targets if group is not None else {}) and instance_id is not None:
+        target = known.targets_map(member_id)
+        if not target and member_id not in known.targets and instance_id is not None:
             static = idx.static.get(instance_id)
-            if static is not None and group is not None:
-                target = group.targets_map(static)
+            if static is not None:
+                target = known.targets_map(static)
         return assignment_epoch, target
     rt = groups.rt
-    members: dict[str, dict] = dict(group.members) if group is not None else {}
-    old_targets: dict[str, Assignment] = {m: group.targets_map(m) for m in group.targets} if group is not None else {}
+    members: dict[str, ConsumerGroupMemberMetadataValue] = dict(known.members)
+    old_targets: dict[str, Assignment] = {m: known.targets_map(m) for m in known.targets}
     if member.replaced is not None:
         members.pop(member.replaced, None)
         old_targets[member_id] = old_targets.pop(member.replaced, {})
     members[member_id] = updated
-    regexes = group.regexes if group is not None else _NO_REGEXES
-    subscriptions = {mid: subscribed_ids(rt.topics, regexes, meta) for mid, meta in members.items()}
+    subscriptions = {mid: subscribed_ids(rt.topics, known.regexes, meta) for mid, meta in members.items()}
     partitions: dict[uuid.UUID, int] = {}
     for ids in subscriptions.values():
         for topic_id in ids:

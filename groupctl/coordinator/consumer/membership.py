@@ -26,6 +26,7 @@ from groupctl.errors import KafkaError
 from groupctl.leaving import LeaveAnswer
 from groupctl.model import TopicPartition
 from groupctl.protocol.data.groups import MemberIdentity
+from groupctl.protocol.data.records import ClassicMemberMetadata, ConsumerGroupMemberMetadataValue
 from groupctl.protocol.member_bytes import current_held
 
 if TYPE_CHECKING:
@@ -34,12 +35,17 @@ if TYPE_CHECKING:
 #: The router's online downgrade: given a group, the members about to leave and the (member id, type-5
 #: value) of a static member replacing them, the conversion to a classic group that replaces their
 #: removal, or None when the group stays a consumer group.
-Downgrade = Callable[[str, list[str], "tuple[str, dict] | None"], "Result | None"]
+Downgrade = Callable[[str, list[str], "tuple[str, ConsumerGroupMemberMetadataValue] | None"], "Result | None"]
 
 
-def uses_classic(member: dict | None) -> TypeGuard[dict]:
+def uses_classic(member: ConsumerGroupMemberMetadataValue | None) -> TypeGuard[ConsumerGroupMemberMetadataValue]:
     """Whether a type-5 value is a member speaking the classic protocol inside a consumer group."""
     return member is not None and stored_protocol(member) == "classic"
+
+
+def classic_metadata_of(member: ConsumerGroupMemberMetadataValue | None) -> ClassicMemberMetadata | None:
+    """The ClassicMemberMetadata of a member speaking the classic protocol, None for any other."""
+    return member.classic_member_metadata if member is not None and uses_classic(member) else None
 
 
 class ConsumerGroups:
@@ -68,8 +74,8 @@ class ConsumerGroups:
         rt = self.rt
         if timeout_ms is None:
             group = rt.state.consumer.get(group_id)
-            meta = group.members.get(member_id) if group is not None else None
-            timeout_ms = (meta["classicMemberMetadata"]["sessionTimeoutMs"] if uses_classic(meta)
+            classic = classic_metadata_of(group.members.get(member_id) if group is not None else None)
+            timeout_ms = (classic.session_timeout_ms if classic is not None
                           else rt.configs.session_timeout_ms(group_id))
         rt.schedule(session_key(group_id, member_id), rt.now_ms() + timeout_ms,
                     lambda: self.fence(group_id, member_id))
@@ -89,7 +95,7 @@ class ConsumerGroups:
         def expire() -> Result[None]:
             group = self.rt.state.consumer.get(group_id)
             current = group.current.get(member_id) if group is not None else None
-            if current is not None and current["memberEpoch"] == epoch:
+            if current is not None and current.member_epoch == epoch:
                 return self.fence(group_id, member_id)
             return Result()
 
@@ -132,9 +138,9 @@ class ConsumerGroups:
             out += remove_member_records(group_id, member_id)
             meta = group.members.get(member_id)
             if meta is not None:
-                for name in meta.get("subscribedTopicNames") or ():
+                for name in meta.subscribed_topic_names:
                     names[name] -= 1
-                regex = meta.get("subscribedTopicRegex")
+                regex = meta.subscribed_topic_regex
                 if regex:
                     regexes[regex] -= 1
         for regex, count in sorted(regexes.items()):
@@ -143,7 +149,7 @@ class ConsumerGroups:
         subscribed = {n for n, k in names.items() if k > 0}
         for regex, resolved in group.regexes.items():
             if regexes.get(regex, 0) > 0:
-                subscribed.update(resolved["topics"])
+                subscribed.update(resolved.topics)
         facts = topic_facts(self.rt.topics, subscribed)
         out += rec.epoch_records(group_id, group.epoch + 1, facts, group, self.rt.kafka_40_records)
         return out

@@ -21,7 +21,7 @@ Owned = Iterable[tuple[uuid.UUID, Iterable[int]]] | None
 class MemberAssignment:
     """The reconciliation half of a member: what its type-8 record holds."""
 
-    state: MemberState
+    state: int  # a MemberState id, kept as stored: an id this version does not know (a newer broker's) stays
     member_epoch: int
     previous_member_epoch: int
     assigned: Assignment

@@ -16,17 +16,12 @@ from groupctl.coordinator.consumer.subscriptions import metadata_changed, metada
 from groupctl.coordinator.log import Record
 from groupctl.coordinator.state import assignment_map
 from groupctl.model import MemberState
+from groupctl.protocol.data.base import UNKNOWN_TAGS
+from groupctl.protocol.data.records import ConsumerGroupCurrentMemberAssignmentValue, ConsumerGroupMemberMetadataValue
 from groupctl.protocol.records import encode_key, encode_value
 
 if TYPE_CHECKING:
     from groupctl.log.replay import ConsumerGroupState
-
-#: `ConsumerGroupMemberMetadataValue` field names, as the decoder gives them.
-MEMBER_FIELDS = (
-    "instanceId", "rackId", "clientId", "clientHost", "subscribedTopicNames", "subscribedTopicRegex",
-    "rebalanceTimeoutMs", "serverAssignor", "classicMemberMetadata",
-)
-
 
 def _group_key(record_type: int, group_id: str) -> bytes:
     return encode_key(record_type, {"groupId": group_id})
@@ -75,10 +70,11 @@ def epoch_records(group_id: str, epoch: int, facts: list[tuple[str, uuid.UUID, i
     return out
 
 
-def member_metadata(group_id: str, member_id: str, member: Mapping) -> Record:
-    data = {name: member.get(name) for name in MEMBER_FIELDS}
-    if data["rebalanceTimeoutMs"] is None:
-        data["rebalanceTimeoutMs"] = -1
+def member_metadata(group_id: str, member_id: str, member: ConsumerGroupMemberMetadataValue) -> Record:
+    """The member's type-5 record; tagged fields this version does not know are not written back (as Kafka,
+    which rebuilds the value from its own member)."""
+    data = member.to_dict()
+    data.pop(UNKNOWN_TAGS, None)
     return _member_key(5, group_id, member_id), encode_value(5, 0, data)
 
 
@@ -136,13 +132,13 @@ def group_tombstone(record_type: int, group_id: str) -> Record:
     return _group_key(record_type, group_id), None
 
 
-def member_assignment(current: dict | None) -> MemberAssignment:
+def member_assignment(current: ConsumerGroupCurrentMemberAssignmentValue | None) -> MemberAssignment:
     """A type-8 value (None: the builder's defaults) as the reconciler's input."""
     if current is None:
         return MemberAssignment(MemberState.STABLE, 0, -1, {}, {})
     return MemberAssignment(
-        current["state"], current["memberEpoch"], current["previousMemberEpoch"],
-        assignment_map(current["assignedPartitions"]), assignment_map(current["partitionsPendingRevocation"]),
+        current.state, current.member_epoch, current.previous_member_epoch,
+        assignment_map(current.assigned_partitions), assignment_map(current.partitions_pending_revocation),
     )
 
 

@@ -4,7 +4,6 @@ most every `REGEX_REFRESH_INTERVAL_MS` and at the latest every `REGEX_MAX_AGE_MS
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from groupctl.coordinator.consumer import records as rec
@@ -13,6 +12,7 @@ from groupctl.coordinator.log import Record
 from groupctl.coordinator.runtime import Result, Runtime
 from groupctl.coordinator.state import GroupIndex
 from groupctl.errors import KafkaError
+from groupctl.protocol.data.records import ConsumerGroupMemberMetadataValue
 from groupctl.regex import InvalidRegex, broker_error_message, compile_topic_regex
 
 if TYPE_CHECKING:
@@ -25,12 +25,12 @@ REGEX_MAX_AGE_MS = 600_000
 
 
 def maybe_update_regexes(
-    rt: Runtime, gid: str, group: ConsumerGroupState | None, idx: GroupIndex, old: Mapping, updated: Mapping,
-    records: list[Record],
+    rt: Runtime, gid: str, group: ConsumerGroupState | None, idx: GroupIndex, old: ConsumerGroupMemberMetadataValue,
+    updated: ConsumerGroupMemberMetadataValue, records: list[Record],
 ) -> bool:
     """Kafka's `maybeUpdateRegularExpressions`: validate a new regex, schedule resolution, maybe bump;
     the last member leaving a regex tombstones its resolution. True when the group epoch must move."""
-    old_regex, new_regex = old.get("subscribedTopicRegex"), updated.get("subscribedTopicRegex")
+    old_regex, new_regex = old.subscribed_topic_regex, updated.subscribed_topic_regex
     bump = False
     require = False
     if old_regex != new_regex and old_regex and idx.regex_members.get(old_regex, 0) == 1:
@@ -55,11 +55,11 @@ def maybe_update_regexes(
         regexes[new_regex] = regexes.get(new_regex, 0) + 1
     in_use = sorted(r for r, k in regexes.items() if k > 0)
     resolved = group.regexes if group is not None else {}
-    last_refresh = max((v["timestamp"] for v in resolved.values()), default=-REGEX_REFRESH_INTERVAL_MS - 1)
+    last_refresh = max((v.timestamp for v in resolved.values()), default=-REGEX_REFRESH_INTERVAL_MS - 1)
     now = rt.now_ms()
     if now <= last_refresh + REGEX_REFRESH_INTERVAL_MS:
         return bump
-    last_version = max((v["version"] for v in resolved.values()), default=-1)
+    last_version = max((v.version for v in resolved.values()), default=-1)
     require |= len(in_use) != len(resolved)
     require |= last_version < rt.topics.new_topics_version
     require |= now > last_refresh + REGEX_MAX_AGE_MS
@@ -87,14 +87,14 @@ def resolve_regexes(rt: Runtime, gid: str, regexes: list[str]) -> Result[None]:
         except InvalidRegex:
             topics = []
         previous = group.regexes.get(regex)
-        if previous is None or sorted(previous["topics"]) != topics:
+        if previous is None or sorted(previous.topics) != topics:
             bump = True
         resolved_now[regex] = topics
         out.records.append(rec.regex(gid, regex, topics, rt.topics.version, now))
     subscribed = set(idx.names)
     for regex, resolved in group.regexes.items():
         if idx.regex_members.get(regex, 0) > 0:
-            subscribed.update(resolved_now.get(regex, resolved["topics"]))
+            subscribed.update(resolved_now.get(regex, resolved.topics))
     for topics in resolved_now.values():
         subscribed.update(topics)
     facts = topic_facts(rt.topics, subscribed)

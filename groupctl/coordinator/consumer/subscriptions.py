@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from groupctl.coordinator.state import GroupIndex
 from groupctl.coordinator.topics import TopicImage
+from groupctl.protocol.data.records import ConsumerGroupMemberMetadataValue, ConsumerGroupRegularExpressionValue
 
 if TYPE_CHECKING:
     from groupctl.log.replay import ConsumerGroupState
@@ -51,7 +52,7 @@ def stored_facts(group: ConsumerGroupState) -> list[tuple[str, uuid.UUID, int]]:
     """The subscribed topics as Kafka 4.0's type 4 gives them (none without one)."""
     if group.partition_metadata is None:
         return []
-    return sorted((t["topicName"], t["topicId"], t["numPartitions"]) for t in group.partition_metadata["topics"])
+    return sorted((t.topic_name, t.topic_id, t.num_partitions) for t in group.partition_metadata.topics)
 
 
 def metadata_changed(group: ConsumerGroupState | None, facts: list[tuple[str, uuid.UUID, int]],
@@ -66,33 +67,35 @@ def metadata_changed(group: ConsumerGroupState | None, facts: list[tuple[str, uu
     return metadata_hash(facts) != group.metadata_hash
 
 
-def subscribed_names(regexes_resolved: Mapping[str, dict], idx: GroupIndex, old: Mapping, updated: Mapping) -> set[str]:
+def subscribed_names(regexes_resolved: Mapping[str, ConsumerGroupRegularExpressionValue], idx: GroupIndex,
+                     old: ConsumerGroupMemberMetadataValue, updated: ConsumerGroupMemberMetadataValue) -> set[str]:
     """`computeSubscribedTopicNames(member, updatedMember)`: the group's topics after this member's change."""
     names = dict(idx.names)
-    for name in old["subscribedTopicNames"]:
+    for name in old.subscribed_topic_names:
         names[name] = names.get(name, 0) - 1
-    for name in updated["subscribedTopicNames"]:
+    for name in updated.subscribed_topic_names:
         names[name] = names.get(name, 0) + 1
     regexes = dict(idx.regex_members)
-    if old.get("subscribedTopicRegex"):
-        regexes[old["subscribedTopicRegex"]] = regexes.get(old["subscribedTopicRegex"], 0) - 1
-    if updated.get("subscribedTopicRegex"):
-        regexes[updated["subscribedTopicRegex"]] = regexes.get(updated["subscribedTopicRegex"], 0) + 1
+    if old.subscribed_topic_regex:
+        regexes[old.subscribed_topic_regex] = regexes.get(old.subscribed_topic_regex, 0) - 1
+    if updated.subscribed_topic_regex:
+        regexes[updated.subscribed_topic_regex] = regexes.get(updated.subscribed_topic_regex, 0) + 1
     out = {n for n, k in names.items() if k > 0}
     for regex, resolved in regexes_resolved.items():
         if regexes.get(regex, 0) > 0:
-            out.update(resolved["topics"])
+            out.update(resolved.topics)
     return out
 
 
-def subscribed_ids(topics: TopicImage, regexes_resolved: Mapping[str, dict], member: Mapping) -> frozenset[uuid.UUID]:
+def subscribed_ids(topics: TopicImage, regexes_resolved: Mapping[str, ConsumerGroupRegularExpressionValue],
+                   member: ConsumerGroupMemberMetadataValue) -> frozenset[uuid.UUID]:
     """The topic ids one member subscribes to: by name, or through its regex as last resolved."""
-    names = set(member.get("subscribedTopicNames") or ())
-    regex = member.get("subscribedTopicRegex")
+    names = set(member.subscribed_topic_names)
+    regex = member.subscribed_topic_regex
     if regex:
         resolved = regexes_resolved.get(regex)
         if resolved is not None:
-            names.update(resolved["topics"])
+            names.update(resolved.topics)
     out = set()
     for name in names:
         topic = topics.get(name)

@@ -15,6 +15,7 @@ from groupctl.coordinator.assignors import ASSIGNORS, Assignment, MemberSpec
 from groupctl.coordinator.consumer import records as rec
 from groupctl.coordinator.log import Record
 from groupctl.log.replay import preferred_assignor
+from groupctl.protocol.data.records import ConsumerGroupMemberMetadataValue
 
 _EMPTY: Assignment = {}
 
@@ -23,7 +24,7 @@ def build_target(
     group_id: str,
     epoch: int,
     *,
-    members: Mapping[str, Mapping],
+    members: Mapping[str, ConsumerGroupMemberMetadataValue],
     subscriptions: Mapping[str, frozenset[uuid.UUID]],
     old_targets: Mapping[str, Assignment],
     partitions: Mapping[uuid.UUID, int],
@@ -40,7 +41,7 @@ def build_target(
     for member_id in sorted(members):
         meta = members[member_id]
         specs[member_id] = MemberSpec(
-            instance_id=meta.get("instanceId"), rack_id=meta.get("rackId"),
+            instance_id=meta.instance_id, rack_id=meta.rack_id,
             subscribed_topic_ids=subscriptions[member_id], assigned=old_targets.get(member_id, _EMPTY),
         )
     result = ASSIGNORS[assignor].assign(specs, partitions)

@@ -103,7 +103,7 @@ def test_lost_response_previous_epoch_with_owned_subset_is_accepted(coord: Coord
     members = {"a": (a.member_epoch, owned(a)), "b": (b.member_epoch, owned(b))}
     settle(coord, "g", members)
     cur = coord.state.consumer["g"].current["a"]
-    epoch, previous = cur["memberEpoch"], cur["previousMemberEpoch"]
+    epoch, previous = cur.member_epoch, cur.previous_member_epoch
     assert previous < epoch
     r = coord.heartbeat(HeartbeatRequest("g", "a", previous, topic_partitions=members["a"][1]))
     assert r.error_code == 0 and r.member_epoch == epoch
@@ -132,7 +132,7 @@ def test_static_member_bounce_keeps_assignment_without_epoch_bump(coord: Coordin
     held = next(m.assignment for m in before.members if m.instance_id == "pod-a")
     r = coord.heartbeat(HeartbeatRequest("g", "a1", -2, instance_id="pod-a"))
     assert (r.error_code, r.member_epoch) == (0, -2)
-    assert coord.state.consumer["g"].current["a1"]["memberEpoch"] == -2
+    assert coord.state.consumer["g"].current["a1"].member_epoch == -2
     clash = coord.heartbeat(join("g", "a2", instance_id="pod-b"))
     assert clash.error == "UNRELEASED_INSTANCE_ID"
     assert clash.error_message == (
@@ -187,7 +187,7 @@ def test_rebalance_timeout_fences_a_member_that_does_not_revoke(coord: Coordinat
     a = coord.heartbeat(join("g", "a", rebalance_timeout_ms=5_000))
     coord.heartbeat(join("g", "b"))
     r = coord.heartbeat(HeartbeatRequest("g", "a", a.member_epoch, topic_partitions=owned(a)))
-    assert coord.state.consumer["g"].current["a"]["state"] == 1  # UNREVOKED_PARTITIONS
+    assert coord.state.consumer["g"].current["a"].state == 1  # UNREVOKED_PARTITIONS
     assert r.error_code == 0
     coord.advance(5_000)
     assert "a" not in coord.state.consumer["g"].members
@@ -218,7 +218,7 @@ def test_admin_leave_reports_every_partition_held_when_a_topic_is_partly_pending
     coord.heartbeat(join("g", "b"))
     coord.heartbeat(HeartbeatRequest("g", "a", a.member_epoch, topic_partitions=owned(a)))
     current = coord.state.consumer["g"].current["a"]
-    assert current["state"] == 1 and current["assignedPartitions"] and current["partitionsPendingRevocation"]
+    assert current.state == 1 and current.assigned_partitions and current.partitions_pending_revocation
     (result,) = coord.leave_group("g", [MemberIdentity(group_instance_id="pod-a")]).departures
     assert result.held == [TopicPartition("foo", p) for p in range(6)]  # 3 still assigned and 3 pending, same topic
 
@@ -246,7 +246,7 @@ def test_regex_subscription_full_match_and_new_topics(coord: Coordinator) -> Non
     r = coord.heartbeat(HeartbeatRequest("g", "a", 0, rebalance_timeout_ms=1000, subscribed_topic_regex="orders",
                                          topic_partitions=[]))
     assert r.error_code == 0
-    assert coord.state.consumer["g"].regexes["orders"]["topics"] == ["orders"]
+    assert coord.state.consumer["g"].regexes["orders"].topics == ["orders"]
     r = coord.heartbeat(HeartbeatRequest("g", "a", r.member_epoch, topic_partitions=owned(r)))
     orders = coord.topics.get("orders").topic_id
     assert r.assignment == {orders: [0, 1]}
@@ -256,11 +256,11 @@ def test_regex_subscription_full_match_and_new_topics(coord: Coordinator) -> Non
     assert "orders.*" not in coord.state.consumer["g"].regexes
     coord.advance(10_001)
     b = coord.heartbeat(HeartbeatRequest("g", "b", b.member_epoch))
-    assert coord.state.consumer["g"].regexes["orders.*"]["topics"] == ["orders", "orders-eu"]
+    assert coord.state.consumer["g"].regexes["orders.*"].topics == ["orders", "orders-eu"]
     coord.create_topic("orders-us", 1)
     coord.advance(10_001)
     coord.heartbeat(HeartbeatRequest("g", "b", b.member_epoch))
-    assert coord.state.consumer["g"].regexes["orders.*"]["topics"] == ["orders", "orders-eu", "orders-us"]
+    assert coord.state.consumer["g"].regexes["orders.*"].topics == ["orders", "orders-eu", "orders-us"]
     assert coord.rebuild().state == coord.state
 
 
@@ -270,7 +270,7 @@ def test_a_regex_resolves_over_internal_topics_too_as_the_broker_does(coord: Coo
     r = coord.heartbeat(HeartbeatRequest("g", "a", 0, rebalance_timeout_ms=1000, subscribed_topic_regex=".*",
                                          topic_partitions=[]))
     assert r.error_code == 0
-    assert coord.state.consumer["g"].regexes[".*"]["topics"] == ["__transaction_state", "bar", "foo"]
+    assert coord.state.consumer["g"].regexes[".*"].topics == ["__transaction_state", "bar", "foo"]
     r = coord.heartbeat(HeartbeatRequest("g", "a", r.member_epoch, topic_partitions=owned(r)))
     assert coord.topics.get("__transaction_state").topic_id in r.assignment
 
@@ -340,7 +340,7 @@ def test_assignor_change_is_recorded_and_used_at_the_next_bump_as_kafka_does(coo
     coord.heartbeat(HeartbeatRequest("g", "a", a.member_epoch, server_assignor="range"))
     assert coord.records_written == written + 1  # the member record only
     assert coord.describe("g").group_epoch == epoch
-    assert coord.state.consumer["g"].members["a"]["serverAssignor"] == "range"
+    assert coord.state.consumer["g"].members["a"].server_assignor == "range"
     coord.heartbeat(join("g", "b", ["foo"]))
     d = coord.describe("g")
     assert d.group_epoch == epoch + 1 and d.assignor == "range"
@@ -355,7 +355,7 @@ def test_a_member_can_always_rejoin_with_epoch_zero(coord: Coordinator) -> None:
     members = {"a": (a.member_epoch, owned(a)), "b": (b.member_epoch, owned(b))}
     settle(coord, "g", members)
     cur = coord.state.consumer["g"].current["a"]
-    assert cur["previousMemberEpoch"] > 0  # a moved through two epochs
+    assert cur.previous_member_epoch > 0  # a moved through two epochs
     r = coord.heartbeat(join("g", "a"))
-    assert r.error_code == 0 and r.member_epoch == cur["memberEpoch"]
+    assert r.error_code == 0 and r.member_epoch == cur.member_epoch
     assert owned(r) == members["a"][1]

@@ -6,14 +6,15 @@ import copy
 import uuid
 
 from groupctl.coordinator.consumer.target import build_target
+from groupctl.protocol.data.records import ConsumerGroupMemberMetadataValue
 from groupctl.protocol.records import decode_key, decode_value
 
 T1 = uuid.UUID(int=11)
 T2 = uuid.UUID(int=22)
 
 
-def _member(assignor: str | None = None) -> dict:
-    return {"instanceId": None, "rackId": None, "serverAssignor": assignor}
+def _member(assignor: str | None = None) -> ConsumerGroupMemberMetadataValue:
+    return ConsumerGroupMemberMetadataValue(instance_id=None, rack_id=None, server_assignor=assignor)
 
 
 def _decoded(records: list) -> list[tuple[int, dict, dict | None]]:
