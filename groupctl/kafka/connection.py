@@ -117,14 +117,13 @@ class BrokerConnection:
         """The highest version of `api_key` in `ours` the broker speaks; `UnsupportedApi` if none."""
         return self.api_versions.version_for(api_key, ours, self.where)
 
-    def call(
-        self, api_key: int, ours: range, build: Callable[[int], dict[str, Any]], deadline: Deadline
-    ) -> tuple[int, dict[str, Any]]:
-        """Pick the version, build the body for it, send, and return `(version, response body)`."""
+    def call(self, api_key: int, ours: range, build: Callable[[int], Any], deadline: Deadline) -> tuple[int, Any]:
+        """Pick the version, build the body for it, send, and return `(version, response body)`; a body is a
+        dict, or the generated class for an API in `framing.TYPED_APIS`."""
         version = self.version_for(api_key, ours)
         return version, self.request(api_key, version, build(version), deadline)
 
-    def request(self, api_key: int, version: int, body: dict[str, Any], deadline: Deadline) -> dict[str, Any]:
+    def request(self, api_key: int, version: int, body: Any, deadline: Deadline) -> Any:
         """Send one request and wait for its response body."""
         return self._round_trip(api_key, version, body, deadline).body
 

@@ -48,7 +48,9 @@ class RequestContext:
     client_id: str | None
 
 
-Handler = Callable[[RequestContext, Body], Awaitable[Body | None]]
+#: A handler's body is a `Body` dict, or the generated request class for an API in `framing.TYPED_APIS` (and it
+#: returns the matching response class): `Any` until every API is typed.
+Handler = Callable[[RequestContext, Any], Awaitable[Any]]
 
 
 @dataclass(frozen=True)

@@ -380,6 +380,11 @@ def test_bytes_equal_kafka_python_struct(api_key: int, version: int, kind: str, 
 FRAMED_REQUESTS = [(11, 5), (11, 9), (13, 3), (13, 5), (18, 0), (18, 3), (10, 4), (16, 5), (15, 6), (9, 8)]
 
 
+def as_framed(message: Any, api_key: int, body: dict) -> Any:
+    """A body as the framing functions take and give it: the generated class for an API in `TYPED_APIS`."""
+    return message.data_class.from_dict(body) if api_key in framing.TYPED_APIS else body
+
+
 @pytest.mark.parametrize(("api_key", "version"), FRAMED_REQUESTS)
 @settings(max_examples=10, deadline=None)
 @given(data=st.data(), correlation_id=st.integers(-(2**31), 2**31 - 1), client_id=st.none() | st.text(max_size=8))
@@ -398,8 +403,8 @@ def test_framed_kafka_python_request_decodes(
     decoded = framing.decode_request(wire[4:])
     assert (decoded.api_key, decoded.api_version, decoded.correlation_id) == (api_key, version, correlation_id)
     assert decoded.client_id == client_id
-    assert decoded.body == body
-    assert framing.encode_request(api_key, version, correlation_id, client_id, body) == wire
+    assert decoded.body == as_framed(req, api_key, body)
+    assert framing.encode_request(api_key, version, correlation_id, client_id, as_framed(req, api_key, body)) == wire
 
 
 @pytest.mark.parametrize(("api_key", "version"), [(11, 5), (11, 7), (12, 4), (18, 0), (18, 3), (16, 3), (60, 2)])
@@ -408,13 +413,13 @@ def test_framed_kafka_python_request_decodes(
 def test_framed_response_matches_kafka_python(api_key: int, version: int, data: st.DataObject) -> None:
     resp = schema(api_key, "response")
     body = data.draw(message_values(resp, version))
-    wire = framing.encode_response(api_key, version, 99, body)
+    wire = framing.encode_response(api_key, version, 99, as_framed(resp, api_key, body))
     tagged_header = version in resp.flexible_versions and api_key != 18  # ApiVersions: header v0 always
     head = struct.pack(">i", 99) + (b"\x00" if tagged_header else b"")
     assert wire[4 : 4 + len(head)] == head
     assert framing.peek_correlation_id(wire[4:]) == 99
     decoded = framing.decode_response(wire[4:], api_key, version)
-    assert (decoded.correlation_id, decoded.api_version, decoded.body) == (99, version, body)
+    assert (decoded.correlation_id, decoded.api_version, decoded.body) == (99, version, as_framed(resp, api_key, body))
     cls = KP_NEW[resp.name]
     obj = cls[version](**_to_kp_new(cls, resp.fields, body, version))
     obj.with_header(correlation_id=99)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from groupctl.coordinator.consumer import records as rec
-from groupctl.coordinator.consumer.messages import STATIC_LEAVE_EPOCH, HeartbeatRequest, HeartbeatResponse, LeaveResult
+from groupctl.coordinator.consumer.messages import STATIC_LEAVE_EPOCH, LeaveResult
 from groupctl.coordinator.consumer.reconcile import MemberAssignment
 from groupctl.coordinator.consumer.subscriptions import topic_facts
 from groupctl.coordinator.log import Record
@@ -23,6 +23,10 @@ from groupctl.coordinator.state import GroupIndex
 from groupctl.describe import current_held, stored_protocol
 from groupctl.errors import KafkaError
 from groupctl.model import MemberIdentity
+from groupctl.protocol.data.consumer_groups import (
+    ConsumerGroupHeartbeatRequestData,
+    ConsumerGroupHeartbeatResponseData,
+)
 
 if TYPE_CHECKING:
     from groupctl.log.replay import ConsumerGroupState
@@ -144,7 +148,7 @@ class ConsumerGroups:
         out += rec.epoch_records(group_id, group.epoch + 1, facts, group, self.rt.kafka_40_records)
         return out
 
-    def leave(self, req: HeartbeatRequest) -> Result[HeartbeatResponse]:
+    def leave(self, req: ConsumerGroupHeartbeatRequestData) -> Result[ConsumerGroupHeartbeatResponseData]:
         """A heartbeat with epoch -1 (leave) or -2 (a static member leaving for a while, keeping its place)."""
         gid = req.group_id
         group = self.group(gid)
@@ -152,8 +156,8 @@ class ConsumerGroups:
             if req.member_id not in group.members and req.member_id not in group.current:
                 raise KafkaError("UNKNOWN_MEMBER_ID", f"Member {req.member_id} is not a member of group {gid}.")
             self.cancel_member_timers(gid, req.member_id)
-            return _answered(self.fence_members(gid, [req.member_id]),
-                             HeartbeatResponse(member_id=req.member_id, member_epoch=req.member_epoch))
+            return _answered(self.fence_members(gid, [req.member_id]), ConsumerGroupHeartbeatResponseData(
+                member_id=req.member_id, member_epoch=req.member_epoch))
         idx = self.rt.state.indexes.get(gid) or GroupIndex()
         existing = idx.static.get(req.instance_id)
         if existing is None:
@@ -166,11 +170,12 @@ class ConsumerGroups:
         if req.member_epoch == STATIC_LEAVE_EPOCH:
             ma = rec.member_assignment(group.current.get(existing))
             leaving = MemberAssignment(ma.state, STATIC_LEAVE_EPOCH, ma.previous_member_epoch, ma.assigned, {})
-            return Result(HeartbeatResponse(member_id=existing, member_epoch=STATIC_LEAVE_EPOCH),
+            return Result(ConsumerGroupHeartbeatResponseData(member_id=existing,
+                                                             member_epoch=STATIC_LEAVE_EPOCH),
                           [rec.current_record(gid, existing, leaving)])
         self.cancel_member_timers(gid, existing)
-        return _answered(self.fence_members(gid, [existing]),
-                         HeartbeatResponse(member_id=req.member_id, member_epoch=req.member_epoch))
+        return _answered(self.fence_members(gid, [existing]), ConsumerGroupHeartbeatResponseData(
+            member_id=req.member_id, member_epoch=req.member_epoch))
 
     def admin_leave(self, group_id: str, identities: list[MemberIdentity]) -> Result[list[LeaveResult]]:
         """LeaveGroup v3+ on a consumer group: members by id or instance id; one epoch bump for them all."""

@@ -19,7 +19,7 @@ from groupctl.protocol.schema import Message
 
 SIZE: Final = struct.Struct(">i")
 
-TYPED_APIS: Final[frozenset[int]] = frozenset()
+TYPED_APIS: Final[frozenset[int]] = frozenset({15, 16, 68, 69})
 """The APIs whose bodies travel as generated classes (`groupctl.protocol.data`) rather than dicts.
 
 The change to classes goes API by API, each with its handlers, its client calls and its tests; when
