@@ -15,9 +15,9 @@ import argparse
 import sys
 import time
 
-from groupctl.coordinator.consumer import HeartbeatRequest
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
+from groupctl.protocol.data.consumer_groups import ConsumerGroupHeartbeatRequestData
 
 TARGET_PER_S = 20_000
 
@@ -31,18 +31,20 @@ def stable_group(members: int, topics: int, partitions: int) -> tuple[Coordinato
     epochs: dict[str, int] = {}
     owned: dict[str, list] = {}
     for mid in ids:
-        r = c.heartbeat(HeartbeatRequest("bench", mid, 0, rebalance_timeout_ms=60_000, subscribed_topic_names=names,
-                                         topic_partitions=[]))
+        r = c.heartbeat(ConsumerGroupHeartbeatRequestData(
+            group_id="bench", member_id=mid, member_epoch=0, rebalance_timeout_ms=60_000, subscribed_topic_names=names,
+            topic_partitions=[]))
         epochs[mid] = r.member_epoch
-        owned[mid] = sorted((r.assignment or {}).items())
+        owned[mid] = r.assignment.topic_partitions if r.assignment is not None else []
     for _ in range(50):
         if c.describe("bench").state == "Stable":
             break
         for mid in ids:
-            r = c.heartbeat(HeartbeatRequest("bench", mid, epochs[mid], topic_partitions=owned[mid]))
+            r = c.heartbeat(ConsumerGroupHeartbeatRequestData(group_id="bench", member_id=mid,
+                                                              member_epoch=epochs[mid], topic_partitions=owned[mid]))
             epochs[mid] = r.member_epoch
             if r.assignment is not None:
-                owned[mid] = sorted(r.assignment.items())
+                owned[mid] = r.assignment.topic_partitions
     if c.describe("bench").state != "Stable":
         raise SystemExit("the group did not reach Stable")
     return c, ids
@@ -55,7 +57,7 @@ def main() -> int:
     args = parser.parse_args()
     c, ids = stable_group(args.members, 10, 100)
     epoch = c.describe("bench").group_epoch
-    requests = [HeartbeatRequest("bench", mid, epoch) for mid in ids]
+    requests = [ConsumerGroupHeartbeatRequestData(group_id="bench", member_id=mid, member_epoch=epoch) for mid in ids]
     heartbeat = c.heartbeat
     before = c.records_written
     start = time.perf_counter()
@@ -67,7 +69,8 @@ def main() -> int:
     steady_records = c.records_written - before
     per_s = count / elapsed
 
-    changing = [HeartbeatRequest("bench", mid, epoch, rack_id=f"rack-{i}") for i, mid in enumerate(ids)]
+    changing = [ConsumerGroupHeartbeatRequestData(group_id="bench", member_id=mid, member_epoch=epoch,
+                                                  rack_id=f"rack-{i}") for i, mid in enumerate(ids)]
     start = time.perf_counter()
     for request in changing:
         heartbeat(request)

@@ -39,17 +39,21 @@ import time
 import uuid
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
 
 import measured
 
-from groupctl.coordinator.consumer import HeartbeatRequest
-from groupctl.errors import GroupctlError
+from groupctl.coordinator.runtime import Caller
+from groupctl.errors import KAFKA_ERROR_NAMES, GroupctlError
 from groupctl.kafka.cluster import Cluster
 from groupctl.kafka.config import ClientConfig
 from groupctl.kafka.coordinator import RETRIABLE
 from groupctl.kafka.deadline import Deadline
 from groupctl.kafka.groups import describe_consumer_groups
+from groupctl.protocol.data.consumer_groups import (
+    ConsumerGroupHeartbeatRequestData,
+    ConsumerGroupHeartbeatResponseData,
+    TopicPartitions,
+)
 from groupctl.protocol.data.topics import CreatableTopic, CreateTopicsRequestData
 from groupctl.protocol.messages import framing
 from groupctl.server.broker import Broker
@@ -76,35 +80,36 @@ class Member:
         self.client_id = self.member_id
         self.group, self.topic = group, topic
         self.epoch = 0
-        self.owned: list[dict] = []
-        self.sent_owned: list[dict] | None = None
+        self.owned: list[TopicPartitions] = []
+        self.sent_owned: list[TopicPartitions] | None = None
         self.coordinator_error = 0
 
-    def request(self) -> dict[str, Any]:
+    def request(self) -> ConsumerGroupHeartbeatRequestData:
         if self.epoch == 0:
-            return {"groupId": self.group, "memberId": self.member_id, "memberEpoch": 0,
-                    "rebalanceTimeoutMs": 60_000, "subscribedTopicNames": [self.topic], "topicPartitions": []}
-        body: dict[str, Any] = {"groupId": self.group, "memberId": self.member_id, "memberEpoch": self.epoch}
+            return ConsumerGroupHeartbeatRequestData(
+                group_id=self.group, member_id=self.member_id, member_epoch=0, rebalance_timeout_ms=60_000,
+                subscribed_topic_names=[self.topic], topic_partitions=[])
+        body = ConsumerGroupHeartbeatRequestData(group_id=self.group, member_id=self.member_id, member_epoch=self.epoch)
         if self.owned != self.sent_owned:
-            body["topicPartitions"] = self.owned
+            body.topic_partitions = self.owned
         return body
 
-    def handle(self, sent: dict[str, Any], answer: dict[str, Any]) -> bool:
+    def handle(self, sent: ConsumerGroupHeartbeatRequestData, answer: ConsumerGroupHeartbeatResponseData) -> bool:
         """Apply a response; True when it moved anything (epoch or assignment), or when it was a coordinator error
         (the coordinator loading or moving: the member asks again next round, as a client does)."""
-        code = answer["errorCode"]
+        code = answer.error_code
         self.coordinator_error = code if code in RETRIABLE else 0
         if self.coordinator_error:
             return True
         if code:
-            raise SystemExit(f"{self.member_id}: error {code} {answer['errorMessage']}")
-        if "topicPartitions" in sent:
-            self.sent_owned = sent["topicPartitions"]
-        moved = answer["memberEpoch"] != self.epoch
-        self.epoch = answer["memberEpoch"]
-        if answer["assignment"] is not None:
-            owned = [{"topicId": t["topicId"], "partitions": sorted(t["partitions"])}
-                     for t in answer["assignment"]["topicPartitions"]]
+            raise SystemExit(f"{self.member_id}: error {code} {answer.error_message}")
+        if sent.topic_partitions is not None:
+            self.sent_owned = sent.topic_partitions
+        moved = answer.member_epoch != self.epoch
+        self.epoch = answer.member_epoch
+        if answer.assignment is not None:
+            owned = [TopicPartitions(topic_id=t.topic_id, partitions=sorted(t.partitions))
+                     for t in answer.assignment.topic_partitions]
             moved |= owned != self.owned
             self.owned = owned
         return moved
@@ -125,7 +130,7 @@ class Settling:
         """Take one round's outcome; True once the group has been settled for `needed` rounds."""
         self.rounds += 1
         epochs = {m.epoch for m in members}
-        owned = [(t["topicId"], p) for m in members for t in m.owned for p in t["partitions"]]
+        owned = [(t.topic_id, p) for m in members for t in m.owned for p in t.partitions]
         errors = {m.coordinator_error for m in members} - {0}
         settled = not moved and len(epochs) == 1 and 0 not in epochs and len(set(owned)) == len(owned) == \
             self.partitions
@@ -161,8 +166,8 @@ class Socket:
     async def steady(self, rounds: int) -> int:
         """`rounds` steady heartbeats per member, the frames built once; returns how many were answered."""
         frames = b"".join(
-            framing.encode_request(CGH, VERSION, i, m.client_id,
-                                   {"groupId": m.group, "memberId": m.member_id, "memberEpoch": m.epoch})
+            framing.encode_request(CGH, VERSION, i, m.client_id, ConsumerGroupHeartbeatRequestData(
+                group_id=m.group, member_id=m.member_id, member_epoch=m.epoch))
             for i, m in enumerate(self.members)
         )
         answered = 0
@@ -171,12 +176,12 @@ class Socket:
             await self.writer.drain()
             for member in self.members:
                 answer = await self._answer()
-                if answer["errorCode"] or answer["memberEpoch"] != member.epoch:
+                if answer.error_code or answer.member_epoch != member.epoch:
                     raise SystemExit(f"{member.member_id}: steady heartbeat answered {answer}")
                 answered += 1
         return answered
 
-    async def _answer(self) -> dict[str, Any]:
+    async def _answer(self) -> ConsumerGroupHeartbeatResponseData:
         size = framing.frame_size(await self.reader.readexactly(4), 1 << 24)
         return framing.decode_response(await self.reader.readexactly(size), CGH, VERSION).body
 
@@ -280,15 +285,16 @@ def client_process(host: str, port: int, members: int, connections: int, control
 def coordinator_rate(broker: Broker, member_ids: list[str], epoch: int, rounds: int) -> tuple[int, float]:
     """The peer: the same steady heartbeats straight into the coordinator (same client id and host, so
     nothing changes and nothing is written)."""
-    requests = [HeartbeatRequest(GROUP, mid, epoch, client_id=mid, client_host="/127.0.0.1") for mid in member_ids]
+    requests = [(ConsumerGroupHeartbeatRequestData(group_id=GROUP, member_id=mid, member_epoch=epoch),
+                 Caller(mid, "/127.0.0.1", 1)) for mid in member_ids]
     heartbeat = broker.coordinator.heartbeat
     before = broker.coordinator.records_written
     start = time.perf_counter()
     for _ in range(rounds):
-        for request in requests:
-            response = heartbeat(request)
+        for request, caller in requests:
+            response = heartbeat(request, caller)
             if response.error_code:
-                raise SystemExit(f"in-process heartbeat failed: {response.error}")
+                raise SystemExit(f"in-process heartbeat failed: {KAFKA_ERROR_NAMES.get(response.error_code)}")
     elapsed = time.perf_counter() - start
     if broker.coordinator.records_written != before:
         raise SystemExit("a steady in-process heartbeat wrote records")

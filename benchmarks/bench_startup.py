@@ -38,8 +38,8 @@ def median_seconds(argv: list[str], runs: int) -> float:
 def local_dir_with_groups(directory: Path, groups: int) -> None:
     """A local coordinator DIR with `groups` groups: half KIP-848 (3 members each), half classic with offsets."""
     from groupctl.backends.local import LocalBackend
-    from groupctl.coordinator.consumer import HeartbeatRequest
     from groupctl.coordinator.offsets import CommitPartition
+    from groupctl.protocol.data.consumer_groups import ConsumerGroupHeartbeatRequestData
 
     with LocalBackend(directory, create=True) as backend:
         c = backend.coordinator
@@ -48,8 +48,9 @@ def local_dir_with_groups(directory: Path, groups: int) -> None:
             group = f"group-{g:03d}"
             if g % 2:
                 for m in range(3):
-                    c.heartbeat(HeartbeatRequest(group, f"{group}-m{m}", 0, rebalance_timeout_ms=30_000,
-                                                 subscribed_topic_names=["orders"], topic_partitions=[]))
+                    c.heartbeat(ConsumerGroupHeartbeatRequestData(
+                        group_id=group, member_id=f"{group}-m{m}", member_epoch=0, rebalance_timeout_ms=30_000,
+                        subscribed_topic_names=["orders"], topic_partitions=[]))
             else:
                 c.commit_offsets(group, "", -1, [CommitPartition("orders", p, 100 + p) for p in range(12)])
 

@@ -31,6 +31,8 @@ from groupctl.log.synthetic import BASE_TS, consumer_group_records, offset_commi
 from groupctl.log.writer import SimpleRecord, build_batch
 from groupctl.model import Member, TopicPartition
 from groupctl.protocol.consumer_protocol import encode_assignment, encode_subscription
+from groupctl.protocol.data.consumer_groups import ConsumerGroupDescribeResponseData
+from groupctl.protocol.data.group_admin import DescribeGroupsResponseData
 from groupctl.protocol.data.records import (
     ConsumerGroupMemberMetadataValue,
 )
@@ -105,7 +107,7 @@ def test_a_classic_member_reads_the_same_stored_live_and_from_the_wire() -> None
         "members": [{"memberId": "m-1", "groupInstanceId": "pod-1", "clientId": "client", "clientHost": "/10.0.0.1",
                      "memberMetadata": SUBSCRIPTION, "memberAssignment": ASSIGNMENT}],
     }]}
-    (wire,) = from_describe_groups(parse_describe_groups(body)[0]).members
+    (wire,) = from_describe_groups(parse_describe_groups(DescribeGroupsResponseData.from_dict(body))[0]).members
     assert _common(stored) == _common(live) == ("m-1", "pod-1", "client", "/10.0.0.1", "classic", HELD,
                                                 ["orders", "audit"], "rack-a")
     # Only the wire's assignment keeps the broker's order; the set is the same.
@@ -209,7 +211,8 @@ def test_a_consumer_group_describe_answer_becomes_a_description() -> None:
             "memberType": 0,
         }],
     }]}
-    desc = from_consumer_group_describe(parse_consumer_group_describe(body)[0])
+    (info,) = parse_consumer_group_describe(ConsumerGroupDescribeResponseData.from_dict(body))
+    desc = from_consumer_group_describe(info)
     assert (desc.type, desc.state, desc.group_epoch, desc.assignment_epoch, desc.assignor) == (
         "consumer", "Reconciling", 7, 6, None)
     (m,) = desc.members

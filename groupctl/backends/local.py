@@ -494,7 +494,7 @@ class LocalBackend:
     ) -> list[GroupListing]:
         """The coordinator's listing, with member counts and, whatever `mixed` says (the state is at
         hand), whether each consumer group holds classic-protocol members."""
-        listings = self.coordinator.list_groups(states=states, types=types)
+        listings = self.coordinator.group_listings(states=states, types=types)
         consumer = self.coordinator.state.consumer
         for listing in listings:
             state = consumer.get(listing.group_id) if listing.type == "consumer" else None

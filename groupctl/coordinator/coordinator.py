@@ -17,7 +17,6 @@ from typing import Any
 
 from groupctl.coordinator.classic import (
     ClassicGroups,
-    DescribedGroup,
     JoinCallback,
     JoinGroupRequest,
     SyncCallback,
@@ -29,10 +28,11 @@ from groupctl.coordinator.classic.messages import SyncGroupResponse
 from groupctl.coordinator.classic.records import empty_group_record, group_tombstone
 from groupctl.coordinator.clock import Clock, ManualClock, Timers
 from groupctl.coordinator.configs import ConfigValue, GroupConfigs
-from groupctl.coordinator.consumer import JOIN_EPOCH, ConsumerGroups, HeartbeatRequest, HeartbeatResponse
+from groupctl.coordinator.consumer import JOIN_EPOCH, ConsumerGroups
 from groupctl.coordinator.consumer import classic_requests as members_of_consumer
 from groupctl.coordinator.consumer.heartbeat import heartbeat as consumer_heartbeat
 from groupctl.coordinator.consumer.membership import group_tombstones
+from groupctl.coordinator.described import described_consumer_group
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.log import Record, RecordLog
 from groupctl.coordinator.migration import Migration
@@ -40,6 +40,8 @@ from groupctl.coordinator.offsets import CommitPartition, FetchedOffset, Offsets
 from groupctl.coordinator.runtime import (
     CLASSIC_DEFAULTS,
     DEFAULT_ASSIGNORS,
+    DEFAULT_CALLER,
+    Caller,
     Result,
     Runtime,
     classic_heartbeat_key,
@@ -59,12 +61,27 @@ from groupctl.model import (
     MemberState,
 )
 from groupctl.protocol.consumer_protocol import decode_subscription
+from groupctl.protocol.data.consumer_groups import (
+    ConsumerGroupDescribeRequestData,
+    ConsumerGroupDescribeResponseData,
+    ConsumerGroupHeartbeatRequestData,
+    ConsumerGroupHeartbeatResponseData,
+)
+from groupctl.protocol.data.consumer_groups import DescribedGroup as DescribedConsumerGroup
+from groupctl.protocol.data.group_admin import (
+    DescribedGroup,
+    DescribeGroupsRequestData,
+    DescribeGroupsResponseData,
+    ListedGroup,
+    ListGroupsRequestData,
+    ListGroupsResponseData,
+)
 from groupctl.protocol.data.groups import MemberIdentity
 from groupctl.protocol.primitives import uuid_to_kafka
 
-__all__ = ["CLASSIC_DEFAULTS", "DEFAULT_ASSIGNORS", "ConsumerGroupDescribed", "Coordinator"]
+__all__ = ["CLASSIC_DEFAULTS", "DEFAULT_ASSIGNORS", "Coordinator"]
 
-ConsumerGroupDescribed = tuple[str, KafkaError | None, GroupDescription | None]
+INVALID_GROUP_ID = KAFKA_ERROR_CODES["INVALID_GROUP_ID"]
 #: The protocol type of classic groups whose subscriptions the coordinator can read.
 CONSUMER_PROTOCOL_TYPE = "consumer"
 
@@ -210,19 +227,20 @@ class Coordinator:
             return classic.state
         return GroupState.EMPTY if group_id in self.state.group_ids() else None
 
-    def heartbeat(self, request: HeartbeatRequest) -> HeartbeatResponse:
-        """ConsumerGroupHeartbeat (KIP-848); a consumer group it creates replaces an Empty classic one,
-        and a member joining a non-empty classic group converts it (online upgrade)."""
+    def heartbeat(self, request: ConsumerGroupHeartbeatRequestData,
+                  caller: Caller = DEFAULT_CALLER) -> ConsumerGroupHeartbeatResponseData:
+        """ConsumerGroupHeartbeat (KIP-848) from `caller`; a consumer group it creates replaces an Empty
+        classic one, and a member joining a non-empty classic group converts it (online upgrade)."""
         gid = request.group_id
         rt = self.runtime
         live = self.classic.groups.get(gid)
         if (gid not in rt.state.consumer and live is not None and live.state != GroupState.EMPTY
                 and request.member_epoch == JOIN_EPOCH):
-            upgraded = self.migration.upgrade(request)
+            upgraded = self.migration.upgrade(request, caller)
             rt.complete(upgraded)
             return upgraded.response
         other = None if gid in rt.state.consumer else self._other_group(gid)
-        result = consumer_heartbeat(self.consumer, request, other)
+        result = consumer_heartbeat(self.consumer, request, caller, other)
         if other is not None and result.response.error_code == 0 and result.records:
             self.classic.groups.pop(gid, None)
             result.records.insert(0, group_tombstone(gid))
@@ -263,9 +281,15 @@ class Coordinator:
             return
         self.runtime.complete(classic_members.sync(self.classic, request, respond))
 
-    def describe_groups(self, group_ids: Iterable[str], version: int = 5) -> list[DescribedGroup]:
-        """DescribeGroups (classic groups)."""
-        return self.classic.describe_groups(list(group_ids), version)
+    def describe_groups(self, request: DescribeGroupsRequestData,
+                        caller: Caller = DEFAULT_CALLER) -> DescribeGroupsResponseData:
+        """DescribeGroups (classic groups), at the caller's version; an empty group id is INVALID_GROUP_ID, as
+        Kafka's `GroupCoordinatorService` answers it. Authorized operations are left to the caller."""
+        described = iter(self.classic.describe_groups([g for g in request.groups if g != ""], caller.api_version))
+        return DescribeGroupsResponseData(groups=[
+            next(described) if group_id != "" else DescribedGroup(error_code=INVALID_GROUP_ID)
+            for group_id in request.groups
+        ])
 
     def classic_heartbeat(self, group_id: str, generation_id: int, member_id: str,
                           instance_id: str | None = None) -> int:
@@ -310,10 +334,18 @@ class Coordinator:
                       **options: object) -> list[FetchedOffset]:
         return self.offsets.fetch(group_id, topics, **options)  # type: ignore[arg-type]
 
-    def list_groups(
+    def list_groups(self, request: ListGroupsRequestData) -> ListGroupsResponseData:
+        """ListGroups: every group, filtered by the request's states and types (empty: all)."""
+        return ListGroupsResponseData(groups=[
+            ListedGroup(group_id=g.group_id, protocol_type=g.protocol_type, group_state=g.state, group_type=g.type)
+            for g in self.group_listings(request.states_filter or None, request.types_filter or None)
+        ])
+
+    def group_listings(
         self, states: Iterable[str] | None = None, types: Iterable[str] | None = None
     ) -> list[GroupListing]:
-        """ListGroups: every group, filtered by state and type (both case-insensitive, as the broker)."""
+        """Every group as `group list` shows it (with member counts), filtered by state and type (both
+        case-insensitive, as the broker)."""
         want_states = {s.lower() for s in states} if states else None
         want_types = {t.lower() for t in types} if types else None
         out = []
@@ -350,18 +382,20 @@ class Coordinator:
         except KeyError:
             raise KafkaError("GROUP_ID_NOT_FOUND", f"Group {group_id} not found.") from None
 
-    def consumer_group_describe(self, group_ids: Iterable[str]) -> list[ConsumerGroupDescribed]:
-        """ConsumerGroupDescribe: per group, the description or the error Kafka returns."""
-        out: list[ConsumerGroupDescribed] = []
-        for group_id in group_ids:
-            if group_id in self.state.consumer:
-                out.append((group_id, None, self.describe(group_id)))
-            elif self.group_exists(group_id):
-                out.append((group_id, KafkaError("GROUP_ID_NOT_FOUND", f"Group {group_id} is not a consumer group."),
-                            None))
-            else:
-                out.append((group_id, KafkaError("GROUP_ID_NOT_FOUND", f"Group {group_id} not found."), None))
-        return out
+    def consumer_group_describe(self, request: ConsumerGroupDescribeRequestData) -> ConsumerGroupDescribeResponseData:
+        """ConsumerGroupDescribe: per group, the description or the error Kafka returns (an empty group id:
+        INVALID_GROUP_ID). Authorized operations are left to the caller."""
+        return ConsumerGroupDescribeResponseData(groups=[self._described_consumer_group(g) for g in request.group_ids])
+
+    def _described_consumer_group(self, group_id: str) -> DescribedConsumerGroup:
+        if group_id == "":
+            return DescribedConsumerGroup(error_code=INVALID_GROUP_ID)
+        if group_id in self.state.consumer:
+            return described_consumer_group(self.describe(group_id), self.topics, self.assignor_names[0])
+        message = f"Group {group_id} is not a consumer group." if self.group_exists(group_id) \
+            else f"Group {group_id} not found."
+        return DescribedConsumerGroup(error_code=KAFKA_ERROR_CODES["GROUP_ID_NOT_FOUND"], error_message=message,
+                                      group_id=group_id)
 
     def delete_groups(self, group_ids: Iterable[str]) -> list[tuple[str, KafkaError | None]]:
         """DeleteGroups: per group, None when deleted or the error Kafka returns for it.

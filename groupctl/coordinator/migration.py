@@ -23,15 +23,17 @@ from groupctl.coordinator.classic import ClassicGroups
 from groupctl.coordinator.classic.group import ClassicGroup, ClassicMember
 from groupctl.coordinator.classic.messages import JoinGroupResponse, SyncGroupResponse
 from groupctl.coordinator.classic.records import group_record, group_tombstone
-from groupctl.coordinator.consumer import ConsumerGroups, HeartbeatRequest, HeartbeatResponse
+from groupctl.coordinator.consumer import ConsumerGroups
 from groupctl.coordinator.consumer import records as rec
 from groupctl.coordinator.consumer.classic_requests import assignment_bytes, classic_metadata
+from groupctl.coordinator.consumer.heartbeat import HeartbeatResult
 from groupctl.coordinator.consumer.heartbeat import heartbeat as consumer_heartbeat
 from groupctl.coordinator.consumer.membership import classic_metadata_of, group_tombstones, uses_classic
 from groupctl.coordinator.consumer.reconcile import MemberAssignment
 from groupctl.coordinator.consumer.validation import validate_request
 from groupctl.coordinator.log import MemoryLog, Record
 from groupctl.coordinator.runtime import (
+    Caller,
     Result,
     Runtime,
     classic_heartbeat_key,
@@ -42,6 +44,10 @@ from groupctl.coordinator.state import CoordinatorState
 from groupctl.errors import KAFKA_ERROR_CODES, DecodeError, KafkaError
 from groupctl.model import GroupState, MemberState
 from groupctl.protocol.consumer_protocol import PROTOCOL_TYPE, decode_assignment, decode_subscription
+from groupctl.protocol.data.consumer_groups import (
+    ConsumerGroupHeartbeatRequestData,
+    ConsumerGroupHeartbeatResponseData,
+)
 from groupctl.protocol.data.records import ConsumerGroupMemberMetadataValue
 from groupctl.protocol.primitives import WireError
 
@@ -67,22 +73,22 @@ class Migration:
 
     # -- upgrade ----------------------------------------------------------------------------------------
 
-    def upgrade(self, request: HeartbeatRequest) -> Result[HeartbeatResponse]:
+    def upgrade(self, request: ConsumerGroupHeartbeatRequestData, caller: Caller) -> HeartbeatResult:
         """A joining ConsumerGroupHeartbeat to a non-empty classic group: the conversion and the heartbeat's
         records together, or the heartbeat's error with the classic group left as it was."""
         rt = self.rt
         gid = request.group_id
         group = self.classic.groups[gid]
         try:
-            validate_request(request, rt.assignor_names)
+            validate_request(request, caller.api_version, rt.assignor_names)
             self._check_upgrade(group)
             conversion, sessions = self._upgrade_records(group)
         except KafkaError as exc:
-            return Result(HeartbeatResponse(error_code=exc.code, error_message=exc.message))
-        result = self._heartbeat_against(request, conversion[1:])
+            return Result(ConsumerGroupHeartbeatResponseData(error_code=exc.code, error_message=exc.message))
+        result = self._heartbeat_against(request, caller, conversion[1:])
         if result.response.error_code:
             return result
-        out: Result[HeartbeatResponse] = Result(result.response, conversion + result.records)
+        out: HeartbeatResult = Result(result.response, conversion + result.records)
         self._retire_classic(group, out)
         out.replies += result.replies
         for member_id, timeout in sessions.items():
@@ -150,7 +156,8 @@ class Migration:
                 out[topic.topic_id] = out.get(topic.topic_id, frozenset()) | frozenset(tp["partitions"])
         return out
 
-    def _heartbeat_against(self, request: HeartbeatRequest, conversion: list[Record]) -> Result[HeartbeatResponse]:
+    def _heartbeat_against(self, request: ConsumerGroupHeartbeatRequestData, caller: Caller,
+                           conversion: list[Record]) -> HeartbeatResult:
         """The heartbeat run on the converted group, held aside: the live state gains it only if the
         heartbeat succeeds and the records are appended (Kafka's uncommitted group object)."""
         rt = self.rt
@@ -162,7 +169,7 @@ class Migration:
         state.indexes[gid] = scratch.indexes.get(gid) or scratch.index(gid)
         rt.metadata_refresh.add(gid)  # a converted group's metadata counts as expired
         try:
-            return consumer_heartbeat(self.consumer, request, None)
+            return consumer_heartbeat(self.consumer, request, caller, None)
         finally:
             del state.consumer[gid]
             state.indexes.pop(gid, None)

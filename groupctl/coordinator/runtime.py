@@ -96,6 +96,27 @@ def migration_policy(value: str) -> str:
     return name
 
 
+# -- who asked -------------------------------------------------------------------------------------
+
+#: The API version of a caller that names none: int16's maximum, so every "from version N" rule applies.
+LATEST_VERSION = 2**15 - 1
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """What the coordinator needs about a request beyond its wire body, passed beside it as Kafka passes
+    a `RequestContext` beside the request data: the client's id and address (recorded on its member)
+    and the API version whose rules apply."""
+
+    client_id: str = "groupctl"
+    client_host: str = "/127.0.0.1"
+    api_version: int = LATEST_VERSION
+
+
+#: The caller of a request that says nothing about itself (a test, a local command).
+DEFAULT_CALLER = Caller()
+
+
 # -- results ---------------------------------------------------------------------------------------
 
 

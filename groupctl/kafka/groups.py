@@ -1,7 +1,8 @@
 """The group RPCs: ListGroups, DescribeGroups, ConsumerGroupDescribe and LeaveGroup.
 
 Each RPC is a request builder (`*_request(version, ...)`), a response parser (`parse_*`), and the
-network call that picks the version with the broker and runs on the right brokers. Results are
+network call that picks the version with the broker and runs on the right brokers. ListGroups,
+DescribeGroups and ConsumerGroupDescribe travel as the generated classes (`groupctl.protocol.data`). Results are
 plain dataclasses that keep what the wire said (epochs, member types, raw classic metadata);
 `groupctl.describe` turns them into the backend-neutral `groupctl.model.GroupDescription`.
 """
@@ -19,6 +20,18 @@ from groupctl.kafka.deadline import Deadline
 from groupctl.kafka.errors import UnsupportedApi, WireClientError, broker_error, error_name
 from groupctl.model import GroupListing, GroupState, TopicPartition
 from groupctl.protocol import consumer_protocol
+from groupctl.protocol.data.consumer_groups import (
+    ConsumerGroupDescribeRequestData,
+    ConsumerGroupDescribeResponseData,
+    MemberAssignment,
+)
+from groupctl.protocol.data.group_admin import (
+    DescribedGroupMember,
+    DescribeGroupsRequestData,
+    DescribeGroupsResponseData,
+    ListGroupsRequestData,
+    ListGroupsResponseData,
+)
 from groupctl.protocol.data.groups import LeaveGroupRequestData, LeaveGroupResponseData, MemberIdentity
 from groupctl.protocol.member_bytes import assigned_partitions, decode_member_bytes
 from groupctl.protocol.primitives import uuid_to_kafka
@@ -40,6 +53,8 @@ MAX_REASON_LENGTH: Final = 255
 
 MEMBER_TYPES: Final = {-1: "unknown", 0: "classic", 1: "consumer"}
 """ConsumerGroupDescribe v1 MemberType (KIP-1099)."""
+OPERATIONS_OMITTED: Final = -(2**31)
+"""AuthorizedOperations when the broker left them out."""
 
 
 # --- ListGroups -----------------------------------------------------------------------------------
@@ -56,20 +71,18 @@ class ListedGroup:
     node_id: int
 
 
-def list_groups_request(version: int, states: Sequence[str] = (), types: Sequence[str] = ()) -> dict[str, Any]:
+def list_groups_request(version: int, states: Sequence[str] = (), types: Sequence[str] = ()) -> ListGroupsRequestData:
     """The filters each version can carry (v4 states, v5 types); the rest is filtered client side."""
-    body: dict[str, Any] = {}
-    if version >= 4:
-        body["statesFilter"] = list(states)
-    if version >= 5:
-        body["typesFilter"] = list(types)
-    return body
+    return ListGroupsRequestData(states_filter=list(states) if version >= 4 else [],
+                                 types_filter=list(types) if version >= 5 else [])
 
 
-def parse_list_groups(body: dict[str, Any], node_id: int) -> list[ListedGroup]:
+def parse_list_groups(body: ListGroupsResponseData, node_id: int, version: int) -> list[ListedGroup]:
+    """The groups of one broker's answer; state (v4+) and type (v5+) are None where `version` lacks them."""
     return [
-        ListedGroup(g["groupId"], g["protocolType"], g.get("groupState"), g.get("groupType"), node_id)
-        for g in body["groups"]
+        ListedGroup(g.group_id, g.protocol_type, g.group_state if version >= 4 else None,
+                    g.group_type if version >= 5 else None, node_id)
+        for g in body.groups
     ]
 
 
@@ -123,9 +136,9 @@ def _list_on(
         version, body = conn.call(
             LIST_GROUPS, LIST_GROUPS_VERSIONS, lambda v: list_groups_request(v, states, types), deadline
         )
-        code = body["errorCode"]
+        code = body.error_code
         if code == 0:
-            return version, parse_list_groups(body, broker.node_id)
+            return version, parse_list_groups(body, broker.node_id, version)
         if code not in RETRIABLE or deadline.remaining() <= backoff:
             raise broker_error(code, None, f"ListGroups on {broker}")
         deadline.sleep(backoff)
@@ -193,21 +206,20 @@ class ClassicGroupInfo:
 
 def describe_groups_request(
     version: int, group_ids: Sequence[str], include_authorized_operations: bool = False
-) -> dict[str, Any]:
-    body: dict[str, Any] = {"groups": list(group_ids)}
-    if version >= 3 and include_authorized_operations:
-        body["includeAuthorizedOperations"] = True
-    return body
+) -> DescribeGroupsRequestData:
+    """IncludeAuthorizedOperations from v3."""
+    return DescribeGroupsRequestData(groups=list(group_ids),
+                                     include_authorized_operations=version >= 3 and include_authorized_operations)
 
 
-def _decode_member(member: dict[str, Any], protocol_type: str) -> ClassicMemberInfo:
+def _decode_member(member: DescribedGroupMember, protocol_type: str) -> ClassicMemberInfo:
     info = ClassicMemberInfo(
-        member["memberId"],
-        member.get("groupInstanceId"),
-        member["clientId"],
-        member["clientHost"],
-        member["memberMetadata"],
-        member["memberAssignment"],
+        member.member_id,
+        member.group_instance_id,
+        member.client_id,
+        member.client_host,
+        member.member_metadata,
+        member.member_assignment,
     )
     info.subscription, assignment = decode_member_bytes(
         info.metadata, info.assignment_bytes, protocol_type == consumer_protocol.PROTOCOL_TYPE
@@ -216,24 +228,27 @@ def _decode_member(member: dict[str, Any], protocol_type: str) -> ClassicMemberI
     return info
 
 
-def parse_describe_groups(body: dict[str, Any], coordinator: Broker | None = None) -> list[ClassicGroupInfo]:
-    groups = []
-    for g in body["groups"]:
-        operations = g.get("authorizedOperations")
-        groups.append(
-            ClassicGroupInfo(
-                group_id=g["groupId"],
-                error_code=g["errorCode"],
-                error_message=g.get("errorMessage"),
-                state=g["groupState"],
-                protocol_type=g["protocolType"],
-                protocol=g["protocolData"],
-                members=[_decode_member(m, g["protocolType"]) for m in g["members"]],
-                authorized_operations=None if operations in (None, -(2**31)) else operations,
-                coordinator=coordinator,
-            )
+def _operations(value: int) -> int | None:
+    """AuthorizedOperations, None when left out (not asked for, or a version without them)."""
+    return None if value == OPERATIONS_OMITTED else value
+
+
+def parse_describe_groups(body: DescribeGroupsResponseData,
+                          coordinator: Broker | None = None) -> list[ClassicGroupInfo]:
+    return [
+        ClassicGroupInfo(
+            group_id=g.group_id,
+            error_code=g.error_code,
+            error_message=g.error_message,
+            state=g.group_state,
+            protocol_type=g.protocol_type,
+            protocol=g.protocol_data,
+            members=[_decode_member(m, g.protocol_type) for m in g.members],
+            authorized_operations=_operations(g.authorized_operations),
+            coordinator=coordinator,
         )
-    return groups
+        for g in body.groups
+    ]
 
 
 def describe_classic_groups(
@@ -310,53 +325,52 @@ class ConsumerGroupInfo:
 
 def consumer_group_describe_request(
     version: int, group_ids: Sequence[str], include_authorized_operations: bool = False
-) -> dict[str, Any]:
-    return {"groupIds": list(group_ids), "includeAuthorizedOperations": include_authorized_operations}
+) -> ConsumerGroupDescribeRequestData:
+    return ConsumerGroupDescribeRequestData(group_ids=list(group_ids),
+                                            include_authorized_operations=include_authorized_operations)
 
 
-def _partitions(assignment: dict[str, Any]) -> list[TopicPartition]:
+def _partitions(assignment: MemberAssignment) -> list[TopicPartition]:
     """Named by topic name, or by topic id (base64url) when the broker sent no name."""
     return [
-        TopicPartition(tp["topicName"] or uuid_to_kafka(tp["topicId"]), p)
-        for tp in assignment["topicPartitions"]
-        for p in tp["partitions"]
+        TopicPartition(tp.topic_name or uuid_to_kafka(tp.topic_id), p)
+        for tp in assignment.topic_partitions
+        for p in tp.partitions
     ]
 
 
-def parse_consumer_group_describe(body: dict[str, Any], coordinator: Broker | None = None) -> list[ConsumerGroupInfo]:
-    groups = []
-    for g in body["groups"]:
-        operations = g.get("authorizedOperations")
-        groups.append(
-            ConsumerGroupInfo(
-                group_id=g["groupId"],
-                error_code=g["errorCode"],
-                error_message=g.get("errorMessage"),
-                state=g["groupState"],
-                group_epoch=g["groupEpoch"],
-                assignment_epoch=g["assignmentEpoch"],
-                assignor_name=g["assignorName"],
-                members=[
-                    ConsumerMemberInfo(
-                        member_id=m["memberId"],
-                        instance_id=m.get("instanceId"),
-                        rack_id=m.get("rackId"),
-                        member_epoch=m["memberEpoch"],
-                        client_id=m["clientId"],
-                        client_host=m["clientHost"],
-                        subscribed_topic_names=list(m["subscribedTopicNames"]),
-                        subscribed_topic_regex=m.get("subscribedTopicRegex"),
-                        assignment=_partitions(m["assignment"]),
-                        target_assignment=_partitions(m["targetAssignment"]),
-                        member_type=m.get("memberType", -1),
-                    )
-                    for m in g["members"]
-                ],
-                authorized_operations=None if operations in (None, -(2**31)) else operations,
-                coordinator=coordinator,
-            )
+def parse_consumer_group_describe(body: ConsumerGroupDescribeResponseData,
+                                  coordinator: Broker | None = None) -> list[ConsumerGroupInfo]:
+    return [
+        ConsumerGroupInfo(
+            group_id=g.group_id,
+            error_code=g.error_code,
+            error_message=g.error_message,
+            state=g.group_state,
+            group_epoch=g.group_epoch,
+            assignment_epoch=g.assignment_epoch,
+            assignor_name=g.assignor_name,
+            members=[
+                ConsumerMemberInfo(
+                    member_id=m.member_id,
+                    instance_id=m.instance_id,
+                    rack_id=m.rack_id,
+                    member_epoch=m.member_epoch,
+                    client_id=m.client_id,
+                    client_host=m.client_host,
+                    subscribed_topic_names=list(m.subscribed_topic_names),
+                    subscribed_topic_regex=m.subscribed_topic_regex,
+                    assignment=_partitions(m.assignment),
+                    target_assignment=_partitions(m.target_assignment),
+                    member_type=m.member_type,
+                )
+                for m in g.members
+            ],
+            authorized_operations=_operations(g.authorized_operations),
+            coordinator=coordinator,
         )
-    return groups
+        for g in body.groups
+    ]
 
 
 def describe_consumer_groups(

@@ -4,18 +4,26 @@ ConsumerGroupDescribe, DeleteGroups, OffsetDelete, OffsetCommit and OffsetFetch.
 The coordinator answers; these handlers add what Kafka checks before its coordinator is asked (an
 empty group id, topics the cluster does not have, topic ids at OffsetCommit/OffsetFetch v10) and
 shape the answer for the version asked: OffsetFetch's single group before v8 and batch from v8,
-DescribeGroups v6's GROUP_ID_NOT_FOUND, DeleteGroups v3's error messages.
+DeleteGroups v3's error messages. ListGroups, DescribeGroups and ConsumerGroupDescribe take and return
+the generated classes: the coordinator answers them whole (empty group ids and DescribeGroups v6's
+GROUP_ID_NOT_FOUND included), and the handler adds only the authorized operations KafkaApis adds.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from groupctl.coordinator.coordinator import Coordinator, known_partitions
+from groupctl.coordinator.coordinator import known_partitions
 from groupctl.coordinator.offsets import CommitPartition, FetchedOffset
 from groupctl.errors import KAFKA_ERROR_CODES, KafkaError
-from groupctl.model import GroupDescription, TopicPartition
-from groupctl.protocol.data.group_admin import DeletableGroupResult, DeleteGroupsRequestData, DeleteGroupsResponseData
+from groupctl.protocol.data.consumer_groups import ConsumerGroupDescribeRequestData, ConsumerGroupDescribeResponseData
+from groupctl.protocol.data.group_admin import (
+    DeletableGroupResult,
+    DeleteGroupsRequestData,
+    DeleteGroupsResponseData,
+    DescribeGroupsRequestData,
+    DescribeGroupsResponseData,
+    ListGroupsRequestData,
+    ListGroupsResponseData,
+)
 from groupctl.protocol.data.offsets import (
     OffsetDeleteRequestData,
     OffsetDeleteResponseData,
@@ -24,12 +32,11 @@ from groupctl.protocol.data.offsets import (
 )
 from groupctl.protocol.primitives import ZERO_UUID
 from groupctl.server.dispatch import Body, RequestContext, handles
+from groupctl.server.groups import caller
 
 INVALID_GROUP_ID = KAFKA_ERROR_CODES["INVALID_GROUP_ID"]
 UNKNOWN_TOPIC_OR_PARTITION = KAFKA_ERROR_CODES["UNKNOWN_TOPIC_OR_PARTITION"]
 UNKNOWN_TOPIC_ID = KAFKA_ERROR_CODES["UNKNOWN_TOPIC_ID"]
-#: `AuthorizedOperations` left out (not asked for).
-OPERATIONS_OMITTED = -(2**31)
 #: Kafka's AclOperation codes supported on a GROUP resource: READ, DELETE, DESCRIBE, DESCRIBE_CONFIGS,
 #: ALTER_CONFIGS. groupctl serve has no authorizer, so a client holds them all.
 GROUP_OPERATIONS = sum(1 << op for op in (3, 6, 8, 10, 11))
@@ -40,120 +47,41 @@ BATCH_FETCH_VERSION = 8
 TOP_LEVEL_ERROR_VERSION = 2
 
 
-def _operations(body: Body) -> int:
-    return GROUP_OPERATIONS if body.get("includeAuthorizedOperations") else OPERATIONS_OMITTED
-
-
 # -- ListGroups (16) ------------------------------------------------------------------------------
 
 
 @handles(16)
-async def list_groups(ctx: RequestContext, body: Body) -> Body:
-    listings = ctx.broker.coordinator.list_groups(
-        states=body.get("statesFilter") or None, types=body.get("typesFilter") or None
-    )
-    return {
-        "errorCode": 0,
-        "groups": [
-            {"groupId": g.group_id, "protocolType": g.protocol_type, "groupState": g.state, "groupType": g.type}
-            for g in listings
-        ],
-    }
+async def list_groups(ctx: RequestContext, body: ListGroupsRequestData) -> ListGroupsResponseData:
+    return ctx.broker.coordinator.list_groups(body)
 
 
 # -- DescribeGroups (15) --------------------------------------------------------------------------
 
 
 @handles(15)
-async def describe_groups(ctx: RequestContext, body: Body) -> Body:
-    version = ctx.api_version
-    operations = _operations(body)
-    wanted = [g for g in body["groups"] if g != ""]
-    described = iter(ctx.broker.coordinator.describe_groups(wanted, version))
-    groups = []
-    for group_id in body["groups"]:
-        if group_id == "":
-            groups.append({"errorCode": INVALID_GROUP_ID, "groupId": "", "groupState": "", "protocolType": "",
-                           "protocolData": "", "members": []})
-            continue
-        g = next(described)
-        groups.append({
-            "errorCode": g.error_code,
-            "errorMessage": g.error_message,
-            "groupId": g.group_id,
-            "groupState": g.state,
-            "protocolType": g.protocol_type,
-            "protocolData": g.protocol_data,
-            "members": [
-                {"memberId": m.member_id, "groupInstanceId": m.instance_id, "clientId": m.client_id,
-                 "clientHost": m.client_host, "memberMetadata": m.metadata, "memberAssignment": m.assignment}
-                for m in g.members
-            ],
-            "authorizedOperations": operations,
-        })
-    return {"groups": groups}
+async def describe_groups(ctx: RequestContext, body: DescribeGroupsRequestData) -> DescribeGroupsResponseData:
+    """Every group named (an empty id aside) carries the operations asked for, its error or not."""
+    response = ctx.broker.coordinator.describe_groups(body, caller(ctx))
+    if body.include_authorized_operations:
+        for group, group_id in zip(response.groups, body.groups, strict=True):
+            if group_id != "":
+                group.authorized_operations = GROUP_OPERATIONS
+    return response
 
 
 # -- ConsumerGroupDescribe (69) -------------------------------------------------------------------
 
 
 @handles(69)
-async def consumer_group_describe(ctx: RequestContext, body: Body) -> Body:
-    coordinator = ctx.broker.coordinator
-    operations = _operations(body)
-    groups = []
-    for group_id in body["groupIds"]:
-        if group_id == "":
-            groups.append({"errorCode": INVALID_GROUP_ID, "groupId": ""})
-            continue
-        [(_, error, description)] = coordinator.consumer_group_describe([group_id])
-        if error is not None or description is None:
-            groups.append({"errorCode": error.code if error else 0, "errorMessage": error.message if error else None,
-                           "groupId": group_id})
-            continue
-        groups.append(_described_consumer_group(coordinator, description, operations))
-    return {"groups": groups}
-
-
-def _described_consumer_group(coordinator: Coordinator, d: GroupDescription, operations: int) -> Body:
-    return {
-        "errorCode": 0,
-        "groupId": d.group_id,
-        "groupState": d.state,
-        "groupEpoch": d.group_epoch if d.group_epoch is not None else 0,
-        "assignmentEpoch": d.assignment_epoch if d.assignment_epoch is not None else 0,
-        "assignorName": d.assignor or coordinator.assignor_names[0],
-        "members": [
-            {
-                "memberId": m.member_id,
-                "instanceId": m.instance_id,
-                "rackId": m.rack,
-                "memberEpoch": m.member_epoch if m.member_epoch is not None else 0,
-                "clientId": m.client_id,
-                "clientHost": m.host,
-                "subscribedTopicNames": list(m.subscribed_topics),
-                "subscribedTopicRegex": m.subscribed_regex,
-                "assignment": {"topicPartitions": _topic_partitions(coordinator, m.assignment)},
-                "targetAssignment": {"topicPartitions": _topic_partitions(coordinator, m.target_assignment or [])},
-                "memberType": 0 if m.protocol == "classic" else 1,
-            }
-            for m in d.members
-        ],
-        "authorizedOperations": operations,
-    }
-
-
-def _topic_partitions(coordinator: Coordinator, partitions: Iterable[TopicPartition]) -> list[Body]:
-    """An assignment by topic, with ids; topics the cluster no longer has are left out, as Kafka does."""
-    by_topic: dict[str, list[int]] = {}
-    for tp in partitions:
-        by_topic.setdefault(tp.topic, []).append(tp.partition)
-    out = []
-    for name, parts in sorted(by_topic.items()):
-        topic = coordinator.topics.get(name)
-        if topic is not None:
-            out.append({"topicId": topic.topic_id, "topicName": name, "partitions": sorted(parts)})
-    return out
+async def consumer_group_describe(ctx: RequestContext,
+                                  body: ConsumerGroupDescribeRequestData) -> ConsumerGroupDescribeResponseData:
+    """A group described carries the operations asked for; one answered with an error does not."""
+    response = ctx.broker.coordinator.consumer_group_describe(body)
+    if body.include_authorized_operations:
+        for group in response.groups:
+            if group.error_code == 0:
+                group.authorized_operations = GROUP_OPERATIONS
+    return response
 
 
 # -- DeleteGroups (42) ----------------------------------------------------------------------------

@@ -3,12 +3,14 @@ ConsumerGroupHeartbeat (KIP-848).
 
 The coordinator already decides everything Kafka's `GroupMetadataManager` decides (KIP-394's
 MEMBER_ID_REQUIRED from JoinGroup v4, KIP-345 instance ids from v5, fencing, the KIP-848 epochs);
-these handlers only turn wire bodies into its requests and its answers into wire bodies, adding the
+the classic handlers turn wire bodies into its requests and its answers into wire bodies, adding the
 checks Kafka makes before its coordinator sees a request (an empty group id, SyncGroup v5's mandatory
-protocol type and name). A JoinGroup or SyncGroup the coordinator parks is answered when its
-callback fires, from whatever request or timer completes the rebalance; the wait is bounded by the
-member's rebalance timeout plus the margin a Java client allows itself (`JOIN_GROUP_TIMEOUT_LAPSE`),
-after which the client has given up anyway and is told to rejoin.
+protocol type and name). ConsumerGroupHeartbeat's body already is the generated request class: it goes
+to the coordinator as it came, with the `Caller` beside it, and the coordinator's answer is the reply.
+A JoinGroup or SyncGroup the coordinator parks is answered when its callback fires, from whatever
+request or timer completes the rebalance; the wait is bounded by the member's rebalance timeout plus
+the margin a Java client allows itself (`JOIN_GROUP_TIMEOUT_LAPSE`), after which the client has given
+up anyway and is told to rejoin.
 
 Mixed groups (KIP-848 online migration) need nothing here: the coordinator's router sends a classic
 member's JoinGroup, SyncGroup, Heartbeat and LeaveGroup to the consumer group it is in, and answers
@@ -22,9 +24,13 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from groupctl.coordinator.classic import JoinGroupRequest, JoinGroupResponse, SyncGroupRequest, SyncGroupResponse
-from groupctl.coordinator.consumer import HeartbeatRequest
+from groupctl.coordinator.runtime import Caller
 from groupctl.errors import KAFKA_ERROR_CODES, KafkaError
 from groupctl.leaving import BATCH_LEAVE_VERSION
+from groupctl.protocol.data.consumer_groups import (
+    ConsumerGroupHeartbeatRequestData,
+    ConsumerGroupHeartbeatResponseData,
+)
 from groupctl.protocol.data.groups import LeaveGroupRequestData, LeaveGroupResponseData, MemberIdentity
 from groupctl.server.dispatch import Body, RequestContext, handles
 
@@ -46,6 +52,11 @@ def client_host(ctx: RequestContext) -> str:
     """The client's address as Kafka records it (`InetAddress.toString()`: "/127.0.0.1")."""
     host = ctx.session.peer.rsplit(":", 1)[0]
     return f"/{host}"
+
+
+def caller(ctx: RequestContext) -> Caller:
+    """What the coordinator takes beside a request's body: the client's id and address, the API version."""
+    return Caller(ctx.client_id or "", client_host(ctx), ctx.api_version)
 
 
 async def parked(start: Callable[[Callable[[Answer], None]], None], timeout_s: float) -> Answer | None:
@@ -190,37 +201,6 @@ async def leave_group(ctx: RequestContext, body: LeaveGroupRequestData) -> Leave
 
 
 @handles(68)
-async def consumer_group_heartbeat(ctx: RequestContext, body: Body) -> Body:
-    owned = body.get("topicPartitions")
-    request = HeartbeatRequest(
-        group_id=body["groupId"],
-        member_id=body["memberId"],
-        member_epoch=body["memberEpoch"],
-        instance_id=body.get("instanceId"),
-        rack_id=body.get("rackId"),
-        rebalance_timeout_ms=body.get("rebalanceTimeoutMs", -1),
-        subscribed_topic_names=body.get("subscribedTopicNames"),
-        subscribed_topic_regex=body.get("subscribedTopicRegex"),
-        server_assignor=body.get("serverAssignor"),
-        topic_partitions=None if owned is None else [(t["topicId"], t["partitions"]) for t in owned],
-        client_id=ctx.client_id or "",
-        client_host=client_host(ctx),
-        version=ctx.api_version,
-    )
-    r = ctx.broker.coordinator.heartbeat(request)
-    assignment = None
-    if r.assignment is not None:
-        assignment = {
-            "topicPartitions": [
-                {"topicId": topic_id, "partitions": sorted(partitions)}
-                for topic_id, partitions in sorted(r.assignment.items(), key=lambda kv: kv[0].bytes)
-            ]
-        }
-    return {
-        "errorCode": r.error_code,
-        "errorMessage": r.error_message,
-        "memberId": r.member_id,
-        "memberEpoch": r.member_epoch,
-        "heartbeatIntervalMs": r.heartbeat_interval_ms,
-        "assignment": assignment,
-    }
+async def consumer_group_heartbeat(ctx: RequestContext,
+                                   body: ConsumerGroupHeartbeatRequestData) -> ConsumerGroupHeartbeatResponseData:
+    return ctx.broker.coordinator.heartbeat(body, caller(ctx))

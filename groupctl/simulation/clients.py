@@ -26,9 +26,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from groupctl.coordinator.classic import JoinGroupRequest, JoinGroupResponse, SyncGroupRequest, SyncGroupResponse
-from groupctl.coordinator.consumer import LEAVE_EPOCH, STATIC_LEAVE_EPOCH, HeartbeatRequest, HeartbeatResponse
+from groupctl.coordinator.consumer import LEAVE_EPOCH, STATIC_LEAVE_EPOCH
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
+from groupctl.coordinator.runtime import Caller
 from groupctl.errors import KAFKA_ERROR_CODES, KAFKA_ERROR_NAMES, DecodeError, KafkaError
 from groupctl.protocol.consumer_protocol import (
     PROTOCOL_TYPE,
@@ -36,6 +37,11 @@ from groupctl.protocol.consumer_protocol import (
     decode_subscription,
     encode_assignment,
     encode_subscription,
+)
+from groupctl.protocol.data.consumer_groups import (
+    ConsumerGroupHeartbeatRequestData,
+    ConsumerGroupHeartbeatResponseData,
+    TopicPartitions,
 )
 from groupctl.protocol.data.groups import MemberIdentity
 from groupctl.protocol.primitives import WireError, uuid_from_kafka, uuid_to_kafka
@@ -464,6 +470,8 @@ class ConsumerClient(SimulatedClient):
         self.client_id = client_id
         self.ids = ids
         self.version = version
+        #: What its requests carry beside the body: its client id (groupctl's default when None), its version.
+        self.caller = Caller(api_version=version) if client_id is None else Caller(client_id, api_version=version)
         self.rebalance_timeout_ms = rebalance_timeout_ms
         self.epoch = 0
         self.owned_ids: dict[uuid.UUID, frozenset[int]] = {}
@@ -494,7 +502,7 @@ class ConsumerClient(SimulatedClient):
         """`KafkaConsumer.close()`: onPartitionsRevoked, then the leave heartbeat."""
         self.leave()
 
-    def leave(self, epoch: int | None = None) -> HeartbeatResponse | None:
+    def leave(self, epoch: int | None = None) -> ConsumerGroupHeartbeatResponseData | None:
         """Close: revoke everything and, if a member, send the leave heartbeat; its answer (None: nothing sent).
 
         `epoch` is the leave epoch: by default -2 for a static member (a temporary leave) and -1 for a dynamic
@@ -504,10 +512,12 @@ class ConsumerClient(SimulatedClient):
         if self.running and self.epoch > 0:
             if epoch is None:
                 epoch = STATIC_LEAVE_EPOCH if self.instance_id is not None else LEAVE_EPOCH
-            r = self.coord.heartbeat(HeartbeatRequest(self.group_id, self.member_id, epoch,
-                                                      instance_id=self.instance_id, version=self.version))
+            r = self.coord.heartbeat(ConsumerGroupHeartbeatRequestData(
+                group_id=self.group_id, member_id=self.member_id, member_epoch=epoch, instance_id=self.instance_id,
+            ), self.caller)
             if r.error_code:
-                self._anomaly(f"leave heartbeat (epoch {epoch}) answered {r.error}: {r.error_message}")
+                self._anomaly(f"leave heartbeat (epoch {epoch}) answered {_error_name(r.error_code)}: "
+                              f"{r.error_message}")
         self.running = False
         self.incarnation += 1
         return r
@@ -532,8 +542,9 @@ class ConsumerClient(SimulatedClient):
             acted = True
         return acted
 
-    def _owned_list(self) -> list[tuple[uuid.UUID, list[int]]]:
-        return [(t, sorted(ps)) for t, ps in sorted(self.owned_ids.items(), key=lambda kv: kv[0].bytes) if ps]
+    def _owned_list(self) -> list[TopicPartitions]:
+        return [TopicPartitions(topic_id=t, partitions=sorted(ps))
+                for t, ps in sorted(self.owned_ids.items(), key=lambda kv: kv[0].bytes) if ps]
 
     def _resend_all(self) -> None:
         """What the client sent is forgotten (a join, an error, a lost answer): the next request is full."""
@@ -544,68 +555,67 @@ class ConsumerClient(SimulatedClient):
         """SubscribedTopicNames: the topics, or an empty list beside a pattern (a full request carries both)."""
         return [] if self.regex is not None else list(self.topics)
 
-    def request(self) -> HeartbeatRequest:
+    def request(self) -> ConsumerGroupHeartbeatRequestData:
         """The next ConsumerGroupHeartbeat: everything when joining or `full`, otherwise only what changed."""
-        identity: dict[str, Any] = {} if self.client_id is None else {"client_id": self.client_id}
         if self.epoch == 0:
-            return HeartbeatRequest(
-                self.group_id, self.member_id, 0, instance_id=self.instance_id,
+            return ConsumerGroupHeartbeatRequestData(
+                group_id=self.group_id, member_id=self.member_id, member_epoch=0, instance_id=self.instance_id,
                 rebalance_timeout_ms=self.rebalance_timeout_ms, subscribed_topic_names=self._names(),
                 subscribed_topic_regex=self.regex, server_assignor=self.assignor, topic_partitions=[],
-                version=self.version, **identity,
             )
         full, names = self.full, self._names()
-        return HeartbeatRequest(
-            self.group_id, self.member_id, self.epoch, instance_id=self.instance_id,
+        return ConsumerGroupHeartbeatRequestData(
+            group_id=self.group_id, member_id=self.member_id, member_epoch=self.epoch, instance_id=self.instance_id,
             rebalance_timeout_ms=self.rebalance_timeout_ms if full else -1,
             subscribed_topic_names=names if full or names != self.sent_topics else None,
             subscribed_topic_regex=self.regex if self.regex is not None and (full or self.regex != self.sent_regex)
             else None,
             server_assignor=self.assignor if full else None,
             topic_partitions=self._owned_list() if full or self.owned_ids != self.sent_owned else None,
-            version=self.version, **identity,
         )
 
     def _heartbeat(self) -> None:
         req = self.request()
-        self.handle(req, self.coord.heartbeat(req))
+        self.handle(req, self.coord.heartbeat(req, self.caller))
 
     def heartbeat_now(self) -> HeartbeatResult:
         req = self.request()
-        r = self.coord.heartbeat(req)
+        r = self.coord.heartbeat(req, self.caller)
         self.handle(req, r)
         assignment = None
         if r.assignment is not None and not r.error_code:
             names = {t.topic_id: t.name for t in self.coord.topics}
-            assignment = frozenset((names.get(t, uuid_to_kafka(t)), p) for t, ps in r.assignment.items() for p in ps)
+            assignment = frozenset((names.get(t.topic_id, uuid_to_kafka(t.topic_id)), p)
+                                   for t in r.assignment.topic_partitions for p in t.partitions)
         epoch = req.member_epoch if r.error_code else r.member_epoch
-        return HeartbeatResult(r.error if r.error_code else "NONE", r.error_message, r.member_id or req.member_id,
-                               epoch, assignment, r.heartbeat_interval_ms or None)
+        return HeartbeatResult(_error_name(r.error_code) if r.error_code else "NONE", r.error_message,
+                               r.member_id or req.member_id, epoch, assignment, r.heartbeat_interval_ms or None)
 
     def response_lost(self) -> None:
         """The coordinator handled a heartbeat whose answer never arrived: send everything again next time."""
         self._resend_all()
 
-    def handle(self, req: HeartbeatRequest, r: HeartbeatResponse) -> None:
+    def handle(self, req: ConsumerGroupHeartbeatRequestData, r: ConsumerGroupHeartbeatResponseData) -> None:
         """Act on the answer to `req`: rejoin, fail, retry, or take the epoch and reconcile the assignment."""
         if r.error_code:
             self._resend_all()
-            if r.error in REJOIN_ERRORS:
+            error = _error_name(r.error_code)
+            if error in REJOIN_ERRORS:
                 self._take({})  # onPartitionsLost
                 self.pending_assignment = None
                 self.epoch = 0
                 self.next_heartbeat = self.now
-            elif r.error in FATAL_ERRORS:
+            elif error in FATAL_ERRORS:
                 self.pending_assignment = None
                 self.owned_ids = {}
-                self._fail(f"heartbeat answered {r.error}: {r.error_message}")
+                self._fail(f"heartbeat answered {error}: {r.error_message}")
             else:
-                self._anomaly(f"heartbeat answered {r.error}: {r.error_message}; retrying")
+                self._anomaly(f"heartbeat answered {error}: {r.error_message}; retrying")
                 self.next_heartbeat = self.now + RETRY_BACKOFF_MS
             return
         self.full = False
         if req.topic_partitions is not None:
-            self.sent_owned = {t: frozenset(ps) for t, ps in req.topic_partitions if ps}
+            self.sent_owned = {t.topic_id: frozenset(t.partitions) for t in req.topic_partitions if t.partitions}
         if req.subscribed_topic_names is not None:
             self.sent_topics = list(req.subscribed_topic_names)
         if req.subscribed_topic_regex is not None:
@@ -614,7 +624,7 @@ class ConsumerClient(SimulatedClient):
         self.epoch = r.member_epoch
         self.next_heartbeat = self.now + r.heartbeat_interval_ms
         if r.assignment is not None:
-            new = {t: frozenset(ps) for t, ps in r.assignment.items() if ps}
+            new = {t.topic_id: frozenset(t.partitions) for t in r.assignment.topic_partitions if t.partitions}
             if new == self.owned_ids:
                 self.pending_assignment = None
             elif not self.auto_ack:

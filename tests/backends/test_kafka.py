@@ -112,8 +112,8 @@ def test_a_coordinator_that_moved_is_found_again(fake_cluster: Any) -> None:
 
     for b in (b0, b1):
         b.on(10, find)
-    b0.on(69, lambda r, s: {"groups": [{"errorCode": NOT_COORDINATOR, "groupId": g} for g in r.body["groupIds"]]})
-    b1.on(69, lambda r, s: {"groups": [consumer_group(g) for g in r.body["groupIds"]]})
+    b0.on(69, lambda r, s: {"groups": [{"errorCode": NOT_COORDINATOR, "groupId": g} for g in r.body.group_ids]})
+    b1.on(69, lambda r, s: {"groups": [consumer_group(g) for g in r.body.group_ids]})
     serves_offsets(b1)
     with promptly("NOT_COORDINATOR is an answer, not the timeout waited out"), backend(b0) as kafka:
         (desc,) = kafka.describe_groups(["shop"])
@@ -126,7 +126,7 @@ def test_a_coordinator_that_moved_is_found_again(fake_cluster: Any) -> None:
 
 def test_a_broker_without_consumer_group_describe_gets_described_with_describe_groups(fake_cluster: Any) -> None:
     (broker,) = fake_cluster(api_versions=OLD_VERSIONS)
-    broker.on(15, lambda r, s: {"groups": [classic_group(g) for g in r.body["groups"]]})
+    broker.on(15, lambda r, s: {"groups": [classic_group(g) for g in r.body.groups]})
     serves_offsets(broker)
     with promptly("a missing API is known from ApiVersions, not the timeout waited out"), backend(broker) as kafka:
         (desc,) = kafka.describe_groups(["shop"])
@@ -142,8 +142,8 @@ def test_a_broker_without_consumer_group_describe_gets_described_with_describe_g
 def test_a_classic_group_is_described_with_describe_groups_after_group_id_not_found(fake_cluster: Any) -> None:
     (broker,) = fake_cluster()
     broker.on(69, lambda r, s: {"groups": [{"errorCode": GROUP_ID_NOT_FOUND, "groupId": g}
-                                           for g in r.body["groupIds"]]})
-    broker.on(15, lambda r, s: {"groups": [classic_group(g) for g in r.body["groups"]]})
+                                           for g in r.body.group_ids]})
+    broker.on(15, lambda r, s: {"groups": [classic_group(g) for g in r.body.groups]})
     serves_offsets(broker)
     with backend(broker) as kafka:
         (desc,) = kafka.describe_groups(["shop"])
@@ -153,7 +153,7 @@ def test_a_classic_group_is_described_with_describe_groups_after_group_id_not_fo
 
 def test_leave_group_before_v3_is_refused_in_words(fake_cluster: Any) -> None:
     (broker,) = fake_cluster(api_versions=OLD_VERSIONS | {13: (0, 2)})
-    broker.on(15, lambda r, s: {"groups": [classic_group(g) for g in r.body["groups"]]})
+    broker.on(15, lambda r, s: {"groups": [classic_group(g) for g in r.body.groups]})
     with promptly("an old LeaveGroup is known from ApiVersions, not the timeout waited out"), \
             backend(broker) as kafka, pytest.raises(LeaveGroupUnsupported) as failure:
         kafka.remove_members("shop", [MemberIdentity(group_instance_id="pod-0")])
@@ -164,7 +164,7 @@ def test_leave_group_before_v3_is_refused_in_words(fake_cluster: Any) -> None:
 
 def test_removal_results_per_member(fake_cluster: Any) -> None:
     (broker,) = fake_cluster()
-    broker.on(69, lambda r, s: {"groups": [consumer_group(g) for g in r.body["groupIds"]]})
+    broker.on(69, lambda r, s: {"groups": [consumer_group(g) for g in r.body.group_ids]})
     broker.on(13, lambda r, s: LeaveGroupResponseData(error_code=0, members=[
         MemberResponse(group_instance_id="pod-0", error_code=0),
         MemberResponse(group_instance_id="pod-9", error_code=UNKNOWN_MEMBER_ID),
@@ -192,7 +192,7 @@ def test_list_groups_without_type_filter_on_a_broker_without_kip_848(fake_cluste
         assert [(g.group_id, g.type) for g in kafka.list_groups(types=["classic"])] == [("shop", "classic")]
         assert kafka.list_groups(types=["consumer"]) == []
         assert all("groupctl applied --type itself" in n for n in kafka.notices) and len(kafka.notices) == 2
-    assert all("typesFilter" not in r.body for r in broker.requests_for(16))
+    assert all(r.api_version < 5 and r.body.types_filter == [] for r in broker.requests_for(16))  # none carried
 
 
 def test_list_groups_type_filter_is_refused_where_types_are_unknown(fake_cluster: Any) -> None:
@@ -212,7 +212,7 @@ def test_list_groups_state_filter_applied_by_groupctl_before_v4(fake_cluster: An
     broker.on(16, lambda r, s: {"errorCode": 0, "groups": [
         {"groupId": "shop", "protocolType": "consumer"}, {"groupId": "idle", "protocolType": "consumer"}]})
     broker.on(15, lambda r, s: {"groups": [{**classic_group(g), "groupState": "Stable" if g == "shop" else "Empty"}
-                                           for g in r.body["groups"]]})
+                                           for g in r.body.groups]})
     with backend(broker) as kafka:
         assert [g.group_id for g in kafka.list_groups(states=["Empty"])] == ["idle"]
         (notice,) = kafka.notices
@@ -243,7 +243,7 @@ def test_list_groups_tells_mixed_consumer_groups_with_one_describe_when_asked(fa
     lists(broker, {"upgrading": "consumer", "modern": "consumer", "locked": "consumer", "old": "classic"})
     answers = {"upgrading": with_member_types("upgrading", 0, 1), "modern": with_member_types("modern", 1, 1),
                "locked": {"errorCode": GROUP_AUTHORIZATION_FAILED, "errorMessage": None, "groupId": "locked"}}
-    broker.on(69, lambda r, s: {"groups": [answers[g] for g in r.body["groupIds"]]})
+    broker.on(69, lambda r, s: {"groups": [answers[g] for g in r.body.group_ids]})
     with backend(broker) as kafka:
         plain = {g.group_id: g.mixed for g in kafka.list_groups()}
         assert broker.requests_for(69) == []  # not asked: ListGroups alone, nothing described
@@ -252,7 +252,7 @@ def test_list_groups_tells_mixed_consumer_groups_with_one_describe_when_asked(fa
         notices = list(kafka.notices)
     assert asked == {"locked": None, "modern": False, "old": False, "upgrading": True}
     (request,) = broker.requests_for(69)  # one batch, consumer groups only
-    assert sorted(request.body["groupIds"]) == ["locked", "modern", "upgrading"]
+    assert sorted(request.body.group_ids) == ["locked", "modern", "upgrading"]
     assert notices == ["ConsumerGroupDescribe failed for 'locked' (GROUP_AUTHORIZATION_FAILED): whether those "
                        "groups are mixed is unknown (MIXED left empty)"]
 

@@ -15,18 +15,18 @@ from pathlib import Path
 import pytest
 
 from groupctl.backends.local import LOCK_FILE, LOG_DIR, SERVING_FILE, LocalBackend, _alive
-from groupctl.coordinator.consumer import HeartbeatRequest
 from groupctl.coordinator.offsets import CommitPartition
 from groupctl.errors import GroupctlError, GroupNotFound
 from groupctl.model import TopicPartition
 from groupctl.protocol.data.groups import MemberIdentity
+from tests.heartbeats import hb
 from tests.mixed_groups import write_groups
 from tests.server.waits import WAIT_S, wait_until
 from tests.test_json_files import disk_events
 
 
 def join(backend: LocalBackend, member: str, instance: str | None = None) -> None:
-    r = backend.coordinator.heartbeat(HeartbeatRequest(
+    r = backend.coordinator.heartbeat(hb(
         "g", member, 0, instance_id=instance, rebalance_timeout_ms=1000, subscribed_topic_names=["orders"],
         topic_partitions=[],
     ))

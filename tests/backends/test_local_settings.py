@@ -101,8 +101,8 @@ def test_saved_settings_reach_the_coordinator_and_given_ones_win_for_one_invocat
 
 def test_the_kafka_version_decides_the_records_the_dirs_log_gets(tmp_path: Path) -> None:
     """kafka.version=4.0: a consumer group's epoch comes with Kafka 4.0's type 4 and offsets are v3."""
-    from groupctl.coordinator.consumer import HeartbeatRequest
     from groupctl.coordinator.offsets import CommitPartition
+    from tests.heartbeats import hb
 
     lab = _new_dir(tmp_path)
     assert parse_setting("kafka.version", " 4.0 ") == "4.0"
@@ -110,7 +110,7 @@ def test_the_kafka_version_decides_the_records_the_dirs_log_gets(tmp_path: Path)
     with LocalBackend(lab) as backend:
         coordinator = backend.coordinator
         assert coordinator.runtime.kafka_version == "4.0"
-        coordinator.heartbeat(HeartbeatRequest("g", "m", 0, rebalance_timeout_ms=1000,
+        coordinator.heartbeat(hb("g", "m", 0, rebalance_timeout_ms=1000,
                                                subscribed_topic_names=["orders"], topic_partitions=[]))
         coordinator.commit_offsets("simple", "", -1, [CommitPartition("orders", 0, 5)])
         written = list(coordinator.log.read())

@@ -6,6 +6,7 @@ comes from kafka.json, labelled."""
 from __future__ import annotations
 
 import re
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -13,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from groupctl.protocol.data.consumer_groups import Assignment, ConsumerGroupHeartbeatResponseData, TopicPartitions
 from groupctl.protocol.data.topics import CreatableTopicResult, CreateTopicsResponseData
 from groupctl.server.server import ServerThread
 from tests.fake_broker import coordinator_reply
@@ -42,7 +44,7 @@ def starting_broker(fake_cluster: Any, find_errors: list[int], describe_errors: 
         code = describes.pop(0) if describes else GROUP_ID_NOT_FOUND
         return {"groups": [{"errorCode": code, "errorMessage": None, "groupId": g, "groupState": "", "groupEpoch": 0,
                             "assignmentEpoch": 0, "assignorName": "", "members": [],
-                            "authorizedOperations": -(2**31)} for g in request.body["groupIds"]]}
+                            "authorizedOperations": -(2**31)} for g in request.body.group_ids]}
 
     def create(request: Any, state: Any) -> Any:
         answers = []
@@ -87,12 +89,16 @@ def test_a_broker_that_is_not_there_ends_the_benchmark_with_its_cause(serve_benc
     assert f"127.0.0.1:{closed_port}" in str(failed.value)
 
 
+#: The one topic's id in the members built here.
+T_ID = uuid.UUID(int=7)
+
+
 def members(serve_bench: ModuleType, epochs: list[int], owned: list[list[int]]) -> list[Any]:
     made = []
     for i, (epoch, parts) in enumerate(zip(epochs, owned, strict=True)):
         m = serve_bench.Member(i, "g", "t")
         m.epoch = epoch
-        m.owned = [{"topicId": "t-id", "partitions": parts}] if parts else []
+        m.owned = [TopicPartitions(topic_id=T_ID, partitions=parts)] if parts else []
         made.append(m)
     return made
 
@@ -117,18 +123,20 @@ def test_the_group_is_settled_only_after_several_quiet_complete_rounds(serve_ben
 def test_a_member_waits_out_a_coordinator_error_and_stops_at_any_other(serve_bench: ModuleType) -> None:
     member = serve_bench.Member(0, "g", "t")
     sent = member.request()
-    assert member.handle(sent, {"errorCode": COORDINATOR_LOAD_IN_PROGRESS, "errorMessage": None})
+    assert member.handle(sent, ConsumerGroupHeartbeatResponseData(error_code=COORDINATOR_LOAD_IN_PROGRESS,
+                                                                  error_message=None))
     assert member.coordinator_error == COORDINATOR_LOAD_IN_PROGRESS and member.epoch == 0
-    assert member.request()["memberEpoch"] == 0  # it joins again
+    assert member.request().member_epoch == 0  # it joins again
     settling = serve_bench.Settling(partitions=1, needed=1)
     assert not settling.observe(False, [member])
     assert "coordinator errors [14]" in settling.last
-    joined = {"errorCode": 0, "errorMessage": None, "memberEpoch": 3,
-              "assignment": {"topicPartitions": [{"topicId": "t-id", "partitions": [0]}]}}
+    joined = ConsumerGroupHeartbeatResponseData(error_code=0, error_message=None, member_epoch=3, assignment=Assignment(
+        topic_partitions=[TopicPartitions(topic_id=T_ID, partitions=[0])]))
     assert member.handle(sent, joined)
     assert member.coordinator_error == 0 and member.epoch == 3
     with pytest.raises(SystemExit, match="error 25"):
-        member.handle(member.request(), {"errorCode": 25, "errorMessage": "UNKNOWN_MEMBER_ID"})
+        member.handle(member.request(), ConsumerGroupHeartbeatResponseData(error_code=25,
+                                                                           error_message="UNKNOWN_MEMBER_ID"))
 
 
 def test_kafka_bootstrap_runs_the_same_load_on_a_live_broker(

@@ -29,11 +29,12 @@ from confluent_kafka import Consumer
 
 from groupctl.backends.local import LocalBackend
 from groupctl.coordinator.classic import COMPLETING_REBALANCE, STABLE, JoinGroupRequest, SyncGroupRequest
-from groupctl.coordinator.consumer import HeartbeatRequest
 from groupctl.coordinator.offsets import CommitPartition
+from groupctl.coordinator.runtime import Caller
 from groupctl.errors import GroupctlError
 from groupctl.protocol.consumer_protocol import encode_assignment, encode_subscription
 from tests.fake_broker import coordinator_reply
+from tests.heartbeats import assigned, hb
 from tests.server.waits import OUTLASTS_S, WAIT_S, promptly, wait_until
 
 from .conftest import SASL_PASSWORD
@@ -108,19 +109,19 @@ def _consumer_group(b: LocalBackend, group: str, topic: str, instances: list[str
     topic_id = b.topics.get(topic).topic_id
     owned: dict[str, tuple[int, list]] = {}
     for instance in instances:
-        r = c.heartbeat(HeartbeatRequest(group, f"member-{instance}", 0, instance_id=instance,
-                                         rebalance_timeout_ms=30_000, subscribed_topic_names=[topic],
-                                         topic_partitions=[], client_id=f"app-{instance}"))
+        r = c.heartbeat(hb(group, f"member-{instance}", 0, instance_id=instance,
+                           rebalance_timeout_ms=30_000, subscribed_topic_names=[topic],
+                           topic_partitions=[]), Caller(client_id=f"app-{instance}"))
         assert r.error_code == 0, r
-        owned[f"member-{instance}"] = (r.member_epoch, sorted((r.assignment or {}).items()))
+        owned[f"member-{instance}"] = (r.member_epoch, sorted((assigned(r) or {}).items()))
     for _ in range(10):
         if c.describe(group).state == "Stable":
             break
         for member_id, (epoch, parts) in list(owned.items()):
-            r = c.heartbeat(HeartbeatRequest(group, member_id, epoch, topic_partitions=parts,
-                                             client_id=member_id.replace("member-", "app-")))
+            r = c.heartbeat(hb(group, member_id, epoch, topic_partitions=parts),
+                            Caller(client_id=member_id.replace("member-", "app-")))
             assert r.error_code == 0, r
-            owned[member_id] = (r.member_epoch, sorted(r.assignment.items()) if r.assignment is not None else parts)
+            owned[member_id] = (r.member_epoch, sorted(assigned(r).items()) if r.assignment is not None else parts)
     assert c.describe(group).state == "Stable"
     for member_id, (epoch, parts) in owned.items():
         commits = [CommitPartition(topic, p, 40) for t, ps in parts if t == topic_id for p in ps]
@@ -509,9 +510,9 @@ def test_describe_offsets_json_carries_the_lag_the_table_shows(cli, cluster):
 
 def test_describe_shows_the_log_end_offset_of_a_partition_never_committed(cli, backend, local, request):
     with LocalBackend(local) as b:
-        r = b.coordinator.heartbeat(HeartbeatRequest("fresh-app", "member-new", 0, rebalance_timeout_ms=30_000,
-                                                     subscribed_topic_names=["invoices"], topic_partitions=[],
-                                                     client_id="app-new"))
+        r = b.coordinator.heartbeat(hb("fresh-app", "member-new", 0, rebalance_timeout_ms=30_000,
+                                       subscribed_topic_names=["invoices"], topic_partitions=[]),
+                                    Caller(client_id="app-new"))
         assert r.error_code == 0, r
     target = _target(backend, local, request)
     out = cli("group", "describe", "fresh-app", *target.args, "-o", "csv")

@@ -14,9 +14,9 @@ import yaml
 from confluent_kafka.admin import AdminClient
 
 from groupctl.backends.local import LocalBackend
-from groupctl.coordinator.consumer import HeartbeatRequest
 from groupctl.coordinator.offsets import CommitPartition
 from groupctl.protocol.data.groups import MemberIdentity
+from tests.heartbeats import hb
 from tests.server.waits import WAIT_S
 
 from .test_group import _classic_group, _consumer_group
@@ -41,7 +41,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
         assert [m.error_code for m in answer.response.members] == [0]
         _consumer_group(b, "old-consumer", "invoices", ["gone-0"])
         epoch = c.describe("old-consumer").members[0].member_epoch
-        assert c.heartbeat(HeartbeatRequest("old-consumer", "member-gone-0", -1)).error_code == 0, epoch
+        assert c.heartbeat(hb("old-consumer", "member-gone-0", -1)).error_code == 0, epoch
         c.commit_offsets("billing", "", -1, [CommitPartition("invoices", 0, 500)])
     return directory
 

@@ -377,7 +377,7 @@ def _misbehaving_metadata(broker, fault: str):
     broker.on(3, metadata)
     broker.on(69, lambda r, s: {"groups": [{"errorCode": 0, "groupId": g, "groupState": "Empty", "groupEpoch": 3,
                                             "assignmentEpoch": 3, "assignorName": "uniform", "members": []}
-                                           for g in r.body["groupIds"]]})
+                                           for g in r.body.group_ids]})
 
 
 @pytest.mark.parametrize("fault", ["corr", "mid", "close"])

@@ -25,10 +25,12 @@ from types import SimpleNamespace
 import pytest
 
 from groupctl.coordinator.clock import ManualClock
-from groupctl.coordinator.consumer import STATIC_LEAVE_EPOCH, HeartbeatRequest, HeartbeatResponse
+from groupctl.coordinator.consumer import STATIC_LEAVE_EPOCH
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
+from groupctl.protocol.data.consumer_groups import ConsumerGroupHeartbeatResponseData
 from groupctl.simulation.clients import ConsumerClient
+from tests.heartbeats import assigned, error, hb
 
 SESSION_TIMEOUT_MS = 45_000
 REBALANCE_TIMEOUT_MS = 30_000  # sent in full requests; no study waits for it (the two that do set their own)
@@ -58,11 +60,11 @@ def consumer(coord: Coordinator, name: str, topics: tuple[str, ...] = ("foo",), 
     return client
 
 
-def send(client: ConsumerClient, *, lose_response: bool = False) -> HeartbeatResponse:
+def send(client: ConsumerClient, *, lose_response: bool = False) -> ConsumerGroupHeartbeatResponseData:
     """One heartbeat; with `lose_response` the coordinator handles it but the answer never arrives."""
     assert client.running, client
     request = client.request()
-    response = client.coord.heartbeat(request)
+    response = client.coord.heartbeat(request, client.caller)
     if lose_response:
         client.response_lost()
     else:
@@ -70,7 +72,7 @@ def send(client: ConsumerClient, *, lose_response: bool = False) -> HeartbeatRes
     return response
 
 
-def heartbeat(client: ConsumerClient, **kw) -> HeartbeatResponse:
+def heartbeat(client: ConsumerClient, **kw) -> ConsumerGroupHeartbeatResponseData:
     """One heartbeat that must succeed."""
     response = send(client, **kw)
     assert response.error_code == 0, (client, response)
@@ -118,20 +120,20 @@ def test_basic(kit: SimpleNamespace) -> None:
     # A joins: epoch 1, target epoch 1 with every partition; A has nothing to revoke and moves to epoch 1 in
     # its join heartbeat, getting all three partitions.
     r = heartbeat(a)
-    assert (r.member_epoch, kit.names(coord, r.assignment)) == (1, foo(0, 1, 2))
+    assert (r.member_epoch, kit.names(coord, assigned(r))) == (1, foo(0, 1, 2))
     kit.assert_group(coord, epoch=1, target_epoch=1, target={"A": foo(0, 1, 2)}, members={"A": E(1, foo(0, 1, 2))})
 
     # B joins: epoch 2, the target splits the partitions; B moves to epoch 2 but cannot get foo-2 until A
     # revokes it.
     r = heartbeat(b)
-    assert (r.member_epoch, r.assignment) == (2, {})
+    assert (r.member_epoch, assigned(r)) == (2, {})
     kit.assert_group(coord, epoch=2, target_epoch=2, target={"A": foo(0, 1), "B": foo(2)},
                      members={"A": E(1, foo(0, 1, 2)), "B": E(2, pending=foo(2))})
     assert coord.describe("g").state == "Reconciling"
 
     # A heartbeats: it is told to revoke foo-2 (its assignment without foo-2, same epoch).
     r = heartbeat(a)
-    assert (r.member_epoch, kit.names(coord, r.assignment)) == (1, foo(0, 1))
+    assert (r.member_epoch, kit.names(coord, assigned(r))) == (1, foo(0, 1))
     kit.assert_group(coord, epoch=2, target_epoch=2, target={"A": foo(0, 1), "B": foo(2)},
                      members={"A": E(1, foo(0, 1), revoking=foo(2)), "B": E(2, pending=foo(2))})
 
@@ -143,7 +145,7 @@ def test_basic(kit: SimpleNamespace) -> None:
 
     # B heartbeats and gets foo-2.
     r = heartbeat(b)
-    assert (r.member_epoch, kit.names(coord, r.assignment)) == (2, foo(2))
+    assert (r.member_epoch, kit.names(coord, assigned(r))) == (2, foo(2))
     kit.assert_group(coord, epoch=2, target_epoch=2, target={"A": foo(0, 1), "B": foo(2)},
                      members={"A": E(2, foo(0, 1)), "B": E(2, foo(2))})
     assert coord.describe("g").state == "Stable"
@@ -151,7 +153,7 @@ def test_basic(kit: SimpleNamespace) -> None:
     # C joins: epoch 3, target A [foo-0], B [foo-2], C [foo-1]; C moves to epoch 3 in its join heartbeat but
     # cannot get foo-1 yet.
     r = heartbeat(c)
-    assert (r.member_epoch, r.assignment) == (3, {})
+    assert (r.member_epoch, assigned(r)) == (3, {})
     target3 = {"A": foo(0), "B": foo(2), "C": foo(1)}
     kit.assert_group(coord, epoch=3, target_epoch=3, target=target3,
                      members={"A": E(2, foo(0, 1)), "B": E(2, foo(2)), "C": E(3, pending=foo(1))})
@@ -164,7 +166,7 @@ def test_basic(kit: SimpleNamespace) -> None:
 
     # A heartbeats: revoke foo-1. A heartbeats again: epoch 3, foo-1 released.
     r = heartbeat(a)
-    assert (r.member_epoch, kit.names(coord, r.assignment)) == (2, foo(0))
+    assert (r.member_epoch, kit.names(coord, assigned(r))) == (2, foo(0))
     kit.assert_group(coord, epoch=3, target_epoch=3, target=target3,
                      members={"A": E(2, foo(0), revoking=foo(1)), "B": E(3, foo(2)), "C": E(3, pending=foo(1))})
     heartbeat(a)
@@ -173,7 +175,7 @@ def test_basic(kit: SimpleNamespace) -> None:
 
     # C heartbeats and gets foo-1. (The KIP's last picture shows "B - partitions=[foo-1]": a typo for foo-2.)
     r = heartbeat(c)
-    assert (r.member_epoch, kit.names(coord, r.assignment)) == (3, foo(1))
+    assert (r.member_epoch, kit.names(coord, assigned(r))) == (3, foo(1))
     kit.assert_group(coord, epoch=3, target_epoch=3, target=target3,
                      members={"A": E(3, foo(0)), "B": E(3, foo(2)), "C": E(3, foo(1))})
     # All the members have eventually advanced to the group epoch (3).
@@ -243,10 +245,10 @@ def incremental_revocation(kit: SimpleNamespace) -> tuple[Coordinator, list]:
                      members={"A": E(21, foo(0, 1, 2)), "B": E(21, foo(3, 4, 5)), "C": E(22, pending=foo(2, 5))})
 
     # A heartbeats: revoke foo-2. B heartbeats: revoke foo-5. C heartbeats: no change.
-    assert kit.names(coord, heartbeat(a).assignment) == foo(0, 1)
-    assert kit.names(coord, heartbeat(b).assignment) == foo(3, 4)
+    assert kit.names(coord, assigned(heartbeat(a))) == foo(0, 1)
+    assert kit.names(coord, assigned(heartbeat(b))) == foo(3, 4)
     r = heartbeat(c)
-    assert (r.member_epoch, r.assignment) == (22, None)
+    assert (r.member_epoch, assigned(r)) == (22, None)
     kit.assert_group(coord, epoch=22, target_epoch=22, target=target22,
                      members={"A": E(21, foo(0, 1), revoking=foo(2)), "B": E(21, foo(3, 4), revoking=foo(5)),
                               "C": E(22, pending=foo(2, 5))})
@@ -259,7 +261,7 @@ def incremental_revocation(kit: SimpleNamespace) -> tuple[Coordinator, list]:
                               "C": E(22, pending=foo(2, 5))})
 
     # C heartbeats: it gets foo-2, which is free now, and still waits for foo-5.
-    assert kit.names(coord, heartbeat(c).assignment) == foo(2)
+    assert kit.names(coord, assigned(heartbeat(c))) == foo(2)
     kit.assert_group(coord, epoch=22, target_epoch=22, target=target22,
                      members={"A": E(22, foo(0, 1)), "B": E(21, foo(3, 4), revoking=foo(5)),
                               "C": E(22, foo(2), pending=foo(5))})
@@ -270,7 +272,7 @@ def incremental_revocation(kit: SimpleNamespace) -> tuple[Coordinator, list]:
                      members={"A": E(22, foo(0, 1)), "B": E(22, foo(3, 4)), "C": E(22, foo(2), pending=foo(5))})
 
     # C heartbeats: it gets foo-2 and foo-5.
-    assert kit.names(coord, heartbeat(c).assignment) == foo(2, 5)
+    assert kit.names(coord, assigned(heartbeat(c))) == foo(2, 5)
     kit.assert_group(coord, epoch=22, target_epoch=22, target=target22,
                      members={"A": E(22, foo(0, 1)), "B": E(22, foo(3, 4)), "C": E(22, foo(2, 5))})
     assert coord.describe("g").state == "Stable"
@@ -306,12 +308,12 @@ def test_member_failure(kit: SimpleNamespace) -> None:
     # has nothing to revoke, moves to epoch 23 with foo-0 added.
     target23 = {"B": foo(0, 3, 4), "C": foo(1, 2, 5)}
     r = heartbeat(b)
-    assert (r.member_epoch, kit.names(coord, r.assignment)) == (23, foo(0, 3, 4))
+    assert (r.member_epoch, kit.names(coord, assigned(r))) == (23, foo(0, 3, 4))
     kit.assert_group(coord, epoch=23, target_epoch=23, target=target23,
                      members={"B": E(23, foo(0, 3, 4)), "C": E(22, foo(2, 5))})
     # C heartbeats and moves to epoch 23 with foo-1 added.
     r = heartbeat(c)
-    assert (r.member_epoch, kit.names(coord, r.assignment)) == (23, foo(1, 2, 5))
+    assert (r.member_epoch, kit.names(coord, assigned(r))) == (23, foo(1, 2, 5))
     kit.assert_group(coord, epoch=23, target_epoch=23, target=target23,
                      members={"B": E(23, foo(0, 3, 4)), "C": E(23, foo(1, 2, 5))})
     assert coord.describe("g").state == "Stable"
@@ -319,7 +321,7 @@ def test_member_failure(kit: SimpleNamespace) -> None:
 
     # A, not knowing it was removed, heartbeats again: UNKNOWN_MEMBER_ID; it abandons foo-0 and foo-1.
     r = send(a)
-    assert r.error == "UNKNOWN_MEMBER_ID" and a.owned_ids == {} and a.epoch == 0
+    assert error(r) == "UNKNOWN_MEMBER_ID" and a.owned_ids == {} and a.epoch == 0
 
 
 # -- Partition Added ------------------------------------------------------------------------------------------
@@ -344,12 +346,12 @@ def test_partition_added(kit: SimpleNamespace) -> None:
     # A heartbeats: epoch 23, target A [foo-0], B [foo-1]; A keeps foo-0 and moves to epoch 23.
     target23 = {"A": foo(0), "B": foo(1)}
     r = heartbeat(a)
-    assert (r.member_epoch, r.assignment) == (23, None)
+    assert (r.member_epoch, assigned(r)) == (23, None)
     kit.assert_group(coord, epoch=23, target_epoch=23, target=target23,
                      members={"A": E(23, foo(0)), "B": E(22)})
     # B heartbeats and gets foo-1. (The KIP says "B and C heartbeat": it means A and B.)
     r = heartbeat(b)
-    assert (r.member_epoch, kit.names(coord, r.assignment)) == (23, foo(1))
+    assert (r.member_epoch, kit.names(coord, assigned(r))) == (23, foo(1))
     kit.assert_group(coord, epoch=23, target_epoch=23, target=target23,
                      members={"A": E(23, foo(0)), "B": E(23, foo(1))})
     assert coord.describe("g").state == "Stable"
@@ -386,7 +388,7 @@ def test_static_member_bounce_gets_its_partitions_back_without_epoch_bump(kit: S
     kit.assert_group(coord, epoch=epoch, target_epoch=epoch, target={"A": foo(0, 1, 2), "B": foo(3, 4, 5)},
                      members={"A": E(-2, foo(0, 1, 2)), "B": E(epoch, foo(3, 4, 5))})
     coord.advance(20_000)
-    assert heartbeat(b).assignment is None
+    assert assigned(heartbeat(b)) is None
     start = len(list(coord.log.read()))
 
     # Its new incarnation (a new member id, the same instance id) joins with epoch 0 within the session
@@ -395,7 +397,7 @@ def test_static_member_bounce_gets_its_partitions_back_without_epoch_bump(kit: S
     coord.advance_to(SESSION_TIMEOUT_MS - 2_000)
     a2 = consumer(coord, "A2", instance_id="app-0")
     r = heartbeat(a2)
-    assert (r.member_id, r.member_epoch, kit.names(coord, r.assignment)) == ("A2", epoch, foo(0, 1, 2))
+    assert (r.member_id, r.member_epoch, kit.names(coord, assigned(r))) == ("A2", epoch, foo(0, 1, 2))
     kit.assert_group(coord, epoch=epoch, target_epoch=epoch, target={"A2": foo(0, 1, 2), "B": foo(3, 4, 5)},
                      members={"A2": E(epoch, foo(0, 1, 2)), "B": E(epoch, foo(3, 4, 5))})
     assert coord.state.indexes["g"].static == {"app-0": "A2"}
@@ -422,7 +424,7 @@ def test_unreleased_instance_id_while_the_old_member_is_still_there(kit: SimpleN
     written = coord.records_written
     a2 = consumer(coord, "A2", instance_id="app-0")
     r = send(a2)
-    assert (r.error, r.error_message) == (
+    assert (error(r), r.error_message) == (
         "UNRELEASED_INSTANCE_ID",
         "Static member A2 with instance id app-0 cannot join the group because the instance id is owned by A member.",
     )
@@ -452,11 +454,11 @@ def test_static_member_that_does_not_come_back_is_evicted_at_its_session_timeout
                      members={"B": E(epoch, foo(3, 4, 5))})
     assert coord.state.indexes["g"].static == {}
     r = heartbeat(b)
-    assert (r.member_epoch, kit.names(coord, r.assignment)) == (epoch + 1, foo(0, 1, 2, 3, 4, 5))
+    assert (r.member_epoch, kit.names(coord, assigned(r))) == (epoch + 1, foo(0, 1, 2, 3, 4, 5))
     # The instance id is free: a new incarnation joins as a new member (a rebalance, no partitions kept).
     a2 = consumer(coord, "A2", instance_id="app-0")
     r = heartbeat(a2)
-    assert r.member_epoch == epoch + 2 and r.assignment == {}
+    assert r.member_epoch == epoch + 2 and assigned(r) == {}
 
 
 # -- timeouts and lost responses ------------------------------------------------------------------------------
@@ -488,9 +490,9 @@ def test_rebalance_timeout_fences_a_member_that_does_not_revoke(kit: SimpleNames
     coord.advance(1)
     kit.assert_group(coord, epoch=3, target_epoch=2, target={"B": foo(2, 3)}, members={"B": E(2, pending=foo(2, 3))})
     r = heartbeat(b)
-    assert (r.member_epoch, kit.names(coord, r.assignment)) == (3, foo(0, 1, 2, 3))
+    assert (r.member_epoch, kit.names(coord, assigned(r))) == (3, foo(0, 1, 2, 3))
     r = send(a)
-    assert r.error == "UNKNOWN_MEMBER_ID" and a.owned_ids == {}
+    assert error(r) == "UNKNOWN_MEMBER_ID" and a.owned_ids == {}
 
 
 def test_revocation_within_the_rebalance_timeout_cancels_it(kit: SimpleNamespace) -> None:
@@ -524,7 +526,7 @@ def test_lost_response_previous_epoch_with_owned_subset_is_accepted(kit: SimpleN
     # A retries with its previous epoch and what it owns (a subset of its assignment): accepted, and since the
     # retry is a full request the response carries the whole assignment.
     r = heartbeat(a)
-    assert (r.member_epoch, kit.names(coord, r.assignment)) == (2, foo(0, 1, 2))
+    assert (r.member_epoch, kit.names(coord, assigned(r))) == (2, foo(0, 1, 2))
     kit.assert_group(coord, epoch=2, target_epoch=2, target={"A": foo(0, 1, 2)}, members={"A": E(2, foo(0, 1, 2))})
 
 
@@ -543,8 +545,8 @@ def test_lost_response_with_more_partitions_than_assigned_is_fenced(kit: SimpleN
 
     def fenced(epoch: int, partitions: list[int] | None) -> str | None:
         owned = None if partitions is None else [(topic, partitions)]
-        r = coord.heartbeat(HeartbeatRequest("g", "A", epoch, topic_partitions=owned))
-        return r.error_message if r.error == "FENCED_MEMBER_EPOCH" else r.error
+        r = coord.heartbeat(hb("g", "A", epoch, topic_partitions=owned))
+        return r.error_message if error(r) == "FENCED_MEMBER_EPOCH" else error(r)
 
     # The previous epoch (2) but owning foo-1 too, which A no longer has: the member must rejoin.
     assert fenced(2, [0, 1]) == (
@@ -565,7 +567,7 @@ def test_lost_response_with_more_partitions_than_assigned_is_fenced(kit: SimpleN
     assert coord.records_written == written
     # The previous epoch with what A really owns (or less) is accepted, at the current epoch.
     for owned in ([0], []):
-        r = coord.heartbeat(HeartbeatRequest("g", "A", 2, topic_partitions=[(topic, owned)]))
+        r = coord.heartbeat(hb("g", "A", 2, topic_partitions=[(topic, owned)]))
         assert (r.error_code, r.member_epoch) == (0, 3)
 
 
@@ -586,13 +588,13 @@ def test_fenced_member_that_keeps_its_member_id_gets_back_in(kit: SimpleNamespac
     assert (a.epoch, kit.member_view(coord, "A").epoch) == (1, 3)
     coord.advance(5_000)
     r = send(a)
-    assert r.error == "FENCED_MEMBER_EPOCH" and (a.epoch, a.owned_ids) == (0, {})
+    assert error(r) == "FENCED_MEMBER_EPOCH" and (a.epoch, a.owned_ids) == (0, {})
     while True:
         coord.advance(5_000)
         r = send(a)
         if r.error_code == 0:
             break
-        assert r.error == "FENCED_MEMBER_EPOCH" and coord.clock.now_ms() < last_success + SESSION_TIMEOUT_MS
+        assert error(r) == "FENCED_MEMBER_EPOCH" and coord.clock.now_ms() < last_success + SESSION_TIMEOUT_MS
     assert coord.clock.now_ms() <= last_success + SESSION_TIMEOUT_MS + 5_000
     assert kit.names(coord, a.owned_ids) == foo(0, 1, 2, 3)
     settle(coord, [a])

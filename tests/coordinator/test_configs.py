@@ -66,13 +66,13 @@ def test_set_unset_describe_and_dry_run() -> None:
 
 
 def test_session_timeout_config_drives_eviction() -> None:
-    from groupctl.coordinator.consumer import HeartbeatRequest
     from groupctl.coordinator.coordinator import Coordinator
+    from tests.heartbeats import hb
 
     coord = Coordinator()
     coord.create_topic("t", 1)
     coord.alter_configs("g", {"consumer.session.timeout.ms": 50_000})
-    coord.heartbeat(HeartbeatRequest("g", "a", 0, rebalance_timeout_ms=1, subscribed_topic_names=["t"],
+    coord.heartbeat(hb("g", "a", 0, rebalance_timeout_ms=1, subscribed_topic_names=["t"],
                                      topic_partitions=[]))
     coord.advance(49_999)
     assert "a" in coord.state.consumer["g"].members

@@ -8,14 +8,15 @@ from collections.abc import Sequence
 import pytest
 
 from groupctl.coordinator.classic import JoinGroupRequest, JoinGroupResponse, SyncGroupRequest
-from groupctl.coordinator.consumer import HeartbeatRequest
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.log import MemoryLog, Record
 from groupctl.coordinator.offsets import CommitPartition
 from groupctl.errors import KafkaError
 from groupctl.log.decode import DecodedRecord
+from groupctl.protocol.data.consumer_groups import ConsumerGroupHeartbeatRequestData
 from groupctl.protocol.data.groups import MemberIdentity
+from tests.heartbeats import error, hb
 
 SESSION = 10_000
 
@@ -37,9 +38,10 @@ def _join(coord: Coordinator, group: str, member_id: str, answers: list[JoinGrou
     coord.join_group(JoinGroupRequest(group, SESSION, 30_000, member_id, protocols=[("range", b"")]), answers.append)
 
 
-def _heartbeat(group: str, member: str, topics: list[str] | None = None, regex: str | None = None) -> HeartbeatRequest:
-    return HeartbeatRequest(group, member, 0, rebalance_timeout_ms=30_000, topic_partitions=[],
-                            subscribed_topic_names=topics, subscribed_topic_regex=regex)
+def _heartbeat(group: str, member: str, topics: list[str] | None = None,
+               regex: str | None = None) -> ConsumerGroupHeartbeatRequestData:
+    return hb(group, member, 0, rebalance_timeout_ms=30_000, topic_partitions=[],
+              subscribed_topic_names=topics, subscribed_topic_regex=regex)
 
 
 def test_every_request_and_timer_appends_at_most_one_batch() -> None:
@@ -81,11 +83,11 @@ def test_a_failed_heartbeat_leaves_the_empty_classic_group_it_would_replace() ->
     _join(coord, "g", "", answers)  # MEMBER_ID_REQUIRED: an Empty classic group with a pending member
     assert coord.classic.groups["g"].state == "Empty"
     failed = coord.heartbeat(_heartbeat("g", "m1", regex="("))
-    assert failed.error == "INVALID_REGULAR_EXPRESSION"
+    assert error(failed) == "INVALID_REGULAR_EXPRESSION"
     assert "g" in coord.classic.groups
-    assert [(g.group_id, g.type) for g in coord.list_groups()] == [("g", "classic")]
+    assert [(g.group_id, g.type) for g in coord.group_listings()] == [("g", "classic")]
     joined = coord.heartbeat(_heartbeat("g", "m1", ["foo"]))
     assert joined.error_code == 0
     assert "g" not in coord.classic.groups
-    assert [(g.group_id, g.type) for g in coord.list_groups()] == [("g", "consumer")]
-    assert [(g.group_id, g.type) for g in coord.rebuild().list_groups()] == [("g", "consumer")]
+    assert [(g.group_id, g.type) for g in coord.group_listings()] == [("g", "consumer")]
+    assert [(g.group_id, g.type) for g in coord.rebuild().group_listings()] == [("g", "consumer")]

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from groupctl.coordinator.classic import JoinGroupRequest, JoinGroupResponse, SyncGroupRequest
-from groupctl.coordinator.consumer import HeartbeatRequest
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.log import MemoryLog
@@ -16,6 +15,7 @@ from groupctl.coordinator.offsets import CommitPartition
 from groupctl.log.decode import DecodedRecord
 from groupctl.protocol.consumer_protocol import encode_subscription
 from groupctl.protocol.data.groups import MemberIdentity
+from tests.heartbeats import hb
 
 
 @pytest.fixture
@@ -33,7 +33,7 @@ def tail(coord: Coordinator, since: int) -> list[tuple[int, dict, bool]]:
 
 
 def consumer_member(coord: Coordinator, group: str = "cg", member: str = "m1") -> None:
-    r = coord.heartbeat(HeartbeatRequest(group, member, 0, rebalance_timeout_ms=5000, subscribed_topic_names=["foo"],
+    r = coord.heartbeat(hb(group, member, 0, rebalance_timeout_ms=5000, subscribed_topic_names=["foo"],
                                          topic_partitions=[]))
     assert r.error_code == 0
 
@@ -68,7 +68,7 @@ def test_missing_and_non_empty_groups_are_refused(coord: Coordinator) -> None:
 def test_an_empty_consumer_group_goes_with_its_offsets(coord: Coordinator) -> None:
     consumer_member(coord)
     coord.commit_offsets("cg", "m1", 1, [CommitPartition("foo", 1, 5), CommitPartition("foo", 0, 7)])
-    assert coord.heartbeat(HeartbeatRequest("cg", "m1", -1)).error_code == 0
+    assert coord.heartbeat(hb("cg", "m1", -1)).error_code == 0
     before = coord.log.next_offset  # type: ignore[attr-defined]
     assert coord.delete_groups(["cg"]) == [("cg", None)]
     assert tail(coord, before) == [
@@ -79,7 +79,7 @@ def test_an_empty_consumer_group_goes_with_its_offsets(coord: Coordinator) -> No
         (3, {"groupId": "cg"}, True),
     ]
     assert not coord.group_exists("cg")
-    assert coord.list_groups() == []
+    assert coord.group_listings() == []
     assert coord.rebuild().state == coord.state
     consumer_member(coord, member="m2")  # the id is free again: a new group at epoch 1
     assert coord.state.consumer["cg"].epoch == 1
@@ -99,7 +99,7 @@ def test_an_emptied_classic_group_and_a_simple_group(coord: Coordinator) -> None
         (1, {"group": "simple", "topic": "foo", "partition": 1}, True),
         (2, {"group": "simple"}, True),
     ]
-    assert coord.list_groups() == []
+    assert coord.group_listings() == []
     assert "classic" not in coord.classic.groups
     assert not any(isinstance(k, tuple) and "classic" in k for k in coord.timers.live_keys())
     assert coord.rebuild().state == coord.state

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from groupctl.coordinator.classic import JoinGroupRequest, JoinGroupResponse, SyncGroupRequest
-from groupctl.coordinator.consumer import HeartbeatRequest
 from groupctl.coordinator.coordinator import Coordinator, known_partitions
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.log import MemoryLog
 from groupctl.coordinator.offsets import CommitPartition
 from groupctl.protocol.consumer_protocol import encode_subscription
+from tests.heartbeats import hb
 
 
 @pytest.fixture
@@ -82,18 +82,18 @@ def test_unreadable_subscriptions_count_as_subscribed_and_other_protocols_are_re
 
 
 def test_a_consumer_group_keeps_offsets_of_topics_its_regex_resolved(coord: Coordinator) -> None:
-    r = coord.heartbeat(HeartbeatRequest("cg", "m1", 0, rebalance_timeout_ms=5000, subscribed_topic_regex="orders.*",
+    r = coord.heartbeat(hb("cg", "m1", 0, rebalance_timeout_ms=5000, subscribed_topic_regex="orders.*",
                                          topic_partitions=[]))
     assert r.error_code == 0
     coord.advance(10_001)
-    coord.heartbeat(HeartbeatRequest("cg", "m1", r.member_epoch))
+    coord.heartbeat(hb("cg", "m1", r.member_epoch))
     assert coord.state.consumer["cg"].regexes["orders.*"].topics == ["orders-eu"]
     epoch = coord.describe("cg").members[0].member_epoch
     coord.commit_offsets("cg", "m1", epoch, [CommitPartition("orders-eu", 0, 4), CommitPartition("foo", 1, 5)])
     results = coord.delete_offsets("cg", [("orders-eu", [0]), ("foo", [1])])
     assert outcomes(results) == [("orders-eu", 0, "GROUP_SUBSCRIBED_TO_TOPIC"), ("foo", 1, None)]
     assert set(coord.state.offsets["cg"]) == {("orders-eu", 0)}
-    assert coord.heartbeat(HeartbeatRequest("cg", "m1", -1)).error_code == 0  # empty now: nothing is subscribed
+    assert coord.heartbeat(hb("cg", "m1", -1)).error_code == 0  # empty now: nothing is subscribed
     assert outcomes(coord.delete_offsets("cg", [("orders-eu", [0])])) == [("orders-eu", 0, None)]
     assert "cg" not in coord.state.offsets
     assert coord.rebuild().state == coord.state

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from groupctl.coordinator.consumer import HeartbeatRequest
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.layout import KAFKA_VERSIONS, NEWEST, kafka_version
@@ -15,6 +14,7 @@ from groupctl.coordinator.offsets import CommitPartition
 from groupctl.log.decode import DecodedRecord
 from groupctl.log.segment import iter_batches
 from groupctl.protocol.primitives import uuid_from_kafka
+from tests.heartbeats import hb
 
 BROKER_VECTORS = Path(__file__).resolve().parents[2].parent / "shared" / "kafka-4.0-broker-vectors"
 #: oc-k848 as the 4.0.0 broker had it (live/topics-describe.txt).
@@ -29,7 +29,7 @@ def coordinator(version: str, log: object | None = None) -> Coordinator:
 
 
 def join(coord: Coordinator, member: str, topics: list[str] | None = None) -> None:
-    answer = coord.heartbeat(HeartbeatRequest("g", member, 0, rebalance_timeout_ms=30_000,
+    answer = coord.heartbeat(hb("g", member, 0, rebalance_timeout_ms=30_000,
                                               subscribed_topic_names=topics or [OC_K848[0]], topic_partitions=[]))
     assert answer.error_code == 0, answer.error_message
 
@@ -73,7 +73,7 @@ def test_kafka_40_writes_partition_metadata_then_the_epoch_alone() -> None:
     join(coord, "b")  # same topics: a new epoch, no new partition metadata
     assert [r.key.type for r in written(coord, before)].count(4) == 0
     coord.add_partitions("oc-k848", 6)
-    coord.heartbeat(HeartbeatRequest("g", "a", coord.state.consumer["g"].current["a"].member_epoch))
+    coord.heartbeat(hb("g", "a", coord.state.consumer["g"].current["a"].member_epoch))
     assert [r.key.type for r in written(coord, before)].count(4) == 1
     assert coord.rebuild().state == coord.state
 
@@ -120,10 +120,10 @@ def test_a_log_written_by_one_layout_carries_on_under_the_other(first: str, then
     join(coord, "a")
     epoch = coord.state.consumer["g"].current["a"].member_epoch
     owned = [(uuid_from_kafka(OC_K848[1]), [0, 1, 2, 3])]
-    coord.heartbeat(HeartbeatRequest("g", "a", epoch, topic_partitions=owned))
+    coord.heartbeat(hb("g", "a", epoch, topic_partitions=owned))
     moved = Coordinator(ids=IdGenerator(4), topics=coord.topics, log=coord.log, kafka=then)
     before = moved.log.next_offset
-    answer = moved.heartbeat(HeartbeatRequest("g", "a", epoch, topic_partitions=owned))
+    answer = moved.heartbeat(hb("g", "a", epoch, topic_partitions=owned))
     kinds = [(r.key.type, r.value is None) for r in written(moved, before)]
     assert moved.state.consumer["g"].epoch == epoch + 1
     if then == "4.1":
@@ -131,8 +131,8 @@ def test_a_log_written_by_one_layout_carries_on_under_the_other(first: str, then
     else:
         assert (4, False) in kinds and moved.state.consumer["g"].partition_metadata is not None
     settled = moved.log.next_offset
-    moved.heartbeat(HeartbeatRequest("g", "a", answer.member_epoch, topic_partitions=owned))
-    moved.heartbeat(HeartbeatRequest("g", "a", moved.state.consumer["g"].current["a"].member_epoch))
+    moved.heartbeat(hb("g", "a", answer.member_epoch, topic_partitions=owned))
+    moved.heartbeat(hb("g", "a", moved.state.consumer["g"].current["a"].member_epoch))
     assert moved.state.consumer["g"].epoch == epoch + 1
     assert [r.key.type for r in written(moved, settled)] in ([], [8])
     assert moved.rebuild().state == moved.state

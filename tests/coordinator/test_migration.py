@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 
 from groupctl.coordinator.classic import JoinGroupRequest, JoinGroupResponse, SyncGroupRequest, SyncGroupResponse
-from groupctl.coordinator.consumer import HeartbeatRequest, HeartbeatResponse
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.offsets import CommitPartition
@@ -16,7 +15,9 @@ from groupctl.errors import KafkaError
 from groupctl.log.decode import DecodedRecord
 from groupctl.model import GroupListing, GroupState
 from groupctl.protocol.consumer_protocol import decode_assignment, encode_assignment, encode_subscription
+from groupctl.protocol.data.consumer_groups import ConsumerGroupHeartbeatResponseData
 from groupctl.protocol.data.groups import MemberIdentity
+from tests.heartbeats import assigned, error, hb
 
 SESSION = 10_000
 REBALANCE = 30_000
@@ -126,33 +127,33 @@ def classic_group(coord: Coordinator, *instances: str | None) -> list[Classic]:
 
 
 def consumer_join(coord: Coordinator, member_id: str = "k1", instance_id: str | None = None,
-                  topics: tuple[str, ...] = (TOPIC,)) -> HeartbeatResponse:
-    return coord.heartbeat(HeartbeatRequest("g", member_id, 0, instance_id, rebalance_timeout_ms=REBALANCE,
-                                            subscribed_topic_names=list(topics), topic_partitions=[]))
+                  topics: tuple[str, ...] = (TOPIC,)) -> ConsumerGroupHeartbeatResponseData:
+    return coord.heartbeat(hb("g", member_id, 0, instance_id=instance_id, rebalance_timeout_ms=REBALANCE,
+                              subscribed_topic_names=list(topics), topic_partitions=[]))
 
 
-def consumer_ack(coord: Coordinator, member_id: str, epoch: int, owned: dict) -> HeartbeatResponse:
-    return coord.heartbeat(HeartbeatRequest("g", member_id, epoch, topic_partitions=list(owned.items())))
+def consumer_ack(coord: Coordinator, member_id: str, epoch: int, owned: dict) -> ConsumerGroupHeartbeatResponseData:
+    return coord.heartbeat(hb("g", member_id, epoch, topic_partitions=list(owned.items())))
 
 
 def records_since(coord: Coordinator, offset: int) -> list[DecodedRecord]:
     return list(coord.log.read())[offset:]
 
 
-def converge(coord: Coordinator, classics: list[Classic], consumers: dict[str, HeartbeatResponse],
+def converge(coord: Coordinator, classics: list[Classic], consumers: dict[str, ConsumerGroupHeartbeatResponseData],
              rounds: int = 8) -> None:
     """Every member acts on what it is told until nobody is asked to rejoin and every partition is owned once."""
     for _ in range(rounds):
         for client in classics:
             client.keep_up()
         for member_id, last in list(consumers.items()):
-            owned = {t: ps for t, ps in (last.assignment or {}).items()}
+            owned = dict(assigned(last) or {})
             consumers[member_id] = answer = consumer_ack(coord, member_id, last.member_epoch, owned)
             if answer.assignment is None:
-                consumers[member_id] = HeartbeatResponse(member_id=member_id, member_epoch=answer.member_epoch,
-                                                         assignment=last.assignment)
+                consumers[member_id] = ConsumerGroupHeartbeatResponseData(
+                    member_id=member_id, member_epoch=answer.member_epoch, assignment=last.assignment)
     held = [p for c in classics for p in c.owned]
-    held += [p for a in consumers.values() for ps in (a.assignment or {}).values() for p in ps]
+    held += [p for a in consumers.values() for ps in (assigned(a) or {}).values() for p in ps]
     assert sorted(held) == list(range(6)), held
 
 
@@ -181,7 +182,7 @@ def test_first_consumer_member_converts_the_classic_group_as_kafka_does(coord: C
     assert sorted(m.protocol for m in described.members) == ["classic", "classic", "consumer"]
     assert {m.member_id: m.member_epoch for m in described.members if m.protocol == "classic"} == {
         a.member_id: 1, b.member_id: 1}
-    assert coord.list_groups()[0].type == "consumer"
+    assert coord.group_listings()[0].type == "consumer"
     assert coord.rebuild().state == coord.state
 
 
@@ -216,7 +217,7 @@ def test_upgrade_follows_the_migration_policy(policy: str, upgrades: bool) -> No
     if upgrades:
         assert answer.error_code == 0
         return
-    assert (answer.error, answer.error_message) == (
+    assert (error(answer), answer.error_message) == (
         "GROUP_ID_NOT_FOUND", "Cannot upgrade classic group g to consumer group because online upgrade is disabled.")
     assert coord.classic.groups["g"].state == GroupState.STABLE
 
@@ -226,7 +227,7 @@ def test_upgrade_refused_for_a_group_not_using_the_consumer_protocol(coord: Coor
     assert connect.join(protocol_type="connect", protocols=[("sessioned", b"\x00\x01")]) is None
     coord.advance(0)
     answer = consumer_join(coord)
-    assert (answer.error, answer.error_message) == (
+    assert (error(answer), answer.error_message) == (
         "GROUP_ID_NOT_FOUND",
         "Cannot upgrade classic group g to consumer group because the group does not use the consumer embedded "
         "protocol.")
@@ -270,7 +271,7 @@ def test_a_failing_joining_heartbeat_leaves_the_group_classic_and_writes_nothing
     classic_group(coord, "pod-a", "pod-b")
     offset = coord.log.next_offset
     answer = consumer_join(coord)
-    assert answer.error == "GROUP_MAX_SIZE_REACHED"
+    assert error(answer) == "GROUP_MAX_SIZE_REACHED"
     assert coord.log.next_offset == offset
     assert coord.classic.groups["g"].state == GroupState.STABLE and "g" not in coord.state.consumer
 
@@ -283,17 +284,17 @@ def test_a_consumer_protocol_restart_takes_its_classic_predecessors_place(coord:
     assert answer.error_code == 0
     group = coord.state.consumer["g"]
     assert a.member_id not in group.members and group.members["k1"].instance_id == "pod-a"
-    assert sorted(p for ps in (answer.assignment or {}).values() for p in ps) == a.owned
+    assert sorted(p for ps in (assigned(answer) or {}).values() for p in ps) == a.owned
     assert coord.rebuild().state == coord.state
 
 
 def test_an_empty_consumer_group_is_replaced_by_a_classic_join(coord: Coordinator) -> None:
     k = consumer_join(coord)
-    coord.heartbeat(HeartbeatRequest("g", "k1", -1))
-    assert coord.list_groups()[0].state == GroupState.EMPTY and k.error_code == 0
+    coord.heartbeat(hb("g", "k1", -1))
+    assert coord.group_listings()[0].state == GroupState.EMPTY and k.error_code == 0
     classic_group(coord, "pod-a")
-    assert [(g.type, g.state) for g in coord.list_groups()] == [("classic", GroupState.STABLE)]
-    assert coord.rebuild().list_groups() == coord.list_groups()
+    assert [(g.type, g.state) for g in coord.group_listings()] == [("classic", GroupState.STABLE)]
+    assert coord.rebuild().group_listings() == coord.group_listings()
 
 
 # -- classic members inside a consumer group ---------------------------------------------------------------
@@ -398,7 +399,7 @@ def test_the_last_consumer_member_leaving_converts_the_group_back(coord: Coordin
     targets = {m: sorted(p for t in coord.state.consumer["g"].targets[m].topic_partitions for p in t.partitions)
                for m in (a.member_id, b.member_id)}
     offset = coord.log.next_offset
-    left = coord.heartbeat(HeartbeatRequest("g", "k1", -1))
+    left = coord.heartbeat(hb("g", "k1", -1))
     assert left.error_code == 0 and left.member_epoch == -1
     group = coord.classic.groups["g"]
     assert "g" not in coord.state.consumer
@@ -412,7 +413,7 @@ def test_the_last_consumer_member_leaving_converts_the_group_back(coord: Coordin
     assert stored == targets  # each member's target, not what it held
     assert a.heartbeat() == CODE["REBALANCE_IN_PROGRESS"]
     # a failover loads the last GroupMetadataValue: Stable at that generation, as Kafka loads it
-    assert coord.rebuild().list_groups() == [GroupListing("g", "classic", GroupState.STABLE, "consumer", 2)]
+    assert coord.rebuild().group_listings() == [GroupListing("g", "classic", GroupState.STABLE, "consumer", 2)]
 
 
 @pytest.mark.parametrize("policy", ["upgrade", "disabled"])
@@ -421,7 +422,7 @@ def test_without_downgrade_the_group_stays_a_consumer_group(policy: str) -> None
     coord.create_topic(TOPIC, 6)
     mixed(coord)
     coord.runtime.migration = policy
-    coord.heartbeat(HeartbeatRequest("g", "k1", -1))
+    coord.heartbeat(hb("g", "k1", -1))
     assert "g" in coord.state.consumer and "g" not in coord.classic.groups
     assert sorted(m.protocol for m in coord.describe("g").members) == ["classic", "classic"]
 
@@ -449,7 +450,7 @@ def test_a_classic_member_leaving_never_downgrades(coord: Coordinator) -> None:
 def test_a_static_consumer_member_replaced_by_a_classic_one_downgrades(coord: Coordinator) -> None:
     classic_group(coord, "pod-a")
     assert consumer_join(coord, "k1", instance_id="pod-k").error_code == 0
-    coord.heartbeat(HeartbeatRequest("g", "k1", -2, "pod-k"))  # leaves for a while, keeping its place
+    coord.heartbeat(hb("g", "k1", -2, instance_id="pod-k"))  # leaves for a while, keeping its place
     k = Classic(coord, "pod-k")
     answer = k.join()
     assert answer is not None and answer.error_code == 0
@@ -457,12 +458,12 @@ def test_a_static_consumer_member_replaced_by_a_classic_one_downgrades(coord: Co
     assert "g" not in coord.state.consumer
     assert sorted(m.instance_id for m in group.members.values()) == ["pod-a", "pod-k"]
     assert group.static["pod-k"] == k.member_id
-    assert coord.rebuild().list_groups() == coord.list_groups()
+    assert coord.rebuild().group_listings() == coord.group_listings()
 
 
 def test_upgrade_then_downgrade_replays_to_the_live_state(coord: Coordinator) -> None:
     a, b = mixed(coord)
-    coord.heartbeat(HeartbeatRequest("g", "k1", -1))
+    coord.heartbeat(hb("g", "k1", -1))
     a.join()
     b.join()
     leader = a if coord.classic.groups["g"].leader == a.member_id else b

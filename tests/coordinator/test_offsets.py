@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from groupctl.coordinator.consumer import HeartbeatRequest
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.offsets import CommitPartition
 from groupctl.errors import KafkaError
+from tests.heartbeats import hb
 
 
 @pytest.fixture
 def coord() -> Coordinator:
     c = Coordinator(ids=IdGenerator(5))
     c.create_topic("foo", 2)
-    r = c.heartbeat(HeartbeatRequest("g", "a", 0, rebalance_timeout_ms=1000, subscribed_topic_names=["foo"],
+    r = c.heartbeat(hb("g", "a", 0, rebalance_timeout_ms=1000, subscribed_topic_names=["foo"],
                                      topic_partitions=[]))
     assert r.member_epoch == 1
     return c

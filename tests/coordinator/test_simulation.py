@@ -65,6 +65,7 @@ from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.state import assignment_map
 from groupctl.regex import compile_topic_regex
 from groupctl.simulation.clients import REJOIN_ERRORS, ConsumerClient
+from tests.heartbeats import assigned, error
 from tests.simulation import runner
 from tests.simulation.runner import CurrentCoordinator, log_end
 
@@ -264,8 +265,8 @@ class Scenario(runner.Scenario):
         client = proc.client
         r = client.leave(LEAVE_EPOCH)
         self.expect(r is not None, f"{client.name} sent no leave")
-        self.note(f"{client.name} {self.short(client.member_id)} leaves (-1) -> {r.error}")
-        self.expect(r.error_code == 0 or r.error == "UNKNOWN_MEMBER_ID", f"leave failed: {r}")
+        self.note(f"{client.name} {self.short(client.member_id)} leaves (-1) -> {error(r)}")
+        self.expect(r.error_code == 0 or error(r) == "UNKNOWN_MEMBER_ID", f"leave failed: {r}")
         self.procs.remove(proc)
 
     def do_bounce(self) -> None:
@@ -279,8 +280,8 @@ class Scenario(runner.Scenario):
         epoch, offset = self.group_state_epoch(), log_end(self.coord)
         r = client.leave(STATIC_LEAVE_EPOCH)
         self.expect(r is not None, f"{client.name} sent no leave")
-        self.note(f"{client.name} {self.short(client.member_id)} leaves temporarily (-2) -> {r.error}")
-        self.expect(r.error_code == 0 or r.error == "UNKNOWN_MEMBER_ID", f"static leave failed: {r}")
+        self.note(f"{client.name} {self.short(client.member_id)} leaves temporarily (-2) -> {error(r)}")
+        self.expect(r.error_code == 0 or error(r) == "UNKNOWN_MEMBER_ID", f"static leave failed: {r}")
         self.procs.remove(proc)
         if r.error_code == 0 and before is not None:
             # A temporary leave is one record, the member's assignment at epoch -2 (what it owns is kept, what
@@ -385,14 +386,15 @@ class Scenario(runner.Scenario):
         proc.lose_next = max(proc.lose_next - 1, 0)
 
         req = client.request()
+        owned = None if req.topic_partitions is None else {t.topic_id: t.partitions for t in req.topic_partitions}
         sent = (f"{client.name} {self.short(req.member_id)} epoch {req.member_epoch} owned "
-                f"{self.fmt(dict(req.topic_partitions)) if req.topic_partitions is not None else '-'}")
-        r = coord.heartbeat(req)
+                f"{self.fmt(owned) if owned is not None else '-'}")
+        r = coord.heartbeat(req, client.caller)
         if r.error_code:
-            self.note(f"{sent} -> {r.error}: {r.error_message}")
+            self.note(f"{sent} -> {error(r)}: {r.error_message}")
         else:
             self.note(f"{sent} -> {self.short(r.member_id or '')} epoch {r.member_epoch} assignment "
-                      f"{self.fmt(r.assignment)}{' (response lost)' if lose else ''}")
+                      f"{self.fmt(assigned(r))}{' (response lost)' if lose else ''}")
         self.check_error(req, r, existing, existing_cur)
         if req.member_epoch == 0 and existing_cur is not None and existing != r.member_id and r.error_code == 0:
             # What is kept holds for the same subscription; the group epoch may only move for a change (topic
@@ -409,14 +411,14 @@ class Scenario(runner.Scenario):
             client.handle(req, r)
         if not client.running:  # a fatal error (UNRELEASED_INSTANCE_ID): the supervisor starts the process again
             client.start()
-            self.note(f"  {client.name} died of {r.error}; started again as {self.short(client.member_id)}")
+            self.note(f"  {client.name} died of {error(r)}; started again as {self.short(client.member_id)}")
         if client.pending_assignment is None:
             proc.ack_at = None
         elif proc.ack_at is None:
             proc.ack_at = now + proc.slowness
         interval = r.heartbeat_interval_ms or HEARTBEAT_MS
         proc.errors = proc.errors + 1 if r.error_code and not lose else 0
-        if proc.errors == 1 and r.error in REJOIN_ERRORS:
+        if proc.errors == 1 and error(r) in REJOIN_ERRORS:
             proc.next_at = now + self.rng.randint(1, 500)  # rejoin at once
         elif proc.errors:
             proc.next_at = now + interval + self.rng.randint(0, 100)  # again: back off
@@ -428,14 +430,14 @@ class Scenario(runner.Scenario):
     def check_error(self, req, r, existing: str | None, existing_cur: dict | None) -> None:
         if not r.error_code:
             return
-        if r.error in ("FENCED_MEMBER_EPOCH", "UNKNOWN_MEMBER_ID"):
+        if error(r) in ("FENCED_MEMBER_EPOCH", "UNKNOWN_MEMBER_ID"):
             return
-        if r.error == "UNRELEASED_INSTANCE_ID":
+        if error(r) == "UNRELEASED_INSTANCE_ID":
             self.expect(req.member_epoch == 0 and existing is not None and existing_cur is not None
                         and existing_cur.member_epoch != -2,
                         f"UNRELEASED_INSTANCE_ID although the instance's member {existing} has left: {existing_cur}")
             return
-        self.fail(f"unexpected error {r.error}: {r.error_message}")
+        self.fail(f"unexpected error {error(r)}: {r.error_message}")
 
     def check_static_rejoin(self, client, r, old_id: str, old_cur: dict, pre_epoch: int, same_subscription: bool,
                             refresh_pending: bool) -> None:
@@ -451,7 +453,7 @@ class Scenario(runner.Scenario):
         self.expect(old_id not in group.member_ids(), f"the replaced member {old_id} is still in the group")
         prev = {(t, p) for t, ps in assignment_map(old_cur.assigned_partitions).items() for p in ps}
         target = {(t, p) for t, ps in group.targets_map(r.member_id).items() for p in ps}
-        got = {(t, p) for t, ps in (r.assignment or {}).items() for p in ps}
+        got = {(t, p) for t, ps in (assigned(r) or {}).items() for p in ps}
         self.expect(got <= target, f"static rejoin got partitions outside its target: {sorted(got - target)}")
         unchanged = same_subscription and not refresh_pending
         if same_subscription:

@@ -83,10 +83,12 @@ from groupctl.coordinator.classic import STABLE as GROUP_STABLE
 from groupctl.coordinator.clock import ManualClock
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
+from groupctl.coordinator.runtime import Caller
 from groupctl.coordinator.state import assignment_map
 from groupctl.errors import KAFKA_ERROR_CODES
 from groupctl.protocol.consumer_protocol import decode_subscription
 from groupctl.simulation.clients import CLIENT_STABLE, HEARTBEAT_INTERVAL_MS, ClassicClient, assignment_partitions
+from tests.heartbeats import assigned, error
 from tests.simulation import processes, runner
 from tests.simulation.process_scenario import MAX_PASSES, ProcessScenario
 from tests.simulation.processes import live_projection
@@ -377,13 +379,13 @@ class Scenario(ProcessScenario):
             self.stats["static takeovers synced"] += 1
         proc.expect_sync = None
 
-    def on_consumer_heartbeat(self, proc: Proc, req):
-        r = self.coord.heartbeat(req)
+    def on_consumer_heartbeat(self, proc: Proc, req, caller: Caller):
+        r = self.coord.heartbeat(req, caller)
         if r.error_code or r.assignment is not None or req.member_epoch <= 0:
             names = {t.topic_id: t.name for t in self.coord.topics}
             got = "" if r.assignment is None else " " + self.fmt(
-                (names[t], p) for t, ps in r.assignment.items() for p in ps)
-            result = r.error if r.error_code else f"epoch {r.member_epoch}{got}"
+                (names[t], p) for t, ps in assigned(r).items() for p in ps)
+            result = error(r) if r.error_code else f"epoch {r.member_epoch}{got}"
             self.note(f"{proc.name} ConsumerGroupHeartbeat {self.label(req.member_id)} epoch {req.member_epoch} -> "
                       f"{result}")
         return r

@@ -77,7 +77,7 @@ from groupctl.coordinator.clock import ManualClock
 from groupctl.coordinator.consumer.membership import uses_classic
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
-from groupctl.coordinator.runtime import MIGRATION_POLICIES, session_key
+from groupctl.coordinator.runtime import MIGRATION_POLICIES, Caller, session_key
 from groupctl.coordinator.state import assignment_map
 from groupctl.model import GroupState, MemberState
 from groupctl.protocol.data.groups import MemberIdentity
@@ -88,6 +88,7 @@ from groupctl.simulation.clients import (
     ConsumerClient,
     assignment_partitions,
 )
+from tests.heartbeats import assigned, error
 from tests.simulation import processes, runner
 from tests.simulation.process_scenario import MAX_PASSES, ProcessScenario
 from tests.simulation.runner import classic_session_deadline
@@ -340,11 +341,11 @@ class Scenario(ProcessScenario):
     def leader_assigned(self) -> None:
         self.assigned_at = self.next_serial()
 
-    def on_consumer_heartbeat(self, proc: Proc, req):
-        r = self.coord.heartbeat(req)
+    def on_consumer_heartbeat(self, proc: Proc, req, caller: Caller):
+        r = self.coord.heartbeat(req, caller)
         if r.error_code or r.assignment is not None or req.member_epoch <= 0:
-            got = "" if r.assignment is None else " " + self.fmt(self.names(r.assignment))
-            result = f"{r.error}: {r.error_message}" if r.error_code else f"epoch {r.member_epoch}{got}"
+            got = "" if r.assignment is None else " " + self.fmt(self.names(assigned(r)))
+            result = f"{error(r)}: {r.error_message}" if r.error_code else f"epoch {r.member_epoch}{got}"
             self.note(f"{proc.name} ConsumerGroupHeartbeat {self.label(req.member_id)} epoch {req.member_epoch} "
                       f"instance {req.instance_id} -> {result}")
         if not r.error_code and req.member_epoch >= 0:

@@ -39,7 +39,7 @@ def describe_handler(errors: list[int] | None = None) -> Any:
 
     def handle(request: Any, state: Any) -> dict[str, Any]:
         code = queue.pop(0) if queue else 0
-        return {"groups": [described(g, code) for g in request.body["groups"]]}
+        return {"groups": [described(g, code) for g in request.body.groups]}
 
     return handle
 
@@ -145,7 +145,7 @@ def test_load_in_progress_retries_on_the_same_coordinator(fake_cluster: Any, con
 
 def test_load_in_progress_is_bounded_by_the_deadline(fake_cluster: Any, config_for: Any) -> None:
     (broker,) = fake_cluster()
-    broker.on(15, lambda r, s: {"groups": [described(g, 14) for g in r.body["groups"]]})
+    broker.on(15, lambda r, s: {"groups": [described(g, 14) for g in r.body.groups]})
     start = time.monotonic()
     with promptly("the 2 s deadline"), Cluster(config_for(broker), timeout=2) as cluster, \
             pytest.raises(CoordinatorUnavailable) as err:
@@ -198,7 +198,7 @@ def test_old_brokers_get_one_lookup_per_group(fake_cluster: Any, config_for: Any
     assert sorted(result) == ["a", "b", "c"]
     assert [r.body.key for r in broker.requests_for(10)] == ["a", "b", "c"]
     (describe,) = broker.requests_for(15)
-    assert describe.body["groups"] == ["a", "b", "c"] and describe.api_version == 3
+    assert describe.body.groups == ["a", "b", "c"] and describe.api_version == 3
 
 
 def test_fatal_lookup_errors_are_raised(fake_cluster: Any, config_for: Any) -> None:

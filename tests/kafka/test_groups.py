@@ -28,6 +28,8 @@ from groupctl.kafka.groups import (
     parse_list_groups,
 )
 from groupctl.model import GroupListing, TopicPartition
+from groupctl.protocol.data.consumer_groups import ConsumerGroupDescribeResponseData
+from groupctl.protocol.data.group_admin import DescribeGroupsResponseData
 from groupctl.protocol.data.groups import LeaveGroupResponseData, MemberIdentity, MemberResponse
 from groupctl.protocol.messages import framing
 from tests.server.waits import WAIT_S
@@ -55,7 +57,7 @@ def describe_each(state: str, protocol_type: str) -> Callable[[Any, Any], dict[s
                     "protocolData": "",
                     "members": [],
                 }
-                for g in request.body["groups"]
+                for g in request.body.groups
             ]
         }
 
@@ -95,16 +97,16 @@ def test_list_groups_response_encoded_by_kafka_python(kp: Any, version: int) -> 
         error_code=0,
         groups=[group(group_id="g", protocol_type="consumer", group_state="Assigning", group_type="consumer")],
     )
-    (g,) = parse_list_groups(framing.decode_response(wire[4:], 16, version).body, node_id=2)
+    (g,) = parse_list_groups(framing.decode_response(wire[4:], 16, version).body, node_id=2, version=version)
     assert (g.group_id, g.protocol_type, g.node_id) == ("g", "consumer", 2)
     assert g.state == ("Assigning" if version >= 4 else None)
     assert g.type == ("consumer" if version >= 5 else None)
 
 
 def test_list_groups_request_shapes() -> None:
-    assert list_groups_request(3, ["Stable"], ["consumer"]) == {}
-    assert list_groups_request(4, ["Stable"], ["consumer"]) == {"statesFilter": ["Stable"]}
-    assert list_groups_request(5) == {"statesFilter": [], "typesFilter": []}
+    assert list_groups_request(3, ["Stable"], ["consumer"]).to_dict() == {"statesFilter": [], "typesFilter": []}
+    assert list_groups_request(4, ["Stable"], ["consumer"]).to_dict() == {"statesFilter": ["Stable"], "typesFilter": []}
+    assert list_groups_request(5).to_dict() == {"statesFilter": [], "typesFilter": []}
 
 
 def test_list_groups_merges_brokers_and_filters_client_side(fake_cluster: Any, config_for: Any) -> None:
@@ -119,8 +121,8 @@ def test_list_groups_merges_brokers_and_filters_client_side(fake_cluster: Any, c
         assert [(g.group_id, g.state) for g in consumer] == [("audit", "Assigning"), ("orders", "Stable")]
         stable_classic = list_groups(cluster, cluster.deadline(WAIT_S), states=["stable"], types=["classic"])
         assert [g.group_id for g in stable_classic] == ["shared"]
-    assert b2.requests_for(16)[0].body == {"statesFilter": [], "typesFilter": []}
-    assert b0.requests_for(16)[2].body == {"statesFilter": ["stable"], "typesFilter": ["classic"]}
+    assert b2.requests_for(16)[0].body.to_dict() == {"statesFilter": [], "typesFilter": []}
+    assert b0.requests_for(16)[2].body.to_dict() == {"statesFilter": ["stable"], "typesFilter": ["classic"]}
 
 
 def test_list_groups_on_brokers_without_types(fake_cluster: Any, config_for: Any) -> None:
@@ -286,7 +288,7 @@ def test_describe_groups_other_protocols_and_missing_groups() -> None:
             },
         ]
     }
-    connect, gone, gone2, joining = parse_describe_groups(body)
+    connect, gone, gone2, joining = parse_describe_groups(DescribeGroupsResponseData.from_dict(body))
     assert connect.members[0].metadata == b"\x00\x01junk" and connect.members[0].subscription is None
     assert not gone.exists and not gone2.exists and gone2.error_name == "GROUP_ID_NOT_FOUND"
     assert joining.members[0].assignment is None and joining.members[0].subscribed_topics == []
@@ -319,7 +321,7 @@ def test_consumer_group_describe_known_bytes(fake_cluster: Any, config_for: Any,
                     "assignorName": "uniform",
                     "members": [],
                 }
-                for g in r.body["groupIds"]
+                for g in r.body.group_ids
             ],
         },
     )
@@ -330,7 +332,8 @@ def test_consumer_group_describe_known_bytes(fake_cluster: Any, config_for: Any,
     assert framing.frame(broker.raw_for(69)[0]) == framing.frame(
         _header(69, version, request.correlation_id, "groupctl") + body
     )
-    assert consumer_group_describe_request(version, ["g"]) == {"groupIds": ["g"], "includeAuthorizedOperations": False}
+    assert consumer_group_describe_request(version, ["g"]).to_dict() == {"groupIds": ["g"],
+                                                                         "includeAuthorizedOperations": False}
 
 
 @pytest.mark.parametrize("version", [0, 1])
@@ -374,7 +377,7 @@ def test_consumer_group_describe_response(version: int) -> None:
             },
         ],
     }
-    wire = framing.encode_response(69, version, 1, body)
+    wire = framing.encode_response(69, version, 1, ConsumerGroupDescribeResponseData.from_dict(body))
     g, c = parse_consumer_group_describe(framing.decode_response(wire[4:], 69, version).body)
     assert (g.state, g.group_epoch, g.assignment_epoch, g.assignor_name) == ("Reconciling", 9, 8, "range")
     (m,) = g.members
@@ -399,7 +402,7 @@ def test_a_consumer_group_describe_answer_says_whether_the_group_is_mixed(types,
                for n, t in enumerate(types)]
     body = {"groups": [{"errorCode": 0, "groupId": "cg", "groupState": "Stable", "groupEpoch": 1,
                         "assignmentEpoch": 1, "assignorName": "uniform", "members": members}]}
-    assert parse_consumer_group_describe(body)[0].mixed is mixed
+    assert parse_consumer_group_describe(ConsumerGroupDescribeResponseData.from_dict(body))[0].mixed is mixed
 
 
 def test_consumer_group_describe_needs_api_69(fake_cluster: Any, config_for: Any) -> None:

@@ -6,7 +6,7 @@ import socket
 from types import TracebackType
 from typing import Any
 
-from groupctl.protocol.messages import framing
+from groupctl.protocol.messages import API_SCHEMAS, framing
 from groupctl.server.server import ServerThread
 from tests.server.waits import WAIT_S
 
@@ -48,6 +48,13 @@ def call(served: ServerThread, api_key: int, version: int, body: Any) -> Any:
     """One request on a fresh connection."""
     with connect(served) as sock:
         return exchange(sock, api_key, version, body)
+
+
+def carried(api_key: int, version: int, body: Any) -> dict[str, Any]:
+    """A response of an API that travels as a generated class, as the dict of the fields `version` carries
+    (the schema decoder's view of the same bytes), for tests that check which fields a version has."""
+    response = API_SCHEMAS[api_key][1]
+    return response.decode(response.write(body, version), version)
 
 
 def closed_by_server(sock: socket.socket) -> bool:

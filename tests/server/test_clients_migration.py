@@ -16,6 +16,7 @@ import pytest
 from confluent_kafka import ConsumerGroupType, KafkaError
 from confluent_kafka.admin import AdminClient
 
+from groupctl.protocol.data.consumer_groups import ConsumerGroupDescribeRequestData
 from groupctl.server.broker import Broker
 from groupctl.server.server import ServerOptions, ServerThread
 
@@ -63,8 +64,8 @@ def group_type(served: ServerThread) -> str | None:
 
 def member_types(served: ServerThread) -> dict[str, int]:
     """client id -> MemberType, as ConsumerGroupDescribe v1 answers (0 classic, 1 consumer)."""
-    (described,) = call(served, 69, 1, {"groupIds": [GROUP]})["groups"]
-    return {m["clientId"]: m["memberType"] for m in described["members"]}
+    (described,) = call(served, 69, 1, ConsumerGroupDescribeRequestData(group_ids=[GROUP])).groups
+    return {m.client_id: m.member_type for m in described.members}
 
 
 def test_classic_and_consumer_protocol_clients_share_a_group_and_it_migrates_both_ways(

@@ -10,6 +10,7 @@ import time
 import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -410,9 +411,10 @@ def test_every_request_that_decodes_is_answered(served: ServerThread, log_lines:
             continue
         for version in versions:
             for shape in ("nulls", "twice", "empty"):
-                body = _body(API_SCHEMAS[api_key][0].fields, version, shape)
-                if api_key in framing.TYPED_APIS:  # the schema-driven dict, as the API's class
-                    body = API_SCHEMAS[api_key][0].data_class.from_dict(body)
+                request = API_SCHEMAS[api_key][0]
+                body: Any = _body(request.fields, version, shape)
+                if api_key in framing.TYPED_APIS:
+                    body = request.data_class.from_dict(body)
                 with connect(served) as sock:
                     try:
                         exchange(sock, api_key, version, body, 1)

@@ -8,19 +8,25 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
 from groupctl.errors import KAFKA_ERROR_CODES as CODE
 from groupctl.kafka.groups import parse_consumer_group_describe
 from groupctl.protocol.consumer_protocol import decode_assignment, encode_assignment, encode_subscription
-from groupctl.protocol.data.group_admin import DeleteGroupsRequestData
+from groupctl.protocol.data.consumer_groups import (
+    ConsumerGroupDescribeRequestData,
+    ConsumerGroupHeartbeatRequestData,
+    TopicPartitions,
+)
+from groupctl.protocol.data.group_admin import DeleteGroupsRequestData, DescribeGroupsRequestData, ListGroupsRequestData
 from groupctl.protocol.data.groups import LeaveGroupRequestData, MemberIdentity
 from groupctl.server.broker import Broker
 from groupctl.server.group_admin import GROUP_OPERATIONS
 from groupctl.server.server import ServerThread
 from tests.mixed_groups import ORACLE_CLASSIC, ORACLE_CONSUMER, add_groups
-from tests.server.frames import TIMEOUT_S, Wire
+from tests.server.frames import TIMEOUT_S, Wire, carried
 from tests.server.waits import wait_until
 
 TOPIC = "orders"
@@ -125,8 +131,8 @@ def test_a_member_joins_syncs_heartbeats_and_leaves_at_every_join_version(wires:
             (member_id, instance, 0)]
     else:
         assert wire.call(13, leave_version, LeaveGroupRequestData(group_id="g", member_id=member_id)).error_code == 0
-    listed = wire.call(16, 4, {"statesFilter": []})
-    assert [(g["groupId"], g["groupState"]) for g in listed["groups"]] == [("g", "Empty")]
+    listed = wire.call(16, 4, ListGroupsRequestData())
+    assert [(g.group_id, g.group_state) for g in listed.groups] == [("g", "Empty")]
 
 
 def test_join_errors(wires: list[Wire], quick: ServerThread) -> None:
@@ -140,8 +146,9 @@ def test_join_errors(wires: list[Wire], quick: ServerThread) -> None:
         CODE["UNKNOWN_MEMBER_ID"], "stranger", -1)
     old = wire.call(11, 3, join_body("g", "stranger"))
     assert (old["errorCode"], old["protocolName"]) == (CODE["UNKNOWN_MEMBER_ID"], "")  # not nullable before v7
-    wire.call(68, 1, {"groupId": "cg", "memberId": "m", "memberEpoch": 0, "rebalanceTimeoutMs": 5000,
-                      "subscribedTopicNames": [TOPIC], "topicPartitions": []})
+    wire.call(68, 1, ConsumerGroupHeartbeatRequestData(group_id="cg", member_id="m", member_epoch=0,
+                                                       rebalance_timeout_ms=5000, subscribed_topic_names=[TOPIC],
+                                                       topic_partitions=[]))
     # A classic member is taken into a consumer group (online migration), after KIP-394's round trip.
     classic = wire.call(11, 9, join_body("cg"))
     assert (classic["errorCode"], classic["memberId"] != "") == (CODE["MEMBER_ID_REQUIRED"], True)
@@ -249,48 +256,48 @@ def test_leave_group_single_and_batch(wires: list[Wire], quick: ServerThread) ->
     heartbeat = {"groupId": "g", "generationId": joined_b["generationId"], "memberId": joined_b["memberId"],
                  "groupInstanceId": "pod-b"}
     assert b.call(12, 4, heartbeat)["errorCode"] == CODE["UNKNOWN_MEMBER_ID"]
-    described = a.call(15, 5, {"groups": ["g"], "includeAuthorizedOperations": False})["groups"][0]
+    described = described_groups(a, 5, ["g"])[0]
     assert [m["groupInstanceId"] for m in described["members"]] == ["pod-a"]
 
 
 # -- ConsumerGroupHeartbeat -----------------------------------------------------------------------
 
 
-def cgh(group: str, member_id: str, epoch: int, **fields: object) -> dict:
-    return {"groupId": group, "memberId": member_id, "memberEpoch": epoch, **fields}
+def cgh(group: str, member_id: str, epoch: int, **fields: Any) -> ConsumerGroupHeartbeatRequestData:
+    return ConsumerGroupHeartbeatRequestData(group_id=group, member_id=member_id, member_epoch=epoch, **fields)
 
 
-def joining(group: str, member_id: str, **fields: object) -> dict:
-    return cgh(group, member_id, 0, rebalanceTimeoutMs=30_000, subscribedTopicNames=[TOPIC], topicPartitions=[],
+def joining(group: str, member_id: str, **fields: Any) -> ConsumerGroupHeartbeatRequestData:
+    return cgh(group, member_id, 0, rebalance_timeout_ms=30_000, subscribed_topic_names=[TOPIC], topic_partitions=[],
                **fields)
 
 
 def test_consumer_group_heartbeat_join_steady_and_leave(wires: list[Wire], quick: ServerThread) -> None:
     wire = wires[0]
     topic_id = quick.call(lambda b: b.coordinator.topics.get(TOPIC).topic_id)
-    joined = wire.call(68, 1, joining("cg", "member-one", instanceId="pod-1"))
-    assert (joined["errorCode"], joined["memberId"], joined["memberEpoch"]) == (0, "member-one", 1)
-    assert joined["heartbeatIntervalMs"] == 5000
-    assert joined["assignment"] == {"topicPartitions": [{"topicId": topic_id, "partitions": [0, 1, 2, 3]}]}
+    joined = wire.call(68, 1, joining("cg", "member-one", instance_id="pod-1"))
+    assert (joined.error_code, joined.member_id, joined.member_epoch) == (0, "member-one", 1)
+    assert joined.heartbeat_interval_ms == 5000
+    assert joined.assignment.to_dict() == {"topicPartitions": [{"topicId": topic_id, "partitions": [0, 1, 2, 3]}]}
     steady = wire.call(68, 1, cgh("cg", "member-one", 1))
-    assert (steady["errorCode"], steady["memberEpoch"], steady["assignment"]) == (0, 1, None)
+    assert (steady.error_code, steady.member_epoch, steady.assignment) == (0, 1, None)
     v0 = wire.call(68, 0, joining("cg", ""))
-    assert v0["errorCode"] == 0 and v0["memberId"] and v0["memberEpoch"] == 2  # v0: the server picks the id
-    left = wire.call(68, 1, cgh("cg", "member-one", -2, instanceId="pod-1"))
-    assert (left["errorCode"], left["memberEpoch"]) == (0, -2)
-    left = wire.call(68, 0, cgh("cg", v0["memberId"], -1))
-    assert (left["errorCode"], left["memberEpoch"]) == (0, -1)
+    assert v0.error_code == 0 and v0.member_id and v0.member_epoch == 2  # v0: the server picks the id
+    left = wire.call(68, 1, cgh("cg", "member-one", -2, instance_id="pod-1"))
+    assert (left.error_code, left.member_epoch) == (0, -2)
+    left = wire.call(68, 0, cgh("cg", v0.member_id, -1))
+    assert (left.error_code, left.member_epoch) == (0, -1)
 
 
 def test_consumer_group_heartbeat_errors(wires: list[Wire]) -> None:
     wire = wires[0]
-    assert wire.call(68, 1, joining("cg", "m1", instanceId="pod-1"))["memberEpoch"] == 1
+    assert wire.call(68, 1, joining("cg", "m1", instance_id="pod-1")).member_epoch == 1
 
-    def error(version: int, body: dict) -> tuple[str, str]:
+    def error(version: int, body: ConsumerGroupHeartbeatRequestData) -> tuple[str, str]:
         answer = wire.call(68, version, body)
-        assert answer["memberId"] is None and answer["memberEpoch"] == 0
-        name = next(n for n, c in CODE.items() if c == answer["errorCode"])
-        return name, answer["errorMessage"]
+        assert answer.member_id is None and answer.member_epoch == 0
+        name = next(n for n, c in CODE.items() if c == answer.error_code)
+        return name, answer.error_message
 
     assert error(1, joining("cg", "")) == ("INVALID_REQUEST", "MemberId can't be empty.")
     assert error(1, cgh("cg", "m1", 0)) == ("INVALID_REQUEST", "RebalanceTimeoutMs must be provided in first request.")
@@ -298,13 +305,13 @@ def test_consumer_group_heartbeat_errors(wires: list[Wire]) -> None:
         "The consumer group member has a greater member epoch (5) than the one known by the group coordinator (1). "
         "The member must abandon all its partitions and rejoin."))
     assert error(1, cgh("cg", "ghost", 1)) == ("UNKNOWN_MEMBER_ID", "Member ghost is not a member of group cg.")
-    assert error(1, joining("cg", "m2", serverAssignor="sticky")) == (
+    assert error(1, joining("cg", "m2", server_assignor="sticky")) == (
         "UNSUPPORTED_ASSIGNOR", "ServerAssignor sticky is not supported. Supported assignors: uniform, range.")
-    assert error(1, joining("cg", "m2", instanceId="pod-1")) == ("UNRELEASED_INSTANCE_ID", (
+    assert error(1, joining("cg", "m2", instance_id="pod-1")) == ("UNRELEASED_INSTANCE_ID", (
         "Static member m2 with instance id pod-1 cannot join the group because the instance id is owned by m1 "
         "member."))
-    name, message = error(1, cgh("cg", "m2", 0, rebalanceTimeoutMs=1000, subscribedTopicRegex="(orders",
-                                 topicPartitions=[]))
+    name, message = error(1, cgh("cg", "m2", 0, rebalance_timeout_ms=1000, subscribed_topic_regex="(orders",
+                                 topic_partitions=[]))
     assert name == "INVALID_REGULAR_EXPRESSION" and "(orders" in message
     assert error(1, cgh("cg", "m1", -3)) == ("INVALID_REQUEST", "MemberEpoch is invalid.")
 
@@ -379,7 +386,7 @@ def test_offset_commit_and_fetch_errors(wires: list[Wire], quick: ServerThread) 
     assert commit_errors(wire.call(8, 7, commit_body(7, "classic", topic_id, {0: 5}, member_id=me, generation=1,
                                                      instance="pod-a"))) == [(0, 0)]
 
-    assert wire.call(68, 1, joining("cg", "m1"))["memberEpoch"] == 1
+    assert wire.call(68, 1, joining("cg", "m1")).member_epoch == 1
     assert commit_errors(wire.call(8, 9, commit_body(9, "cg", topic_id, {0: 7}, member_id="m1", generation=1))) == [
         (0, 0)]
     assert commit_errors(wire.call(8, 9, commit_body(9, "cg", topic_id, {0: 7}, member_id="m1", generation=0))) == [
@@ -432,7 +439,7 @@ def test_a_classic_member_of_a_consumer_group_joins_syncs_heartbeats_and_leaves(
 ) -> None:
     modern, old = wires[0], wires[1]
     topic_id = quick.call(lambda b: b.coordinator.topics.get(TOPIC).topic_id)
-    assert modern.call(68, 1, joining("cg", "m1"))["memberEpoch"] == 1
+    assert modern.call(68, 1, joining("cg", "m1")).member_epoch == 1
     first = old.call(11, 9, join_body("cg"))
     assert first["errorCode"] == CODE["MEMBER_ID_REQUIRED"]
     member_id = first["memberId"]
@@ -442,10 +449,10 @@ def test_a_classic_member_of_a_consumer_group_joins_syncs_heartbeats_and_leaves(
     def heartbeat_both() -> bool:
         """m1 reports what it owns; the classic member rejoins when told to. True once both are settled."""
         nonlocal joined, given
-        described = modern.call(69, 1, {"groupIds": ["cg"]})["groups"][0]
+        described = consumer_groups_described(modern, 1, ["cg"])[0]
         mine = next(m for m in described["members"] if m["memberId"] == "m1")["assignment"]["topicPartitions"]
-        owned = [{"topicId": t["topicId"], "partitions": t["partitions"]} for t in mine]
-        modern.call(68, 1, cgh("cg", "m1", _epoch(modern, "m1"), topicPartitions=owned))
+        owned = [TopicPartitions(topic_id=t["topicId"], partitions=t["partitions"]) for t in mine]
+        modern.call(68, 1, cgh("cg", "m1", _epoch(modern, "m1"), topic_partitions=owned))
         beat = old.call(12, 4, {"groupId": "cg", "generationId": joined["generationId"], "memberId": member_id,
                                 "groupInstanceId": None})["errorCode"]
         if beat == CODE["REBALANCE_IN_PROGRESS"]:
@@ -457,7 +464,7 @@ def test_a_classic_member_of_a_consumer_group_joins_syncs_heartbeats_and_leaves(
     wait_until(heartbeat_both, "the mixed group is Stable")
     assert _group_type(modern, "cg") == "consumer"
     for version in (0, 1):
-        (described,) = modern.call(69, version, {"groupIds": ["cg"]})["groups"]
+        (described,) = consumer_groups_described(modern, version, ["cg"])
         members = {m["memberId"]: m for m in described["members"]}
         assert set(members) == {"m1", member_id}
         if version == 1:
@@ -469,12 +476,12 @@ def test_a_classic_member_of_a_consumer_group_joins_syncs_heartbeats_and_leaves(
         assert members[member_id]["assignment"]["topicPartitions"] == [
             {"topicId": topic_id, "topicName": TOPIC, "partitions": given}]
         assert members[member_id]["memberEpoch"] == joined["generationId"]
-    (as_classic,) = modern.call(15, 5, {"groups": ["cg"]})["groups"]
+    (as_classic,) = described_groups(modern, 5, ["cg"])
     assert (as_classic["groupState"], as_classic["members"]) == ("Dead", [])  # not a classic group: Kafka's answer
 
-    assert modern.call(68, 1, cgh("cg", "m1", -1))["errorCode"] == 0  # the last consumer-protocol member leaves
+    assert modern.call(68, 1, cgh("cg", "m1", -1)).error_code == 0  # the last consumer-protocol member leaves
     assert _group_type(modern, "cg") == "classic"
-    (downgraded,) = modern.call(15, 5, {"groups": ["cg"]})["groups"]
+    (downgraded,) = described_groups(modern, 5, ["cg"])
     assert [m["memberId"] for m in downgraded["members"]] == [member_id]
     left = old.call(13, 5, LeaveGroupRequestData(group_id="cg", members=[MemberIdentity(member_id=member_id)]))
     assert [(m.member_id, m.error_code) for m in left.members] == [(member_id, 0)]
@@ -482,7 +489,7 @@ def test_a_classic_member_of_a_consumer_group_joins_syncs_heartbeats_and_leaves(
 
 
 def _epoch(wire: Wire, member_id: str, group: str = "cg") -> int:
-    described = wire.call(69, 1, {"groupIds": [group]})["groups"][0]
+    described = consumer_groups_described(wire, 1, [group])[0]
     return next(m["memberEpoch"] for m in described["members"] if m["memberId"] == member_id)
 
 
@@ -498,7 +505,7 @@ def test_a_policy_without_upgrade_refuses_a_consumer_member_of_a_classic_group(t
         with Wire(server) as wire:
             stable_static_member(wire)
             refused = wire.call(68, 1, joining("g", "m1"))
-            assert (refused["errorCode"], refused["errorMessage"]) == (
+            assert (refused.error_code, refused.error_message) == (
                 CODE["GROUP_ID_NOT_FOUND"],
                 "Cannot upgrade classic group g to consumer group because online upgrade is disabled.")
             assert _group_type(wire, "g") == "classic"
@@ -515,15 +522,29 @@ def three_groups(wires: list[Wire], quick: ServerThread) -> dict:
     """A Stable classic group "classic" (static pod-a), a consumer group "cg" (m1) and a simple group "simple"."""
     wire = wires[0]
     joined = stable_static_member(wire, "classic")
-    assert wire.call(68, 1, joining("cg", "m1", instanceId="pod-1", rackId="r1"))["memberEpoch"] == 1
+    assert wire.call(68, 1, joining("cg", "m1", instance_id="pod-1", rack_id="r1")).member_epoch == 1
     topic_id = quick.call(lambda b: b.coordinator.topics.get(TOPIC).topic_id)
     assert commit_errors(wire.call(8, 9, commit_body(9, "simple", topic_id, {0: 1}))) == [(0, 0)]
     return {"classic": joined, "topic_id": topic_id}
 
 
 def listed(wire: Wire, version: int, **filters: list[str]) -> list[tuple]:
-    groups = wire.call(16, version, {"statesFilter": [], "typesFilter": [], **filters})["groups"]
+    """ListGroups' groups as `version` carries them; `filters` are the request's `states_filter`, `types_filter`."""
+    groups = carried(16, version, wire.call(16, version, ListGroupsRequestData(**filters)))["groups"]
     return [tuple(g.get(k) for k in ("groupId", "protocolType", "groupState", "groupType")) for g in groups]
+
+
+def described_groups(wire: Wire, version: int, group_ids: list[str], operations: bool = False) -> list[dict]:
+    """DescribeGroups' groups as `version` carries them."""
+    asked = DescribeGroupsRequestData(groups=group_ids, include_authorized_operations=operations)
+    return carried(15, version, wire.call(15, version, asked))["groups"]
+
+
+def consumer_groups_described(wire: Wire, version: int, group_ids: list[str],
+                              operations: bool = False) -> list[dict]:
+    """ConsumerGroupDescribe's groups as `version` carries them."""
+    asked = ConsumerGroupDescribeRequestData(group_ids=group_ids, include_authorized_operations=operations)
+    return carried(69, version, wire.call(69, version, asked))["groups"]
 
 
 def test_list_groups_at_each_version_with_filters(wires: list[Wire], three_groups: dict) -> None:
@@ -533,10 +554,10 @@ def test_list_groups_at_each_version_with_filters(wires: list[Wire], three_group
     for version in range(6):
         assert listed(wire, version) == [
             (g, p, s if version >= 4 else None, t if version >= 5 else None) for g, p, s, t in everything]
-    assert listed(wire, 4, statesFilter=["STABLE"]) == [
+    assert listed(wire, 4, states_filter=["STABLE"]) == [
         ("cg", "consumer", "Stable", None), ("classic", "consumer", "Stable", None)]
-    assert listed(wire, 5, typesFilter=["Classic"]) == everything[1:]
-    assert listed(wire, 5, typesFilter=["consumer"], statesFilter=["empty"]) == []
+    assert listed(wire, 5, types_filter=["Classic"]) == everything[1:]
+    assert listed(wire, 5, types_filter=["consumer"], states_filter=["empty"]) == []
     assert [g[0] for g in listed(wire, 0)] == ["cg", "classic", "simple"]
 
 
@@ -544,8 +565,8 @@ def test_describe_groups_at_each_version(wires: list[Wire], three_groups: dict) 
     wire = wires[0]
     me = three_groups["classic"]["memberId"]
     for version in range(7):
-        body = {"groups": ["classic", "absent", "cg", ""], "includeAuthorizedOperations": version >= 3}
-        classic, absent, consumer, empty = wire.call(15, version, body)["groups"]
+        classic, absent, consumer, empty = described_groups(wire, version, ["classic", "absent", "cg", ""],
+                                                            operations=version >= 3)
         assert (classic["errorCode"], classic["groupState"], classic["protocolType"], classic["protocolData"]) == (
             0, "Stable", "consumer", "range")
         [member] = classic["members"]
@@ -562,7 +583,7 @@ def test_describe_groups_at_each_version(wires: list[Wire], three_groups: dict) 
         else:
             assert absent["errorCode"] == consumer["errorCode"] == 0
         assert empty["errorCode"] == CODE["INVALID_GROUP_ID"]
-    plain = wire.call(15, 5, {"groups": ["classic"], "includeAuthorizedOperations": False})["groups"][0]
+    plain = described_groups(wire, 5, ["classic"])[0]
     assert plain["authorizedOperations"] == -(2**31)
 
 
@@ -570,8 +591,7 @@ def test_consumer_group_describe_at_each_version(wires: list[Wire], three_groups
     wire = wires[0]
     topic_id = three_groups["topic_id"]
     for version in (0, 1):
-        cg, classic, absent = wire.call(69, version, {"groupIds": ["cg", "classic", "absent"],
-                                                      "includeAuthorizedOperations": False})["groups"]
+        cg, classic, absent = consumer_groups_described(wire, version, ["cg", "classic", "absent"])
         assert (cg["errorCode"], cg["groupState"], cg["groupEpoch"], cg["assignmentEpoch"], cg["assignorName"]) == (
             0, "Stable", 1, 1, "uniform")
         [member] = cg["members"]
@@ -586,7 +606,7 @@ def test_consumer_group_describe_at_each_version(wires: list[Wire], three_groups
         assert (classic["errorCode"], classic["errorMessage"]) == (
             CODE["GROUP_ID_NOT_FOUND"], "Group classic is not a consumer group.")
         assert (absent["errorCode"], absent["errorMessage"]) == (CODE["GROUP_ID_NOT_FOUND"], "Group absent not found.")
-    with_ops = wire.call(69, 1, {"groupIds": ["cg"], "includeAuthorizedOperations": True})["groups"][0]
+    with_ops = consumer_groups_described(wire, 1, ["cg"], operations=True)[0]
     assert with_ops["authorizedOperations"] == GROUP_OPERATIONS
 
 
@@ -596,8 +616,7 @@ def test_consumer_group_describe_answers_member_types_of_a_mixed_group_from_v1(w
     by requests): MemberType 0 for the classic member, 1 for the consumer-protocol one, at v1; none at v0."""
     quick.call(lambda b: add_groups(b.coordinator, ["oracle-mixed", "legacy-app"]))
     for version in (0, 1):
-        mixed, legacy = wire_groups = wires[0].call(69, version, {"groupIds": ["oracle-mixed", "legacy-app"],
-                                                                 "includeAuthorizedOperations": False})["groups"]
+        mixed, legacy = wire_groups = consumer_groups_described(wires[0], version, ["oracle-mixed", "legacy-app"])
         assert [g["errorCode"] for g in wire_groups] == [0, 0]
         assert (mixed["groupState"], mixed["groupEpoch"], mixed["assignmentEpoch"]) == ("Stable", 2, 2)
         answered = {m["memberId"]: m.get("memberType") for m in mixed["members"]}
@@ -610,7 +629,8 @@ def test_consumer_group_describe_answers_member_types_of_a_mixed_group_from_v1(w
         classic = next(m for m in mixed["members"] if m["memberId"] == ORACLE_CLASSIC)
         assert classic["clientId"] == "mixed-classic" and classic["memberEpoch"] == 2
         assert [tp["partitions"] for tp in classic["assignment"]["topicPartitions"]] == [[0, 1]]
-    parsed = parse_consumer_group_describe(wires[0].call(69, 1, {"groupIds": ["oracle-mixed"]}))
+    parsed = parse_consumer_group_describe(wires[0].call(69, 1, ConsumerGroupDescribeRequestData(
+        group_ids=["oracle-mixed"])))
     assert parsed[0].mixed is True
     assert {m.member_id: m.protocol for m in parsed[0].members} == {ORACLE_CLASSIC: "classic",
                                                                    ORACLE_CONSUMER: "consumer"}
@@ -627,6 +647,6 @@ def test_delete_groups_at_each_version(wires: list[Wire], three_groups: dict, ve
     if version >= 3:
         assert [r.error_message for r in results] == [
             "The group is not empty.", "The group is not empty.", None, "Group absent not found."]
-    assert wire.call(68, 1, cgh("cg", "m1", -1))["errorCode"] == 0
+    assert wire.call(68, 1, cgh("cg", "m1", -1)).error_code == 0
     assert wire.call(42, version, DeleteGroupsRequestData(groups_names=["cg"])).results[0].error_code == 0
     assert [g[0] for g in listed(wire, 5)] == ["classic"]

@@ -7,7 +7,6 @@ from collections.abc import Iterator
 
 import pytest
 
-from groupctl.coordinator.consumer import HeartbeatRequest
 from groupctl.coordinator.offsets import CommitPartition
 from groupctl.errors import KAFKA_ERROR_CODES as CODE
 from groupctl.protocol.data.offsets import (
@@ -17,6 +16,7 @@ from groupctl.protocol.data.offsets import (
     OffsetDeleteResponseData,
 )
 from groupctl.server.server import ServerThread
+from tests.heartbeats import hb
 from tests.server.frames import Wire
 
 
@@ -27,7 +27,7 @@ def wire(served: ServerThread) -> Iterator[Wire]:
         broker.backend.create_topic("audit", 1)
         c = broker.coordinator
         c.commit_offsets("simple", "", -1, [CommitPartition("orders", 0, 5), CommitPartition("audit", 0, 6)])
-        r = c.heartbeat(HeartbeatRequest("cg", "m1", 0, rebalance_timeout_ms=5000, subscribed_topic_names=["orders"],
+        r = c.heartbeat(hb("cg", "m1", 0, rebalance_timeout_ms=5000, subscribed_topic_names=["orders"],
                                          topic_partitions=[]))
         c.commit_offsets("cg", "m1", r.member_epoch, [CommitPartition("audit", 0, 1)])
 

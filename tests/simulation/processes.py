@@ -17,6 +17,7 @@ from collections.abc import Callable, Container
 from typing import Any, Protocol
 
 from groupctl.coordinator.classic import JoinGroupRequest, JoinGroupResponse, SyncGroupRequest, SyncGroupResponse
+from groupctl.coordinator.runtime import DEFAULT_CALLER, Caller
 from groupctl.errors import KAFKA_ERROR_CODES
 from groupctl.leaving import LeaveAnswer
 from groupctl.model import GroupState
@@ -67,7 +68,7 @@ class Requests(Protocol):
 
     def on_leave(self, proc: Any, group_id: str, identities: list) -> LeaveAnswer: ...
 
-    def on_consumer_heartbeat(self, proc: Any, req: Any) -> Any: ...
+    def on_consumer_heartbeat(self, proc: Any, req: Any, caller: Caller) -> Any: ...
 
 
 class Link(CurrentCoordinator):
@@ -99,8 +100,8 @@ class Link(CurrentCoordinator):
             return LeaveAnswer()
         return self.sim.on_leave(self.proc, group_id, list(identities))
 
-    def heartbeat(self, req):
-        return self.sim.on_consumer_heartbeat(self.proc, req)
+    def heartbeat(self, req, caller: Caller = DEFAULT_CALLER):
+        return self.sim.on_consumer_heartbeat(self.proc, req, caller)
 
 
 class ParkedRequests:

@@ -35,11 +35,11 @@ def owned(coord: Coordinator, c: ConsumerClient) -> dict[str, list[int]]:
 
 def test_a_v0_client_joins_without_a_member_id_and_takes_the_coordinators() -> None:
     coord, c = new_client(version=0)
-    assert c.member_id == "" and c.request().version == 0
+    assert c.member_id == "" and c.caller.api_version == 0
     c.tick()
     assert c.member_id and c.member_id in coord.state.consumer["g"].member_ids() and c.epoch == 1
     again = c.request()
-    assert again.member_id == c.member_id and again.version == 0
+    assert again.member_id == c.member_id and c.caller.api_version == 0
 
 
 def test_a_fixed_member_id_is_the_one_every_incarnation_joins_with() -> None:
@@ -79,7 +79,7 @@ def test_after_a_lost_answer_the_next_request_is_full() -> None:
     steady = c.request()
     assert (steady.rebalance_timeout_ms, steady.subscribed_topic_names, steady.topic_partitions) == (-1, None, None)
     req = c.request()
-    coord.heartbeat(req)
+    coord.heartbeat(req, c.caller)
     c.response_lost()
     full = c.request()
     assert full.rebalance_timeout_ms == 20_000 and full.subscribed_topic_names == ["foo"]
@@ -93,7 +93,7 @@ def test_a_new_subscription_goes_out_once_in_the_next_heartbeat() -> None:
     c.topics = ["bar", "foo"]
     changed = c.request()
     assert changed.subscribed_topic_names == ["bar", "foo"] and changed.rebalance_timeout_ms == -1
-    c.handle(changed, coord.heartbeat(changed))
+    c.handle(changed, coord.heartbeat(changed, c.caller))
     assert c.request().subscribed_topic_names is None
     assert coord.state.consumer["g"].members[c.member_id].subscribed_topic_names == ["bar", "foo"]
 

@@ -19,8 +19,6 @@ answered through the callback given with the request: the handlers put those ans
 from groupctl.coordinator.classic.group import ClassicGroup, ClassicMember
 from groupctl.coordinator.classic.groups import ClassicGroups
 from groupctl.coordinator.classic.messages import (
-    DescribedGroup,
-    DescribedMember,
     JoinCallback,
     JoinGroupRequest,
     JoinGroupResponse,
@@ -39,6 +37,6 @@ DEAD = GroupState.DEAD
 
 __all__ = [
     "COMPLETING_REBALANCE", "DEAD", "EMPTY", "PREPARING_REBALANCE", "STABLE", "ClassicGroup", "ClassicGroups",
-    "ClassicMember", "DescribedGroup", "DescribedMember", "JoinCallback", "JoinGroupRequest", "JoinGroupResponse",
+    "ClassicMember", "JoinCallback", "JoinGroupRequest", "JoinGroupResponse",
     "SyncCallback", "SyncGroupRequest", "SyncGroupResponse",
 ]

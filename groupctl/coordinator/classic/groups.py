@@ -13,8 +13,6 @@ from typing import TYPE_CHECKING
 from groupctl.coordinator.classic.group import CAN_REBALANCE_FROM, ClassicGroup, ClassicMember
 from groupctl.coordinator.classic.messages import (
     NONE,
-    DescribedGroup,
-    DescribedMember,
     JoinGroupResponse,
     SyncGroupResponse,
 )
@@ -24,6 +22,7 @@ from groupctl.describe import classic_description, classic_member_from_bytes
 from groupctl.errors import KAFKA_ERROR_CODES, KafkaError
 from groupctl.model import GroupDescription, GroupState
 from groupctl.protocol.consumer_protocol import PROTOCOL_TYPE
+from groupctl.protocol.data.group_admin import DescribedGroup, DescribedGroupMember
 
 if TYPE_CHECKING:
     from groupctl.log.replay import ClassicGroupState
@@ -126,9 +125,9 @@ class ClassicGroups:
             members=members, coordinator=coordinator,
         )
 
-    def describe_groups(self, group_ids: list[str], version: int = 5) -> list[DescribedGroup]:
-        """DescribeGroups: member metadata and assignments only while Stable; a missing group is Dead
-        (v6+: with GROUP_ID_NOT_FOUND, KIP-1043)."""
+    def describe_groups(self, group_ids: list[str], version: int) -> list[DescribedGroup]:
+        """DescribeGroups at `version`: member metadata and assignments only while Stable; a missing group
+        is Dead (v6+: with GROUP_ID_NOT_FOUND, KIP-1043)."""
         out = []
         consumer = self.rt.state.consumer
         for group_id in group_ids:
@@ -138,17 +137,20 @@ class ClassicGroups:
             if group is None:
                 message = (f"Group {group_id} is not a classic group." if group_id in consumer
                            else f"Group {group_id} not found.")
-                described = DescribedGroup(group_id, DEAD)
+                described = DescribedGroup(group_id=group_id, group_state=DEAD)
                 if version >= 6:
                     described.error_code, described.error_message = _CODE["GROUP_ID_NOT_FOUND"], message
                 out.append(described)
                 continue
             stable = group.state == STABLE
             out.append(DescribedGroup(
-                group_id, group.state, group.protocol_type or "", (group.protocol_name or "") if stable else "",
-                [DescribedMember(m.member_id, m.instance_id, m.client_id, m.client_host,
-                                 m.metadata(group.protocol_name) if stable else b"", m.assignment if stable else b"")
-                 for m in group.members.values()],
+                group_id=group_id, group_state=group.state, protocol_type=group.protocol_type or "",
+                protocol_data=(group.protocol_name or "") if stable else "",
+                members=[DescribedGroupMember(
+                    member_id=m.member_id, group_instance_id=m.instance_id, client_id=m.client_id,
+                    client_host=m.client_host, member_metadata=m.metadata(group.protocol_name) if stable else b"",
+                    member_assignment=m.assignment if stable else b"",
+                ) for m in group.members.values()],
             ))
         return out
 

@@ -1,5 +1,6 @@
 """The classic protocol's requests and answers as the coordinator takes and gives them (JoinGroup,
-SyncGroup, DescribeGroups); the server maps them to and from the wire."""
+SyncGroup); the server maps them to and from the wire. DescribeGroups' answer is the generated
+`DescribeGroupsResponseData`."""
 
 from __future__ import annotations
 
@@ -57,29 +58,6 @@ class SyncGroupResponse:
     protocol_type: str | None = None
     protocol_name: str | None = None
     assignment: bytes = b""
-
-
-@dataclass(slots=True)
-class DescribedMember:
-    member_id: str
-    instance_id: str | None
-    client_id: str
-    client_host: str
-    metadata: bytes
-    assignment: bytes
-
-
-@dataclass(slots=True)
-class DescribedGroup:
-    """One group of a DescribeGroups response."""
-
-    group_id: str
-    state: str
-    protocol_type: str = ""
-    protocol_data: str = ""
-    members: list[DescribedMember] = field(default_factory=list)
-    error_code: int = NONE
-    error_message: str | None = None
 
 
 JoinCallback = Callable[[JoinGroupResponse], None]

@@ -3,7 +3,7 @@
 A consumer group changes only by replay: every handler builds its records from the replayed state and
 returns them; the router appends them, all or nothing, and the state applies them as read back.
 
-- `messages`: the heartbeat's request and answer; `validation`: the request and epoch checks;
+- `messages`: the member epochs and an admin leave's outcome; `validation`: the request and epoch checks;
 - `heartbeat`: ConsumerGroupHeartbeat in Kafka's three steps; `target`: the pure target builder;
   `reconcile`: the pure member reconciler; `regexes`: regex subscriptions; `subscriptions`: the topics
   a group subscribes to and their metadata hash;
@@ -19,13 +19,11 @@ from groupctl.coordinator.consumer.messages import (
     JOIN_EPOCH,
     LEAVE_EPOCH,
     STATIC_LEAVE_EPOCH,
-    HeartbeatRequest,
-    HeartbeatResponse,
 )
 from groupctl.coordinator.consumer.records import member_assignment
 from groupctl.coordinator.consumer.subscriptions import metadata_hash
 
 __all__ = [
     "CLIENT_MEMBER_ID_VERSION", "JOIN_EPOCH", "LEAVE_EPOCH", "STATIC_LEAVE_EPOCH", "ConsumerGroups",
-    "HeartbeatRequest", "HeartbeatResponse", "member_assignment", "metadata_hash",
+    "member_assignment", "metadata_hash",
 ]

@@ -23,8 +23,6 @@ from groupctl.coordinator.consumer.messages import (
     JOIN_EPOCH,
     LEAVE_EPOCH,
     STATIC_LEAVE_EPOCH,
-    HeartbeatRequest,
-    HeartbeatResponse,
 )
 from groupctl.coordinator.consumer.reconcile import MemberAssignment, Owned, reconcile
 from groupctl.coordinator.consumer.regexes import maybe_update_regexes
@@ -37,11 +35,17 @@ from groupctl.coordinator.consumer.subscriptions import (
 from groupctl.coordinator.consumer.target import build_target
 from groupctl.coordinator.consumer.validation import check_member_epoch, validate_request
 from groupctl.coordinator.log import Record
-from groupctl.coordinator.runtime import Result
+from groupctl.coordinator.runtime import Caller, Result
 from groupctl.coordinator.state import GroupIndex
 from groupctl.errors import KafkaError
 from groupctl.log.replay import ConsumerGroupState
 from groupctl.model import GroupState, MemberState
+from groupctl.protocol.data.consumer_groups import Assignment as AssignmentData
+from groupctl.protocol.data.consumer_groups import (
+    ConsumerGroupHeartbeatRequestData,
+    ConsumerGroupHeartbeatResponseData,
+    TopicPartitions,
+)
 from groupctl.protocol.data.records import ConsumerGroupCurrentMemberAssignmentValue, ConsumerGroupMemberMetadataValue
 
 #: What a group that does not exist yet reads as (a new `ConsumerGroup`): epoch 0, no members, targets or
@@ -74,23 +78,34 @@ class JoiningMember:
     records: list[Record]
 
 
-def heartbeat(groups: ConsumerGroups, req: HeartbeatRequest,
-              other: GroupState | None = None) -> Result[HeartbeatResponse]:
-    """One heartbeat; `other` is the state of a group of another protocol holding this id (None: none).
+HeartbeatResult = Result[ConsumerGroupHeartbeatResponseData]
+
+
+def heartbeat(groups: ConsumerGroups, req: ConsumerGroupHeartbeatRequestData, caller: Caller,
+              other: GroupState | None = None) -> HeartbeatResult:
+    """One heartbeat from `caller`; `other` is the state of a group of another protocol holding this id
+    (None: none).
 
     An Empty one is replaced when this heartbeat creates the consumer group: the router writes its
     tombstone first. Errors are answered, with nothing to append.
     """
     try:
-        validate_request(req, groups.rt.assignor_names)
+        validate_request(req, caller.api_version, groups.rt.assignor_names)
         if req.member_epoch in (LEAVE_EPOCH, STATIC_LEAVE_EPOCH):
             return groups.leave(req)
-        return _heartbeat(groups, req, other)
+        return _heartbeat(groups, req, caller, other)
     except KafkaError as exc:
-        return Result(HeartbeatResponse(error_code=exc.code, error_message=exc.message))
+        return Result(ConsumerGroupHeartbeatResponseData(error_code=exc.code, error_message=exc.message))
 
 
-def _heartbeat(groups: ConsumerGroups, req: HeartbeatRequest, other: GroupState | None) -> Result[HeartbeatResponse]:
+def owned_partitions(req: ConsumerGroupHeartbeatRequestData) -> Owned:
+    """The request's TopicPartitions as (topic id, partitions), as reconciliation reads them."""
+    owned = req.topic_partitions
+    return None if owned is None else [(t.topic_id, t.partitions) for t in owned]
+
+
+def _heartbeat(groups: ConsumerGroups, req: ConsumerGroupHeartbeatRequestData, caller: Caller,
+               other: GroupState | None) -> HeartbeatResult:
     rt = groups.rt
     gid = req.group_id
     group = rt.state.consumer.get(gid)
@@ -103,8 +118,8 @@ def _heartbeat(groups: ConsumerGroups, req: HeartbeatRequest, other: GroupState 
 
     # 1. create or update the member
     member = _create_or_update_member(groups, req, group, idx)
-    updated = _updated_member(member.old, req)
-    new_ma = advance(groups, group, idx, member, updated, req.topic_partitions)
+    updated = _updated_member(member.old, req, caller)
+    new_ma = advance(groups, group, idx, member, updated, owned_partitions(req))
     groups.schedule_session_timeout(gid, member.member_id)
     return Result(_response(groups, req, member.member_id, member.ma, new_ma), member.records)
 
@@ -163,7 +178,8 @@ def advance(groups: ConsumerGroups, group: ConsumerGroupState | None, idx: Group
 
 
 def _create_or_update_member(
-    groups: ConsumerGroups, req: HeartbeatRequest, group: ConsumerGroupState | None, idx: GroupIndex
+    groups: ConsumerGroups, req: ConsumerGroupHeartbeatRequestData, group: ConsumerGroupState | None,
+    idx: GroupIndex,
 ) -> JoiningMember:
     """The member this heartbeat is from, checked (size, epoch, static ownership); a static member
     rejoining under a new member id takes its predecessor's place here."""
@@ -238,16 +254,19 @@ def replace_static(group: ConsumerGroupState, group_id: str, existing: str, memb
     return JoiningMember(group_id, member_id, old, ma, existing, records)
 
 
-def _checked(req: HeartbeatRequest, group_id: str, member_id: str, old: ConsumerGroupMemberMetadataValue,
+def _checked(req: ConsumerGroupHeartbeatRequestData, group_id: str, member_id: str,
+             old: ConsumerGroupMemberMetadataValue,
              currents: Mapping[str, ConsumerGroupCurrentMemberAssignmentValue]) -> JoiningMember:
     ma = rec.member_assignment(currents.get(member_id))
-    check_member_epoch(ma, req.member_epoch, req.topic_partitions)
+    check_member_epoch(ma, req.member_epoch, owned_partitions(req))
     return JoiningMember(group_id, member_id, old, ma, None, [])
 
 
-def _updated_member(old: ConsumerGroupMemberMetadataValue, req: HeartbeatRequest) -> ConsumerGroupMemberMetadataValue:
-    """The member record after this heartbeat: what the request sent replaces, None keeps. `old` itself
-    when nothing differs (a steady-state heartbeat), so the caller's `updated != old` is an identity check."""
+def _updated_member(old: ConsumerGroupMemberMetadataValue, req: ConsumerGroupHeartbeatRequestData,
+                    caller: Caller) -> ConsumerGroupMemberMetadataValue:
+    """The member record after this heartbeat: what the request sent replaces, None keeps; the client's
+    id and address are the caller's. `old` itself when nothing differs (a steady-state heartbeat), so
+    the caller's `updated != old` is an identity check."""
     changes: dict[str, object] = {}
     if req.instance_id is not None and req.instance_id != old.instance_id:
         changes["instance_id"] = req.instance_id
@@ -263,10 +282,10 @@ def _updated_member(old: ConsumerGroupMemberMetadataValue, req: HeartbeatRequest
             changes["subscribed_topic_names"] = names
     if req.subscribed_topic_regex is not None and req.subscribed_topic_regex != old.subscribed_topic_regex:
         changes["subscribed_topic_regex"] = req.subscribed_topic_regex
-    if req.client_id != old.client_id:
-        changes["client_id"] = req.client_id
-    if req.client_host != old.client_host:
-        changes["client_host"] = req.client_host
+    if caller.client_id != old.client_id:
+        changes["client_id"] = caller.client_id
+    if caller.client_host != old.client_host:
+        changes["client_host"] = caller.client_host
     if old.classic_member_metadata is not None:
         changes["classic_member_metadata"] = None
     if not changes:
@@ -314,16 +333,24 @@ def _target(
     return new_epoch, targets[member_id]
 
 
-def _response(groups: ConsumerGroups, req: HeartbeatRequest, member_id: str, ma: MemberAssignment,
-              new_ma: MemberAssignment) -> HeartbeatResponse:
+def _response(groups: ConsumerGroups, req: ConsumerGroupHeartbeatRequestData, member_id: str,
+              ma: MemberAssignment, new_ma: MemberAssignment) -> ConsumerGroupHeartbeatResponseData:
     full = req.member_epoch == JOIN_EPOCH or (
         req.rebalance_timeout_ms != -1 and req.subscribed_topic_names is not None
         and req.topic_partitions is not None
     )
-    response = HeartbeatResponse(
+    response = ConsumerGroupHeartbeatResponseData(
         member_id=member_id, member_epoch=new_ma.member_epoch,
         heartbeat_interval_ms=groups.rt.configs.heartbeat_interval_ms(req.group_id),
     )
     if full or new_ma.assigned != ma.assigned:
-        response.assignment = {t: sorted(ps) for t, ps in new_ma.assigned.items()}
+        response.assignment = assignment_data(new_ma.assigned)
     return response
+
+
+def assignment_data(assigned: Assignment) -> AssignmentData:
+    """A member's assignment as the response carries it: topics in id order, each one's partitions sorted."""
+    return AssignmentData(topic_partitions=[
+        TopicPartitions(topic_id=topic_id, partitions=sorted(partitions))
+        for topic_id, partitions in sorted(assigned.items(), key=lambda kv: kv[0].bytes)
+    ])

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeGuard
 
 from groupctl.coordinator.consumer import records as rec
-from groupctl.coordinator.consumer.messages import STATIC_LEAVE_EPOCH, HeartbeatRequest, HeartbeatResponse
+from groupctl.coordinator.consumer.messages import STATIC_LEAVE_EPOCH
 from groupctl.coordinator.consumer.reconcile import MemberAssignment
 from groupctl.coordinator.consumer.subscriptions import topic_facts
 from groupctl.coordinator.log import Record
@@ -25,6 +25,10 @@ from groupctl.describe import stored_protocol
 from groupctl.errors import KafkaError
 from groupctl.leaving import LeaveAnswer
 from groupctl.model import TopicPartition
+from groupctl.protocol.data.consumer_groups import (
+    ConsumerGroupHeartbeatRequestData,
+    ConsumerGroupHeartbeatResponseData,
+)
 from groupctl.protocol.data.groups import MemberIdentity
 from groupctl.protocol.data.records import ClassicMemberMetadata, ConsumerGroupMemberMetadataValue
 from groupctl.protocol.member_bytes import current_held
@@ -154,7 +158,7 @@ class ConsumerGroups:
         out += rec.epoch_records(group_id, group.epoch + 1, facts, group, self.rt.kafka_40_records)
         return out
 
-    def leave(self, req: HeartbeatRequest) -> Result[HeartbeatResponse]:
+    def leave(self, req: ConsumerGroupHeartbeatRequestData) -> Result[ConsumerGroupHeartbeatResponseData]:
         """A heartbeat with epoch -1 (leave) or -2 (a static member leaving for a while, keeping its place)."""
         gid = req.group_id
         group = self.group(gid)
@@ -162,8 +166,8 @@ class ConsumerGroups:
             if req.member_id not in group.members and req.member_id not in group.current:
                 raise KafkaError("UNKNOWN_MEMBER_ID", f"Member {req.member_id} is not a member of group {gid}.")
             self.cancel_member_timers(gid, req.member_id)
-            return _answered(self.fence_members(gid, [req.member_id]),
-                             HeartbeatResponse(member_id=req.member_id, member_epoch=req.member_epoch))
+            return _answered(self.fence_members(gid, [req.member_id]), ConsumerGroupHeartbeatResponseData(
+                member_id=req.member_id, member_epoch=req.member_epoch))
         idx = self.rt.state.indexes.get(gid) or GroupIndex()
         existing = idx.static.get(req.instance_id)
         if existing is None:
@@ -176,11 +180,12 @@ class ConsumerGroups:
         if req.member_epoch == STATIC_LEAVE_EPOCH:
             ma = rec.member_assignment(group.current.get(existing))
             leaving = MemberAssignment(ma.state, STATIC_LEAVE_EPOCH, ma.previous_member_epoch, ma.assigned, {})
-            return Result(HeartbeatResponse(member_id=existing, member_epoch=STATIC_LEAVE_EPOCH),
+            return Result(ConsumerGroupHeartbeatResponseData(member_id=existing,
+                                                             member_epoch=STATIC_LEAVE_EPOCH),
                           [rec.current_record(gid, existing, leaving)])
         self.cancel_member_timers(gid, existing)
-        return _answered(self.fence_members(gid, [existing]),
-                         HeartbeatResponse(member_id=req.member_id, member_epoch=req.member_epoch))
+        return _answered(self.fence_members(gid, [existing]), ConsumerGroupHeartbeatResponseData(
+            member_id=req.member_id, member_epoch=req.member_epoch))
 
     def admin_leave(self, group_id: str, identities: list[MemberIdentity]) -> Result[LeaveAnswer]:
         """LeaveGroup v3+ on a consumer group: members by id or instance id; one epoch bump for them all.

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterable
 
 from groupctl.coordinator.assignors import Assignment
@@ -12,17 +11,17 @@ from groupctl.coordinator.consumer.messages import (
     JOIN_EPOCH,
     LEAVE_EPOCH,
     STATIC_LEAVE_EPOCH,
-    HeartbeatRequest,
 )
-from groupctl.coordinator.consumer.reconcile import MemberAssignment
+from groupctl.coordinator.consumer.reconcile import MemberAssignment, Owned
 from groupctl.errors import KafkaError
+from groupctl.protocol.data.consumer_groups import ConsumerGroupHeartbeatRequestData
 
 
 def _invalid(message: str) -> KafkaError:
     return KafkaError("INVALID_REQUEST", message)
 
 
-def _is_subset(owned: Iterable[tuple[uuid.UUID, list[int]]] | None, assigned: Assignment) -> bool:
+def _is_subset(owned: Owned, assigned: Assignment) -> bool:
     if owned is None:
         return False
     for topic_id, parts in owned:
@@ -32,7 +31,7 @@ def _is_subset(owned: Iterable[tuple[uuid.UUID, list[int]]] | None, assigned: As
     return True
 
 
-def check_member_epoch(ma: MemberAssignment, received: int, owned: list | None) -> None:
+def check_member_epoch(ma: MemberAssignment, received: int, owned: Owned) -> None:
     """Kafka's `throwIfConsumerGroupMemberEpochIsInvalid`, lost-response case included.
 
     Epoch 0 is always accepted: a fenced member rejoins with its member id (KAFKA-19233, Kafka 4.3;
@@ -54,9 +53,10 @@ def check_member_epoch(ma: MemberAssignment, received: int, owned: list | None) 
         )
 
 
-def validate_request(req: HeartbeatRequest, supported_assignors: Iterable[str]) -> None:
-    """Kafka's `throwIfConsumerGroupHeartbeatRequestIsInvalid`, in its order."""
-    if (req.version >= CLIENT_MEMBER_ID_VERSION or req.member_epoch > 0 or req.member_epoch == LEAVE_EPOCH) and \
+def validate_request(req: ConsumerGroupHeartbeatRequestData, version: int,
+                     supported_assignors: Iterable[str]) -> None:
+    """Kafka's `throwIfConsumerGroupHeartbeatRequestIsInvalid`, in its order; `version` is the request's."""
+    if (version >= CLIENT_MEMBER_ID_VERSION or req.member_epoch > 0 or req.member_epoch == LEAVE_EPOCH) and \
             req.member_id == "":
         raise _invalid("MemberId can't be empty.")
     if req.group_id == "":

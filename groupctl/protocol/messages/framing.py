@@ -23,11 +23,13 @@ TYPED_APIS: Final[frozenset[int]] = frozenset({
     0, 1, 2, 3,  # Produce, Fetch, ListOffsets, Metadata
     10,  # FindCoordinator
     13,  # LeaveGroup
+    15, 16,  # DescribeGroups, ListGroups
     17, 18,  # SaslHandshake, ApiVersions
     19, 22,  # CreateTopics, InitProducerId
     32, 36, 37,  # DescribeConfigs, SaslAuthenticate, CreatePartitions
     42, 44, 47,  # DeleteGroups, IncrementalAlterConfigs, OffsetDelete
     60,  # DescribeCluster
+    68, 69,  # ConsumerGroupHeartbeat, ConsumerGroupDescribe
 })
 """The APIs whose bodies travel as generated classes (`groupctl.protocol.data`) rather than dicts.
 

@@ -17,8 +17,10 @@ from groupctl.coordinator.classic import (
 )
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
+from groupctl.coordinator.runtime import Caller
 from groupctl.errors import KAFKA_ERROR_CODES as CODE
 from groupctl.protocol.consumer_protocol import encode_assignment, encode_subscription
+from groupctl.protocol.data.group_admin import DescribedGroup, DescribeGroupsRequestData
 from groupctl.protocol.data.groups import MemberIdentity
 
 SESSION = 10_000
@@ -278,7 +280,7 @@ def test_records_are_group_metadata_v3_and_offsets_need_the_generation(coord: Co
     described = coord.describe("g")
     assert described.type == "classic" and described.state == "Stable" and described.members[0].instance_id == "pod-a"
     assert [(o.partition, o.offset) for o in described.offsets] == [(0, 5)]
-    assert {g.group_id: g.state for g in coord.list_groups()} == {"g": "Stable"}
+    assert {g.group_id: g.state for g in coord.group_listings()} == {"g": "Stable"}
 
 
 def test_sync_group_errors(coord: Coordinator) -> None:
@@ -314,20 +316,25 @@ def test_describe_groups(coord: Coordinator) -> None:
     from groupctl.coordinator.offsets import CommitPartition
 
     coord.commit_offsets("simple", "", -1, [CommitPartition("foo", 1, 3)])
-    stable, simple, missing = coord.describe_groups(["g", "simple", "nope"])
-    assert (stable.state, stable.protocol_type, stable.protocol_data) == ("Stable", "consumer", "range")
+    stable, simple, missing = described(coord, ["g", "simple", "nope"], 5)
+    assert (stable.group_state, stable.protocol_type, stable.protocol_data) == ("Stable", "consumer", "range")
     member = stable.members[0]
-    assert (member.member_id, member.instance_id, member.client_id) == (a.member_id, "pod-a", "a")
-    assert member.metadata == subscription("foo") and member.assignment
-    assert (simple.state, simple.protocol_type, simple.members) == ("Empty", "", [])
-    assert (missing.state, missing.error_code) == ("Dead", 0)
-    (v6,) = coord.describe_groups(["nope"], version=6)
+    assert (member.member_id, member.group_instance_id, member.client_id) == (a.member_id, "pod-a", "a")
+    assert member.member_metadata == subscription("foo") and member.member_assignment
+    assert (simple.group_state, simple.protocol_type, simple.members) == ("Empty", "", [])
+    assert (missing.group_state, missing.error_code) == ("Dead", 0)
+    (v6,) = described(coord, ["nope"], 6)
     assert (v6.error_code, v6.error_message) == (CODE["GROUP_ID_NOT_FOUND"], "Group nope not found.")
     newcomer = Client(coord, "b", "pod-b")
     newcomer.join()
-    (rebalancing,) = coord.describe_groups(["g"])
-    assert rebalancing.state == "PreparingRebalance" and rebalancing.protocol_data == ""
-    assert all(m.metadata == b"" and m.assignment == b"" for m in rebalancing.members)
+    (rebalancing,) = described(coord, ["g"], 5)
+    assert rebalancing.group_state == "PreparingRebalance" and rebalancing.protocol_data == ""
+    assert all(m.member_metadata == b"" and m.member_assignment == b"" for m in rebalancing.members)
+
+
+def described(coord: Coordinator, group_ids: list[str], version: int) -> list[DescribedGroup]:
+    """DescribeGroups at `version`: the groups of the answer."""
+    return coord.describe_groups(DescribeGroupsRequestData(groups=group_ids), Caller(api_version=version)).groups
 
 
 def test_a_rebalance_whose_members_all_left_still_accepts_joins(coord: Coordinator) -> None:

@@ -25,10 +25,10 @@ def test_a_rejected_join_to_a_new_group_leaves_no_group(request_: JoinGroupReque
     coord.join_group(request_, answers.append)
     assert [a.error_code for a in answers] == [CODE[error]]
     assert "new" not in coord.classic.groups
-    assert coord.list_groups() == []
+    assert coord.group_listings() == []
     assert coord.records_written == 0
     assert not coord.timers.live_keys()
-    assert coord.rebuild().list_groups() == []
+    assert coord.rebuild().group_listings() == []
 
 
 def test_an_accepted_join_creates_the_group_live_and_in_the_log() -> None:
@@ -38,9 +38,9 @@ def test_an_accepted_join_creates_the_group_live_and_in_the_log() -> None:
     coord.join_group(JoinGroupRequest("new", SESSION, protocols=[("range", b"")]), answers.append)
     assert [a.error_code for a in answers] == [CODE["MEMBER_ID_REQUIRED"]]
     assert "new" in coord.classic.groups
-    assert [g.group_id for g in coord.list_groups()] == ["new"]
+    assert [g.group_id for g in coord.group_listings()] == ["new"]
     assert coord.records_written == 1
-    assert [g.group_id for g in coord.rebuild().list_groups()] == ["new"]
+    assert [g.group_id for g in coord.rebuild().group_listings()] == ["new"]
 
 
 def test_a_rejected_join_to_a_group_with_offsets_only_adds_no_classic_group() -> None:
@@ -49,12 +49,12 @@ def test_a_rejected_join_to_a_group_with_offsets_only_adds_no_classic_group() ->
     coord = Coordinator(ids=IdGenerator(7))
     coord.create_topic("foo", 1)
     coord.commit_offsets("simple", "", -1, [CommitPartition("foo", 0, 5)])
-    before = coord.list_groups()
+    before = coord.group_listings()
     answers: list[JoinGroupResponse] = []
     coord.join_group(JoinGroupRequest("simple", SESSION, protocols=[]), answers.append)
     assert [a.error_code for a in answers] == [CODE["INCONSISTENT_GROUP_PROTOCOL"]]
     assert "simple" not in coord.classic.groups
-    assert coord.list_groups() == before
+    assert coord.group_listings() == before
 
 
 def test_answers_are_delivered_after_the_records_are_written() -> None:
