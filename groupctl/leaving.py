@@ -109,7 +109,8 @@ def _answer_for(target: MemberIdentity, departures: Sequence[Departure], taken: 
         if target.group_instance_id is not None:
             matches = member.group_instance_id == target.group_instance_id
         else:
-            matches = member.group_instance_id is None and member.member_id == target.member_id
+            # An instance id is never empty: "" (the class default) is as good as null here.
+            matches = not member.group_instance_id and member.member_id == target.member_id
         if matches:
             taken[i] = True
             return i
