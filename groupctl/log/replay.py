@@ -18,7 +18,7 @@ a group rebuilt from a dump is the group the broker would load from it:
 Offset commits are kept as the decoded values (`OffsetEntry` reads their dicts on demand), so the
 hot path is a few dict operations per record. Group records (types 2-8, 16) become the generated
 record classes (`groupctl.protocol.data.records`, `Cls.from_dict` of the decoded dict, as
-`record_values` builds it): one type per record from the log to the state, read by attribute.
+`Data.reader` builds it): one type per record from the log to the state, read by attribute.
 This module only folds: reading the state as model objects (`GroupDescription`) is
 `groupctl.describe`'s job.
 """
@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
 from groupctl.log.decode import DecodedRecord
-from groupctl.log.record_values import value_reader
 from groupctl.model import GroupState, MemberState
 from groupctl.protocol.consumer_protocol import PROTOCOL_TYPE
 from groupctl.protocol.data.records import (
@@ -67,8 +66,8 @@ DEFAULT_ASSIGNOR = "uniform"
 SKIPPED_TYPES = frozenset(range(9, 16)) | frozenset(range(17, 25))
 _UNKNOWN_PREFIX = "Unknown record type "
 _new_entry = tuple.__new__  # an OffsetEntry without NamedTuple's keyword-handling __new__ (hot path)
-#: Each group record value class's compiled reader (`Cls.from_dict`'s result, faster).
-_READ: dict[type, Callable[[dict], Any]] = {cls: value_reader(cls) for cls in (
+#: Each group record value class's compiled reader (`Data.reader`: `from_dict` as one function).
+_READ: dict[type, Callable[[dict], Any]] = {cls: cls.reader() for cls in (
     GroupMetadataValue, ConsumerGroupMetadataValue, ConsumerGroupPartitionMetadataValue,
     ConsumerGroupMemberMetadataValue, ConsumerGroupTargetAssignmentMetadataValue,
     ConsumerGroupTargetAssignmentMemberValue, ConsumerGroupCurrentMemberAssignmentValue,

@@ -23,13 +23,13 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
+from groupctl.protocol.data.base import UNKNOWN_TAGS as UNKNOWN_TAGS  # one definition, used by both
 from groupctl.protocol.primitives import ZERO_UUID
 
 if TYPE_CHECKING:
     from groupctl.protocol.data.base import Data
 
-UNKNOWN_TAGS: Final = "_unknownTaggedFields"
-"""Dict key under which unknown tagged fields (a list of `(tag, bytes)`) survive a decode."""
+
 
 MAX_VERSION: Final = 0x7FFF
 

@@ -1,4 +1,5 @@
-"""`value_reader`: the compiled dict-to-class reader the replay uses gives exactly what `from_dict` gives."""
+"""`Data.reader`: the compiled dict-to-class reader (what `from_dict` and the replay use) gives exactly what
+the table walk `from_table` gives."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import uuid
 import pytest
 
 from groupctl.log.decode import decode_record
-from groupctl.log.record_values import value_reader
 from groupctl.log.segment import iter_batches
 from groupctl.log.synthetic import BASE_TS, classic_group, consumer_group_records, mixed_dump
 from groupctl.log.writer import build_batch
@@ -22,7 +22,7 @@ VALUE_CLASSES = [cls for _, cls in inspect.getmembers(record_classes, inspect.is
 
 
 def same(cls: type[Data], data: dict) -> None:
-    read, built = value_reader(cls)(data), cls.from_dict(data)
+    read, built = cls.reader()(data), cls.from_table(data)
     assert type(read) is cls
     assert read == built and repr(read) == repr(built) and read.unknown_tagged_fields == built.unknown_tagged_fields
 
@@ -49,7 +49,7 @@ CLASS_OF = {2: record_classes.GroupMetadataValue, 3: record_classes.ConsumerGrou
             16: record_classes.ConsumerGroupRegularExpressionValue}
 
 
-def test_decoded_group_values_read_as_from_dict_builds_them() -> None:
+def test_decoded_group_values_read_as_the_table_builds_them() -> None:
     values = decoded_values()
     assert {t for t, _ in values} >= {2, 3, 5, 6, 7, 8, 16}
     for record_type, data in values:
@@ -64,7 +64,7 @@ def test_a_value_of_an_older_version_takes_the_class_defaults() -> None:
     old = decode_value(2, encode_value(2, 0, data))[1]
     assert "currentStateTimestamp" not in old and "rebalanceTimeout" not in old["members"][0]
     same(record_classes.GroupMetadataValue, old)
-    read = value_reader(record_classes.GroupMetadataValue)(old)
+    read = record_classes.GroupMetadataValue.reader()(old)
     assert (read.current_state_timestamp, read.members[0].rebalance_timeout, read.members[0].group_instance_id) == (
         -1, -1, None)
 
@@ -74,5 +74,5 @@ def test_every_record_value_class_reads_its_own_dict_and_unknown_tags(cls: type[
     data = cls().to_dict()
     same(cls, data)
     same(cls, {**data, UNKNOWN_TAGS: [(9, b"\x01")]})
-    assert value_reader(cls)({**data, UNKNOWN_TAGS: [(9, b"\x01")]}).unknown_tagged_fields == [(9, b"\x01")]
-    assert value_reader(cls) is value_reader(cls)  # compiled once
+    assert cls.reader()({**data, UNKNOWN_TAGS: [(9, b"\x01")]}).unknown_tagged_fields == [(9, b"\x01")]
+    assert cls.reader() is cls.reader()  # compiled once
