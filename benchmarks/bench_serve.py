@@ -236,10 +236,11 @@ def kafka_group_state(bootstrap: str, group: str, timeout_s: float = PREPARE_S) 
             info = describe_consumer_groups(cluster, [group], cluster.deadline())[group]
     except GroupctlError as exc:
         raise SystemExit(f"--kafka-bootstrap {bootstrap}: describing group {group!r}: {exc}") from None
-    if info.error_code:
-        raise SystemExit(f"--kafka-bootstrap {bootstrap}: describing group {group!r}: error {info.error_code} "
-                         f"{info.error_message}")
-    return info.state, info.group_epoch
+    described = info.described
+    if described.error_code:
+        raise SystemExit(f"--kafka-bootstrap {bootstrap}: describing group {group!r}: error {described.error_code} "
+                         f"{described.error_message}")
+    return described.group_state, described.group_epoch
 
 
 async def drive(host: str, port: int, members: int, connections: int, control: Connection, group: str,

@@ -25,6 +25,9 @@ from groupctl.protocol.primitives import uuid_to_kafka
 if TYPE_CHECKING:
     from groupctl.kafka.groups import ClassicGroupInfo, ConsumerGroupInfo
     from groupctl.log.replay import ClassicGroupState, ConsumerGroupState, Replay, StoredClassicMember
+    from groupctl.protocol.data.consumer_groups import Member as DescribedConsumerMember
+    from groupctl.protocol.data.consumer_groups import MemberAssignment
+    from groupctl.protocol.data.group_admin import DescribedGroupMember
     from groupctl.protocol.data.records import (
         ConsumerGroupMemberMetadataValue,
         TopicPartitions,
@@ -260,46 +263,64 @@ def _replayed_consumer(group_id: str, state: ConsumerGroupState, offsets: list[C
 
 def from_describe_groups(info: ClassicGroupInfo) -> GroupDescription:
     """DescribeGroups' answer for one group; it carries no generation, leader or timeouts."""
+    g = info.described
+    consumer = g.protocol_type == PROTOCOL_TYPE
     return GroupDescription(
-        group_id=info.group_id,
+        group_id=g.group_id,
         type="classic",
-        state=info.state,
-        protocol_type=info.protocol_type,
-        assignor=info.protocol or None,
+        state=g.group_state,
+        protocol_type=g.protocol_type,
+        assignor=g.protocol_data or None,
         coordinator=str(info.coordinator) if info.coordinator else None,
-        members=[
-            classic_member(m.member_id, m.group_instance_id, m.client_id, m.client_host, m.subscription,
-                           list(m.assignment or []))
-            for m in info.members
-        ],
+        members=[_described_classic_member(m, consumer) for m in g.members],
     )
+
+
+def _described_classic_member(m: DescribedGroupMember, consumer: bool) -> Member:
+    """A DescribeGroups member, its bytes decoded as the consumer protocol when the group uses it; its
+    partitions stay in the order the broker's assignment lists them."""
+    subscription, assignment = decode_member_bytes(m.member_metadata, m.member_assignment, consumer)
+    return classic_member(m.member_id, m.group_instance_id, m.client_id, m.client_host, subscription,
+                          assigned_partitions(assignment))
 
 
 def from_consumer_group_describe(info: ConsumerGroupInfo) -> GroupDescription:
     """ConsumerGroupDescribe's answer for one group (no previous epochs, member states or pending revocations)."""
+    g = info.described
     return GroupDescription(
-        group_id=info.group_id,
+        group_id=g.group_id,
         type="consumer",
-        state=info.state,
+        state=g.group_state,
         protocol_type=PROTOCOL_TYPE,
-        assignor=info.assignor_name or None,
-        group_epoch=info.group_epoch,
-        assignment_epoch=info.assignment_epoch,
+        assignor=g.assignor_name or None,
+        group_epoch=g.group_epoch,
+        assignment_epoch=g.assignment_epoch,
         coordinator=str(info.coordinator) if info.coordinator else None,
-        members=[
-            Member(
-                member_id=m.member_id,
-                instance_id=m.instance_id,
-                client_id=m.client_id,
-                host=m.client_host,
-                protocol=m.protocol,
-                member_epoch=m.member_epoch,
-                assignment=list(m.assignment),
-                target_assignment=list(m.target_assignment),
-                subscribed_topics=list(m.subscribed_topic_names),
-                subscribed_regex=m.subscribed_topic_regex,
-                rack=m.rack_id,
-            )
-            for m in info.members
-        ],
+        members=[_described_consumer_member(m) for m in g.members],
     )
+
+
+def _described_consumer_member(m: DescribedConsumerMember) -> Member:
+    return Member(
+        member_id=m.member_id,
+        instance_id=m.instance_id,
+        client_id=m.client_id,
+        host=m.client_host,
+        # MemberType (v1, KIP-1099): 0 the classic protocol; a v0 answer (-1) cannot tell, and consumer is assumed.
+        protocol="classic" if m.member_type == 0 else "consumer",
+        member_epoch=m.member_epoch,
+        assignment=_described_partitions(m.assignment),
+        target_assignment=_described_partitions(m.target_assignment),
+        subscribed_topics=list(m.subscribed_topic_names),
+        subscribed_regex=m.subscribed_topic_regex,
+        rack=m.rack_id,
+    )
+
+
+def _described_partitions(assignment: MemberAssignment) -> list[TopicPartition]:
+    """Named by topic name, or by topic id (base64url) when the broker sent no name; in the broker's order."""
+    return [
+        TopicPartition(tp.topic_name or uuid_to_kafka(tp.topic_id), p)
+        for tp in assignment.topic_partitions
+        for p in tp.partitions
+    ]

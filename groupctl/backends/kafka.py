@@ -133,7 +133,7 @@ class KafkaBackend:
         failed = []
         for listing in listings:
             info = answers.get(listing.group_id)
-            if info is None or info.error_code:
+            if info is None or info.described.error_code:
                 failed.append(f"'{listing.group_id}' ({info.error_name if info else 'no answer'})")
                 continue
             listing.mixed = info.mixed
@@ -186,17 +186,19 @@ class KafkaBackend:
                 )
                 answers = {}
             for group, info in answers.items():
-                if info.error_code == 0:
+                code = info.described.error_code
+                if code == 0:
                     found[group] = from_consumer_group_describe(info)
                     found[group].coordinator = coordinator_text(info.coordinator)
-                elif info.error_code != GROUP_ID_NOT_FOUND:
-                    raise broker_error(info.error_code, info.error_message,
+                elif code != GROUP_ID_NOT_FOUND:
+                    raise broker_error(code, info.described.error_message,
                                        f"ConsumerGroupDescribe for group '{group}' on {info.coordinator}")
         rest = [g for g in group_ids if g not in found]
         if rest:
             for group, classic in describe_classic_groups(self.cluster, rest, deadline).items():
-                if classic.error_code not in (0, GROUP_ID_NOT_FOUND):
-                    raise broker_error(classic.error_code, classic.error_message,
+                code = classic.described.error_code
+                if code not in (0, GROUP_ID_NOT_FOUND):
+                    raise broker_error(code, classic.described.error_message,
                                        f"DescribeGroups for group '{group}' on {classic.coordinator}")
                 if not classic.exists:
                     raise GroupNotFound(group, self.location)

@@ -122,7 +122,7 @@ def test_not_coordinator_then_rediscovery(fake_cluster: Any, config_for: Any) ->
     with Cluster(config_for(b0)) as cluster:
         result = describe_classic_groups(cluster, ["orders"], cluster.deadline(WAIT_S))
         assert cluster.coordinators["orders"].node_id == 1
-    assert result["orders"].error_code == 0 and result["orders"].coordinator.node_id == 1
+    assert result["orders"].described.error_code == 0 and result["orders"].coordinator.node_id == 1
     assert lookups == [0, 1]
 
 
@@ -130,7 +130,7 @@ def test_coordinator_not_available_rediscovers(fake_cluster: Any, config_for: An
     (broker,) = fake_cluster()
     broker.on(15, describe_handler([15]))
     with Cluster(config_for(broker)) as cluster:
-        assert describe_classic_groups(cluster, ["g"], cluster.deadline(WAIT_S))["g"].error_code == 0
+        assert describe_classic_groups(cluster, ["g"], cluster.deadline(WAIT_S))["g"].described.error_code == 0
     assert len(broker.requests_for(10)) == 2 and len(broker.requests_for(15)) == 2
 
 
@@ -139,7 +139,7 @@ def test_load_in_progress_retries_on_the_same_coordinator(fake_cluster: Any, con
     broker.on(15, describe_handler([14, 14]))
     with Cluster(config_for(broker)) as cluster:
         result = describe_classic_groups(cluster, ["g"], cluster.deadline(WAIT_S))
-    assert result["g"].state == "Stable"
+    assert result["g"].described.group_state == "Stable"
     assert len(broker.requests_for(10)) == 1 and len(broker.requests_for(15)) == 3
 
 
@@ -170,7 +170,7 @@ def test_find_coordinator_not_available_is_retried(fake_cluster: Any, config_for
     broker.on(10, find)
     broker.on(15, describe_handler())
     with Cluster(config_for(broker)) as cluster:
-        assert describe_classic_groups(cluster, ["g"], cluster.deadline(WAIT_S))["g"].error_code == 0
+        assert describe_classic_groups(cluster, ["g"], cluster.deadline(WAIT_S))["g"].described.error_code == 0
     assert len(calls) == 2
 
 

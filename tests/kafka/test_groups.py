@@ -25,7 +25,6 @@ from groupctl.kafka.groups import (
     list_groups_request,
     parse_consumer_group_describe,
     parse_describe_groups,
-    parse_list_groups,
 )
 from groupctl.model import GroupListing, TopicPartition
 from groupctl.protocol.data.consumer_groups import ConsumerGroupDescribeResponseData
@@ -97,10 +96,10 @@ def test_list_groups_response_encoded_by_kafka_python(kp: Any, version: int) -> 
         error_code=0,
         groups=[group(group_id="g", protocol_type="consumer", group_state="Assigning", group_type="consumer")],
     )
-    (g,) = parse_list_groups(framing.decode_response(wire[4:], 16, version).body, node_id=2, version=version)
-    assert (g.group_id, g.protocol_type, g.node_id) == ("g", "consumer", 2)
-    assert g.state == ("Assigning" if version >= 4 else None)
-    assert g.type == ("consumer" if version >= 5 else None)
+    (g,) = framing.decode_response(wire[4:], 16, version).body.groups
+    assert (g.group_id, g.protocol_type) == ("g", "consumer")
+    assert g.group_state == ("Assigning" if version >= 4 else "")  # before v4 `list_groups` asks DescribeGroups
+    assert g.group_type == ("consumer" if version >= 5 else "")
 
 
 def test_list_groups_request_shapes() -> None:
@@ -220,16 +219,15 @@ def test_describe_groups_response_encoded_by_kafka_python(kp: Any, version: int)
     )
     wire = kp.frame("DescribeGroupsResponse", version, 3, groups=[group])
     (info,) = parse_describe_groups(framing.decode_response(wire[4:], 15, version).body)
-    (m,) = info.members
-    assert (info.group_id, info.state, info.protocol, info.exists) == ("orders-app", "Stable", "range", True)
-    assert m.group_instance_id == ("i-1" if version >= 4 else None)
-    assert m.subscribed_topics == ["orders", "payments"] and m.rack == "rack-a"
-    assert m.assignment == [TopicPartition("orders", 1), TopicPartition("orders", 0)]
+    g = info.described
+    assert (g.group_id, g.group_state, g.protocol_data, info.exists) == ("orders-app", "Stable", "range", True)
     description = from_describe_groups(info)
     assert (description.type, description.assignor, description.protocol_type) == ("classic", "range", "consumer")
     (dm,) = description.members
     assert (dm.member_id, dm.host, dm.protocol, dm.rack) == ("m-1", "/10.0.0.1", "classic", "rack-a")
-    assert sorted(dm.assignment) == [TopicPartition("orders", 0), TopicPartition("orders", 1)]
+    assert dm.instance_id == ("i-1" if version >= 4 else None)
+    assert dm.subscribed_topics == ["orders", "payments"]
+    assert dm.assignment == [TopicPartition("orders", 1), TopicPartition("orders", 0)]  # the broker's order
 
 
 def test_describe_groups_other_protocols_and_missing_groups() -> None:
@@ -289,10 +287,12 @@ def test_describe_groups_other_protocols_and_missing_groups() -> None:
         ]
     }
     connect, gone, gone2, joining = parse_describe_groups(DescribeGroupsResponseData.from_dict(body))
-    assert connect.members[0].metadata == b"\x00\x01junk" and connect.members[0].subscription is None
+    assert connect.described.members[0].member_metadata == b"\x00\x01junk"
+    (worker,) = from_describe_groups(connect).members  # not the consumer protocol: its bytes are not decoded
+    assert (worker.subscribed_topics, worker.rack, worker.assignment) == ([], None, [])
     assert not gone.exists and not gone2.exists and gone2.error_name == "GROUP_ID_NOT_FOUND"
-    assert joining.members[0].assignment is None and joining.members[0].subscribed_topics == []
-    assert from_describe_groups(joining).members[0].assignment == []
+    (member,) = from_describe_groups(joining).members  # empty bytes: no subscription, no assignment
+    assert (member.subscribed_topics, member.rack, member.assignment) == ([], None, [])
 
 
 # --- ConsumerGroupDescribe ------------------------------------------------------------------------
@@ -378,17 +378,18 @@ def test_consumer_group_describe_response(version: int) -> None:
         ],
     }
     wire = framing.encode_response(69, version, 1, ConsumerGroupDescribeResponseData.from_dict(body))
-    g, c = parse_consumer_group_describe(framing.decode_response(wire[4:], 69, version).body)
-    assert (g.state, g.group_epoch, g.assignment_epoch, g.assignor_name) == ("Reconciling", 9, 8, "range")
-    (m,) = g.members
-    assert (m.member_epoch, m.instance_id, m.rack_id, m.subscribed_topic_regex) == (7, "i-1", "r", "ord.*")
+    info, c = parse_consumer_group_describe(framing.decode_response(wire[4:], 69, version).body)
+    g = info.described
+    assert (g.group_state, g.group_epoch, g.assignment_epoch, g.assignor_name) == ("Reconciling", 9, 8, "range")
+    assert g.members[0].member_type == (0 if version else -1)
+    assert (c.error_name, c.described.error_message) == ("GROUP_ID_NOT_FOUND", "Group c is not a consumer group.")
+    d = from_consumer_group_describe(info)
+    assert (d.type, d.group_epoch, d.assignment_epoch, d.assignor) == ("consumer", 9, 8, "range")
+    (m,) = d.members
+    assert (m.member_epoch, m.instance_id, m.rack, m.subscribed_regex) == (7, "i-1", "r", "ord.*")
     assert m.assignment == [TopicPartition("orders", 0), TopicPartition("orders", 1)]
     assert m.target_assignment == [TopicPartition("a6e4EJ2tEdGAtADAT9QwyA", 1)]  # no name: the topic id
-    assert (m.member_type, m.protocol) == ((0, "classic") if version else (-1, "consumer"))
-    assert (c.error_name, c.error_message) == ("GROUP_ID_NOT_FOUND", "Group c is not a consumer group.")
-    d = from_consumer_group_describe(g)
-    assert (d.type, d.group_epoch, d.assignment_epoch, d.assignor) == ("consumer", 9, 8, "range")
-    assert (d.members[0].member_epoch, d.members[0].subscribed_regex) == (7, "ord.*")
+    assert m.protocol == ("classic" if version else "consumer")
     assert not d.converged
 
 

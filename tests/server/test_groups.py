@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from groupctl.describe import from_consumer_group_describe
 from groupctl.errors import KAFKA_ERROR_CODES as CODE
 from groupctl.kafka.groups import parse_consumer_group_describe
 from groupctl.protocol.consumer_protocol import decode_assignment, encode_assignment, encode_subscription
@@ -632,8 +633,8 @@ def test_consumer_group_describe_answers_member_types_of_a_mixed_group_from_v1(w
     parsed = parse_consumer_group_describe(wires[0].call(69, 1, ConsumerGroupDescribeRequestData(
         group_ids=["oracle-mixed"])))
     assert parsed[0].mixed is True
-    assert {m.member_id: m.protocol for m in parsed[0].members} == {ORACLE_CLASSIC: "classic",
-                                                                   ORACLE_CONSUMER: "consumer"}
+    assert {m.member_id: m.protocol for m in from_consumer_group_describe(parsed[0]).members} == {
+        ORACLE_CLASSIC: "classic", ORACLE_CONSUMER: "consumer"}
 
 
 @pytest.mark.parametrize("version", range(4))
