@@ -49,8 +49,6 @@ DEFAULT_LEAVE_REASON: Final = "member was removed by an admin"
 MAX_REASON_LENGTH: Final = 255
 """Kafka truncates reasons to this many characters (`JoinGroupRequest.maybeTruncateReason`)."""
 
-MEMBER_TYPES: Final = {-1: "unknown", 0: "classic", 1: "consumer"}
-"""ConsumerGroupDescribe v1 MemberType (KIP-1099)."""
 OPERATIONS_OMITTED: Final = -(2**31)
 """AuthorizedOperations when the broker left them out."""
 
