@@ -15,6 +15,7 @@ import uuid
 from collections.abc import Iterable
 from typing import Any
 
+from groupctl.coordinator import offset_requests
 from groupctl.coordinator.classic import (
     ClassicGroups,
     JoinCallback,
@@ -77,6 +78,12 @@ from groupctl.protocol.data.group_admin import (
     ListGroupsResponseData,
 )
 from groupctl.protocol.data.groups import MemberIdentity
+from groupctl.protocol.data.offsets import (
+    OffsetCommitRequestData,
+    OffsetCommitResponseData,
+    OffsetFetchRequestData,
+    OffsetFetchResponseData,
+)
 from groupctl.protocol.primitives import uuid_to_kafka
 
 __all__ = ["CLASSIC_DEFAULTS", "DEFAULT_ASSIGNORS", "Coordinator"]
@@ -317,6 +324,18 @@ class Coordinator:
             return LeaveAnswer.unknown_group(group_id, named)
         self.runtime.complete(result)
         return result.response
+
+    def offset_commit(self, request: OffsetCommitRequestData,
+                      caller: Caller = DEFAULT_CALLER) -> OffsetCommitResponseData:
+        """OffsetCommit at the caller's version: partitions of topics the cluster does not have answer
+        UNKNOWN_TOPIC_OR_PARTITION (an unknown id at v10 UNKNOWN_TOPIC_ID), an empty group id
+        INVALID_GROUP_ID, the rest what `commit_offsets` makes of them."""
+        return offset_requests.offset_commit(self, request, caller)
+
+    def offset_fetch(self, request: OffsetFetchRequestData,
+                     caller: Caller = DEFAULT_CALLER) -> OffsetFetchResponseData:
+        """OffsetFetch at the caller's version: one group before v8, a batch from v8, topics by id from v10."""
+        return offset_requests.offset_fetch(self, request, caller)
 
     def commit_offsets(self, group_id: str, member_id: str, epoch: int, partitions: list[CommitPartition], *,
                        version: int = 9, retention_ms: int = -1, instance_id: str | None = None,

@@ -26,6 +26,14 @@ from groupctl.model import ConfigEntry, TopicPartition
 from groupctl.protocol.consumer_protocol import encode_assignment, encode_subscription
 from groupctl.protocol.data.group_admin import FindCoordinatorResponseData
 from groupctl.protocol.data.groups import LeaveGroupResponseData, MemberIdentity, MemberResponse
+from groupctl.protocol.data.offsets import (
+    OffsetFetchResponseData,
+    OffsetFetchResponseGroup,
+    OffsetFetchResponsePartition,
+    OffsetFetchResponsePartitions,
+    OffsetFetchResponseTopic,
+    OffsetFetchResponseTopics,
+)
 from groupctl.protocol.data.records_apis import (
     ListOffsetsPartitionResponse,
     ListOffsetsResponseData,
@@ -58,14 +66,15 @@ def coordinator_is(broker: FakeBroker) -> Any:
 def serves_offsets(broker: FakeBroker, committed: int = 5, end: int = 42) -> None:
     """OffsetFetch (orders-0 committed at `committed`) and ListOffsets (its end at `end`) on `broker`."""
 
-    def fetch(request: Any, state: Any) -> dict[str, Any]:
-        partitions = [{"partitionIndex": 0, "committedOffset": committed, "committedLeaderEpoch": -1, "metadata": "",
-                       "errorCode": 0}]
-        topics = [{"name": "orders", "partitions": partitions}]
+    def fetch(request: Any, state: Any) -> OffsetFetchResponseData:
         if request.api_version >= 8:
-            return {"groups": [{"groupId": g["groupId"], "topics": topics, "errorCode": 0}
-                               for g in request.body["groups"]]}
-        return {"topics": topics, "errorCode": 0}
+            return OffsetFetchResponseData(groups=[OffsetFetchResponseGroup(group_id=g.group_id, error_code=0, topics=[
+                OffsetFetchResponseTopics(name="orders", partitions=[OffsetFetchResponsePartitions(
+                    partition_index=0, committed_offset=committed, committed_leader_epoch=-1, metadata="",
+                    error_code=0)])]) for g in request.body.groups])
+        return OffsetFetchResponseData(error_code=0, topics=[OffsetFetchResponseTopic(name="orders", partitions=[
+            OffsetFetchResponsePartition(partition_index=0, committed_offset=committed, committed_leader_epoch=-1,
+                                         metadata="", error_code=0)])])
 
     def list_offsets(request: Any, state: Any) -> ListOffsetsResponseData:
         return ListOffsetsResponseData(topics=[ListOffsetsTopicResponse(name=t.name, partitions=[

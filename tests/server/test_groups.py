@@ -23,6 +23,16 @@ from groupctl.protocol.data.consumer_groups import (
 )
 from groupctl.protocol.data.group_admin import DeleteGroupsRequestData, DescribeGroupsRequestData, ListGroupsRequestData
 from groupctl.protocol.data.groups import LeaveGroupRequestData, MemberIdentity
+from groupctl.protocol.data.offsets import (
+    OffsetCommitRequestData,
+    OffsetCommitRequestPartition,
+    OffsetCommitRequestTopic,
+    OffsetCommitResponseData,
+    OffsetFetchRequestData,
+    OffsetFetchRequestGroup,
+    OffsetFetchRequestTopic,
+    OffsetFetchRequestTopics,
+)
 from groupctl.server.broker import Broker
 from groupctl.server.group_admin import GROUP_OPERATIONS
 from groupctl.server.server import ServerThread
@@ -321,16 +331,32 @@ def test_consumer_group_heartbeat_errors(wires: list[Wire]) -> None:
 
 
 def commit_body(version: int, group: str, topic_id: uuid.UUID, partitions: dict[int, int], *, member_id: str = "",
-                generation: int = -1, name: str = TOPIC, instance: str | None = None) -> dict:
-    topic = {"topicId": topic_id} if version >= 10 else {"name": name}
-    return {"groupId": group, "generationIdOrMemberEpoch": generation, "memberId": member_id,
-            "groupInstanceId": instance, "retentionTimeMs": -1, "topics": [{**topic, "partitions": [
-                {"partitionIndex": p, "committedOffset": o, "committedLeaderEpoch": 3, "committedMetadata": f"m{o}"}
-                for p, o in partitions.items()]}]}
+                generation: int = -1, name: str = TOPIC, instance: str | None = None) -> OffsetCommitRequestData:
+    topic = {"topic_id": topic_id} if version >= 10 else {"name": name}
+    return OffsetCommitRequestData(
+        group_id=group, generation_id_or_member_epoch=generation, member_id=member_id, group_instance_id=instance,
+        retention_time_ms=-1, topics=[OffsetCommitRequestTopic(**topic, partitions=[
+            OffsetCommitRequestPartition(partition_index=p, committed_offset=o, committed_leader_epoch=3,
+                                         committed_metadata=f"m{o}")
+            for p, o in partitions.items()])])
 
 
-def commit_errors(answer: dict) -> list[tuple[int, int]]:
-    return [(p["partitionIndex"], p["errorCode"]) for t in answer["topics"] for p in t["partitions"]]
+def commit_errors(answer: OffsetCommitResponseData) -> list[tuple[int, int]]:
+    return [(p.partition_index, p.error_code) for t in answer.topics for p in t.partitions]
+
+
+def fetched_groups(wire: Wire, version: int, groups: list[OffsetFetchRequestGroup],
+                   require_stable: bool = False) -> list[dict]:
+    """A batched OffsetFetch (v8+)'s groups, as the dicts of the fields `version` carries."""
+    body = OffsetFetchRequestData(groups=groups, require_stable=require_stable)
+    return carried(9, version, wire.call(9, version, body))["groups"]
+
+
+def fetched_group(wire: Wire, version: int, group: str, topics: list[OffsetFetchRequestTopic] | None,
+                  require_stable: bool = False) -> dict:
+    """A single-group OffsetFetch (v1-7)'s answer, as the dict of the fields `version` carries."""
+    body = OffsetFetchRequestData(group_id=group, topics=topics, require_stable=require_stable)
+    return carried(9, version, wire.call(9, version, body))
 
 
 @pytest.mark.parametrize("version", range(2, 11))
@@ -340,20 +366,19 @@ def test_offset_commit_then_fetch_at_each_version(wires: list[Wire], quick: Serv
     committed = wire.call(8, version, commit_body(version, "simple", topic_id, {0: 10, 1: 11, 9: 12}))
     assert commit_errors(committed) == [(0, 0), (1, 0), (9, CODE["UNKNOWN_TOPIC_OR_PARTITION"])]
     if version >= 10:
-        assert committed["topics"][0]["topicId"] == topic_id
+        assert committed.topics[0].topic_id == topic_id
     fetch_version = version if version != 2 else 1
     if fetch_version >= 8:
-        topic = {"topicId": topic_id} if fetch_version >= 10 else {"name": TOPIC}
-        fetched = wire.call(9, fetch_version, {"groups": [
-            {"groupId": "simple", "memberId": None, "memberEpoch": -1,
-             "topics": [{**topic, "partitionIndexes": [0, 1, 2]}]},
-            {"groupId": "nobody", "topics": None}], "requireStable": True})
-        simple, nobody = fetched["groups"]
+        topic = {"topic_id": topic_id} if fetch_version >= 10 else {"name": TOPIC}
+        simple, nobody = fetched_groups(wire, fetch_version, [
+            OffsetFetchRequestGroup(group_id="simple", member_id=None, member_epoch=-1,
+                                    topics=[OffsetFetchRequestTopics(**topic, partition_indexes=[0, 1, 2])]),
+            OffsetFetchRequestGroup(group_id="nobody", topics=None)], require_stable=True)
         assert (simple["errorCode"], nobody["errorCode"], nobody["topics"]) == (0, 0, [])
         topics = simple["topics"]
     else:
-        fetched = wire.call(9, fetch_version, {"groupId": "simple", "topics": [
-            {"name": TOPIC, "partitionIndexes": [0, 1, 2]}], "requireStable": fetch_version >= 7})
+        fetched = fetched_group(wire, fetch_version, "simple", [
+            OffsetFetchRequestTopic(name=TOPIC, partition_indexes=[0, 1, 2])], require_stable=fetch_version >= 7)
         assert fetched.get("errorCode", 0) == 0
         topics = fetched["topics"]
     [topic] = topics
@@ -394,25 +419,25 @@ def test_offset_commit_and_fetch_errors(wires: list[Wire], quick: ServerThread) 
         (0, CODE["STALE_MEMBER_EPOCH"])]
     assert commit_errors(wire.call(8, 8, commit_body(8, "cg", topic_id, {0: 7}, member_id="m1", generation=1))) == [
         (0, CODE["UNSUPPORTED_VERSION"])]
-    fetched = wire.call(9, 10, {"groups": [
-        {"groupId": "cg", "memberId": "m1", "memberEpoch": 4, "topics": None},
-        {"groupId": "cg", "memberId": "m1", "memberEpoch": 1, "topics": [
-            {"topicId": topic_id, "partitionIndexes": [0]}, {"topicId": missing, "partitionIndexes": [1]}]},
-        {"groupId": "", "topics": None}], "requireStable": False})
-    stale, ok, invalid = fetched["groups"]
+    stale, ok, invalid = fetched_groups(wire, 10, [
+        OffsetFetchRequestGroup(group_id="cg", member_id="m1", member_epoch=4, topics=None),
+        OffsetFetchRequestGroup(group_id="cg", member_id="m1", member_epoch=1, topics=[
+            OffsetFetchRequestTopics(topic_id=topic_id, partition_indexes=[0]),
+            OffsetFetchRequestTopics(topic_id=missing, partition_indexes=[1])]),
+        OffsetFetchRequestGroup(group_id="", topics=None)])
     assert (stale["errorCode"], stale["topics"]) == (CODE["STALE_MEMBER_EPOCH"], [])
     assert [(t["topicId"], [(p["partitionIndex"], p["committedOffset"], p["errorCode"]) for p in t["partitions"]])
             for t in ok["topics"]] == [(topic_id, [(0, 7, 0)]), (missing, [(1, -1, CODE["UNKNOWN_TOPIC_ID"])])]
     assert invalid["errorCode"] == CODE["INVALID_GROUP_ID"]
-    old = wire.call(9, 3, {"groupId": "", "topics": None})
+    old = fetched_group(wire, 3, "", None)
     assert (old["errorCode"], old["topics"]) == (CODE["INVALID_GROUP_ID"], [])
-    v1 = wire.call(9, 1, {"groupId": "", "topics": [{"name": TOPIC, "partitionIndexes": [0]}]})
+    v1 = fetched_group(wire, 1, "", [OffsetFetchRequestTopic(name=TOPIC, partition_indexes=[0])])
     assert [p["errorCode"] for p in v1["topics"][0]["partitions"]] == [CODE["INVALID_GROUP_ID"]]
 
 
 def test_offset_commit_retention_at_v2_to_v4(wires: list[Wire], quick: ServerThread) -> None:
     body = commit_body(4, "simple", uuid.UUID(int=0), {0: 1})
-    body["retentionTimeMs"] = 60_000
+    body.retention_time_ms = 60_000
     assert commit_errors(wires[0].call(8, 4, body)) == [(0, 0)]
     entry = quick.call(lambda b: b.coordinator.state.offsets["simple"][(TOPIC, 0)])
     assert entry.expire_timestamp == entry.commit_timestamp + 60_000

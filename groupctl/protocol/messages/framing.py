@@ -21,7 +21,7 @@ SIZE: Final = struct.Struct(">i")
 
 TYPED_APIS: Final[frozenset[int]] = frozenset({
     0, 1, 2, 3,  # Produce, Fetch, ListOffsets, Metadata
-    10,  # FindCoordinator
+    8, 9, 10,  # OffsetCommit, OffsetFetch, FindCoordinator
     13,  # LeaveGroup
     15, 16,  # DescribeGroups, ListGroups
     17, 18,  # SaslHandshake, ApiVersions
