@@ -47,14 +47,25 @@ from groupctl.coordinator.runtime import (
     classic_heartbeat_key,
     classic_join_key,
     classic_sync_key,
+    rebalance_key,
+    session_key,
 )
-from groupctl.coordinator.state import CoordinatorState
+from groupctl.coordinator.soft_state import SoftState, classic_snapshot, restore_classic, restore_timers, timer_snapshot
+from groupctl.coordinator.state import CoordinatorState, assignment_map
 from groupctl.coordinator.topics import Topic, TopicImage
-from groupctl.describe import committed_offsets, describe_replayed
+from groupctl.coordinator.views import (
+    ClassicGroupView,
+    ClassicMemberView,
+    ConsumerGroupView,
+    ConsumerMemberView,
+    CurrentAssignment,
+)
+from groupctl.describe import committed_offsets, describe_replayed, replayed_mixed
 from groupctl.errors import KAFKA_ERROR_CODES, DecodeError, KafkaError
 from groupctl.leaving import LeaveAnswer
 from groupctl.model import (
     SUBSCRIBED_MESSAGE,
+    CommittedOffset,
     GroupDescription,
     GroupListing,
     GroupState,
@@ -163,6 +174,77 @@ class Coordinator:
     @property
     def classic_settings(self) -> dict[str, int]:
         return self.runtime.classic_settings
+
+    # -- what a watcher outside may ask ----------------------------------------------------------------
+
+    def next_timer_deadline(self) -> int | None:
+        """When the earliest pending timer falls due (ms), or None: when a wall-clock driver must wake up."""
+        return self.runtime.timers.next_deadline()
+
+    def member_deadlines(self, group_id: str, member_id: str) -> tuple[int | None, int | None]:
+        """A member's pending (session, rebalance) deadlines: its heartbeat timer in a classic group, its
+        session in a consumer group, and the time it has to revoke; None for one not running."""
+        timers = self.runtime.timers
+        session = session_key if group_id in self.runtime.state.consumer else classic_heartbeat_key
+        return timers.deadline(session(group_id, member_id)), timers.deadline(rebalance_key(group_id, member_id))
+
+    def committed_offsets(self, group_id: str) -> list[CommittedOffset]:
+        """The group's committed offsets, by topic and partition (none for a group that has none)."""
+        return committed_offsets(self.runtime.state, group_id)
+
+    def classic_group(self, group_id: str) -> ClassicGroupView | None:
+        """A copy of the live classic group `group_id` as it is now; None when there is none."""
+        group = self.classic.groups.get(group_id)
+        if group is None:
+            return None
+        return ClassicGroupView(group_id, group.state, group.generation, frozenset(group.pending_join), {
+            m.member_id: ClassicMemberView(m.member_id, m.instance_id, m.assignment) for m in group.members.values()
+        })
+
+    def consumer_group(self, group_id: str) -> ConsumerGroupView | None:
+        """A copy of the consumer group `group_id` as its records leave it now; None when there is none."""
+        state = self.runtime.state.consumer.get(group_id)
+        if state is None:
+            return None
+        members = {}
+        for member_id in state.member_ids():
+            meta, current = state.members.get(member_id), state.current.get(member_id)
+            members[member_id] = ConsumerMemberView(
+                member_id, meta.instance_id if meta is not None else None,
+                None if current is None else CurrentAssignment(
+                    current.member_epoch, current.state, assignment_map(current.assigned_partitions)),
+            )
+        return ConsumerGroupView(group_id, state.state(), state.epoch, state.assignment_epoch, members)
+
+    def group_views(self) -> list[ClassicGroupView | ConsumerGroupView]:
+        """Every live classic group, then every consumer group, as `classic_group` and `consumer_group` see them."""
+        classic = [self.classic_group(gid) for gid in self.classic.groups]
+        consumer = [self.consumer_group(gid) for gid in self.runtime.state.consumer]
+        return [view for view in (*classic, *consumer) if view is not None]
+
+    def group_broker_settings(self) -> dict[str, object]:
+        """The group coordinator's broker settings under Kafka's names, as this coordinator runs with them."""
+        rt = self.runtime
+        return {
+            "group.consumer.assignors": ",".join(rt.assignor_names),
+            "group.consumer.migration.policy": rt.migration,
+            **rt.classic_settings,
+            **rt.configs.broker,
+        }
+
+    # -- what is not in the log -------------------------------------------------------------------------
+
+    def snapshot(self) -> SoftState:
+        """The classic groups' soft state and the live timers, as plain values a backend can keep as JSON."""
+        return SoftState(classic_snapshot(self.classic), timer_snapshot(self.runtime.timers))
+
+    def restore(self, kept: SoftState, *, timer_shift_ms: int = 0) -> None:
+        """Carry on from a `snapshot` taken when the log ended where it ends now: the classic groups (unless
+        None) replace those loaded from the log, then every timer still live gets its kept deadline, moved by
+        `timer_shift_ms`."""
+        if kept.classic_groups is not None:
+            restore_classic(self.classic, kept.classic_groups)
+        restore_timers(self.runtime.timers, kept.timers, timer_shift_ms)
 
     def _load(self) -> None:
         rt = self.runtime
@@ -342,10 +424,11 @@ class Coordinator:
         ])
 
     def group_listings(
-        self, states: Iterable[str] | None = None, types: Iterable[str] | None = None
+        self, states: Iterable[str] | None = None, types: Iterable[str] | None = None, *, mixed: bool = False
     ) -> list[GroupListing]:
         """Every group as `group list` shows it (with member counts), filtered by state and type (both
-        case-insensitive, as the broker)."""
+        case-insensitive, as the broker); with `mixed`, each says whether it is a consumer group holding
+        classic-protocol members."""
         want_states = {s.lower() for s in states} if states else None
         want_types = {t.lower() for t in types} if types else None
         out = []
@@ -363,6 +446,8 @@ class Coordinator:
                 continue
             if want_types is not None and listing.type not in want_types:
                 continue
+            if mixed:
+                listing.mixed = replayed_mixed(consumer) if consumer is not None else False
             out.append(listing)
         return out
 

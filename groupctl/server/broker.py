@@ -112,7 +112,7 @@ class Broker:
         self.dirty = True
 
     def next_deadline_ms(self) -> int | None:
-        return self.coordinator.timers.next_deadline()
+        return self.coordinator.next_timer_deadline()
 
     def save(self) -> None:
         """Persist what is not in a log yet (clock, timers, topics, configs, classic soft state).

@@ -129,10 +129,7 @@ def broker_values(broker: Broker) -> dict[str, object]:
         "max.connections": limits.max_connections,
         "connections.max.idle.ms": int(limits.idle_timeout_s * 1000),
         "group.coordinator.rebalance.protocols": "classic,consumer",
-        "group.consumer.assignors": ",".join(broker.coordinator.assignor_names),
-        "group.consumer.migration.policy": broker.coordinator.runtime.migration,
-        **broker.coordinator.classic_settings,
-        **broker.coordinator.configs.broker,
+        **broker.coordinator.group_broker_settings(),
     }
     if options.sasl_mechanisms:
         values["sasl.enabled.mechanisms"] = ",".join(options.sasl_mechanisms)
