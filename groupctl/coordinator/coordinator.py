@@ -26,15 +26,14 @@ from groupctl.coordinator.classic import join as classic_join
 from groupctl.coordinator.classic import members as classic_members
 from groupctl.coordinator.classic.messages import SyncGroupResponse
 from groupctl.coordinator.classic.records import empty_group_record, group_tombstone
-from groupctl.coordinator.clock import Clock, ManualClock, Timers
+from groupctl.coordinator.clock import Clock, ManualClock
 from groupctl.coordinator.configs import ConfigValue, GroupConfigs
 from groupctl.coordinator.consumer import JOIN_EPOCH, ConsumerGroups
 from groupctl.coordinator.consumer import classic_requests as members_of_consumer
 from groupctl.coordinator.consumer.heartbeat import heartbeat as consumer_heartbeat
 from groupctl.coordinator.consumer.membership import group_tombstones
 from groupctl.coordinator.described import described_consumer_group
-from groupctl.coordinator.ids import IdGenerator
-from groupctl.coordinator.log import Record, RecordLog
+from groupctl.coordinator.log import Record
 from groupctl.coordinator.migration import Migration
 from groupctl.coordinator.offsets import CommitPartition, FetchedOffset, Offsets, offset_tombstone
 from groupctl.coordinator.runtime import (
@@ -125,15 +124,14 @@ class Coordinator:
         self.consumer.downgrade = self.migration.maybe_downgrade
         self._load()
 
-    # -- the runtime's parts, as callers name them -----------------------------------------------------
+    # -- the parts it was given -------------------------------------------------------------------------
+    # What a caller injected (or, left out, the defaults the runtime made): the clock it runs on, the topics
+    # image it resolves names against, the group configs, and the classic groups' broker settings. Its
+    # internals (the replayed state, the timers, the log) are the runtime's: read `runtime` only in tests.
 
     @property
     def clock(self) -> Clock:
         return self.runtime.clock
-
-    @property
-    def ids(self) -> IdGenerator:
-        return self.runtime.ids
 
     @property
     def topics(self) -> TopicImage:
@@ -144,36 +142,17 @@ class Coordinator:
         return self.runtime.configs
 
     @property
-    def log(self) -> RecordLog:
-        return self.runtime.log
+    def classic_settings(self) -> dict[str, int]:
+        """`group.min.session.timeout.ms` ... as this coordinator runs with them (a copy)."""
+        return dict(self.runtime.classic_settings)
 
     @property
     def state(self) -> CoordinatorState:
         return self.runtime.state
 
     @property
-    def timers(self) -> Timers:
-        return self.runtime.timers
-
-    @property
-    def records_written(self) -> int:
-        return self.runtime.records_written
-
-    @property
     def metadata_refresh(self) -> set[str]:
         return self.runtime.metadata_refresh
-
-    @property
-    def assignor_names(self) -> list[str]:
-        return self.runtime.assignor_names
-
-    @property
-    def max_group_size(self) -> int:
-        return self.runtime.max_group_size
-
-    @property
-    def classic_settings(self) -> dict[str, int]:
-        return self.runtime.classic_settings
 
     # -- what a watcher outside may ask ----------------------------------------------------------------
 
@@ -281,7 +260,7 @@ class Coordinator:
         if not isinstance(clock, ManualClock):
             raise TypeError("only a manual clock can be advanced; a wall clock fires timers with fire_due()")
         while True:
-            deadline = self.timers.next_deadline()
+            deadline = self.runtime.timers.next_deadline()
             if deadline is None or deadline > now_ms:
                 break
             clock.set(max(deadline, clock.now_ms()))
@@ -476,7 +455,7 @@ class Coordinator:
         if group_id == "":
             return DescribedConsumerGroup(error_code=INVALID_GROUP_ID)
         if group_id in self.state.consumer:
-            return described_consumer_group(self.describe(group_id), self.topics, self.assignor_names[0])
+            return described_consumer_group(self.describe(group_id), self.topics, self.runtime.assignor_names[0])
         message = f"Group {group_id} is not a consumer group." if self.group_exists(group_id) \
             else f"Group {group_id} not found."
         return DescribedConsumerGroup(error_code=KAFKA_ERROR_CODES["GROUP_ID_NOT_FOUND"], error_message=message,
@@ -535,7 +514,7 @@ class Coordinator:
     def _group_tombstones(self, group_id: str) -> list[Record]:
         """The group's tombstones as `createGroupTombstoneRecordsAndCancelTimers` writes them."""
         consumer = self.state.consumer.get(group_id)
-        timers = self.timers
+        timers = self.runtime.timers
         if consumer is None:
             classic = self.classic.groups.pop(group_id, None)
             if classic is not None:
@@ -613,7 +592,7 @@ class Coordinator:
     # -- topics and configs -----------------------------------------------------------------------------
 
     def create_topic(self, name: str, partitions: int, topic_id: uuid.UUID | None = None) -> Topic:
-        topic = self.topics.create(name, partitions, topic_id if topic_id is not None else self.ids.uuid())
+        topic = self.topics.create(name, partitions, topic_id if topic_id is not None else self.runtime.ids.uuid())
         self._topics_changed({name})
         return topic
 

@@ -34,6 +34,6 @@ def test_a_rebalance_in_flight_round_trips_through_json() -> None:
     assert restored.static == group.static
     member = restored.members[group.leader]  # type: ignore[index]
     assert member.protocols == [("range", b"\x01")] and member.awaiting_join is not None
-    assert classic_join_key("g") in reopened.timers
-    assert classic_heartbeat_key("g", member.member_id) in reopened.timers
+    assert classic_join_key("g") in reopened.runtime.timers
+    assert classic_heartbeat_key("g", member.member_id) in reopened.runtime.timers
     assert reopened.snapshot().classic_groups == saved

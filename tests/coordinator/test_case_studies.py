@@ -389,7 +389,7 @@ def test_static_member_bounce_gets_its_partitions_back_without_epoch_bump(kit: S
                      members={"A": E(-2, foo(0, 1, 2)), "B": E(epoch, foo(3, 4, 5))})
     coord.advance(20_000)
     assert assigned(heartbeat(b)) is None
-    start = len(list(coord.log.read()))
+    start = len(list(coord.runtime.log.read()))
 
     # Its new incarnation (a new member id, the same instance id) joins with epoch 0 within the session
     # timeout (A last heartbeat at 0): it replaces A, gets A's partitions back at the group's epoch, and the
@@ -404,7 +404,7 @@ def test_static_member_bounce_gets_its_partitions_back_without_epoch_bump(kit: S
     # Only the replacement was written, as Kafka writes it: A's tombstones (current assignment, target,
     # metadata), A2 taking over A's metadata, target and assignment, then A2's reconciled assignment. No group
     # epoch record, nothing about B.
-    written = [(r.key.type, r.key.data["memberId"], r.value is None) for r in list(coord.log.read())[start:]]
+    written = [(r.key.type, r.key.data["memberId"], r.value is None) for r in list(coord.runtime.log.read())[start:]]
     assert written == [(8, "A", True), (7, "A", True), (5, "A", True), (5, "A2", False), (7, "A2", False),
                        (8, "A2", False), (8, "A2", False)]
     described = {m.member_id: m for m in coord.describe("g").members}
@@ -421,14 +421,14 @@ def test_static_member_bounce_gets_its_partitions_back_without_epoch_bump(kit: S
 
 def test_unreleased_instance_id_while_the_old_member_is_still_there(kit: SimpleNamespace) -> None:
     coord, a, _b = static_group(kit)
-    written = coord.records_written
+    written = coord.runtime.records_written
     a2 = consumer(coord, "A2", instance_id="app-0")
     r = send(a2)
     assert (error(r), r.error_message) == (
         "UNRELEASED_INSTANCE_ID",
         "Static member A2 with instance id app-0 cannot join the group because the instance id is owned by A member.",
     )
-    assert coord.records_written == written
+    assert coord.runtime.records_written == written
     # The error is fatal to the consumer (as in the Java client): its supervisor starts it again later.
     assert not a2.running and a2.owned_ids == {}
     # Once A has left temporarily, A2 may take over.
@@ -541,7 +541,7 @@ def test_lost_response_with_more_partitions_than_assigned_is_fenced(kit: SimpleN
     cur = coord.state.consumer["g"].current["A"]
     assert (cur.member_epoch, cur.previous_member_epoch) == (3, 2)
     assert kit.member_view(coord, "A").partitions == tuple(foo(0))
-    written = coord.records_written
+    written = coord.runtime.records_written
 
     def fenced(epoch: int, partitions: list[int] | None) -> str | None:
         owned = None if partitions is None else [(topic, partitions)]
@@ -564,7 +564,7 @@ def test_lost_response_with_more_partitions_than_assigned_is_fenced(kit: SimpleN
         "The consumer group member has a greater member epoch (4) than the one known by the group coordinator (3). "
         "The member must abandon all its partitions and rejoin."
     )
-    assert coord.records_written == written
+    assert coord.runtime.records_written == written
     # The previous epoch with what A really owns (or less) is accepted, at the current epoch.
     for owned in ([0], []):
         r = coord.heartbeat(hb("g", "A", 2, topic_partitions=[(topic, owned)]))

@@ -137,7 +137,7 @@ def consumer_ack(coord: Coordinator, member_id: str, epoch: int, owned: dict) ->
 
 
 def records_since(coord: Coordinator, offset: int) -> list[DecodedRecord]:
-    return list(coord.log.read())[offset:]
+    return list(coord.runtime.log.read())[offset:]
 
 
 def converge(coord: Coordinator, classics: list[Classic], consumers: dict[str, ConsumerGroupHeartbeatResponseData],
@@ -162,7 +162,7 @@ def converge(coord: Coordinator, classics: list[Classic], consumers: dict[str, C
 
 def test_first_consumer_member_converts_the_classic_group_as_kafka_does(coord: Coordinator) -> None:
     a, b = classic_group(coord, "pod-a", "pod-b")
-    offset = coord.log.next_offset
+    offset = coord.runtime.log.next_offset
     answer = consumer_join(coord)
     assert answer.error_code == 0 and answer.member_epoch == 2
     assert "g" not in coord.classic.groups and "g" in coord.state.consumer
@@ -269,10 +269,10 @@ def test_a_failing_joining_heartbeat_leaves_the_group_classic_and_writes_nothing
     coord = Coordinator(ids=IdGenerator(5), classic_settings={"group.initial.rebalance.delay.ms": 0}, max_group_size=2)
     coord.create_topic(TOPIC, 6)
     classic_group(coord, "pod-a", "pod-b")
-    offset = coord.log.next_offset
+    offset = coord.runtime.log.next_offset
     answer = consumer_join(coord)
     assert error(answer) == "GROUP_MAX_SIZE_REACHED"
-    assert coord.log.next_offset == offset
+    assert coord.runtime.log.next_offset == offset
     assert coord.classic.groups["g"].state == GroupState.STABLE and "g" not in coord.state.consumer
 
 
@@ -398,7 +398,7 @@ def test_the_last_consumer_member_leaving_converts_the_group_back(coord: Coordin
     epoch = coord.state.consumer["g"].epoch
     targets = {m: sorted(p for t in coord.state.consumer["g"].targets[m].topic_partitions for p in t.partitions)
                for m in (a.member_id, b.member_id)}
-    offset = coord.log.next_offset
+    offset = coord.runtime.log.next_offset
     left = coord.heartbeat(hb("g", "k1", -1))
     assert left.error_code == 0 and left.member_epoch == -1
     group = coord.classic.groups["g"]

@@ -161,7 +161,7 @@ class Scenario(runner.Scenario):
     def fire_timers(self, t: int) -> None:
         """The coordinator's timers due by `t` fire (a step of its own: the invariants are checked after it)."""
         coord = self.coord
-        deadline = coord.timers.next_deadline()
+        deadline = coord.runtime.timers.next_deadline()
         if deadline is None or deadline > t:
             super().fire_timers(t)
             return

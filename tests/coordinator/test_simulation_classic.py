@@ -307,7 +307,7 @@ class Scenario(ProcessScenario):
                 self.stats["static members expired"] += 1
             if iid in group.static and group.state == GROUP_STABLE:
                 old = group.static[iid]
-                takeover = (old, group.generation, group.members[old].assignment, coord.records_written,
+                takeover = (old, group.generation, group.members[old].assignment, coord.runtime.records_written,
                             group.leader == old)
         proc.expect_released = False
         key = self.send_join(proc, req, respond)
@@ -330,8 +330,8 @@ class Scenario(ProcessScenario):
                     f"static rejoin: {self.label(new_id)} holds "
                     f"{self.fmt(assignment_partitions(group.members[new_id].assignment))}, its predecessor held "
                     f"{self.fmt(assignment_partitions(assignment))}")
-        self.expect(self.coord.records_written == written + 1,
-                    f"static rejoin wrote {self.coord.records_written - written} records, not 1")
+        self.expect(self.coord.runtime.records_written == written + 1,
+                    f"static rejoin wrote {self.coord.runtime.records_written - written} records, not 1")
         proc.expect_sync = (generation, assignment)
         if was_leader:  # Java's leader keeps watching metadata from here (v9: skip assignment), or nobody does (v<9)
             self.takeover = (self.clock.now_ms(), proc.version, self.metadata())
@@ -865,7 +865,7 @@ def _drive(coord: Coordinator, clients: list, until: int) -> None:
     """Clients and timers on virtual time until `until`."""
     while True:
         due = [d for c in clients if (d := c.next_due()) is not None]
-        if (timer := coord.timers.next_deadline()) is not None:
+        if (timer := coord.runtime.timers.next_deadline()) is not None:
             due.append(timer)
         if not due or min(due) > until:
             break

@@ -667,7 +667,7 @@ class Scenario(ProcessScenario):
                             or client.owned != mine:
                         problems.append(f"{p.name} {client.state} at gen {client.generation} owns "
                                         f"{self.fmt(client.owned)}")
-                    deadline = self.coord.timers.deadline(session_key(GROUP, mid))
+                    deadline = self.coord.runtime.timers.deadline(session_key(GROUP, mid))
                     if deadline is not None and deadline <= client.next_heartbeat:
                         problems.append(f"{p.name}'s session ends at t={deadline}, before its next heartbeat")
                 owned.extend(client.owned)

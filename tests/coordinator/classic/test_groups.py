@@ -262,7 +262,7 @@ def test_records_are_group_metadata_v3_and_offsets_need_the_generation(coord: Co
 
     a = Client(coord, "a", "pod-a")
     stabilise(coord, [a])
-    data = coord.log.segment_bytes()
+    data = coord.runtime.log.segment_bytes()
     from groupctl.log.decode import decode_record
     from groupctl.log.segment import iter_batches
 

@@ -70,7 +70,7 @@ def test_invalid_requests_get_kafkas_messages(coord: Coordinator, request_: Cons
                                               message: str) -> None:
     r = coord.heartbeat(request_)
     assert (error(r), r.error_message) == ("INVALID_REQUEST", message)
-    assert coord.records_written == 0
+    assert coord.runtime.records_written == 0
 
 
 def test_v0_join_gets_a_generated_member_id_but_v1_must_send_one(coord: Coordinator) -> None:
@@ -284,23 +284,23 @@ def test_invalid_regex_is_rejected_with_the_brokers_message(coord: Coordinator) 
                                          topic_partitions=[]))
     assert error(r) == "INVALID_REGULAR_EXPRESSION"
     assert r.error_message.startswith("SubscribedTopicRegex `(?=x)` is not a valid regular expression: ")
-    assert coord.records_written == 0
+    assert coord.runtime.records_written == 0
 
 
 def test_steady_heartbeat_writes_nothing(coord: Coordinator) -> None:
     a = coord.heartbeat(join("g", "a"))
-    written = coord.records_written
+    written = coord.runtime.records_written
     for _ in range(5):
         r = coord.heartbeat(hb("g", "a", a.member_epoch))
         assert r.error_code == 0 and r.assignment is None
-    assert coord.records_written == written
+    assert coord.runtime.records_written == written
 
 
 def test_records_are_what_dump_reads_and_replay_rebuilds(coord: Coordinator) -> None:
     a = coord.heartbeat(join("g", "a", instance_id="pod-a"))
     coord.heartbeat(join("g", "b"))
     coord.heartbeat(hb("g", "a", a.member_epoch, topic_partitions=owned(a)))
-    data = coord.log.segment_bytes()
+    data = coord.runtime.log.segment_bytes()
     types = [decode_record(batch, r).key.type for batch in iter_batches(data, strict=True) for r in batch.records]
     assert set(types) == {3, 5, 6, 7, 8}
     rebuilt = coord.rebuild()
@@ -341,9 +341,9 @@ def test_assignor_change_is_recorded_and_used_at_the_next_bump_as_kafka_does(coo
     assignor changes as a trigger; real Kafka wins)."""
     a = coord.heartbeat(join("g", "a", ["foo"]))
     epoch = coord.describe("g").group_epoch
-    written = coord.records_written
+    written = coord.runtime.records_written
     coord.heartbeat(hb("g", "a", a.member_epoch, server_assignor="range"))
-    assert coord.records_written == written + 1  # the member record only
+    assert coord.runtime.records_written == written + 1  # the member record only
     assert coord.describe("g").group_epoch == epoch
     assert coord.state.consumer["g"].members["a"].server_assignor == "range"
     coord.heartbeat(join("g", "b", ["foo"]))
