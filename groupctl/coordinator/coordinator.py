@@ -118,10 +118,10 @@ class Coordinator:
         classic_settings): the router adds nothing to them, so they are declared once, there."""
         self.runtime = Runtime(**settings)
         self.classic = ClassicGroups(self.runtime)
-        self.consumer = ConsumerGroups(self.runtime, self.group_exists)
-        self.offsets = Offsets(self.runtime, self.classic)
-        self.migration = Migration(self.runtime, self.classic, self.consumer)
-        self.consumer.downgrade = self.migration.maybe_downgrade
+        self._consumer = ConsumerGroups(self.runtime, self.group_exists)
+        self._offsets = Offsets(self.runtime, self.classic)
+        self._migration = Migration(self.runtime, self.classic, self._consumer)
+        self._consumer.downgrade = self._migration.maybe_downgrade
         self._load()
 
     # -- the parts it was given -------------------------------------------------------------------------
@@ -147,12 +147,9 @@ class Coordinator:
         return dict(self.runtime.classic_settings)
 
     @property
-    def state(self) -> CoordinatorState:
+    def _state(self) -> CoordinatorState:
+        """The replayed state, which the router reads to route a request (it changes only by replay)."""
         return self.runtime.state
-
-    @property
-    def metadata_refresh(self) -> set[str]:
-        return self.runtime.metadata_refresh
 
     # -- what a watcher outside may ask ----------------------------------------------------------------
 
@@ -233,12 +230,12 @@ class Coordinator:
         for group_id, group in rt.state.consumer.items():
             rt.metadata_refresh.add(group_id)
             for member_id in group.member_ids():
-                self.consumer.schedule_session_timeout(group_id, member_id)
+                self._consumer.schedule_session_timeout(group_id, member_id)
                 current = group.current.get(member_id)
                 if current is not None and current.state == MemberState.UNREVOKED_PARTITIONS:
                     meta = group.members.get(member_id)
                     rebalance = meta.rebalance_timeout_ms if meta is not None else -1
-                    self.consumer.schedule_rebalance_timeout(group_id, member_id, current.member_epoch, rebalance)
+                    self._consumer.schedule_rebalance_timeout(group_id, member_id, current.member_epoch, rebalance)
 
     def rebuild(self) -> Coordinator:
         """A new coordinator loaded from this one's log (failover), sharing clock, ids, topics, configs."""
@@ -286,7 +283,7 @@ class Coordinator:
         classic = self.classic.groups.get(group_id)
         if classic is not None:
             return classic.state
-        return GroupState.EMPTY if group_id in self.state.group_ids() else None
+        return GroupState.EMPTY if group_id in self._state.group_ids() else None
 
     def heartbeat(self, request: ConsumerGroupHeartbeatRequestData,
                   caller: Caller = DEFAULT_CALLER) -> ConsumerGroupHeartbeatResponseData:
@@ -297,11 +294,11 @@ class Coordinator:
         live = self.classic.groups.get(gid)
         if (gid not in rt.state.consumer and live is not None and live.state != GroupState.EMPTY
                 and request.member_epoch == JOIN_EPOCH):
-            upgraded = self.migration.upgrade(request, caller)
+            upgraded = self._migration.upgrade(request, caller)
             rt.complete(upgraded)
             return upgraded.response
         other = None if gid in rt.state.consumer else self._other_group(gid)
-        result = consumer_heartbeat(self.consumer, request, caller, other)
+        result = consumer_heartbeat(self._consumer, request, caller, other)
         if other is not None and result.response.error_code == 0 and result.records:
             self.classic.groups.pop(gid, None)
             result.records.insert(0, group_tombstone(gid))
@@ -313,9 +310,9 @@ class Coordinator:
         rebalance completes. A group this request creates gets its first (empty) record; a non-empty
         consumer group takes the member in (online migration), an empty one is replaced."""
         gid = request.group_id
-        consumer = self.state.consumer.get(gid)
+        consumer = self._state.consumer.get(gid)
         if consumer is not None and consumer.member_ids():
-            self.runtime.complete(members_of_consumer.join(self.consumer, request, respond))
+            self.runtime.complete(members_of_consumer.join(self._consumer, request, respond))
             return
         new = consumer is not None or not self.group_exists(gid)
         result = classic_join.join(self.classic, request, respond)
@@ -324,7 +321,7 @@ class Coordinator:
             result.records.append(empty_group_record(group))
         if consumer is not None and group is not None:
             if group.members or group.pending_join:
-                self.metadata_refresh.discard(gid)
+                self.runtime.metadata_refresh.discard(gid)
                 result.records[0:0] = group_tombstones(gid, consumer)
             else:  # the join was refused: the consumer group stays
                 self.classic.groups.pop(gid)
@@ -333,10 +330,10 @@ class Coordinator:
 
     def sync_group(self, request: SyncGroupRequest, respond: SyncCallback) -> None:
         """SyncGroup; `respond` gets the assignment now, or when the leader sends it."""
-        consumer = self.state.consumer.get(request.group_id)
+        consumer = self._state.consumer.get(request.group_id)
         if consumer is not None:
             if consumer.member_ids():
-                self.runtime.complete(members_of_consumer.sync(self.consumer, request, respond))
+                self.runtime.complete(members_of_consumer.sync(self._consumer, request, respond))
             else:
                 respond(SyncGroupResponse(error_code=KAFKA_ERROR_CODES["UNKNOWN_MEMBER_ID"]))
             return
@@ -356,8 +353,8 @@ class Coordinator:
                           instance_id: str | None = None) -> int:
         """Heartbeat (classic protocol): the error code; a classic member of a consumer group is told to rejoin
         while its assignment must change."""
-        if group_id in self.state.consumer:
-            result = members_of_consumer.heartbeat(self.consumer, group_id, generation_id, member_id, instance_id)
+        if group_id in self._state.consumer:
+            result = members_of_consumer.heartbeat(self._consumer, group_id, generation_id, member_id, instance_id)
         else:
             result = classic_members.heartbeat(self.classic, group_id, generation_id, member_id, instance_id)
         self.runtime.complete(result)
@@ -370,8 +367,8 @@ class Coordinator:
         that does not exist answers every member UNKNOWN_MEMBER_ID.
         """
         named = list(identities)
-        if group_id in self.state.consumer:
-            result = self.consumer.admin_leave(group_id, named)
+        if group_id in self._state.consumer:
+            result = self._consumer.admin_leave(group_id, named)
         elif group_id in self.classic.groups:
             result = classic_members.leave(self.classic, group_id, named)
         else:
@@ -383,7 +380,7 @@ class Coordinator:
                        version: int = 9, retention_ms: int = -1, instance_id: str | None = None,
                        ) -> list[CommitPartition]:
         try:
-            result = self.offsets.commit(group_id, member_id, epoch, partitions, version=version,
+            result = self._offsets.commit(group_id, member_id, epoch, partitions, version=version,
                                          retention_ms=retention_ms, instance_id=instance_id)
         except KafkaError:
             self.runtime.run_tasks()
@@ -393,7 +390,7 @@ class Coordinator:
 
     def fetch_offsets(self, group_id: str, topics: list[tuple[str, list[int]]] | None = None,
                       **options: object) -> list[FetchedOffset]:
-        return self.offsets.fetch(group_id, topics, **options)  # type: ignore[arg-type]
+        return self._offsets.fetch(group_id, topics, **options)  # type: ignore[arg-type]
 
     def list_groups(self, request: ListGroupsRequestData) -> ListGroupsResponseData:
         """ListGroups: every group, filtered by the request's states and types (empty: all)."""
@@ -411,8 +408,8 @@ class Coordinator:
         want_states = {s.lower() for s in states} if states else None
         want_types = {t.lower() for t in types} if types else None
         out = []
-        for group_id in sorted(set(self.state.group_ids()) | self.classic.groups.keys()):
-            consumer = self.state.consumer.get(group_id)
+        for group_id in sorted(set(self._state.group_ids()) | self.classic.groups.keys()):
+            consumer = self._state.consumer.get(group_id)
             classic = self.classic.groups.get(group_id)
             if consumer is not None:
                 listing = GroupListing(group_id, "consumer", consumer.state(), "consumer", len(consumer.member_ids()))
@@ -439,10 +436,10 @@ class Coordinator:
         classic = self.classic.groups.get(group_id)
         if classic is not None:
             described = self.classic.describe(classic)
-            described.offsets = committed_offsets(self.state, group_id)
+            described.offsets = committed_offsets(self._state, group_id)
             return described
         try:
-            return describe_replayed(self.state, group_id, topic_names=self.topic_names())
+            return describe_replayed(self._state, group_id, topic_names=self.topic_names())
         except KeyError:
             raise KafkaError("GROUP_ID_NOT_FOUND", f"Group {group_id} not found.") from None
 
@@ -454,7 +451,7 @@ class Coordinator:
     def _described_consumer_group(self, group_id: str) -> DescribedConsumerGroup:
         if group_id == "":
             return DescribedConsumerGroup(error_code=INVALID_GROUP_ID)
-        if group_id in self.state.consumer:
+        if group_id in self._state.consumer:
             return described_consumer_group(self.describe(group_id), self.topics, self.runtime.assignor_names[0])
         message = f"Group {group_id} is not a consumer group." if self.group_exists(group_id) \
             else f"Group {group_id} not found."
@@ -486,7 +483,7 @@ class Coordinator:
         """`validateDeleteGroup`: a consumer group must be Empty, a classic one Empty (Dead: gone)."""
         if not self.group_exists(group_id):
             raise KafkaError("GROUP_ID_NOT_FOUND", f"Group {group_id} not found.")
-        consumer = self.state.consumer.get(group_id)
+        consumer = self._state.consumer.get(group_id)
         if consumer is not None:
             if consumer.state() != GroupState.EMPTY:
                 raise KafkaError("NON_EMPTY_GROUP", "The group is not empty.")
@@ -500,11 +497,11 @@ class Coordinator:
 
     def _offset_tombstones(self, group_id: str) -> list[Record]:
         """`deleteAllOffsets`: committed offsets, then pending transactional ones not also committed."""
-        committed = self.state.offsets.get(group_id, {})
+        committed = self._state.offsets.get(group_id, {})
         out: list[Record] = [offset_tombstone(group_id, topic, partition) for topic, partition in sorted(committed)]
         pending = sorted({
             (topic, partition)
-            for entries in self.state.pending.values()
+            for entries in self._state.pending.values()
             for (gid, topic, partition) in entries
             if gid == group_id and (topic, partition) not in committed
         })
@@ -513,7 +510,7 @@ class Coordinator:
 
     def _group_tombstones(self, group_id: str) -> list[Record]:
         """The group's tombstones as `createGroupTombstoneRecordsAndCancelTimers` writes them."""
-        consumer = self.state.consumer.get(group_id)
+        consumer = self._state.consumer.get(group_id)
         timers = self.runtime.timers
         if consumer is None:
             classic = self.classic.groups.pop(group_id, None)
@@ -525,8 +522,8 @@ class Coordinator:
             return [group_tombstone(group_id)]
         members = consumer.member_ids()
         for member_id in members:
-            self.consumer.cancel_member_timers(group_id, member_id)
-        self.metadata_refresh.discard(group_id)
+            self._consumer.cancel_member_timers(group_id, member_id)
+        self.runtime.metadata_refresh.discard(group_id)
         return group_tombstones(group_id, consumer)
 
     # -- OffsetDelete ------------------------------------------------------------------------------------
@@ -542,8 +539,8 @@ class Coordinator:
         and get a tombstone when a committed or pending transactional offset exists, in one batch.
         """
         self._validate_offset_delete(group_id)
-        committed = self.state.offsets.get(group_id, {})
-        pending = {(t, p) for entries in self.state.pending.values() for (g, t, p) in entries if g == group_id}
+        committed = self._state.offsets.get(group_id, {})
+        pending = {(t, p) for entries in self._state.pending.values() for (g, t, p) in entries if g == group_id}
         results: list[tuple[str, int, KafkaError | None]] = []
         records: list[Record] = []
         for topic, partitions in topics:
@@ -564,7 +561,7 @@ class Coordinator:
         if not self.group_exists(group_id):
             raise KafkaError("GROUP_ID_NOT_FOUND", f"Group {group_id} not found.")
         classic = self.classic.groups.get(group_id)
-        if group_id in self.state.consumer or classic is None:
+        if group_id in self._state.consumer or classic is None:
             return
         if classic.state == GroupState.DEAD:
             raise KafkaError("GROUP_ID_NOT_FOUND", f"Group {group_id} is in dead state.")
@@ -574,8 +571,8 @@ class Coordinator:
     def _subscribed_to(self, group_id: str, topic: str) -> bool:
         """`isSubscribedToTopic`: a consumer group's subscribed names and resolved regexes; a classic
         group's members' consumer-protocol subscriptions (unknown, e.g. unparsable: subscribed)."""
-        if group_id in self.state.consumer:
-            return topic in self.state.subscribed_topic_names(group_id)
+        if group_id in self._state.consumer:
+            return topic in self._state.subscribed_topic_names(group_id)
         classic = self.classic.groups.get(group_id)
         if classic is None or classic.protocol_type != CONSUMER_PROTOCOL_TYPE or not classic.members:
             return False
@@ -603,9 +600,9 @@ class Coordinator:
 
     def _topics_changed(self, names: set[str]) -> None:
         """Kafka's `onNewMetadataImage`: groups using a changed topic recompute their metadata."""
-        for group_id in self.state.consumer:
-            if names & self.state.subscribed_topic_names(group_id):
-                self.metadata_refresh.add(group_id)
+        for group_id in self._state.consumer:
+            if names & self._state.subscribed_topic_names(group_id):
+                self.runtime.metadata_refresh.add(group_id)
 
     def describe_configs(self, group_id: str, names: list[str] | None = None) -> list[ConfigValue]:
         return self.configs.describe(group_id, names)

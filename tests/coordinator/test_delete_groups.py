@@ -80,9 +80,9 @@ def test_an_empty_consumer_group_goes_with_its_offsets(coord: Coordinator) -> No
     ]
     assert not coord.group_exists("cg")
     assert coord.group_listings() == []
-    assert coord.rebuild().state == coord.state
+    assert coord.rebuild().runtime.state == coord.runtime.state
     consumer_member(coord, member="m2")  # the id is free again: a new group at epoch 1
-    assert coord.state.consumer["cg"].epoch == 1
+    assert coord.runtime.state.consumer["cg"].epoch == 1
 
 
 def test_an_emptied_classic_group_and_a_simple_group(coord: Coordinator) -> None:
@@ -102,7 +102,7 @@ def test_an_emptied_classic_group_and_a_simple_group(coord: Coordinator) -> None
     assert coord.group_listings() == []
     assert "classic" not in coord.classic.groups
     assert not any(isinstance(k, tuple) and "classic" in k for k in coord.runtime.timers.live_keys())
-    assert coord.rebuild().state == coord.state
+    assert coord.rebuild().runtime.state == coord.runtime.state
     assert coord.delete_groups(["simple"])[0][1].name == "GROUP_ID_NOT_FOUND"  # type: ignore[union-attr]
 
 

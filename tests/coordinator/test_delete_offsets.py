@@ -56,8 +56,8 @@ def test_a_stable_classic_group_loses_offsets_of_topics_it_does_not_subscribe_to
                                      "subscribed to it.")
     assert tail(coord, before) == [(1, {"group": "app", "topic": "bar", "partition": 0}, True),
                                    (1, {"group": "app", "topic": "bar", "partition": 1}, True)]
-    assert {tp for tp in coord.state.offsets["app"]} == {("foo", 0)}
-    assert coord.rebuild().state == coord.state
+    assert {tp for tp in coord.runtime.state.offsets["app"]} == {("foo", 0)}
+    assert coord.rebuild().runtime.state == coord.runtime.state
 
 
 def test_a_partition_without_an_offset_answers_success_and_writes_nothing(coord: Coordinator) -> None:
@@ -87,16 +87,16 @@ def test_a_consumer_group_keeps_offsets_of_topics_its_regex_resolved(coord: Coor
     assert r.error_code == 0
     coord.advance(10_001)
     coord.heartbeat(hb("cg", "m1", r.member_epoch))
-    assert coord.state.consumer["cg"].regexes["orders.*"].topics == ["orders-eu"]
+    assert coord.runtime.state.consumer["cg"].regexes["orders.*"].topics == ["orders-eu"]
     epoch = coord.describe("cg").members[0].member_epoch
     coord.commit_offsets("cg", "m1", epoch, [CommitPartition("orders-eu", 0, 4), CommitPartition("foo", 1, 5)])
     results = coord.delete_offsets("cg", [("orders-eu", [0]), ("foo", [1])])
     assert outcomes(results) == [("orders-eu", 0, "GROUP_SUBSCRIBED_TO_TOPIC"), ("foo", 1, None)]
-    assert set(coord.state.offsets["cg"]) == {("orders-eu", 0)}
+    assert set(coord.runtime.state.offsets["cg"]) == {("orders-eu", 0)}
     assert coord.heartbeat(hb("cg", "m1", -1)).error_code == 0  # empty now: nothing is subscribed
     assert outcomes(coord.delete_offsets("cg", [("orders-eu", [0])])) == [("orders-eu", 0, None)]
-    assert "cg" not in coord.state.offsets
-    assert coord.rebuild().state == coord.state
+    assert "cg" not in coord.runtime.state.offsets
+    assert coord.rebuild().runtime.state == coord.runtime.state
 
 
 def test_partitions_the_cluster_lacks_are_split_off_first(coord: Coordinator) -> None:
