@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from groupctl.backends.local_classic import is_snapshot, restore_classic, snapshot_classic
+from groupctl.backends.local_classic import is_snapshot
 from groupctl.backends.local_readonly import ReadOnlyDir, ReadOnlySegment
 from groupctl.backends.local_settings import coordinator_settings, group_config_broker, read_settings
 from groupctl.backends.local_shapes import checked, has, is_int, is_list_of, reading
@@ -34,8 +34,8 @@ from groupctl.coordinator.coordinator import Coordinator, known_partitions
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.log import SegmentLog
 from groupctl.coordinator.runtime import TIMER_KINDS
+from groupctl.coordinator.soft_state import SoftState
 from groupctl.coordinator.topics import Topic, TopicImage
-from groupctl.describe import committed_offsets, replayed_mixed
 from groupctl.errors import KAFKA_ERROR_NAMES, GroupctlError, GroupNotFound, KafkaError
 from groupctl.json_files import StateNotWritten, json_bytes, read_json, write_files
 from groupctl.leaving import removal_results
@@ -316,10 +316,10 @@ class LocalBackend:
         #: Where the log ended when this command found it: the point a failed command is cut back to.
         self._log_start = (self.writer.position, self.writer.next_offset)
         classic = load(CLASSIC_FILE, is_snapshot, "classic groups' state")
+        kept = SoftState()
         if classic is not None:
             if classic.get("logEndOffset") == self.writer.next_offset:
-                with reading(d / CLASSIC_FILE):
-                    restore_classic(self.coordinator.classic, classic["groups"])
+                kept.classic_groups = classic["groups"]
             else:
                 self.notices.append(
                     f"{self.directory / CLASSIC_FILE} is older than the log: classic groups were reloaded from their "
@@ -328,10 +328,10 @@ class LocalBackend:
         # Served on the wall clock, the time the DIR lay unused does not count against its members:
         # their deadlines move by it, as a broker restarts session timers when it loads a partition.
         shift = max(0, self.clock.now_ms() - saved) if self.wall_clock else 0
-        timers = self.coordinator.timers
-        saved_timers = load(TIMERS_FILE, _is_timers, "a list of timers") or {}
-        for entry in saved_timers.get("timers", ()):
-            timers.reschedule(tuple(entry[:-1]), int(entry[-1]) + shift)
+        kept.timers = (load(TIMERS_FILE, _is_timers, "a list of timers") or {}).get("timers", [])
+        # timers.json passed its shape check whole; what a restore can still trip over is in the classic groups.
+        with reading(d / CLASSIC_FILE):
+            self.coordinator.restore(kept, timer_shift_ms=shift)
         #: The state as this invocation found it, and its files as DIR holds them (in the form every writer
         #: lays them out): what save() compares.
         self._found = self._state_files()
@@ -369,18 +369,14 @@ class LocalBackend:
         for entry in topics["topics"]:
             ends = self.end_offsets_by_topic.get(entry["name"], [])
             entry["endOffsets"] = (ends + [0] * entry["partitions"])[: entry["partitions"]]
-        timers = self.coordinator.timers
-        kept = sorted(
-            [*key, timers.deadline(key)] for key in timers.live_keys()
-            if isinstance(key, tuple) and key and key[0] in _PERSISTED_TIMERS
-        )
+        kept = self.coordinator.snapshot()
         return {
             self.directory / TOPICS_FILE: json_bytes(topics),
             self.directory / CONFIGS_FILE: json_bytes(self.configs.to_jsonable()),
             self.directory / CLOCK_FILE: json_bytes({"nowMs": self.clock.now_ms()}),
-            self.directory / TIMERS_FILE: json_bytes({"timers": kept}),
+            self.directory / TIMERS_FILE: json_bytes({"timers": kept.timers}),
             self.directory / CLASSIC_FILE: json_bytes({
-                "logEndOffset": self.writer.next_offset, "groups": snapshot_classic(self.coordinator.classic),
+                "logEndOffset": self.writer.next_offset, "groups": kept.classic_groups,
             }),
         }
 
@@ -494,12 +490,7 @@ class LocalBackend:
     ) -> list[GroupListing]:
         """The coordinator's listing, with member counts and, whatever `mixed` says (the state is at
         hand), whether each consumer group holds classic-protocol members."""
-        listings = self.coordinator.group_listings(states=states, types=types)
-        consumer = self.coordinator.state.consumer
-        for listing in listings:
-            state = consumer.get(listing.group_id) if listing.type == "consumer" else None
-            listing.mixed = replayed_mixed(state) if state is not None else False
-        return listings
+        return self.coordinator.group_listings(states=states, types=types, mixed=True)
 
     def describe_groups(self, group_ids: Iterable[str]) -> list[GroupDescription]:
         out = []
@@ -542,7 +533,7 @@ class LocalBackend:
         return self.topics.names()
 
     def committed_offsets(self, group_id: str) -> list[CommittedOffset]:
-        return committed_offsets(self.coordinator.state, group_id)
+        return self.coordinator.committed_offsets(group_id)
 
     # -- local only: the topics `groupctl local topics` makes --------------------------------------
 

@@ -18,8 +18,6 @@ from typing import TYPE_CHECKING, Any
 from groupctl.backends.local_shapes import checked, has, is_hex, is_int, is_list_of, is_text, is_text_or_none, reading
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.offsets import CommitPartition
-from groupctl.coordinator.runtime import classic_heartbeat_key, rebalance_key, session_key
-from groupctl.coordinator.state import assignment_map
 from groupctl.errors import KAFKA_ERROR_NAMES, GroupctlError
 from groupctl.json_files import read_json
 from groupctl.model import GroupState, MemberState, TopicPartition, format_assignment
@@ -287,14 +285,14 @@ class LocalMembers(VirtualTimeDriver):
 
     def group_epoch(self, group: str) -> int | None:
         """The classic generation or the KIP-848 group epoch; None when there is no such group."""
-        classic = self.coord.classic.groups.get(group)
+        classic = self.coord.classic_group(group)
         if classic is not None:
             return classic.generation
-        consumer = self.coord.state.consumer.get(group)
+        consumer = self.coord.consumer_group(group)
         return None if consumer is None else consumer.epoch
 
     def group_type(self, group: str) -> str | None:
-        if group in self.coord.state.consumer:
+        if self.coord.consumer_group(group) is not None:
             return "consumer"
         return "classic" if self.coord.group_exists(group) else None
 
@@ -476,7 +474,7 @@ class LocalMembers(VirtualTimeDriver):
         running = [c for c in self._running_clients() if c.group_id == group]
         if not running:
             return True
-        classic = self.coord.classic.groups.get(group)
+        classic = self.coord.classic_group(group)
         if classic is not None:
             if classic.state != GroupState.STABLE or classic.pending_join:
                 return False
@@ -486,15 +484,16 @@ class LocalMembers(VirtualTimeDriver):
                         or c.generation != classic.generation or c.owned != assignment_partitions(member.assignment):
                     return False
             return True
-        state = self.coord.state.consumer.get(group)
+        state = self.coord.consumer_group(group)
         if state is None or state.epoch != state.assignment_epoch:
             return False
         for c in running:
-            current = state.current.get(c.member_id)
+            held = state.members.get(c.member_id)
+            current = held.current if held is not None else None
             if current is None or current.state != MemberState.STABLE \
                     or current.member_epoch != state.assignment_epoch:
                 return False
-            assigned = assignment_map(current.assigned_partitions)
+            assigned = current.assigned
             if isinstance(c, ClassicClient):
                 # A classic-protocol member of a consumer group (online migration): its generation is its
                 # member epoch, and it owns what it was given once it has synced.
@@ -523,13 +522,9 @@ class LocalMembers(VirtualTimeDriver):
 
     def _take_marks(self) -> dict[str, _Mark]:
         marks = {}
-        for gid, g in self.coord.classic.groups.items():
+        for g in self.coord.group_views():  # a consumer group after a classic one by its id: the consumer one
             members = {m.member_id: m.instance_id for m in g.members.values()}
-            marks[gid] = _Mark("classic", g.state, g.generation, members)
-        for gid, c in self.coord.state.consumer.items():
-            members = {mid: meta.instance_id if (meta := c.members.get(mid)) is not None else None
-                       for mid in c.member_ids()}
-            marks[gid] = _Mark("consumer", c.state(), c.epoch, members)
+            marks[g.group_id] = _Mark(g.type, g.state, g.epoch, members)
         return marks
 
     def _observe_groups(self) -> None:
@@ -580,12 +575,9 @@ class LocalMembers(VirtualTimeDriver):
 
     def _remember(self, marks: dict[str, _Mark]) -> None:
         """The groups as they are now, with their members' timeout deadlines (to tell why one goes)."""
-        timers = self.coord.timers
         self._marks = marks
         self._deadlines = {
-            (gid, mid): (timers.deadline((classic_heartbeat_key if mark.type == "classic" else session_key)(gid, mid)),
-                         timers.deadline(rebalance_key(gid, mid)))
-            for gid, mark in marks.items() for mid in mark.members
+            (gid, mid): self.coord.member_deadlines(gid, mid) for gid, mark in marks.items() for mid in mark.members
         }
 
     def _removal_reason(self, gid: str, mid: str, old: _Mark, new: _Mark) -> str:

@@ -29,11 +29,16 @@ How state changes (the rule the code keeps):
 Layout: `runtime` (clock, timers and their named keys, ids, topics, configs, state, log, tasks, the
 migration policy), `coordinator` (the router), `classic/` and `consumer/` (the protocols),
 `migration` (the conversions between them), `offsets`, `assignors/`,
-`state` (replay plus indexes), `log` (where records go), `clock`, `ids`, `topics`, `configs`.
+`state` (replay plus indexes), `log` (where records go), `clock`, `ids`, `topics`, `configs`,
+`views` (read-only copies of a group for watchers), `soft_state` (what is not in the log, as JSON values).
+
+Code outside this package asks the `Coordinator` (its requests, `classic_group` / `consumer_group`,
+`next_timer_deadline`, `snapshot` / `restore` ...) and never reads `runtime` or the protocol halves;
+tests may, through `coordinator.runtime` (tests/coordinator/test_sealed.py holds the line).
 
 What is not in the log lives beside it. A broker keeps it in memory; the local backend
 (`groupctl.backends.local`) keeps it in DIR's sidecar files, written atomically at the end of
-every invocation:
+every invocation, from the coordinator's `snapshot()` and handed back to `restore()`:
 
 - `__consumer_offsets-0/`: the log itself, one segment in Kafka's format;
 - `topics.json`: topic names, ids, partition counts and log end offsets;
@@ -41,8 +46,8 @@ every invocation:
 - `timers.json`: live timers by key (`runtime.TIMER_KINDS`: session, heartbeat, rebalance, join,
   sync, member-join, member-sync) and deadline, so sessions still expire and rebalances still time
   out between invocations;
-- `classic-groups.json`: classic groups' soft state (`backends.local_classic`), with the log end
-  offset it was taken at; used only while the log still ends there;
+- `classic-groups.json`: classic groups' soft state (`soft_state`; its shape checked by
+  `backends.local_classic`), with the log end offset it was taken at; used only while the log still ends there;
 - `broker-settings.json`: the coordinator's broker settings (`backends.local_settings`: the migration
   policy, group sizes, classic timeouts, and the Kafka release whose records the log gets);
 - `members.json`: the simulated members of `groupctl local member`; `serving.json` and `.lock`:

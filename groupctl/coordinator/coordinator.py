@@ -27,15 +27,14 @@ from groupctl.coordinator.classic import join as classic_join
 from groupctl.coordinator.classic import members as classic_members
 from groupctl.coordinator.classic.messages import SyncGroupResponse
 from groupctl.coordinator.classic.records import empty_group_record, group_tombstone
-from groupctl.coordinator.clock import Clock, ManualClock, Timers
+from groupctl.coordinator.clock import Clock, ManualClock
 from groupctl.coordinator.configs import ConfigValue, GroupConfigs
 from groupctl.coordinator.consumer import JOIN_EPOCH, ConsumerGroups
 from groupctl.coordinator.consumer import classic_requests as members_of_consumer
 from groupctl.coordinator.consumer.heartbeat import heartbeat as consumer_heartbeat
 from groupctl.coordinator.consumer.membership import group_tombstones
 from groupctl.coordinator.described import described_consumer_group
-from groupctl.coordinator.ids import IdGenerator
-from groupctl.coordinator.log import Record, RecordLog
+from groupctl.coordinator.log import Record
 from groupctl.coordinator.migration import Migration
 from groupctl.coordinator.offsets import CommitPartition, FetchedOffset, Offsets, offset_tombstone
 from groupctl.coordinator.runtime import (
@@ -48,14 +47,25 @@ from groupctl.coordinator.runtime import (
     classic_heartbeat_key,
     classic_join_key,
     classic_sync_key,
+    rebalance_key,
+    session_key,
 )
-from groupctl.coordinator.state import CoordinatorState
+from groupctl.coordinator.soft_state import SoftState, classic_snapshot, restore_classic, restore_timers, timer_snapshot
+from groupctl.coordinator.state import CoordinatorState, assignment_map
 from groupctl.coordinator.topics import Topic, TopicImage
-from groupctl.describe import committed_offsets, describe_replayed
+from groupctl.coordinator.views import (
+    ClassicGroupView,
+    ClassicMemberView,
+    ConsumerGroupView,
+    ConsumerMemberView,
+    CurrentAssignment,
+)
+from groupctl.describe import committed_offsets, describe_replayed, replayed_mixed
 from groupctl.errors import KAFKA_ERROR_CODES, DecodeError, KafkaError
 from groupctl.leaving import LeaveAnswer
 from groupctl.model import (
     SUBSCRIBED_MESSAGE,
+    CommittedOffset,
     GroupDescription,
     GroupListing,
     GroupState,
@@ -115,21 +125,20 @@ class Coordinator:
         classic_settings): the router adds nothing to them, so they are declared once, there."""
         self.runtime = Runtime(**settings)
         self.classic = ClassicGroups(self.runtime)
-        self.consumer = ConsumerGroups(self.runtime, self.group_exists)
-        self.offsets = Offsets(self.runtime, self.classic)
-        self.migration = Migration(self.runtime, self.classic, self.consumer)
-        self.consumer.downgrade = self.migration.maybe_downgrade
+        self._consumer = ConsumerGroups(self.runtime, self.group_exists)
+        self._offsets = Offsets(self.runtime, self.classic)
+        self._migration = Migration(self.runtime, self.classic, self._consumer)
+        self._consumer.downgrade = self._migration.maybe_downgrade
         self._load()
 
-    # -- the runtime's parts, as callers name them -----------------------------------------------------
+    # -- the parts it was given -------------------------------------------------------------------------
+    # What a caller injected (or, left out, the defaults the runtime made): the clock it runs on, the topics
+    # image it resolves names against, the group configs, and the classic groups' broker settings. Its
+    # internals (the replayed state, the timers, the log) are the runtime's: read `runtime` only in tests.
 
     @property
     def clock(self) -> Clock:
         return self.runtime.clock
-
-    @property
-    def ids(self) -> IdGenerator:
-        return self.runtime.ids
 
     @property
     def topics(self) -> TopicImage:
@@ -140,36 +149,85 @@ class Coordinator:
         return self.runtime.configs
 
     @property
-    def log(self) -> RecordLog:
-        return self.runtime.log
+    def classic_settings(self) -> dict[str, int]:
+        """`group.min.session.timeout.ms` ... as this coordinator runs with them (a copy)."""
+        return dict(self.runtime.classic_settings)
 
     @property
-    def state(self) -> CoordinatorState:
+    def _state(self) -> CoordinatorState:
+        """The replayed state, which the router reads to route a request (it changes only by replay)."""
         return self.runtime.state
 
-    @property
-    def timers(self) -> Timers:
-        return self.runtime.timers
+    # -- what a watcher outside may ask ----------------------------------------------------------------
 
-    @property
-    def records_written(self) -> int:
-        return self.runtime.records_written
+    def next_timer_deadline(self) -> int | None:
+        """When the earliest pending timer falls due (ms), or None: when a wall-clock driver must wake up."""
+        return self.runtime.timers.next_deadline()
 
-    @property
-    def metadata_refresh(self) -> set[str]:
-        return self.runtime.metadata_refresh
+    def member_deadlines(self, group_id: str, member_id: str) -> tuple[int | None, int | None]:
+        """A member's pending (session, rebalance) deadlines: its heartbeat timer in a classic group, its
+        session in a consumer group, and the time it has to revoke; None for one not running."""
+        timers = self.runtime.timers
+        session = session_key if group_id in self.runtime.state.consumer else classic_heartbeat_key
+        return timers.deadline(session(group_id, member_id)), timers.deadline(rebalance_key(group_id, member_id))
 
-    @property
-    def assignor_names(self) -> list[str]:
-        return self.runtime.assignor_names
+    def committed_offsets(self, group_id: str) -> list[CommittedOffset]:
+        """The group's committed offsets, by topic and partition (none for a group that has none)."""
+        return committed_offsets(self.runtime.state, group_id)
 
-    @property
-    def max_group_size(self) -> int:
-        return self.runtime.max_group_size
+    def classic_group(self, group_id: str) -> ClassicGroupView | None:
+        """A copy of the live classic group `group_id` as it is now; None when there is none."""
+        group = self.classic.groups.get(group_id)
+        if group is None:
+            return None
+        return ClassicGroupView(group_id, group.state, group.generation, frozenset(group.pending_join), {
+            m.member_id: ClassicMemberView(m.member_id, m.instance_id, m.assignment) for m in group.members.values()
+        })
 
-    @property
-    def classic_settings(self) -> dict[str, int]:
-        return self.runtime.classic_settings
+    def consumer_group(self, group_id: str) -> ConsumerGroupView | None:
+        """A copy of the consumer group `group_id` as its records leave it now; None when there is none."""
+        state = self.runtime.state.consumer.get(group_id)
+        if state is None:
+            return None
+        members = {}
+        for member_id in state.member_ids():
+            meta, current = state.members.get(member_id), state.current.get(member_id)
+            members[member_id] = ConsumerMemberView(
+                member_id, meta.instance_id if meta is not None else None,
+                None if current is None else CurrentAssignment(
+                    current.member_epoch, current.state, assignment_map(current.assigned_partitions)),
+            )
+        return ConsumerGroupView(group_id, state.state(), state.epoch, state.assignment_epoch, members)
+
+    def group_views(self) -> list[ClassicGroupView | ConsumerGroupView]:
+        """Every live classic group, then every consumer group, as `classic_group` and `consumer_group` see them."""
+        classic = [self.classic_group(gid) for gid in self.classic.groups]
+        consumer = [self.consumer_group(gid) for gid in self.runtime.state.consumer]
+        return [view for view in (*classic, *consumer) if view is not None]
+
+    def group_broker_settings(self) -> dict[str, object]:
+        """The group coordinator's broker settings under Kafka's names, as this coordinator runs with them."""
+        rt = self.runtime
+        return {
+            "group.consumer.assignors": ",".join(rt.assignor_names),
+            "group.consumer.migration.policy": rt.migration,
+            **rt.classic_settings,
+            **rt.configs.broker,
+        }
+
+    # -- what is not in the log -------------------------------------------------------------------------
+
+    def snapshot(self) -> SoftState:
+        """The classic groups' soft state and the live timers, as plain values a backend can keep as JSON."""
+        return SoftState(classic_snapshot(self.classic), timer_snapshot(self.runtime.timers))
+
+    def restore(self, kept: SoftState, *, timer_shift_ms: int = 0) -> None:
+        """Carry on from a `snapshot` taken when the log ended where it ends now: the classic groups (unless
+        None) replace those loaded from the log, then every timer still live gets its kept deadline, moved by
+        `timer_shift_ms`."""
+        if kept.classic_groups is not None:
+            restore_classic(self.classic, kept.classic_groups)
+        restore_timers(self.runtime.timers, kept.timers, timer_shift_ms)
 
     def _load(self) -> None:
         rt = self.runtime
@@ -179,12 +237,12 @@ class Coordinator:
         for group_id, group in rt.state.consumer.items():
             rt.metadata_refresh.add(group_id)
             for member_id in group.member_ids():
-                self.consumer.schedule_session_timeout(group_id, member_id)
+                self._consumer.schedule_session_timeout(group_id, member_id)
                 current = group.current.get(member_id)
                 if current is not None and current.state == MemberState.UNREVOKED_PARTITIONS:
                     meta = group.members.get(member_id)
                     rebalance = meta.rebalance_timeout_ms if meta is not None else -1
-                    self.consumer.schedule_rebalance_timeout(group_id, member_id, current.member_epoch, rebalance)
+                    self._consumer.schedule_rebalance_timeout(group_id, member_id, current.member_epoch, rebalance)
 
     def rebuild(self) -> Coordinator:
         """A new coordinator loaded from this one's log (failover), sharing clock, ids, topics, configs."""
@@ -206,7 +264,7 @@ class Coordinator:
         if not isinstance(clock, ManualClock):
             raise TypeError("only a manual clock can be advanced; a wall clock fires timers with fire_due()")
         while True:
-            deadline = self.timers.next_deadline()
+            deadline = self.runtime.timers.next_deadline()
             if deadline is None or deadline > now_ms:
                 break
             clock.set(max(deadline, clock.now_ms()))
@@ -232,7 +290,7 @@ class Coordinator:
         classic = self.classic.groups.get(group_id)
         if classic is not None:
             return classic.state
-        return GroupState.EMPTY if group_id in self.state.group_ids() else None
+        return GroupState.EMPTY if group_id in self._state.group_ids() else None
 
     def heartbeat(self, request: ConsumerGroupHeartbeatRequestData,
                   caller: Caller = DEFAULT_CALLER) -> ConsumerGroupHeartbeatResponseData:
@@ -243,11 +301,11 @@ class Coordinator:
         live = self.classic.groups.get(gid)
         if (gid not in rt.state.consumer and live is not None and live.state != GroupState.EMPTY
                 and request.member_epoch == JOIN_EPOCH):
-            upgraded = self.migration.upgrade(request, caller)
+            upgraded = self._migration.upgrade(request, caller)
             rt.complete(upgraded)
             return upgraded.response
         other = None if gid in rt.state.consumer else self._other_group(gid)
-        result = consumer_heartbeat(self.consumer, request, caller, other)
+        result = consumer_heartbeat(self._consumer, request, caller, other)
         if other is not None and result.response.error_code == 0 and result.records:
             self.classic.groups.pop(gid, None)
             result.records.insert(0, group_tombstone(gid))
@@ -259,9 +317,9 @@ class Coordinator:
         rebalance completes. A group this request creates gets its first (empty) record; a non-empty
         consumer group takes the member in (online migration), an empty one is replaced."""
         gid = request.group_id
-        consumer = self.state.consumer.get(gid)
+        consumer = self._state.consumer.get(gid)
         if consumer is not None and consumer.member_ids():
-            self.runtime.complete(members_of_consumer.join(self.consumer, request, respond))
+            self.runtime.complete(members_of_consumer.join(self._consumer, request, respond))
             return
         new = consumer is not None or not self.group_exists(gid)
         result = classic_join.join(self.classic, request, respond)
@@ -270,7 +328,7 @@ class Coordinator:
             result.records.append(empty_group_record(group))
         if consumer is not None and group is not None:
             if group.members or group.pending_join:
-                self.metadata_refresh.discard(gid)
+                self.runtime.metadata_refresh.discard(gid)
                 result.records[0:0] = group_tombstones(gid, consumer)
             else:  # the join was refused: the consumer group stays
                 self.classic.groups.pop(gid)
@@ -279,10 +337,10 @@ class Coordinator:
 
     def sync_group(self, request: SyncGroupRequest, respond: SyncCallback) -> None:
         """SyncGroup; `respond` gets the assignment now, or when the leader sends it."""
-        consumer = self.state.consumer.get(request.group_id)
+        consumer = self._state.consumer.get(request.group_id)
         if consumer is not None:
             if consumer.member_ids():
-                self.runtime.complete(members_of_consumer.sync(self.consumer, request, respond))
+                self.runtime.complete(members_of_consumer.sync(self._consumer, request, respond))
             else:
                 respond(SyncGroupResponse(error_code=KAFKA_ERROR_CODES["UNKNOWN_MEMBER_ID"]))
             return
@@ -302,8 +360,8 @@ class Coordinator:
                           instance_id: str | None = None) -> int:
         """Heartbeat (classic protocol): the error code; a classic member of a consumer group is told to rejoin
         while its assignment must change."""
-        if group_id in self.state.consumer:
-            result = members_of_consumer.heartbeat(self.consumer, group_id, generation_id, member_id, instance_id)
+        if group_id in self._state.consumer:
+            result = members_of_consumer.heartbeat(self._consumer, group_id, generation_id, member_id, instance_id)
         else:
             result = classic_members.heartbeat(self.classic, group_id, generation_id, member_id, instance_id)
         self.runtime.complete(result)
@@ -316,8 +374,8 @@ class Coordinator:
         that does not exist answers every member UNKNOWN_MEMBER_ID.
         """
         named = list(identities)
-        if group_id in self.state.consumer:
-            result = self.consumer.admin_leave(group_id, named)
+        if group_id in self._state.consumer:
+            result = self._consumer.admin_leave(group_id, named)
         elif group_id in self.classic.groups:
             result = classic_members.leave(self.classic, group_id, named)
         else:
@@ -341,7 +399,7 @@ class Coordinator:
                        version: int = 9, retention_ms: int = -1, instance_id: str | None = None,
                        ) -> list[CommitPartition]:
         try:
-            result = self.offsets.commit(group_id, member_id, epoch, partitions, version=version,
+            result = self._offsets.commit(group_id, member_id, epoch, partitions, version=version,
                                          retention_ms=retention_ms, instance_id=instance_id)
         except KafkaError:
             self.runtime.run_tasks()
@@ -351,7 +409,7 @@ class Coordinator:
 
     def fetch_offsets(self, group_id: str, topics: list[tuple[str, list[int]]] | None = None,
                       **options: object) -> list[FetchedOffset]:
-        return self.offsets.fetch(group_id, topics, **options)  # type: ignore[arg-type]
+        return self._offsets.fetch(group_id, topics, **options)  # type: ignore[arg-type]
 
     def list_groups(self, request: ListGroupsRequestData) -> ListGroupsResponseData:
         """ListGroups: every group, filtered by the request's states and types (empty: all)."""
@@ -361,15 +419,16 @@ class Coordinator:
         ])
 
     def group_listings(
-        self, states: Iterable[str] | None = None, types: Iterable[str] | None = None
+        self, states: Iterable[str] | None = None, types: Iterable[str] | None = None, *, mixed: bool = False
     ) -> list[GroupListing]:
         """Every group as `group list` shows it (with member counts), filtered by state and type (both
-        case-insensitive, as the broker)."""
+        case-insensitive, as the broker); with `mixed`, each says whether it is a consumer group holding
+        classic-protocol members."""
         want_states = {s.lower() for s in states} if states else None
         want_types = {t.lower() for t in types} if types else None
         out = []
-        for group_id in sorted(set(self.state.group_ids()) | self.classic.groups.keys()):
-            consumer = self.state.consumer.get(group_id)
+        for group_id in sorted(set(self._state.group_ids()) | self.classic.groups.keys()):
+            consumer = self._state.consumer.get(group_id)
             classic = self.classic.groups.get(group_id)
             if consumer is not None:
                 listing = GroupListing(group_id, "consumer", consumer.state(), "consumer", len(consumer.member_ids()))
@@ -382,6 +441,8 @@ class Coordinator:
                 continue
             if want_types is not None and listing.type not in want_types:
                 continue
+            if mixed:
+                listing.mixed = replayed_mixed(consumer) if consumer is not None else False
             out.append(listing)
         return out
 
@@ -394,10 +455,10 @@ class Coordinator:
         classic = self.classic.groups.get(group_id)
         if classic is not None:
             described = self.classic.describe(classic)
-            described.offsets = committed_offsets(self.state, group_id)
+            described.offsets = committed_offsets(self._state, group_id)
             return described
         try:
-            return describe_replayed(self.state, group_id, topic_names=self.topic_names())
+            return describe_replayed(self._state, group_id, topic_names=self.topic_names())
         except KeyError:
             raise KafkaError("GROUP_ID_NOT_FOUND", f"Group {group_id} not found.") from None
 
@@ -409,8 +470,8 @@ class Coordinator:
     def _described_consumer_group(self, group_id: str) -> DescribedConsumerGroup:
         if group_id == "":
             return DescribedConsumerGroup(error_code=INVALID_GROUP_ID)
-        if group_id in self.state.consumer:
-            return described_consumer_group(self.describe(group_id), self.topics, self.assignor_names[0])
+        if group_id in self._state.consumer:
+            return described_consumer_group(self.describe(group_id), self.topics, self.runtime.assignor_names[0])
         message = f"Group {group_id} is not a consumer group." if self.group_exists(group_id) \
             else f"Group {group_id} not found."
         return DescribedConsumerGroup(error_code=KAFKA_ERROR_CODES["GROUP_ID_NOT_FOUND"], error_message=message,
@@ -441,7 +502,7 @@ class Coordinator:
         """`validateDeleteGroup`: a consumer group must be Empty, a classic one Empty (Dead: gone)."""
         if not self.group_exists(group_id):
             raise KafkaError("GROUP_ID_NOT_FOUND", f"Group {group_id} not found.")
-        consumer = self.state.consumer.get(group_id)
+        consumer = self._state.consumer.get(group_id)
         if consumer is not None:
             if consumer.state() != GroupState.EMPTY:
                 raise KafkaError("NON_EMPTY_GROUP", "The group is not empty.")
@@ -455,11 +516,11 @@ class Coordinator:
 
     def _offset_tombstones(self, group_id: str) -> list[Record]:
         """`deleteAllOffsets`: committed offsets, then pending transactional ones not also committed."""
-        committed = self.state.offsets.get(group_id, {})
+        committed = self._state.offsets.get(group_id, {})
         out: list[Record] = [offset_tombstone(group_id, topic, partition) for topic, partition in sorted(committed)]
         pending = sorted({
             (topic, partition)
-            for entries in self.state.pending.values()
+            for entries in self._state.pending.values()
             for (gid, topic, partition) in entries
             if gid == group_id and (topic, partition) not in committed
         })
@@ -468,8 +529,8 @@ class Coordinator:
 
     def _group_tombstones(self, group_id: str) -> list[Record]:
         """The group's tombstones as `createGroupTombstoneRecordsAndCancelTimers` writes them."""
-        consumer = self.state.consumer.get(group_id)
-        timers = self.timers
+        consumer = self._state.consumer.get(group_id)
+        timers = self.runtime.timers
         if consumer is None:
             classic = self.classic.groups.pop(group_id, None)
             if classic is not None:
@@ -480,8 +541,8 @@ class Coordinator:
             return [group_tombstone(group_id)]
         members = consumer.member_ids()
         for member_id in members:
-            self.consumer.cancel_member_timers(group_id, member_id)
-        self.metadata_refresh.discard(group_id)
+            self._consumer.cancel_member_timers(group_id, member_id)
+        self.runtime.metadata_refresh.discard(group_id)
         return group_tombstones(group_id, consumer)
 
     # -- OffsetDelete ------------------------------------------------------------------------------------
@@ -497,8 +558,8 @@ class Coordinator:
         and get a tombstone when a committed or pending transactional offset exists, in one batch.
         """
         self._validate_offset_delete(group_id)
-        committed = self.state.offsets.get(group_id, {})
-        pending = {(t, p) for entries in self.state.pending.values() for (g, t, p) in entries if g == group_id}
+        committed = self._state.offsets.get(group_id, {})
+        pending = {(t, p) for entries in self._state.pending.values() for (g, t, p) in entries if g == group_id}
         results: list[tuple[str, int, KafkaError | None]] = []
         records: list[Record] = []
         for topic, partitions in topics:
@@ -519,7 +580,7 @@ class Coordinator:
         if not self.group_exists(group_id):
             raise KafkaError("GROUP_ID_NOT_FOUND", f"Group {group_id} not found.")
         classic = self.classic.groups.get(group_id)
-        if group_id in self.state.consumer or classic is None:
+        if group_id in self._state.consumer or classic is None:
             return
         if classic.state == GroupState.DEAD:
             raise KafkaError("GROUP_ID_NOT_FOUND", f"Group {group_id} is in dead state.")
@@ -529,8 +590,8 @@ class Coordinator:
     def _subscribed_to(self, group_id: str, topic: str) -> bool:
         """`isSubscribedToTopic`: a consumer group's subscribed names and resolved regexes; a classic
         group's members' consumer-protocol subscriptions (unknown, e.g. unparsable: subscribed)."""
-        if group_id in self.state.consumer:
-            return topic in self.state.subscribed_topic_names(group_id)
+        if group_id in self._state.consumer:
+            return topic in self._state.subscribed_topic_names(group_id)
         classic = self.classic.groups.get(group_id)
         if classic is None or classic.protocol_type != CONSUMER_PROTOCOL_TYPE or not classic.members:
             return False
@@ -547,7 +608,7 @@ class Coordinator:
     # -- topics and configs -----------------------------------------------------------------------------
 
     def create_topic(self, name: str, partitions: int, topic_id: uuid.UUID | None = None) -> Topic:
-        topic = self.topics.create(name, partitions, topic_id if topic_id is not None else self.ids.uuid())
+        topic = self.topics.create(name, partitions, topic_id if topic_id is not None else self.runtime.ids.uuid())
         self._topics_changed({name})
         return topic
 
@@ -558,9 +619,9 @@ class Coordinator:
 
     def _topics_changed(self, names: set[str]) -> None:
         """Kafka's `onNewMetadataImage`: groups using a changed topic recompute their metadata."""
-        for group_id in self.state.consumer:
-            if names & self.state.subscribed_topic_names(group_id):
-                self.metadata_refresh.add(group_id)
+        for group_id in self._state.consumer:
+            if names & self._state.subscribed_topic_names(group_id):
+                self.runtime.metadata_refresh.add(group_id)
 
     def describe_configs(self, group_id: str, names: list[str] | None = None) -> list[ConfigValue]:
         return self.configs.describe(group_id, names)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from groupctl.backends.local import SERVING_FILE, LocalBackend
 from groupctl.coordinator.coordinator import Coordinator
+from groupctl.coordinator.topics import TopicImage
 from groupctl.json_files import read_json, write_json_atomically
 from groupctl.protocol.primitives import uuid_to_kafka
 from groupctl.server.peer_log import PeerLog
@@ -106,13 +107,18 @@ class Broker:
     def coordinator(self) -> Coordinator:
         return self.backend.coordinator
 
+    @property
+    def topics(self) -> TopicImage:
+        """The topics image the backend loaded from DIR and handed the coordinator (the same object)."""
+        return self.backend.topics
+
     def after_request(self) -> None:
         """Fire the coordinator's due timers (join/sync answers waiting on them go out now)."""
         self.coordinator.fire_due()
         self.dirty = True
 
     def next_deadline_ms(self) -> int | None:
-        return self.coordinator.timers.next_deadline()
+        return self.coordinator.next_timer_deadline()
 
     def save(self) -> None:
         """Persist what is not in a log yet (clock, timers, topics, configs, classic soft state).
@@ -152,7 +158,7 @@ async def run_timers(broker: Broker, stop: asyncio.Event, tick_s: float = 0.05) 
         deadline = broker.next_deadline_ms()
         wait = tick_s
         if deadline is not None:
-            wait = min(tick_s, max(0.0, (deadline - broker.coordinator.clock.now_ms()) / 1000))
+            wait = min(tick_s, max(0.0, (deadline - broker.backend.clock.now_ms()) / 1000))
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), timeout=max(wait, 0.001))
         if broker.dirty and loop.time() - last_save >= 1.0:

@@ -86,7 +86,7 @@ def _invalid_request_entry(wanted: MetadataRequestTopic) -> MetadataResponseTopi
 @handles(3)
 async def metadata(ctx: RequestContext, body: MetadataRequestData) -> MetadataResponseData:
     broker = ctx.broker
-    topics = broker.coordinator.topics
+    topics = broker.topics
     with_operations = body.include_topic_authorized_operations
     requested = body.topics
     if requested is None or (ctx.api_version == 0 and not requested):

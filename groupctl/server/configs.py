@@ -86,7 +86,7 @@ def group_entries(broker: Broker, group_id: str) -> list[Entry]:
     has no such setting."""
     if not group_id:
         raise KafkaError("INVALID_REQUEST", "Group name must not be empty")
-    configs = broker.coordinator.configs
+    configs = broker.backend.configs
     out = []
     for value in broker.coordinator.describe_configs(group_id):
         key = GROUP_CONFIGS[value.name]
@@ -129,10 +129,7 @@ def broker_values(broker: Broker) -> dict[str, object]:
         "max.connections": limits.max_connections,
         "connections.max.idle.ms": int(limits.idle_timeout_s * 1000),
         "group.coordinator.rebalance.protocols": "classic,consumer",
-        "group.consumer.assignors": ",".join(broker.coordinator.assignor_names),
-        "group.consumer.migration.policy": broker.coordinator.runtime.migration,
-        **broker.coordinator.classic_settings,
-        **broker.coordinator.configs.broker,
+        **broker.coordinator.group_broker_settings(),
     }
     if options.sasl_mechanisms:
         values["sasl.enabled.mechanisms"] = ",".join(options.sasl_mechanisms)
@@ -145,7 +142,7 @@ def describe_entries(broker: Broker, resource_type: int, name: str) -> list[Entr
         return group_entries(broker, name)
     if resource_type == TOPIC:
         validate_topic_name(name)
-        if name not in broker.coordinator.topics:
+        if name not in broker.topics:
             raise KafkaError("UNKNOWN_TOPIC_OR_PARTITION", None)
         return topic_entries(read_topic_overrides(broker.directory).get(name, {}))
     if resource_type == BROKER:

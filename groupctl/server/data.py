@@ -55,7 +55,7 @@ def partition_store(broker: Broker) -> PartitionStore:
 
 def resolve_topic(ctx: RequestContext, name: str, topic_id: uuid.UUID, id_version: int) -> tuple[Topic | None, str]:
     """The topic a request entry names (by id from `id_version`), or None and the error to give."""
-    topics = ctx.broker.coordinator.topics
+    topics = ctx.broker.topics
     if ctx.api_version >= id_version:
         return topics.by_id(topic_id), UNKNOWN_TOPIC_ID
     return topics.get(name), UNKNOWN_TOPIC_OR_PARTITION
@@ -204,7 +204,7 @@ def list_offset(log: PartitionLog, timestamp: int) -> tuple[int, int, int]:
 @handles(2)
 async def list_offsets(ctx: RequestContext, body: ListOffsetsRequestData) -> ListOffsetsResponseData:
     store = partition_store(ctx.broker)
-    topics = ctx.broker.coordinator.topics
+    topics = ctx.broker.topics
     responses = []
     for wanted in body.topics:
         topic = topics.get(wanted.name)

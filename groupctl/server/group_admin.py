@@ -106,7 +106,7 @@ async def offset_delete(ctx: RequestContext, body: OffsetDeleteRequestData) -> O
     if group_id == "":
         return OffsetDeleteResponseData(error_code=INVALID_GROUP_ID)
     requested = [(t.name, [p.partition_index for p in t.partitions]) for t in body.topics]
-    asked, unknown = known_partitions(coordinator.topics, requested)
+    asked, unknown = known_partitions(ctx.broker.topics, requested)
     answers: dict[str, list[OffsetDeleteResponsePartition]] = {}
     for name, p in unknown:
         answers.setdefault(name, []).append(

@@ -92,7 +92,7 @@ def plan_topic(broker: Broker, topic: CreatableTopic) -> TopicPlan:
     """Kafka's checks for one new topic, in its order; raises the KafkaError the topic is refused with."""
     name = topic.name
     validate_topic_name(name)
-    existing = broker.coordinator.topics
+    existing = broker.topics
     if name in existing:
         raise KafkaError("TOPIC_ALREADY_EXISTS", f"Topic '{name}' already exists.")
     colliding = sorted(t for t in existing.names() if _normalized(t) == _normalized(name))
@@ -222,7 +222,7 @@ class Growth(NamedTuple):
 def plan_partitions(broker: Broker, request: CreatePartitionsTopic) -> int:
     """Kafka's checks for growing one topic; returns how many partitions it would add."""
     name, count = request.name, request.count
-    topic = broker.coordinator.topics.get(name)
+    topic = broker.topics.get(name)
     if topic is None:
         raise KafkaError("UNKNOWN_TOPIC_OR_PARTITION", None)
     if count == topic.partitions:

@@ -48,7 +48,7 @@ class VirtualTimeDriver:
         """One step: to the next step boundary at which anything is due (never past `deadline`)."""
         now = self.now
         due = [d for c in self.active_clients() if (d := c.next_due()) is not None]
-        timer = self.coord.timers.next_deadline()
+        timer = self.coord.next_timer_deadline()
         if timer is not None:
             due.append(timer)
         if not due:

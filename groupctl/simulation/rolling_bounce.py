@@ -15,13 +15,13 @@ migration); the run also says when the group changed type.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from groupctl.coordinator.clock import ManualClock
 from groupctl.coordinator.configs import GroupConfigs
 from groupctl.coordinator.coordinator import CLASSIC_DEFAULTS, Coordinator
 from groupctl.coordinator.ids import IdGenerator
-from groupctl.coordinator.state import assignment_map
 from groupctl.errors import KafkaError
 from groupctl.model import GroupState, TopicPartition
 from groupctl.simulation.clients import (
@@ -258,16 +258,16 @@ class RollingBounce(VirtualTimeDriver):
 
     def group_type(self) -> str | None:
         """"consumer", "classic", or None before any member joined."""
-        if GROUP_ID in self.coord.state.consumer:
+        if self.coord.consumer_group(GROUP_ID) is not None:
             return "consumer"
-        return "classic" if GROUP_ID in self.coord.classic.groups else None
+        return "classic" if self.coord.classic_group(GROUP_ID) is not None else None
 
     def epoch(self) -> int:
         """The classic generation or the KIP-848 group epoch, whichever type the group has now."""
-        state = self.coord.state.consumer.get(GROUP_ID)
+        state = self.coord.consumer_group(GROUP_ID)
         if state is not None:
             return state.epoch
-        group = self.coord.classic.groups.get(GROUP_ID)
+        group = self.coord.classic_group(GROUP_ID)
         return group.generation if group is not None else 0
 
     def note_group(self) -> None:
@@ -285,15 +285,16 @@ class RollingBounce(VirtualTimeDriver):
     def converged(self) -> bool:
         """Stable, every running client a member of the current generation/epoch, owning what the coordinator says."""
         running = [c for c in self.clients if c.running]
-        state = self.coord.state.consumer.get(GROUP_ID)
+        state = self.coord.consumer_group(GROUP_ID)
         if state is not None:
-            if state.state() != GroupState.STABLE or len(state.member_ids()) != len(running):
+            if state.state != GroupState.STABLE or len(state.members) != len(running):
                 return False
             for c in running:
-                current = state.current.get(c.member_id)
+                held = state.members.get(c.member_id)
+                current = held.current if held is not None else None
                 if current is None:
                     return False
-                assigned = assignment_map(current.assigned_partitions)
+                assigned = current.assigned
                 if isinstance(c, ConsumerClient):
                     if c.epoch != current.member_epoch or c.owned_ids != assigned:
                         return False
@@ -303,7 +304,7 @@ class RollingBounce(VirtualTimeDriver):
                 ):
                     return False
             return True
-        group = self.coord.classic.groups.get(GROUP_ID)
+        group = self.coord.classic_group(GROUP_ID)
         if group is None or group.state != GroupState.STABLE or group.pending_join:
             return False
         if len(group.members) != len(running):
@@ -317,7 +318,7 @@ class RollingBounce(VirtualTimeDriver):
                 return False
         return True
 
-    def names(self, assignment: dict) -> frozenset[tuple[str, int]]:
+    def names(self, assignment: Mapping) -> frozenset[tuple[str, int]]:
         by_id = {t.topic_id: t.name for t in self.coord.topics}
         return frozenset((by_id[t], p) for t, ps in assignment.items() for p in ps)
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import json
 
-from groupctl.backends.local_classic import restore_classic, snapshot_classic
 from groupctl.coordinator.classic import JoinGroupRequest, JoinGroupResponse
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.runtime import classic_heartbeat_key, classic_join_key
+from groupctl.coordinator.soft_state import SoftState
 from groupctl.model import GroupState
 
 
@@ -22,18 +22,18 @@ def test_a_rebalance_in_flight_round_trips_through_json() -> None:
     assert answers == []
     group = coord.classic.groups["g"]
     assert group.state == GroupState.PREPARING_REBALANCE
-    saved = json.loads(json.dumps(snapshot_classic(coord.classic)))
+    saved = json.loads(json.dumps(coord.snapshot().classic_groups))
     assert saved[0]["state"] == "PreparingRebalance"
 
     reopened = coord.rebuild()
     assert reopened.classic.groups["g"].state == GroupState.EMPTY  # the log alone: the last record
-    restore_classic(reopened.classic, saved)
+    reopened.restore(SoftState(classic_groups=saved))
     restored = reopened.classic.groups["g"]
     assert restored.state is GroupState.PREPARING_REBALANCE and restored.previous_state is GroupState.EMPTY
     assert list(restored.members) == list(group.members)
     assert restored.static == group.static
     member = restored.members[group.leader]  # type: ignore[index]
     assert member.protocols == [("range", b"\x01")] and member.awaiting_join is not None
-    assert classic_join_key("g") in reopened.timers
-    assert classic_heartbeat_key("g", member.member_id) in reopened.timers
-    assert snapshot_classic(reopened.classic) == saved
+    assert classic_join_key("g") in reopened.runtime.timers
+    assert classic_heartbeat_key("g", member.member_id) in reopened.runtime.timers
+    assert reopened.snapshot().classic_groups == saved

@@ -110,7 +110,7 @@ def _consistent(directory: Path) -> None:
         known = {v.member_id for v in members.views() if v.member_id}
         coordinator = backend.coordinator
         held = {m for g in coordinator.classic.groups.values() for m in g.members}
-        held |= {m for c in coordinator.state.consumer.values() for m in c.member_ids()}
+        held |= {m for c in coordinator.runtime.state.consumer.values() for m in c.member_ids()}
         assert held <= known, f"ghost members: {sorted(held - known)}"
 
 

@@ -196,7 +196,7 @@ def test_a_mixed_group_migrates_settles_and_survives_invocations(lab: Path) -> N
         every = [TopicPartition("orders", p) for p in range(6)]
         assert sorted(tp for v in m.views("app") for tp in v.assignment) == every
         assert {v.name: v.epoch for v in m.views("app")} == {
-            name: m.coord.state.consumer["app"].current[m.view(name).member_id].member_epoch
+            name: m.coord.runtime.state.consumer["app"].current[m.view(name).member_id].member_epoch
             for name in ("c0", "c1", "k0")}
         down = m.leave("k0")
         assert down.settled and (down.type_before, down.type_after) == ("consumer", "classic")

@@ -113,7 +113,7 @@ def test_the_kafka_version_decides_the_records_the_dirs_log_gets(tmp_path: Path)
         coordinator.heartbeat(hb("g", "m", 0, rebalance_timeout_ms=1000,
                                                subscribed_topic_names=["orders"], topic_partitions=[]))
         coordinator.commit_offsets("simple", "", -1, [CommitPartition("orders", 0, 5)])
-        written = list(coordinator.log.read())
+        written = list(coordinator.runtime.log.read())
     assert 4 in [r.key.type for r in written]
     assert [r.value.version for r in written if r.key.type == 1] == [3]
     with LocalBackend(lab, broker_settings={"kafka.version": "4.1"}) as backend:

@@ -55,7 +55,7 @@ def expect(epoch: int, partitions: Iterable[str] = (), *, pending: Iterable[str]
 
 
 def member_view(coord: Coordinator, member_id: str, group_id: str = GROUP) -> MemberView:
-    group = coord.state.consumer[group_id]
+    group = coord.runtime.state.consumer[group_id]
     cur = group.current[member_id]
     assigned = assignment_map(cur.assigned_partitions)
     target = group.targets_map(member_id)
@@ -68,7 +68,7 @@ def member_view(coord: Coordinator, member_id: str, group_id: str = GROUP) -> Me
 
 
 def targets(coord: Coordinator, group_id: str = GROUP) -> dict[str, list[str]]:
-    group = coord.state.consumer[group_id]
+    group = coord.runtime.state.consumer[group_id]
     return {m: names(coord, group.targets_map(m)) for m in sorted(group.targets)}
 
 
@@ -80,7 +80,7 @@ def assert_group(coord: Coordinator, *, epoch: int, target_epoch: int, target: M
     `labels` maps member ids to the names used in the expectations (A, B, ...) for readable failures.
     """
     labels = labels or {}
-    group = coord.state.consumer[group_id]
+    group = coord.runtime.state.consumer[group_id]
     label = {mid: labels.get(mid, mid) for mid in group.member_ids()}
     actual = {
         "group epoch": group.epoch,

@@ -96,10 +96,10 @@ def pad_epochs(coord: Coordinator, clients: list, until: int) -> None:
     the group epoch and recomputes the same target; every member then advances to the new epoch.
     """
     toggler = clients[0]
-    while coord.state.consumer["g"].epoch < until:
+    while coord.runtime.state.consumer["g"].epoch < until:
         toggler.topics = ["foo"] if "pad" in toggler.topics else ["foo", "pad"]
         settle(coord, clients)
-    assert coord.state.consumer["g"].epoch == until
+    assert coord.runtime.state.consumer["g"].epoch == until
 
 
 def named_clients(coord: Coordinator, *ids: str) -> list[ConsumerClient]:
@@ -114,7 +114,7 @@ def test_basic(kit: SimpleNamespace) -> None:
     coord = new_coordinator(3)
     E = kit.expect
     # The empty group (epoch 0) does not exist until a member joins.
-    assert "g" not in coord.state.consumer
+    assert "g" not in coord.runtime.state.consumer
 
     a, b, c = named_clients(coord, "A", "B", "C")
     # A joins: epoch 1, target epoch 1 with every partition; A has nothing to revoke and moves to epoch 1 in
@@ -180,7 +180,7 @@ def test_basic(kit: SimpleNamespace) -> None:
                      members={"A": E(3, foo(0)), "B": E(3, foo(2)), "C": E(3, foo(1))})
     # All the members have eventually advanced to the group epoch (3).
     assert coord.describe("g").state == "Stable"
-    assert coord.rebuild().state == coord.state
+    assert coord.rebuild().runtime.state == coord.runtime.state
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -194,7 +194,7 @@ def test_basic_with_coordinator_generated_member_ids(kit: SimpleNamespace, seed:
     assert (a.epoch, kit.names(coord, a.owned_ids)) == (1, foo(0, 1, 2))
 
     heartbeat(b)
-    group = coord.state.consumer["g"]
+    group = coord.runtime.state.consumer["g"]
     assert (group.epoch, group.assignment_epoch) == (2, 2)
     ta, tb = kit.targets(coord)[a.member_id], kit.targets(coord)[b.member_id]
     assert sorted([len(ta), len(tb)]) == [1, 2] and set(ta) <= set(foo(0, 1, 2)) and not set(ta) & set(tb)
@@ -203,7 +203,7 @@ def test_basic_with_coordinator_generated_member_ids(kit: SimpleNamespace, seed:
     assert (kit.names(coord, a.owned_ids), kit.names(coord, b.owned_ids)) == (ta, tb)
 
     heartbeat(c)
-    group = coord.state.consumer["g"]
+    group = coord.runtime.state.consumer["g"]
     assert (group.epoch, group.assignment_epoch) == (3, 3)
     t3 = kit.targets(coord)
     assert sorted(len(ps) for ps in t3.values()) == [1, 1, 1]
@@ -281,7 +281,7 @@ def incremental_revocation(kit: SimpleNamespace) -> tuple[Coordinator, list]:
 
 def test_incremental_revocation_and_assignment(kit: SimpleNamespace) -> None:
     coord, _ = incremental_revocation(kit)
-    assert coord.rebuild().state == coord.state
+    assert coord.rebuild().runtime.state == coord.runtime.state
 
 
 # -- Member Failure -------------------------------------------------------------------------------------------
@@ -297,7 +297,7 @@ def test_member_failure(kit: SimpleNamespace) -> None:
     heartbeat(b)
     heartbeat(c)
     coord.advance_to(start + SESSION_TIMEOUT_MS - 1)
-    assert "A" in coord.state.consumer["g"].members
+    assert "A" in coord.runtime.state.consumer["g"].members
     # The session timeout expires: A is removed (its target with it) and the group epoch bumped.
     coord.advance(1)
     kit.assert_group(coord, epoch=23, target_epoch=22, target={"B": foo(3, 4), "C": foo(2, 5)},
@@ -317,7 +317,7 @@ def test_member_failure(kit: SimpleNamespace) -> None:
     kit.assert_group(coord, epoch=23, target_epoch=23, target=target23,
                      members={"B": E(23, foo(0, 3, 4)), "C": E(23, foo(1, 2, 5))})
     assert coord.describe("g").state == "Stable"
-    assert coord.rebuild().state == coord.state
+    assert coord.rebuild().runtime.state == coord.runtime.state
 
     # A, not knowing it was removed, heartbeats again: UNKNOWN_MEMBER_ID; it abandons foo-0 and foo-1.
     r = send(a)
@@ -341,7 +341,7 @@ def test_partition_added(kit: SimpleNamespace) -> None:
     # foo-1 is created. Like Kafka, the coordinator notices the new metadata when the group is next used:
     # the group epoch moves on the next heartbeat, which also computes the new target.
     coord.add_partitions("foo", 2)
-    assert coord.state.consumer["g"].epoch == 22
+    assert coord.runtime.state.consumer["g"].epoch == 22
 
     # A heartbeats: epoch 23, target A [foo-0], B [foo-1]; A keeps foo-0 and moves to epoch 23.
     target23 = {"A": foo(0), "B": foo(1)}
@@ -355,7 +355,7 @@ def test_partition_added(kit: SimpleNamespace) -> None:
     kit.assert_group(coord, epoch=23, target_epoch=23, target=target23,
                      members={"A": E(23, foo(0)), "B": E(23, foo(1))})
     assert coord.describe("g").state == "Stable"
-    assert coord.rebuild().state == coord.state
+    assert coord.rebuild().runtime.state == coord.runtime.state
 
 
 # -- static members -------------------------------------------------------------------------------------------
@@ -375,7 +375,7 @@ def static_group(kit: SimpleNamespace, partitions: int = 6):
 def test_static_member_bounce_gets_its_partitions_back_without_epoch_bump(kit: SimpleNamespace) -> None:
     coord, a, b = static_group(kit)
     E = kit.expect
-    group = coord.state.consumer["g"]
+    group = coord.runtime.state.consumer["g"]
     epoch = group.epoch
     before = {"A": E(epoch, foo(0, 1, 2)), "B": E(epoch, foo(3, 4, 5))}
     kit.assert_group(coord, epoch=epoch, target_epoch=epoch, target={"A": foo(0, 1, 2), "B": foo(3, 4, 5)},
@@ -389,7 +389,7 @@ def test_static_member_bounce_gets_its_partitions_back_without_epoch_bump(kit: S
                      members={"A": E(-2, foo(0, 1, 2)), "B": E(epoch, foo(3, 4, 5))})
     coord.advance(20_000)
     assert assigned(heartbeat(b)) is None
-    start = len(list(coord.log.read()))
+    start = len(list(coord.runtime.log.read()))
 
     # Its new incarnation (a new member id, the same instance id) joins with epoch 0 within the session
     # timeout (A last heartbeat at 0): it replaces A, gets A's partitions back at the group's epoch, and the
@@ -400,47 +400,48 @@ def test_static_member_bounce_gets_its_partitions_back_without_epoch_bump(kit: S
     assert (r.member_id, r.member_epoch, kit.names(coord, assigned(r))) == ("A2", epoch, foo(0, 1, 2))
     kit.assert_group(coord, epoch=epoch, target_epoch=epoch, target={"A2": foo(0, 1, 2), "B": foo(3, 4, 5)},
                      members={"A2": E(epoch, foo(0, 1, 2)), "B": E(epoch, foo(3, 4, 5))})
-    assert coord.state.indexes["g"].static == {"app-0": "A2"}
+    assert coord.runtime.state.indexes["g"].static == {"app-0": "A2"}
     # Only the replacement was written, as Kafka writes it: A's tombstones (current assignment, target,
     # metadata), A2 taking over A's metadata, target and assignment, then A2's reconciled assignment. No group
     # epoch record, nothing about B.
-    written = [(r.key.type, r.key.data["memberId"], r.value is None) for r in list(coord.log.read())[start:]]
+    written = [(r.key.type, r.key.data["memberId"], r.value is None) for r in list(coord.runtime.log.read())[start:]]
     assert written == [(8, "A", True), (7, "A", True), (5, "A", True), (5, "A2", False), (7, "A2", False),
                        (8, "A2", False), (8, "A2", False)]
     described = {m.member_id: m for m in coord.describe("g").members}
     assert described["A2"].instance_id == "app-0" and "A" not in described
     assert coord.describe("g").state == "Stable"
-    assert coord.rebuild().state == coord.state
+    assert coord.rebuild().runtime.state == coord.runtime.state
 
     # A's old session timer fires harmlessly; A2's own session keeps it in the group.
     coord.advance(10_000)
     heartbeat(a2)
     heartbeat(b)
-    assert coord.state.consumer["g"].epoch == epoch and set(coord.state.consumer["g"].members) == {"A2", "B"}
+    group = coord.runtime.state.consumer["g"]
+    assert group.epoch == epoch and set(group.members) == {"A2", "B"}
 
 
 def test_unreleased_instance_id_while_the_old_member_is_still_there(kit: SimpleNamespace) -> None:
     coord, a, _b = static_group(kit)
-    written = coord.records_written
+    written = coord.runtime.records_written
     a2 = consumer(coord, "A2", instance_id="app-0")
     r = send(a2)
     assert (error(r), r.error_message) == (
         "UNRELEASED_INSTANCE_ID",
         "Static member A2 with instance id app-0 cannot join the group because the instance id is owned by A member.",
     )
-    assert coord.records_written == written
+    assert coord.runtime.records_written == written
     # The error is fatal to the consumer (as in the Java client): its supervisor starts it again later.
     assert not a2.running and a2.owned_ids == {}
     # Once A has left temporarily, A2 may take over.
     a.leave(STATIC_LEAVE_EPOCH)
     a2.start()
-    assert heartbeat(a2).member_epoch == coord.state.consumer["g"].epoch
+    assert heartbeat(a2).member_epoch == coord.runtime.state.consumer["g"].epoch
 
 
 def test_static_member_that_does_not_come_back_is_evicted_at_its_session_timeout(kit: SimpleNamespace) -> None:
     coord, a, b = static_group(kit)
     E = kit.expect
-    epoch = coord.state.consumer["g"].epoch
+    epoch = coord.runtime.state.consumer["g"].epoch
     last_heartbeat = coord.clock.now_ms()
     coord.advance(1_000)
     a.leave(STATIC_LEAVE_EPOCH)
@@ -452,7 +453,7 @@ def test_static_member_that_does_not_come_back_is_evicted_at_its_session_timeout
     coord.advance(1)
     kit.assert_group(coord, epoch=epoch + 1, target_epoch=epoch, target={"B": foo(3, 4, 5)},
                      members={"B": E(epoch, foo(3, 4, 5))})
-    assert coord.state.indexes["g"].static == {}
+    assert coord.runtime.state.indexes["g"].static == {}
     r = heartbeat(b)
     assert (r.member_epoch, kit.names(coord, assigned(r))) == (epoch + 1, foo(0, 1, 2, 3, 4, 5))
     # The instance id is free: a new incarnation joins as a new member (a rebalance, no partitions kept).
@@ -486,7 +487,7 @@ def test_rebalance_timeout_fences_a_member_that_does_not_revoke(kit: SimpleNames
         heartbeat(a)
         heartbeat(b)
     coord.advance_to(start + 10_000 - 1)
-    assert "A" in coord.state.consumer["g"].members
+    assert "A" in coord.runtime.state.consumer["g"].members
     coord.advance(1)
     kit.assert_group(coord, epoch=3, target_epoch=2, target={"B": foo(2, 3)}, members={"B": E(2, pending=foo(2, 3))})
     r = heartbeat(b)
@@ -508,7 +509,7 @@ def test_revocation_within_the_rebalance_timeout_cancels_it(kit: SimpleNamespace
     assert heartbeat(a).member_epoch == 2
     heartbeat(b)
     coord.advance(5_000)
-    assert set(coord.state.consumer["g"].members) == {"A", "B"}
+    assert set(coord.runtime.state.consumer["g"].members) == {"A", "B"}
     assert coord.describe("g").state == "Stable"
 
 
@@ -538,10 +539,10 @@ def test_lost_response_with_more_partitions_than_assigned_is_fenced(kit: SimpleN
     settle(coord, [a, b])
     pad_epochs(coord, [a, b], 3)
     topic = coord.topics.get("foo").topic_id
-    cur = coord.state.consumer["g"].current["A"]
+    cur = coord.runtime.state.consumer["g"].current["A"]
     assert (cur.member_epoch, cur.previous_member_epoch) == (3, 2)
     assert kit.member_view(coord, "A").partitions == tuple(foo(0))
-    written = coord.records_written
+    written = coord.runtime.records_written
 
     def fenced(epoch: int, partitions: list[int] | None) -> str | None:
         owned = None if partitions is None else [(topic, partitions)]
@@ -564,7 +565,7 @@ def test_lost_response_with_more_partitions_than_assigned_is_fenced(kit: SimpleN
         "The consumer group member has a greater member epoch (4) than the one known by the group coordinator (3). "
         "The member must abandon all its partitions and rejoin."
     )
-    assert coord.records_written == written
+    assert coord.runtime.records_written == written
     # The previous epoch with what A really owns (or less) is accepted, at the current epoch.
     for owned in ([0], []):
         r = coord.heartbeat(hb("g", "A", 2, topic_partitions=[(topic, owned)]))
@@ -614,7 +615,7 @@ def test_changing_regex_tombstones_the_old_one_and_resolves_the_new_one(kit: Sim
     a = consumer(coord, "A", (), regex="foo")
     heartbeat(a)
     settle(coord, [a])
-    group = coord.state.consumer["g"]
+    group = coord.runtime.state.consumer["g"]
     assert sorted(group.regexes) == ["foo"] and kit.names(coord, a.owned_ids) == ["foo-0", "foo-1"]
 
     coord.advance(5_000)
@@ -623,7 +624,7 @@ def test_changing_regex_tombstones_the_old_one_and_resolves_the_new_one(kit: Sim
     for _ in range(6):  # 30 s of heartbeats
         coord.advance(5_000)
         heartbeat(a)
-    group = coord.state.consumer["g"]
+    group = coord.runtime.state.consumer["g"]
     assert "foo" not in group.regexes  # Kafka writes a type-16 tombstone for it
     assert (bar := group.regexes.get("bar")) is not None and bar.topics == ["bar"]
     assert kit.names(coord, a.owned_ids) == ["bar-0", "bar-1"]

@@ -75,6 +75,6 @@ def test_session_timeout_config_drives_eviction() -> None:
     coord.heartbeat(hb("g", "a", 0, rebalance_timeout_ms=1, subscribed_topic_names=["t"],
                                      topic_partitions=[]))
     coord.advance(49_999)
-    assert "a" in coord.state.consumer["g"].members
+    assert "a" in coord.runtime.state.consumer["g"].members
     coord.advance(1)
-    assert "a" not in coord.state.consumer["g"].members
+    assert "a" not in coord.runtime.state.consumer["g"].members

@@ -27,8 +27,8 @@ def coord() -> Coordinator:
 
 def tail(coord: Coordinator, since: int) -> list[tuple[int, dict, bool]]:
     """The records appended after offset `since`: (key type, key data, is a tombstone)."""
-    assert isinstance(coord.log, MemoryLog)
-    records: list[DecodedRecord] = list(coord.log.read())[since:]
+    assert isinstance(coord.runtime.log, MemoryLog)
+    records: list[DecodedRecord] = list(coord.runtime.log.read())[since:]
     return [(r.key.type, r.key.data, r.value is None) for r in records]
 
 
@@ -55,21 +55,21 @@ def classic_member(coord: Coordinator, group: str = "classic") -> str:
 def test_missing_and_non_empty_groups_are_refused(coord: Coordinator) -> None:
     consumer_member(coord)
     classic_member(coord)
-    before = coord.log.next_offset  # type: ignore[attr-defined]
+    before = coord.runtime.log.next_offset  # type: ignore[attr-defined]
     results = coord.delete_groups(["nope", "cg", "classic"])
     assert [(g, e.name if e else None, e.message if e else None) for g, e in results] == [
         ("nope", "GROUP_ID_NOT_FOUND", "Group nope not found."),
         ("cg", "NON_EMPTY_GROUP", "The group is not empty."),
         ("classic", "NON_EMPTY_GROUP", "The group is not empty."),
     ]
-    assert coord.log.next_offset == before  # type: ignore[attr-defined]
+    assert coord.runtime.log.next_offset == before  # type: ignore[attr-defined]
 
 
 def test_an_empty_consumer_group_goes_with_its_offsets(coord: Coordinator) -> None:
     consumer_member(coord)
     coord.commit_offsets("cg", "m1", 1, [CommitPartition("foo", 1, 5), CommitPartition("foo", 0, 7)])
     assert coord.heartbeat(hb("cg", "m1", -1)).error_code == 0
-    before = coord.log.next_offset  # type: ignore[attr-defined]
+    before = coord.runtime.log.next_offset  # type: ignore[attr-defined]
     assert coord.delete_groups(["cg"]) == [("cg", None)]
     assert tail(coord, before) == [
         (1, {"group": "cg", "topic": "foo", "partition": 0}, True),
@@ -80,9 +80,9 @@ def test_an_empty_consumer_group_goes_with_its_offsets(coord: Coordinator) -> No
     ]
     assert not coord.group_exists("cg")
     assert coord.group_listings() == []
-    assert coord.rebuild().state == coord.state
+    assert coord.rebuild().runtime.state == coord.runtime.state
     consumer_member(coord, member="m2")  # the id is free again: a new group at epoch 1
-    assert coord.state.consumer["cg"].epoch == 1
+    assert coord.runtime.state.consumer["cg"].epoch == 1
 
 
 def test_an_emptied_classic_group_and_a_simple_group(coord: Coordinator) -> None:
@@ -91,7 +91,7 @@ def test_an_emptied_classic_group_and_a_simple_group(coord: Coordinator) -> None
     answer = coord.leave_group("classic", [MemberIdentity(group_instance_id="pod-0")])
     assert [m.error_code for m in answer.response.members] == [0]
     coord.commit_offsets("simple", "", -1, [CommitPartition("foo", 1, 9)])
-    before = coord.log.next_offset  # type: ignore[attr-defined]
+    before = coord.runtime.log.next_offset  # type: ignore[attr-defined]
     assert coord.delete_groups(["classic", "simple"]) == [("classic", None), ("simple", None)]
     assert tail(coord, before) == [
         (1, {"group": "classic", "topic": "foo", "partition": 0}, True),
@@ -101,8 +101,8 @@ def test_an_emptied_classic_group_and_a_simple_group(coord: Coordinator) -> None
     ]
     assert coord.group_listings() == []
     assert "classic" not in coord.classic.groups
-    assert not any(isinstance(k, tuple) and "classic" in k for k in coord.timers.live_keys())
-    assert coord.rebuild().state == coord.state
+    assert not any(isinstance(k, tuple) and "classic" in k for k in coord.runtime.timers.live_keys())
+    assert coord.rebuild().runtime.state == coord.runtime.state
     assert coord.delete_groups(["simple"])[0][1].name == "GROUP_ID_NOT_FOUND"  # type: ignore[union-attr]
 
 
@@ -143,7 +143,7 @@ def test_a_deleted_classic_group_leaves_the_records_kafka_40_writes(cli, tmp_pat
     assert [m.error_code for m in answer.response.members] == [0]
     assert coord.delete_groups(["oracle-deleted"]) == [("oracle-deleted", None)]
     segment = tmp_path / "00000000000000000000.log"
-    segment.write_bytes(coord.log.segment_bytes())  # type: ignore[attr-defined]
+    segment.write_bytes(coord.runtime.log.segment_bytes())  # type: ignore[attr-defined]
     ours = cli("dump", "decode", str(segment), "--format", "dump-log")
     assert ours.code == 0, ours.err
     assert _last_batch(ours.out) == _last_batch(dumped.read_text())

@@ -23,8 +23,8 @@ def coord() -> Coordinator:
 
 
 def tail(coord: Coordinator, since: int) -> list[tuple[int, dict, bool]]:
-    assert isinstance(coord.log, MemoryLog)
-    return [(r.key.type, r.key.data, r.value is None) for r in list(coord.log.read())[since:]]
+    assert isinstance(coord.runtime.log, MemoryLog)
+    return [(r.key.type, r.key.data, r.value is None) for r in list(coord.runtime.log.read())[since:]]
 
 
 def outcomes(results: list) -> list[tuple[str, int, str | None]]:
@@ -48,7 +48,7 @@ def classic_member(coord: Coordinator, group: str, metadata: bytes, protocol_typ
 
 def test_a_stable_classic_group_loses_offsets_of_topics_it_does_not_subscribe_to(coord: Coordinator) -> None:
     classic_member(coord, "app", encode_subscription({"topics": ["foo"], "userData": None}, 0))
-    before = coord.log.next_offset  # type: ignore[attr-defined]
+    before = coord.runtime.log.next_offset  # type: ignore[attr-defined]
     results = coord.delete_offsets("app", [("foo", [0, 1]), ("bar", [0, 1])])
     assert outcomes(results) == [("foo", 0, "GROUP_SUBSCRIBED_TO_TOPIC"), ("foo", 1, "GROUP_SUBSCRIBED_TO_TOPIC"),
                                  ("bar", 0, None), ("bar", 1, None)]
@@ -56,29 +56,29 @@ def test_a_stable_classic_group_loses_offsets_of_topics_it_does_not_subscribe_to
                                      "subscribed to it.")
     assert tail(coord, before) == [(1, {"group": "app", "topic": "bar", "partition": 0}, True),
                                    (1, {"group": "app", "topic": "bar", "partition": 1}, True)]
-    assert {tp for tp in coord.state.offsets["app"]} == {("foo", 0)}
-    assert coord.rebuild().state == coord.state
+    assert {tp for tp in coord.runtime.state.offsets["app"]} == {("foo", 0)}
+    assert coord.rebuild().runtime.state == coord.runtime.state
 
 
 def test_a_partition_without_an_offset_answers_success_and_writes_nothing(coord: Coordinator) -> None:
     coord.commit_offsets("simple", "", -1, [CommitPartition("foo", 0, 9)])
-    before = coord.log.next_offset  # type: ignore[attr-defined]
+    before = coord.runtime.log.next_offset  # type: ignore[attr-defined]
     assert outcomes(coord.delete_offsets("simple", [("foo", [1])])) == [("foo", 1, None)]
-    assert coord.log.next_offset == before  # type: ignore[attr-defined]
+    assert coord.runtime.log.next_offset == before  # type: ignore[attr-defined]
 
 
 def test_unreadable_subscriptions_count_as_subscribed_and_other_protocols_are_refused(coord: Coordinator) -> None:
     classic_member(coord, "garbled", b"\x00\x00\xff\xff\xff")
     assert outcomes(coord.delete_offsets("garbled", [("bar", [0])])) == [("bar", 0, "GROUP_SUBSCRIBED_TO_TOPIC")]
     classic_member(coord, "connect", b"\x00", protocol_type="connect")
-    before = coord.log.next_offset  # type: ignore[attr-defined]
+    before = coord.runtime.log.next_offset  # type: ignore[attr-defined]
     with pytest.raises(Exception) as refused:
         coord.delete_offsets("connect", [("bar", [0])])
     assert getattr(refused.value, "name", None) == "NON_EMPTY_GROUP"
     with pytest.raises(Exception) as missing:
         coord.delete_offsets("nope", [("bar", [0])])
     assert (missing.value.name, missing.value.message) == ("GROUP_ID_NOT_FOUND", "Group nope not found.")  # type: ignore[attr-defined]
-    assert coord.log.next_offset == before  # type: ignore[attr-defined]
+    assert coord.runtime.log.next_offset == before  # type: ignore[attr-defined]
 
 
 def test_a_consumer_group_keeps_offsets_of_topics_its_regex_resolved(coord: Coordinator) -> None:
@@ -87,16 +87,16 @@ def test_a_consumer_group_keeps_offsets_of_topics_its_regex_resolved(coord: Coor
     assert r.error_code == 0
     coord.advance(10_001)
     coord.heartbeat(hb("cg", "m1", r.member_epoch))
-    assert coord.state.consumer["cg"].regexes["orders.*"].topics == ["orders-eu"]
+    assert coord.runtime.state.consumer["cg"].regexes["orders.*"].topics == ["orders-eu"]
     epoch = coord.describe("cg").members[0].member_epoch
     coord.commit_offsets("cg", "m1", epoch, [CommitPartition("orders-eu", 0, 4), CommitPartition("foo", 1, 5)])
     results = coord.delete_offsets("cg", [("orders-eu", [0]), ("foo", [1])])
     assert outcomes(results) == [("orders-eu", 0, "GROUP_SUBSCRIBED_TO_TOPIC"), ("foo", 1, None)]
-    assert set(coord.state.offsets["cg"]) == {("orders-eu", 0)}
+    assert set(coord.runtime.state.offsets["cg"]) == {("orders-eu", 0)}
     assert coord.heartbeat(hb("cg", "m1", -1)).error_code == 0  # empty now: nothing is subscribed
     assert outcomes(coord.delete_offsets("cg", [("orders-eu", [0])])) == [("orders-eu", 0, None)]
-    assert "cg" not in coord.state.offsets
-    assert coord.rebuild().state == coord.state
+    assert "cg" not in coord.runtime.state.offsets
+    assert coord.rebuild().runtime.state == coord.runtime.state
 
 
 def test_partitions_the_cluster_lacks_are_split_off_first(coord: Coordinator) -> None:

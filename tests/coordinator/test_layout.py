@@ -35,13 +35,13 @@ def join(coord: Coordinator, member: str, topics: list[str] | None = None) -> No
 
 
 def written(coord: Coordinator, since: int = 0) -> list[DecodedRecord]:
-    return list(coord.log.read())[since:]
+    return list(coord.runtime.log.read())[since:]
 
 
 def raw_values(coord: Coordinator, since: int = 0) -> list[tuple[int, bytes | None]]:
     """(record type, value bytes) of what the coordinator wrote, from the log's own bytes."""
     out = []
-    for batch in iter_batches(coord.log.segment_bytes(), path="log", strict=True):
+    for batch in iter_batches(coord.runtime.log.segment_bytes(), path="log", strict=True):
         for record in batch.records:
             out.append((int.from_bytes(record.key[:2], "big"), record.value))
     return out[since:]
@@ -69,13 +69,13 @@ def test_kafka_40_writes_partition_metadata_then_the_epoch_alone() -> None:
                                               "numPartitions": 4, "partitionMetadata": []}]
     sizes = {t: len(v) for t, v in raw_values(coord) if t in (3, 4)}
     assert sizes == {3: 7, 4: 34}  # the valueSize the 4.0.0 broker's records have (partition 36)
-    before = coord.log.next_offset
+    before = coord.runtime.log.next_offset
     join(coord, "b")  # same topics: a new epoch, no new partition metadata
     assert [r.key.type for r in written(coord, before)].count(4) == 0
     coord.add_partitions("oc-k848", 6)
-    coord.heartbeat(hb("g", "a", coord.state.consumer["g"].current["a"].member_epoch))
+    coord.heartbeat(hb("g", "a", coord.runtime.state.consumer["g"].current["a"].member_epoch))
     assert [r.key.type for r in written(coord, before)].count(4) == 1
-    assert coord.rebuild().state == coord.state
+    assert coord.rebuild().runtime.state == coord.runtime.state
 
 
 def test_kafka_40_type_4_and_3_values_are_the_brokers_bytes() -> None:
@@ -118,24 +118,24 @@ def test_a_log_written_by_one_layout_carries_on_under_the_other(first: str, then
     where 4.0 stored none, tombstoning 4.0's type 4; 4.0 finding no type 4); then all is steady."""
     coord = coordinator(first)
     join(coord, "a")
-    epoch = coord.state.consumer["g"].current["a"].member_epoch
+    epoch = coord.runtime.state.consumer["g"].current["a"].member_epoch
     owned = [(uuid_from_kafka(OC_K848[1]), [0, 1, 2, 3])]
     coord.heartbeat(hb("g", "a", epoch, topic_partitions=owned))
-    moved = Coordinator(ids=IdGenerator(4), topics=coord.topics, log=coord.log, kafka=then)
-    before = moved.log.next_offset
+    moved = Coordinator(ids=IdGenerator(4), topics=coord.topics, log=coord.runtime.log, kafka=then)
+    before = moved.runtime.log.next_offset
     answer = moved.heartbeat(hb("g", "a", epoch, topic_partitions=owned))
     kinds = [(r.key.type, r.value is None) for r in written(moved, before)]
-    assert moved.state.consumer["g"].epoch == epoch + 1
+    assert moved.runtime.state.consumer["g"].epoch == epoch + 1
     if then == "4.1":
-        assert (4, True) in kinds and moved.state.consumer["g"].partition_metadata is None
+        assert (4, True) in kinds and moved.runtime.state.consumer["g"].partition_metadata is None
     else:
-        assert (4, False) in kinds and moved.state.consumer["g"].partition_metadata is not None
-    settled = moved.log.next_offset
+        assert (4, False) in kinds and moved.runtime.state.consumer["g"].partition_metadata is not None
+    settled = moved.runtime.log.next_offset
     moved.heartbeat(hb("g", "a", answer.member_epoch, topic_partitions=owned))
-    moved.heartbeat(hb("g", "a", moved.state.consumer["g"].current["a"].member_epoch))
-    assert moved.state.consumer["g"].epoch == epoch + 1
+    moved.heartbeat(hb("g", "a", moved.runtime.state.consumer["g"].current["a"].member_epoch))
+    assert moved.runtime.state.consumer["g"].epoch == epoch + 1
     assert [r.key.type for r in written(moved, settled)] in ([], [8])
-    assert moved.rebuild().state == moved.state
+    assert moved.rebuild().runtime.state == moved.runtime.state
 
 
 def test_kafka_40_upgrade_writes_the_partition_metadata_with_the_joining_heartbeat() -> None:
@@ -156,10 +156,10 @@ def test_kafka_40_upgrade_writes_the_partition_metadata_with_the_joining_heartbe
                                     "userData": None}, 0)
     sync = SyncGroupRequest("g", joined[-1].generation_id, member, "pod-a", assignments=[(member, everything)])
     coord.sync_group(sync, joined.append)
-    before = coord.log.next_offset
+    before = coord.runtime.log.next_offset
     join(coord, "k1")
     kinds = [(r.key.type, r.value is None) for r in written(coord, before)]
     epochs = [r.value.data for r in written(coord, before) if r.key.type == 3]
     assert kinds[0] == (2, True) and (4, False) in kinds
     assert [e.get("metadataHash", 0) for e in epochs] == [0, 0] and [e["epoch"] for e in epochs] == [1, 2]
-    assert coord.rebuild().state == coord.state
+    assert coord.rebuild().runtime.state == coord.runtime.state

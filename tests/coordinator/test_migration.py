@@ -137,7 +137,7 @@ def consumer_ack(coord: Coordinator, member_id: str, epoch: int, owned: dict) ->
 
 
 def records_since(coord: Coordinator, offset: int) -> list[DecodedRecord]:
-    return list(coord.log.read())[offset:]
+    return list(coord.runtime.log.read())[offset:]
 
 
 def converge(coord: Coordinator, classics: list[Classic], consumers: dict[str, ConsumerGroupHeartbeatResponseData],
@@ -162,10 +162,10 @@ def converge(coord: Coordinator, classics: list[Classic], consumers: dict[str, C
 
 def test_first_consumer_member_converts_the_classic_group_as_kafka_does(coord: Coordinator) -> None:
     a, b = classic_group(coord, "pod-a", "pod-b")
-    offset = coord.log.next_offset
+    offset = coord.runtime.log.next_offset
     answer = consumer_join(coord)
     assert answer.error_code == 0 and answer.member_epoch == 2
-    assert "g" not in coord.classic.groups and "g" in coord.state.consumer
+    assert "g" not in coord.classic.groups and "g" in coord.runtime.state.consumer
     kinds = [(r.key.type, r.value is None) for r in records_since(coord, offset)]
     # the classic tombstone, then createConsumerGroupRecords (5, 5, 3, 7, 7, 6, 8, 8), then the joining member
     assert kinds[:9] == [(2, True), (5, False), (5, False), (3, False), (7, False), (7, False), (6, False),
@@ -183,7 +183,7 @@ def test_first_consumer_member_converts_the_classic_group_as_kafka_does(coord: C
     assert {m.member_id: m.member_epoch for m in described.members if m.protocol == "classic"} == {
         a.member_id: 1, b.member_id: 1}
     assert coord.group_listings()[0].type == "consumer"
-    assert coord.rebuild().state == coord.state
+    assert coord.rebuild().runtime.state == coord.runtime.state
 
 
 def test_classic_members_rejoin_reconcile_and_everyone_converges(coord: Coordinator) -> None:
@@ -197,7 +197,7 @@ def test_classic_members_rejoin_reconcile_and_everyone_converges(coord: Coordina
     described = coord.describe("g")
     assert described.state == GroupState.STABLE
     assert all(m.member_epoch == described.group_epoch for m in described.members)
-    assert coord.rebuild().state == coord.state
+    assert coord.rebuild().runtime.state == coord.runtime.state
 
 
 def test_a_parked_classic_join_is_told_to_rejoin_by_the_conversion(coord: Coordinator) -> None:
@@ -269,11 +269,11 @@ def test_a_failing_joining_heartbeat_leaves_the_group_classic_and_writes_nothing
     coord = Coordinator(ids=IdGenerator(5), classic_settings={"group.initial.rebalance.delay.ms": 0}, max_group_size=2)
     coord.create_topic(TOPIC, 6)
     classic_group(coord, "pod-a", "pod-b")
-    offset = coord.log.next_offset
+    offset = coord.runtime.log.next_offset
     answer = consumer_join(coord)
     assert error(answer) == "GROUP_MAX_SIZE_REACHED"
-    assert coord.log.next_offset == offset
-    assert coord.classic.groups["g"].state == GroupState.STABLE and "g" not in coord.state.consumer
+    assert coord.runtime.log.next_offset == offset
+    assert coord.classic.groups["g"].state == GroupState.STABLE and "g" not in coord.runtime.state.consumer
 
 
 def test_a_consumer_protocol_restart_takes_its_classic_predecessors_place(coord: Coordinator) -> None:
@@ -282,10 +282,10 @@ def test_a_consumer_protocol_restart_takes_its_classic_predecessors_place(coord:
     a, _ = classic_group(coord, "pod-a", "pod-b")
     answer = consumer_join(coord, "k1", instance_id="pod-a")
     assert answer.error_code == 0
-    group = coord.state.consumer["g"]
+    group = coord.runtime.state.consumer["g"]
     assert a.member_id not in group.members and group.members["k1"].instance_id == "pod-a"
     assert sorted(p for ps in (assigned(answer) or {}).values() for p in ps) == a.owned
-    assert coord.rebuild().state == coord.state
+    assert coord.rebuild().runtime.state == coord.runtime.state
 
 
 def test_an_empty_consumer_group_is_replaced_by_a_classic_join(coord: Coordinator) -> None:
@@ -311,10 +311,10 @@ def test_a_new_dynamic_classic_member_gets_member_id_required_then_joins(coord: 
     c = Classic(coord)
     first = c.join()
     assert first is not None and (first.error_code, bool(first.member_id)) == (CODE["MEMBER_ID_REQUIRED"], True)
-    epoch = coord.state.consumer["g"].epoch
+    epoch = coord.runtime.state.consumer["g"].epoch
     second = c.join()
     assert second is not None and second.error_code == 0
-    assert coord.state.consumer["g"].epoch == epoch + 1
+    assert coord.runtime.state.consumer["g"].epoch == epoch + 1
 
 
 def test_a_classic_member_must_share_a_protocol_with_the_classic_members(coord: Coordinator) -> None:
@@ -358,10 +358,10 @@ def test_a_classic_member_that_does_not_rejoin_is_fenced_after_its_rebalance_tim
         assert a.heartbeat() == CODE["REBALANCE_IN_PROGRESS"]
         b.keep_up()
     coord.advance(4_999)
-    assert a.member_id in coord.state.consumer["g"].members
+    assert a.member_id in coord.runtime.state.consumer["g"].members
     coord.advance(1)
-    assert a.member_id not in coord.state.consumer["g"].members
-    assert b.member_id in coord.state.consumer["g"].members
+    assert a.member_id not in coord.runtime.state.consumer["g"].members
+    assert b.member_id in coord.runtime.state.consumer["g"].members
 
 
 def test_a_classic_members_session_is_its_own_not_the_groups(coord: Coordinator) -> None:
@@ -369,9 +369,9 @@ def test_a_classic_members_session_is_its_own_not_the_groups(coord: Coordinator)
     for _ in range(4):  # the consumer member keeps heartbeating; b and k1 stay, a is silent
         coord.advance(SESSION // 3)
         b.heartbeat()
-        consumer_ack(coord, "k1", coord.state.consumer["g"].current["k1"].member_epoch, {})
-    assert a.member_id not in coord.state.consumer["g"].members
-    assert b.member_id in coord.state.consumer["g"].members
+        consumer_ack(coord, "k1", coord.runtime.state.consumer["g"].current["k1"].member_epoch, {})
+    assert a.member_id not in coord.runtime.state.consumer["g"].members
+    assert b.member_id in coord.runtime.state.consumer["g"].members
 
 
 def test_offset_commits_from_both_kinds_of_member(coord: Coordinator) -> None:
@@ -381,7 +381,7 @@ def test_offset_commits_from_both_kinds_of_member(coord: Coordinator) -> None:
     with pytest.raises(KafkaError) as wrong:
         coord.commit_offsets("g", a.member_id, a.generation + 7, [CommitPartition(TOPIC, 0, 6)], version=8)
     assert wrong.value.name == "ILLEGAL_GENERATION"
-    epoch = coord.state.consumer["g"].current["k1"].member_epoch
+    epoch = coord.runtime.state.consumer["g"].current["k1"].member_epoch
     with pytest.raises(KafkaError) as old:
         coord.commit_offsets("g", "k1", epoch, [CommitPartition(TOPIC, 1, 5)], version=8)
     assert old.value.name == "UNSUPPORTED_VERSION"
@@ -395,14 +395,14 @@ def test_offset_commits_from_both_kinds_of_member(coord: Coordinator) -> None:
 
 def test_the_last_consumer_member_leaving_converts_the_group_back(coord: Coordinator) -> None:
     a, b = mixed(coord)
-    epoch = coord.state.consumer["g"].epoch
-    targets = {m: sorted(p for t in coord.state.consumer["g"].targets[m].topic_partitions for p in t.partitions)
+    epoch = coord.runtime.state.consumer["g"].epoch
+    targets = {m: sorted(p for t in coord.runtime.state.consumer["g"].targets[m].topic_partitions for p in t.partitions)
                for m in (a.member_id, b.member_id)}
-    offset = coord.log.next_offset
+    offset = coord.runtime.log.next_offset
     left = coord.heartbeat(hb("g", "k1", -1))
     assert left.error_code == 0 and left.member_epoch == -1
     group = coord.classic.groups["g"]
-    assert "g" not in coord.state.consumer
+    assert "g" not in coord.runtime.state.consumer
     assert (group.state, group.generation, group.protocol_type, group.protocol_name) == (
         GroupState.PREPARING_REBALANCE, epoch, "consumer", "range")
     written = records_since(coord, offset)
@@ -423,7 +423,7 @@ def test_without_downgrade_the_group_stays_a_consumer_group(policy: str) -> None
     mixed(coord)
     coord.runtime.migration = policy
     coord.heartbeat(hb("g", "k1", -1))
-    assert "g" in coord.state.consumer and "g" not in coord.classic.groups
+    assert "g" in coord.runtime.state.consumer and "g" not in coord.classic.groups
     assert sorted(m.protocol for m in coord.describe("g").members) == ["classic", "classic"]
 
 
@@ -444,7 +444,7 @@ def test_a_classic_member_leaving_never_downgrades(coord: Coordinator) -> None:
     a, _ = mixed(coord)
     answer = coord.leave_group("g", [MemberIdentity(member_id=a.member_id, group_instance_id="pod-a")])
     assert [m.error_code for m in answer.response.members] == [0]
-    assert "g" in coord.state.consumer
+    assert "g" in coord.runtime.state.consumer
 
 
 def test_a_static_consumer_member_replaced_by_a_classic_one_downgrades(coord: Coordinator) -> None:
@@ -455,7 +455,7 @@ def test_a_static_consumer_member_replaced_by_a_classic_one_downgrades(coord: Co
     answer = k.join()
     assert answer is not None and answer.error_code == 0
     group = coord.classic.groups["g"]
-    assert "g" not in coord.state.consumer
+    assert "g" not in coord.runtime.state.consumer
     assert sorted(m.instance_id for m in group.members.values()) == ["pod-a", "pod-k"]
     assert group.static["pod-k"] == k.member_id
     assert coord.rebuild().group_listings() == coord.group_listings()
@@ -471,7 +471,7 @@ def test_upgrade_then_downgrade_replays_to_the_live_state(coord: Coordinator) ->
     other.sync()
     leader.sync(assignments=[(a.member_id, assignment([0, 1, 2])), (b.member_id, assignment([3, 4, 5]))])
     rebuilt = coord.rebuild()
-    assert rebuilt.state == coord.state
+    assert rebuilt.runtime.state == coord.runtime.state
     assert rebuilt.describe("g").members == coord.describe("g").members
 
 

@@ -26,8 +26,8 @@ def test_commit_with_the_member_epoch_and_fetch_it_back(coord: Coordinator) -> N
     coord.commit_offsets("g", "a", 1, [CommitPartition("foo", 0, 17, 3, "meta")])
     got = coord.fetch_offsets("g", [("foo", [0, 1])], member_id="a", epoch=1)
     assert [(o.partition, o.offset, o.leader_epoch, o.metadata) for o in got] == [(0, 17, 3, "meta"), (1, -1, -1, "")]
-    assert coord.state.offsets["g"][("foo", 0)].commit_timestamp == 1_000
-    assert coord.rebuild().state == coord.state
+    assert coord.runtime.state.offsets["g"][("foo", 0)].commit_timestamp == 1_000
+    assert coord.rebuild().runtime.state == coord.runtime.state
 
 
 def test_stale_member_epoch(coord: Coordinator) -> None:

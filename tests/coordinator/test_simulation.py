@@ -161,11 +161,11 @@ class Scenario(runner.Scenario):
     def fire_timers(self, t: int) -> None:
         """The coordinator's timers due by `t` fire (a step of its own: the invariants are checked after it)."""
         coord = self.coord
-        deadline = coord.timers.next_deadline()
+        deadline = coord.runtime.timers.next_deadline()
         if deadline is None or deadline > t:
             super().fire_timers(t)
             return
-        group = coord.state.consumer.get(GROUP)
+        group = coord.runtime.state.consumer.get(GROUP)
         before = {m: (c.member_epoch, c.state) for m, c in group.current.items()} if group else {}
         epoch = self.group_state_epoch()
         coord.advance_to(t)
@@ -190,11 +190,11 @@ class Scenario(runner.Scenario):
             first = False
 
     def member_set(self) -> set[str]:
-        group = self.coord.state.consumer.get(GROUP)
+        group = self.coord.runtime.state.consumer.get(GROUP)
         return set(group.member_ids()) if group is not None else set()
 
     def group_state_epoch(self) -> int:
-        group = self.coord.state.consumer.get(GROUP)
+        group = self.coord.runtime.state.consumer.get(GROUP)
         return group.epoch if group is not None else 0
 
     @staticmethod
@@ -275,7 +275,7 @@ class Scenario(runner.Scenario):
             return
         proc = self.rng.choice(procs)
         client = proc.client
-        group = self.coord.state.consumer.get(GROUP)
+        group = self.coord.runtime.state.consumer.get(GROUP)
         before = group.current.get(client.member_id) if group is not None else None
         epoch, offset = self.group_state_epoch(), log_end(self.coord)
         r = client.leave(STATIC_LEAVE_EPOCH)
@@ -286,7 +286,7 @@ class Scenario(runner.Scenario):
         if r.error_code == 0 and before is not None:
             # A temporary leave is one record, the member's assignment at epoch -2 (what it owns is kept, what
             # it was revoking is released); no rebalance.
-            group = self.coord.state.consumer[GROUP]
+            group = self.coord.runtime.state.consumer[GROUP]
             after = group.current.get(client.member_id)
             self.expect(group.epoch == epoch and log_end(self.coord) == offset + 1,
                         f"static leave wrote {log_end(self.coord) - offset} records, group epoch {epoch} -> "
@@ -374,14 +374,14 @@ class Scenario(runner.Scenario):
         if proc.ack_at is not None and now >= proc.ack_at:
             client.finish_reconciliation()
             proc.ack_at = None
-        group = coord.state.consumer.get(GROUP)
-        idx = coord.state.indexes.get(GROUP)
+        group = coord.runtime.state.consumer.get(GROUP)
+        idx = coord.runtime.state.indexes.get(GROUP)
         # What the coordinator knows about this client's instance id before the request.
         existing = idx.static.get(client.instance_id) if idx is not None and client.instance_id else None
         existing_cur = group.current.get(existing) if group is not None and existing is not None else None
         existing_meta = group.members.get(existing) if group is not None and existing is not None else None
         pre_group_epoch = group.epoch if group is not None else 0
-        refresh_pending = GROUP in coord.metadata_refresh
+        refresh_pending = GROUP in coord.runtime.metadata_refresh
         lose = proc.lose_next > 0 and not self.inputs_stopped
         proc.lose_next = max(proc.lose_next - 1, 0)
 
@@ -447,7 +447,7 @@ class Scenario(runner.Scenario):
         it had that is still in its target (with another subscription, partitions of topics it left go), and
         unless topic metadata changed meanwhile the group epoch does not move.
         """
-        group = self.coord.state.consumer[GROUP]
+        group = self.coord.runtime.state.consumer[GROUP]
         self.expect(old_cur.member_epoch == -2,
                     f"{client.name} took over instance {client.instance_id} from {old_id}, which had not left")
         self.expect(old_id not in group.member_ids(), f"the replaced member {old_id} is still in the group")
@@ -488,7 +488,7 @@ class Scenario(runner.Scenario):
             return
         self.checked = mark
         coord = self.coord
-        group = coord.state.consumer.get(GROUP)
+        group = coord.runtime.state.consumer.get(GROUP)
         self.check_replay()
         if group is None:
             return
@@ -533,7 +533,7 @@ class Scenario(runner.Scenario):
                 self.expect_exists(tp, f"{mid} target")
 
         # The indexes are what the state implies.
-        idx = coord.state.indexes.get(GROUP)
+        idx = coord.runtime.state.indexes.get(GROUP)
         self.expect(idx is not None, "no index for the group")
         self.expect(idx.owners == owners, f"owners index {idx.owners} != state {owners}")
         static = {m.instance_id: mid for mid, m in group.members.items() if m.instance_id}
@@ -563,9 +563,9 @@ class Scenario(runner.Scenario):
     def check_replay(self) -> None:
         """replay(log) == live state, indexes included (the runner replays the log again whenever it grew)."""
         coord = self.coord
-        replayed = self.rebuilt().state
-        self.expect(replayed == coord.state, "replay(log) != live state")
-        self.expect(replayed.indexes.get(GROUP) == coord.state.indexes.get(GROUP),
+        replayed = self.rebuilt().runtime.state
+        self.expect(replayed == coord.runtime.state, "replay(log) != live state")
+        self.expect(replayed.indexes.get(GROUP) == coord.runtime.state.indexes.get(GROUP),
                     "indexes rebuilt from the log differ from the live ones")
 
     # -- convergence -----------------------------------------------------------------------------------------
@@ -597,7 +597,7 @@ class Scenario(runner.Scenario):
 
     def convergence_problems(self) -> list[str]:
         coord = self.coord
-        group = coord.state.consumer.get(GROUP)
+        group = coord.runtime.state.consumer.get(GROUP)
         live = {p.client.member_id: p.client for p in self.procs}
         if group is None:
             return [] if not live else ["no group"]
@@ -659,7 +659,7 @@ class Scenario(runner.Scenario):
         return problems
 
     def describe_group(self) -> str:
-        group = self.coord.state.consumer.get(GROUP)
+        group = self.coord.runtime.state.consumer.get(GROUP)
         if group is None:
             return "no group"
         members = []

@@ -37,7 +37,7 @@ After every step (an instant at which timers fire and clients act, or an event):
 * the classic group's indexes are consistent (instance id -> member id, leader among the members), a
   Stable group's assignments are disjoint, and every member either awaits a JoinGroup/SyncGroup answer
   or has a session timer running (else it could never expire);
-* whenever the classic group is Stable (or Empty), the persisted projection `coord.state.classic[gid]`
+* whenever the classic group is Stable (or Empty), the persisted projection `coord.runtime.state.classic[gid]`
   (generation, protocol type and name, leader, state timestamp, members with instance ids, client ids,
   timeouts, subscriptions and assignments) equals the live group `coord.classic.groups[gid]`, and
   `coord.rebuild()` (the log replayed from scratch) loads the same group; replayed state == live state;
@@ -183,7 +183,7 @@ class Scenario(ProcessScenario):
         return self.describe_classic()
 
     def describe_consumer(self) -> str:
-        group = self.coord.state.consumer.get(KGROUP)
+        group = self.coord.runtime.state.consumer.get(KGROUP)
         if group is None:
             return "no KIP-848 group"
         names = {t.topic_id: t.name for t in self.coord.topics}
@@ -307,7 +307,7 @@ class Scenario(ProcessScenario):
                 self.stats["static members expired"] += 1
             if iid in group.static and group.state == GROUP_STABLE:
                 old = group.static[iid]
-                takeover = (old, group.generation, group.members[old].assignment, coord.records_written,
+                takeover = (old, group.generation, group.members[old].assignment, coord.runtime.records_written,
                             group.leader == old)
         proc.expect_released = False
         key = self.send_join(proc, req, respond)
@@ -330,8 +330,8 @@ class Scenario(ProcessScenario):
                     f"static rejoin: {self.label(new_id)} holds "
                     f"{self.fmt(assignment_partitions(group.members[new_id].assignment))}, its predecessor held "
                     f"{self.fmt(assignment_partitions(assignment))}")
-        self.expect(self.coord.records_written == written + 1,
-                    f"static rejoin wrote {self.coord.records_written - written} records, not 1")
+        self.expect(self.coord.runtime.records_written == written + 1,
+                    f"static rejoin wrote {self.coord.runtime.records_written - written} records, not 1")
         proc.expect_sync = (generation, assignment)
         if was_leader:  # Java's leader keeps watching metadata from here (v9: skip assignment), or nobody does (v<9)
             self.takeover = (self.clock.now_ms(), proc.version, self.metadata())
@@ -501,7 +501,7 @@ class Scenario(ProcessScenario):
         """Coordinator failover: the new coordinator loads the group from its last record; the old one answers
         what it had parked with NOT_COORDINATOR as it unloads (`onUnloaded`)."""
         group = self.coord.classic.groups.get(GROUP)
-        persisted = self.coord.state.classic.get(GROUP)
+        persisted = self.coord.runtime.state.classic.get(GROUP)
         lost = [f"{g.group_id} {g.state} gen {g.generation}" for g in self.coord.classic.groups.values()]
         self.fail_over()
         new = self.coord.classic.groups.get(GROUP)
@@ -585,7 +585,7 @@ class Scenario(ProcessScenario):
             self.expect(group.generation == self.watch_generation,
                         f"quiet static bounce: generation moved {self.watch_generation} -> {group.generation}: "
                         f"{self.describe_classic()}")
-        persisted = coord.state.classic.get(GROUP)
+        persisted = coord.runtime.state.classic.get(GROUP)
         if persisted is not None:
             self.expect(persisted.generation >= self.persisted_gen,
                         f"persisted generation went back {self.persisted_gen} -> {persisted.generation}")
@@ -620,7 +620,7 @@ class Scenario(ProcessScenario):
                                                 f"{self.label(member.member_id)}'s assignment {self.fmt(theirs)}")
 
     def check_consumer(self) -> None:
-        group = self.coord.state.consumer.get(KGROUP)
+        group = self.coord.runtime.state.consumer.get(KGROUP)
         if group is None:
             return
         self.expect(group.epoch >= self.kepoch, f"KIP-848 group epoch went back {self.kepoch} -> {group.epoch}")
@@ -738,7 +738,7 @@ class Scenario(ProcessScenario):
         return {(t, q) for t in topics for q in range(self.assign_meta.get(t, 0))}, problems
 
     def consumer_problems(self) -> list[str]:
-        group = self.coord.state.consumer.get(KGROUP)
+        group = self.coord.runtime.state.consumer.get(KGROUP)
         live = [p for p in self.procs if p.kind == "consumer" and p.client.running]
         if group is None:
             return ["no KIP-848 group"] if live else []
@@ -825,7 +825,7 @@ def test_bug_group_created_by_a_direct_join_is_persisted_with_its_leader() -> No
     coord = Coordinator(ids=IdGenerator(1))
     coord.create_topic("foo", 3)
     _join(coord, "pod-a")
-    record = coord.state.classic["g"]
+    record = coord.runtime.state.classic["g"]
     assert (record.protocol_type, record.generation, record.protocol, record.leader, record.raw_members) == \
         ("", 0, None, None, [])
 
@@ -865,7 +865,7 @@ def _drive(coord: Coordinator, clients: list, until: int) -> None:
     """Clients and timers on virtual time until `until`."""
     while True:
         due = [d for c in clients if (d := c.next_due()) is not None]
-        if (timer := coord.timers.next_deadline()) is not None:
+        if (timer := coord.runtime.timers.next_deadline()) is not None:
             due.append(timer)
         if not due or min(due) > until:
             break

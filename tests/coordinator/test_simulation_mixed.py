@@ -177,7 +177,7 @@ class Scenario(ProcessScenario):
 
     def describe_group(self) -> str:
         coord = self.coord
-        consumer = coord.state.consumer.get(GROUP)
+        consumer = coord.runtime.state.consumer.get(GROUP)
         if consumer is not None:
             members = []
             for mid, cur in sorted(consumer.current.items(), key=lambda kv: self.label(kv[0])):
@@ -199,7 +199,7 @@ class Scenario(ProcessScenario):
 
     def group_type(self) -> str | None:
         coord = self.coord
-        consumer = GROUP in coord.state.consumer
+        consumer = GROUP in coord.runtime.state.consumer
         classic = GROUP in coord.classic.groups
         self.expect(not (consumer and classic), f"a live classic group and a consumer group both named {GROUP}")
         return "consumer" if consumer else "classic" if classic else None
@@ -208,7 +208,7 @@ class Scenario(ProcessScenario):
         """(type, classic generation or group epoch, non-empty)."""
         kind = self.group_type()
         if kind == "consumer":
-            group = self.coord.state.consumer[GROUP]
+            group = self.coord.runtime.state.consumer[GROUP]
             return kind, group.epoch, bool(group.member_ids())
         if kind == "classic":
             classic = self.coord.classic.groups[GROUP]
@@ -238,7 +238,7 @@ class Scenario(ProcessScenario):
             self.stats["Empty groups replaced by the other type"] += 1
             self.note(f"  the Empty {before[0]} group is replaced by a {kind} group")
         if kind == "consumer":
-            group = self.coord.state.consumer[GROUP]
+            group = self.coord.runtime.state.consumer[GROUP]
             if group.assignment_epoch != self.assignment_epoch:
                 self.assignment_epoch = group.assignment_epoch
                 self.assigned_at = self.next_serial()
@@ -331,7 +331,7 @@ class Scenario(ProcessScenario):
         super().joined(proc, req, r)
         if r.error_code:
             return
-        consumer = self.coord.state.consumer.get(GROUP)
+        consumer = self.coord.runtime.state.consumer.get(GROUP)
         if consumer is not None and r.member_id in consumer.current:
             epoch = consumer.current[r.member_id].member_epoch
             self.expect(r.generation_id == epoch, f"{proc.name} joined the consumer group at generation "
@@ -446,7 +446,7 @@ class Scenario(ProcessScenario):
 
     def static_members(self) -> dict[str, str]:
         """Instance id -> member id, whichever type the group has."""
-        consumer = self.coord.state.consumer.get(GROUP)
+        consumer = self.coord.runtime.state.consumer.get(GROUP)
         if consumer is not None:
             return {meta.instance_id: mid for mid, meta in consumer.members.items() if meta.instance_id}
         group = self.coord.classic.groups.get(GROUP)
@@ -473,7 +473,7 @@ class Scenario(ProcessScenario):
         self.expect(now[0] == kind or (kind is None and now[0] is None),
                     f"a failover turned a {kind} group into {now[0]}")
         if now[0] == "classic" and now[1] < epoch:
-            persisted = self.coord.state.classic[GROUP].generation
+            persisted = self.coord.runtime.state.classic[GROUP].generation
             self.expect(now[1] == persisted, f"failover loaded gen {now[1]}, the last record had gen {persisted}")
             self.stats["failovers losing a generation"] += 1
             self.seen = now
@@ -489,17 +489,17 @@ class Scenario(ProcessScenario):
 
     def check_rebuilt(self, rebuilt: Coordinator) -> None:
         """The same indexes, and the group of the same type."""
-        self.expect(rebuilt.state.indexes.get(GROUP) == self.coord.state.indexes.get(GROUP),
+        self.expect(rebuilt.runtime.state.indexes.get(GROUP) == self.coord.runtime.state.indexes.get(GROUP),
                     "indexes rebuilt from the log differ from the live ones")
-        loaded = "consumer" if GROUP in rebuilt.state.consumer else "classic" if GROUP in rebuilt.classic.groups \
-            else None
+        loaded = "consumer" if GROUP in rebuilt.runtime.state.consumer \
+            else "classic" if GROUP in rebuilt.classic.groups else None
         self.expect(loaded == self.group_type(), f"a coordinator rebuilt from the log has a {loaded} group, the live "
                                                  f"one a {self.group_type()} group")
 
     def check_group(self) -> None:
         kind = self.group_type()
         if kind == "consumer":
-            group = self.coord.state.consumer[GROUP]
+            group = self.coord.runtime.state.consumer[GROUP]
             members = group.member_ids()
             stuck = [(p.name, api) for p, api, req, *_ in self.parked.entries.values() if req.member_id in members]
             self.expect(not stuck, f"requests of members parked while the group is a consumer group: {stuck}")
@@ -533,7 +533,7 @@ class Scenario(ProcessScenario):
         whether the client lags: a classic client still at a generation before a conversion."""
         if not client.member_id:
             return None
-        consumer = self.coord.state.consumer.get(GROUP)
+        consumer = self.coord.runtime.state.consumer.get(GROUP)
         if consumer is not None:
             cur = consumer.current.get(client.member_id)
             if cur is None:
@@ -644,7 +644,7 @@ class Scenario(ProcessScenario):
                     problems.append(f"{p.name}'s session ends at t={deadline}, before its next heartbeat")
                 owned.extend(client.owned)
         else:
-            group = self.coord.state.consumer[GROUP]
+            group = self.coord.runtime.state.consumer[GROUP]
             if group.state() != GroupState.STABLE:
                 problems.append(f"consumer group {group.state()}")
             if set(group.member_ids()) != set(ids):
@@ -667,7 +667,7 @@ class Scenario(ProcessScenario):
                             or client.owned != mine:
                         problems.append(f"{p.name} {client.state} at gen {client.generation} owns "
                                         f"{self.fmt(client.owned)}")
-                    deadline = self.coord.timers.deadline(session_key(GROUP, mid))
+                    deadline = self.coord.runtime.timers.deadline(session_key(GROUP, mid))
                     if deadline is not None and deadline <= client.next_heartbeat:
                         problems.append(f"{p.name}'s session ends at t={deadline}, before its next heartbeat")
                 owned.extend(client.owned)
@@ -791,7 +791,7 @@ def test_bug_a_consumer_protocol_static_member_replaces_its_classic_predecessor(
         new.start()
         result = new.heartbeat_now()
         assert result.error == "NONE", result.message
-        group = coord.state.consumer["g"]
+        group = coord.runtime.state.consumer["g"]
         assert old.member_id not in group.members and group.members[new.member_id].instance_id == name
     assert not uses_classic(group.members[new.member_id]) and len(group.members) == 2
 
@@ -809,11 +809,11 @@ def test_bug_a_batch_leave_of_the_last_consumer_protocol_member_and_a_classic_on
                        observe=lambda *_: None, anomalies=[])
     c.start()
     _drive(coord, [a, b, c], 10_000)
-    assert "g" in coord.state.consumer and len(coord.state.consumer["g"].member_ids()) == 3
+    assert "g" in coord.runtime.state.consumer and len(coord.runtime.state.consumer["g"].member_ids()) == 3
     answer = coord.leave_group("g", [MemberIdentity(group_instance_id="pod-a", reason="removed by an admin"),
                                      MemberIdentity(group_instance_id="pod-c", reason="removed by an admin")])
     assert [m.error_code for m in answer.response.members] == [0, 0]
-    assert "g" not in coord.state.consumer
+    assert "g" not in coord.runtime.state.consumer
     assert list(coord.classic.groups["g"].static) == ["pod-b"]
 
 
@@ -836,7 +836,8 @@ def test_bug_a_downgrade_by_static_replacement_hands_out_a_partition_not_yet_rev
     a = ConsumerClient(coord, "pod-a", "g", ["foo"], instance_id="pod-a", ids=IdGenerator(7),
                        observe=lambda *_: None, anomalies=[])
     a.start()
-    assert a.heartbeat_now().error == "NONE" and "g" in coord.state.consumer  # the upgrade; foo-1 is pod-a's target
+    # the upgrade; foo-1 is pod-a's target
+    assert a.heartbeat_now().error == "NONE" and "g" in coord.runtime.state.consumer
     a.stop()  # -2: pod-a restarts, now with group.protocol=classic
     successor = ClassicClient(coord, "pod-a'", "g", ["foo"], instance_id="pod-a", session_timeout_ms=45_000,
                               client_id="consumer-g-1", observe=lambda *_: None, anomalies=[])
@@ -866,7 +867,7 @@ def test_bug_a_downgrade_then_an_upgrade_hands_out_a_partition_not_yet_revoked()
     second = ConsumerClient(coord, "d", "g", ["foo"], instance_id=None, ids=ids, observe=lambda *_: None,
                             anomalies=[])
     second.start()
-    assert second.heartbeat_now().error == "NONE" and "g" in coord.state.consumer
+    assert second.heartbeat_now().error == "NONE" and "g" in coord.runtime.state.consumer
     assert not second.owned & b.owned
 
 
@@ -892,7 +893,7 @@ def test_bug_an_upgrade_by_static_replacement_computes_a_new_target() -> None:
                          observe=lambda *_: None, anomalies=[])
     new.start()
     assert new.heartbeat_now().error == "NONE"
-    consumer = coord.state.consumer["g"]
+    consumer = coord.runtime.state.consumer["g"]
     assert consumer.epoch > group.generation
     assert sorted(p for _, p in new.owned) == [0, 1, 2, 3]
 

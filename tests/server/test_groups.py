@@ -439,7 +439,7 @@ def test_offset_commit_retention_at_v2_to_v4(wires: list[Wire], quick: ServerThr
     body = commit_body(4, "simple", uuid.UUID(int=0), {0: 1})
     body.retention_time_ms = 60_000
     assert commit_errors(wires[0].call(8, 4, body)) == [(0, 0)]
-    entry = quick.call(lambda b: b.coordinator.state.offsets["simple"][(TOPIC, 0)])
+    entry = quick.call(lambda b: b.coordinator.runtime.state.offsets["simple"][(TOPIC, 0)])
     assert entry.expire_timestamp == entry.commit_timestamp + 60_000
 
 

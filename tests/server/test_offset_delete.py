@@ -52,7 +52,7 @@ def test_unknown_partitions_are_answered_before_the_coordinator(wire: Wire, serv
     assert body.error_code == 0
     assert answers(body) == [("audit", 0, 0), ("nope", 0, CODE["UNKNOWN_TOPIC_OR_PARTITION"]), ("orders", 0, 0),
                              ("orders", 7, CODE["UNKNOWN_TOPIC_OR_PARTITION"])]
-    assert served.call(lambda b: dict(b.coordinator.state.offsets.get("simple", {}))) == {}
+    assert served.call(lambda b: dict(b.coordinator.runtime.state.offsets.get("simple", {}))) == {}
 
 
 def test_a_subscribed_topic_per_partition_and_group_level_errors(wire: Wire, served: ServerThread) -> None:

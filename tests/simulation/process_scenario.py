@@ -366,7 +366,7 @@ class ProcessScenario(runner.Scenario):
         grew."""
         coord = self.coord
         rebuilt = self.rebuilt()
-        self.expect(rebuilt.state == coord.state, "replay(log) != live state")
+        self.expect(rebuilt.runtime.state == coord.runtime.state, "replay(log) != live state")
         self.check_rebuilt(rebuilt)
         problem = self.classic_replay.problem(coord, rebuilt)
         self.expect(problem is None, lambda: str(problem))

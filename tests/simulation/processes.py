@@ -182,7 +182,7 @@ class ClassicReplay:
         group = coord.classic.groups.get(self.group_id)
         if group is None or group.state not in (GroupState.STABLE, GroupState.EMPTY):
             return None
-        persisted = coord.state.classic.get(self.group_id)
+        persisted = coord.runtime.state.classic.get(self.group_id)
         if persisted is None:
             return f"a {group.state} classic group without a record"
         live, stored = live_projection(group), persisted_projection(persisted)

@@ -55,19 +55,19 @@ class ScenarioFailure(AssertionError):
 
 def classic_session_deadline(coord: Coordinator, group_id: str, member_id: str) -> int | None:
     """When a classic member's session ends (None: no session timer runs for it)."""
-    return coord.timers.deadline(classic_heartbeat_key(group_id, member_id))
+    return coord.runtime.timers.deadline(classic_heartbeat_key(group_id, member_id))
 
 
 def timers_due(coord: Coordinator, t: int) -> list[str]:
     """The coordinator's timers due by `t`, in deadline order, named for the event log."""
-    timers = coord.timers
+    timers = coord.runtime.timers
     return [k for _, k in sorted((timers.deadline(k), str(k)) for k in timers.live_keys()
                                  if (timers.deadline(k) or 0) <= t)]
 
 
 def log_end(coord: Coordinator) -> int:
     """How many records the coordinator's log holds (a failover keeps the log)."""
-    return coord.log.next_offset
+    return coord.runtime.log.next_offset
 
 
 # -- one scenario ---------------------------------------------------------------------------------------------
@@ -176,12 +176,12 @@ class Scenario:
 
     def fire_timers(self, t: int) -> None:
         """Move the coordinator to `t`: the timers due by then fire (subclasses log what they did)."""
-        deadline = self.coord.timers.next_deadline()
+        deadline = self.coord.runtime.timers.next_deadline()
         if t > self.now or (deadline is not None and deadline <= t):
             self.coord.advance_to(t)
 
     def next_instant(self) -> int | None:
-        due = [d for d in (self.next_client_action(), self.coord.timers.next_deadline()) if d is not None]
+        due = [d for d in (self.next_client_action(), self.coord.runtime.timers.next_deadline()) if d is not None]
         return min(due) if due else None
 
     def instant(self, t: int) -> None:
@@ -303,14 +303,14 @@ class Scenario:
                           f"{'; '.join(self.convergence_problems())}\n{self.describe()}")
         self.stats["max convergence ms"] = max(self.stats["max convergence ms"], self.now - started)
         self.after_convergence()
-        written = self.coord.records_written
+        written = self.coord.runtime.records_written
         before = self.steady_marks()
         self.advance_to(self.now + self.STEADY_MS)
         self.expect(self.converged(), lambda: f"converged, then not: {'; '.join(self.convergence_problems())}")
         self.expect(self.steady_marks() == before, lambda: f"the steady state moved: {before} -> "
                                                            f"{self.steady_marks()}")
-        self.expect(self.coord.records_written == written,
-                    f"steady heartbeats wrote {self.coord.records_written - written} records")
+        self.expect(self.coord.runtime.records_written == written,
+                    f"steady heartbeats wrote {self.coord.runtime.records_written - written} records")
 
     def after_convergence(self) -> None:
         """Note the converged state (subclasses)."""

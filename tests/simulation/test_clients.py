@@ -37,7 +37,7 @@ def test_a_v0_client_joins_without_a_member_id_and_takes_the_coordinators() -> N
     coord, c = new_client(version=0)
     assert c.member_id == "" and c.caller.api_version == 0
     c.tick()
-    assert c.member_id and c.member_id in coord.state.consumer["g"].member_ids() and c.epoch == 1
+    assert c.member_id and c.member_id in coord.runtime.state.consumer["g"].member_ids() and c.epoch == 1
     again = c.request()
     assert again.member_id == c.member_id and c.caller.api_version == 0
 
@@ -46,14 +46,14 @@ def test_a_fixed_member_id_is_the_one_every_incarnation_joins_with() -> None:
     coord, c = new_client(member_id="A")
     assert c.member_id == "A" and c.request().member_id == "A"
     c.tick()
-    assert coord.state.consumer["g"].member_ids() == ["A"] and c.epoch == 1
+    assert coord.runtime.state.consumer["g"].member_ids() == ["A"] and c.epoch == 1
     c.leave()
-    assert coord.state.consumer["g"].member_ids() == []
+    assert coord.runtime.state.consumer["g"].member_ids() == []
     c.start()  # a generated id would differ from the last one; this one does not
     assert (c.member_id, c.epoch) == ("A", 0)
     coord.advance(100)
     c.tick()
-    assert c.epoch == 3 and coord.state.consumer["g"].member_ids() == ["A"]  # the leave bumped it to 2
+    assert c.epoch == 3 and coord.runtime.state.consumer["g"].member_ids() == ["A"]  # the leave bumped it to 2
 
 
 def test_a_generated_member_id_is_new_at_every_start() -> None:
@@ -95,7 +95,7 @@ def test_a_new_subscription_goes_out_once_in_the_next_heartbeat() -> None:
     assert changed.subscribed_topic_names == ["bar", "foo"] and changed.rebalance_timeout_ms == -1
     c.handle(changed, coord.heartbeat(changed, c.caller))
     assert c.request().subscribed_topic_names is None
-    assert coord.state.consumer["g"].members[c.member_id].subscribed_topic_names == ["bar", "foo"]
+    assert coord.runtime.state.consumer["g"].members[c.member_id].subscribed_topic_names == ["bar", "foo"]
 
 
 def test_a_slow_listener_keeps_reporting_what_it_owns_until_it_reconciles() -> None:
@@ -120,11 +120,11 @@ def test_a_static_member_leaves_for_good_with_epoch_minus_one() -> None:
     a.tick()
     r = a.leave(LEAVE_EPOCH)
     assert r is not None and r.error_code == 0 and not a.running
-    assert a.member_id not in coord.state.consumer["g"].member_ids()
+    assert a.member_id not in coord.runtime.state.consumer["g"].member_ids()
     b = client(coord, "b", instance_id="pod-b")
     b.tick()
     assert b.leave() is not None  # by default a static member's leave is temporary (-2)
-    assert coord.state.consumer["g"].current[b.member_id].member_epoch == -2
+    assert coord.runtime.state.consumer["g"].current[b.member_id].member_epoch == -2
 
 
 def test_unreleased_instance_id_is_fatal() -> None:

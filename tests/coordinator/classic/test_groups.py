@@ -153,7 +153,7 @@ def test_static_rejoin_with_unknown_member_id_while_stable_keeps_generation_and_
     # The new member id is persisted with the instance id (GroupMetadataValue v3), and replay loads it.
     rebuilt = coord.rebuild()
     assert projection(rebuilt) == projection(coord)
-    assert coord.state.classic["g"].raw_members[1].group_instance_id in {"pod-0", "pod-1", "pod-2"}
+    assert coord.runtime.state.classic["g"].raw_members[1].group_instance_id in {"pod-0", "pod-1", "pod-2"}
 
 
 def test_static_leader_rejoin_skips_assignment_on_v9(coord: Coordinator) -> None:
@@ -252,7 +252,7 @@ def test_everyone_leaving_empties_the_group_with_a_record(coord: Coordinator) ->
     coord.leave_group("g", [MemberIdentity(member_id=a.member_id)])
     group = coord.classic.groups["g"]
     assert group.state == EMPTY and group.generation == 2
-    assert coord.state.classic["g"].generation == 2 and not coord.state.classic["g"].raw_members
+    assert coord.runtime.state.classic["g"].generation == 2 and not coord.runtime.state.classic["g"].raw_members
     assert projection(coord.rebuild()) == projection(coord)
 
 
@@ -262,7 +262,7 @@ def test_records_are_group_metadata_v3_and_offsets_need_the_generation(coord: Co
 
     a = Client(coord, "a", "pod-a")
     stabilise(coord, [a])
-    data = coord.log.segment_bytes()
+    data = coord.runtime.log.segment_bytes()
     from groupctl.log.decode import decode_record
     from groupctl.log.segment import iter_batches
 

@@ -26,8 +26,8 @@ def test_a_rejected_join_to_a_new_group_leaves_no_group(request_: JoinGroupReque
     assert [a.error_code for a in answers] == [CODE[error]]
     assert "new" not in coord.classic.groups
     assert coord.group_listings() == []
-    assert coord.records_written == 0
-    assert not coord.timers.live_keys()
+    assert coord.runtime.records_written == 0
+    assert not coord.runtime.timers.live_keys()
     assert coord.rebuild().group_listings() == []
 
 
@@ -39,7 +39,7 @@ def test_an_accepted_join_creates_the_group_live_and_in_the_log() -> None:
     assert [a.error_code for a in answers] == [CODE["MEMBER_ID_REQUIRED"]]
     assert "new" in coord.classic.groups
     assert [g.group_id for g in coord.group_listings()] == ["new"]
-    assert coord.records_written == 1
+    assert coord.runtime.records_written == 1
     assert [g.group_id for g in coord.rebuild().group_listings()] == ["new"]
 
 
@@ -63,5 +63,5 @@ def test_answers_are_delivered_after_the_records_are_written() -> None:
     coord = Coordinator(ids=IdGenerator(7))
     seen: list[int] = []
     coord.join_group(JoinGroupRequest("g", SESSION, protocols=[("range", b"")]),
-                     lambda _answer: seen.append(coord.records_written))
+                     lambda _answer: seen.append(coord.runtime.records_written))
     assert seen == [1]

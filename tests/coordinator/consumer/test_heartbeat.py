@@ -70,7 +70,7 @@ def test_invalid_requests_get_kafkas_messages(coord: Coordinator, request_: Cons
                                               message: str) -> None:
     r = coord.heartbeat(request_)
     assert (error(r), r.error_message) == ("INVALID_REQUEST", message)
-    assert coord.records_written == 0
+    assert coord.runtime.records_written == 0
 
 
 def test_v0_join_gets_a_generated_member_id_but_v1_must_send_one(coord: Coordinator) -> None:
@@ -106,7 +106,7 @@ def test_lost_response_previous_epoch_with_owned_subset_is_accepted(coord: Coord
     b = coord.heartbeat(join("g", "b"))
     members = {"a": (a.member_epoch, owned(a)), "b": (b.member_epoch, owned(b))}
     settle(coord, "g", members)
-    cur = coord.state.consumer["g"].current["a"]
+    cur = coord.runtime.state.consumer["g"].current["a"]
     epoch, previous = cur.member_epoch, cur.previous_member_epoch
     assert previous < epoch
     r = coord.heartbeat(hb("g", "a", previous, topic_partitions=members["a"][1]))
@@ -136,7 +136,7 @@ def test_static_member_bounce_keeps_assignment_without_epoch_bump(coord: Coordin
     held = next(m.assignment for m in before.members if m.instance_id == "pod-a")
     r = coord.heartbeat(hb("g", "a1", -2, instance_id="pod-a"))
     assert (r.error_code, r.member_epoch) == (0, -2)
-    assert coord.state.consumer["g"].current["a1"].member_epoch == -2
+    assert coord.runtime.state.consumer["g"].current["a1"].member_epoch == -2
     clash = coord.heartbeat(join("g", "a2", instance_id="pod-b"))
     assert error(clash) == "UNRELEASED_INSTANCE_ID"
     assert clash.error_message == (
@@ -150,9 +150,9 @@ def test_static_member_bounce_keeps_assignment_without_epoch_bump(coord: Coordin
     assert back.member_epoch == before.assignment_epoch
     member = next(m for m in after.members if m.instance_id == "pod-a")
     assert member.member_id == "a2" and member.assignment == held
-    assert "a1" not in coord.state.consumer["g"].members
+    assert "a1" not in coord.runtime.state.consumer["g"].members
     rebuilt = coord.rebuild()
-    assert rebuilt.state == coord.state and rebuilt.state.indexes == coord.state.indexes
+    assert rebuilt.runtime.state == coord.runtime.state and rebuilt.runtime.state.indexes == coord.runtime.state.indexes
 
 
 def test_static_member_that_does_not_return_is_evicted_by_session_timeout(coord: Coordinator) -> None:
@@ -161,9 +161,9 @@ def test_static_member_that_does_not_return_is_evicted_by_session_timeout(coord:
     coord.heartbeat(hb("g", "a1", -2, instance_id="pod-a"))
     assert a.error_code == 0
     coord.advance(44_999)
-    assert "a1" in coord.state.consumer["g"].members
+    assert "a1" in coord.runtime.state.consumer["g"].members
     coord.advance(1)
-    assert "a1" not in coord.state.consumer["g"].members
+    assert "a1" not in coord.runtime.state.consumer["g"].members
     assert coord.describe("g").group_epoch == epoch + 1
 
 
@@ -191,10 +191,10 @@ def test_rebalance_timeout_fences_a_member_that_does_not_revoke(coord: Coordinat
     a = coord.heartbeat(join("g", "a", rebalance_timeout_ms=5_000))
     coord.heartbeat(join("g", "b"))
     r = coord.heartbeat(hb("g", "a", a.member_epoch, topic_partitions=owned(a)))
-    assert coord.state.consumer["g"].current["a"].state == 1  # UNREVOKED_PARTITIONS
+    assert coord.runtime.state.consumer["g"].current["a"].state == 1  # UNREVOKED_PARTITIONS
     assert r.error_code == 0
     coord.advance(5_000)
-    assert "a" not in coord.state.consumer["g"].members
+    assert "a" not in coord.runtime.state.consumer["g"].members
 
 
 def test_admin_leave_by_instance_id_is_one_batch_with_per_member_results(coord: Coordinator) -> None:
@@ -213,7 +213,7 @@ def test_admin_leave_by_instance_id_is_one_batch_with_per_member_results(coord: 
     d = coord.describe("g")
     assert sorted(m.instance_id for m in d.members) == ["pod-0", "pod-1"]
     assert d.group_epoch == epoch + 1
-    assert coord.rebuild().state == coord.state
+    assert coord.rebuild().runtime.state == coord.runtime.state
 
 
 def test_admin_leave_reports_every_partition_held_when_a_topic_is_partly_pending_revocation(
@@ -221,7 +221,7 @@ def test_admin_leave_reports_every_partition_held_when_a_topic_is_partly_pending
     a = coord.heartbeat(join("g", "a", instance_id="pod-a"))
     coord.heartbeat(join("g", "b"))
     coord.heartbeat(hb("g", "a", a.member_epoch, topic_partitions=owned(a)))
-    current = coord.state.consumer["g"].current["a"]
+    current = coord.runtime.state.consumer["g"].current["a"]
     assert current.state == 1 and current.assigned_partitions and current.partitions_pending_revocation
     (result,) = coord.leave_group("g", [MemberIdentity(group_instance_id="pod-a")]).departures
     assert result.held == [TopicPartition("foo", p) for p in range(6)]  # 3 still assigned and 3 pending, same topic
@@ -250,22 +250,22 @@ def test_regex_subscription_full_match_and_new_topics(coord: Coordinator) -> Non
     r = coord.heartbeat(hb("g", "a", 0, rebalance_timeout_ms=1000, subscribed_topic_regex="orders",
                                          topic_partitions=[]))
     assert r.error_code == 0
-    assert coord.state.consumer["g"].regexes["orders"].topics == ["orders"]
+    assert coord.runtime.state.consumer["g"].regexes["orders"].topics == ["orders"]
     r = coord.heartbeat(hb("g", "a", r.member_epoch, topic_partitions=owned(r)))
     orders = coord.topics.get("orders").topic_id
     assert assigned(r) == {orders: [0, 1]}
     b = coord.heartbeat(hb("g", "b", 0, rebalance_timeout_ms=1000, subscribed_topic_regex="orders.*",
                                           topic_partitions=[]))
     # Resolution is batched: at most one refresh per group every 10 s, as on the broker.
-    assert "orders.*" not in coord.state.consumer["g"].regexes
+    assert "orders.*" not in coord.runtime.state.consumer["g"].regexes
     coord.advance(10_001)
     b = coord.heartbeat(hb("g", "b", b.member_epoch))
-    assert coord.state.consumer["g"].regexes["orders.*"].topics == ["orders", "orders-eu"]
+    assert coord.runtime.state.consumer["g"].regexes["orders.*"].topics == ["orders", "orders-eu"]
     coord.create_topic("orders-us", 1)
     coord.advance(10_001)
     coord.heartbeat(hb("g", "b", b.member_epoch))
-    assert coord.state.consumer["g"].regexes["orders.*"].topics == ["orders", "orders-eu", "orders-us"]
-    assert coord.rebuild().state == coord.state
+    assert coord.runtime.state.consumer["g"].regexes["orders.*"].topics == ["orders", "orders-eu", "orders-us"]
+    assert coord.rebuild().runtime.state == coord.runtime.state
 
 
 def test_a_regex_resolves_over_internal_topics_too_as_the_broker_does(coord: Coordinator) -> None:
@@ -274,7 +274,7 @@ def test_a_regex_resolves_over_internal_topics_too_as_the_broker_does(coord: Coo
     r = coord.heartbeat(hb("g", "a", 0, rebalance_timeout_ms=1000, subscribed_topic_regex=".*",
                                          topic_partitions=[]))
     assert r.error_code == 0
-    assert coord.state.consumer["g"].regexes[".*"].topics == ["__transaction_state", "bar", "foo"]
+    assert coord.runtime.state.consumer["g"].regexes[".*"].topics == ["__transaction_state", "bar", "foo"]
     r = coord.heartbeat(hb("g", "a", r.member_epoch, topic_partitions=owned(r)))
     assert coord.topics.get("__transaction_state").topic_id in assigned(r)
 
@@ -284,28 +284,28 @@ def test_invalid_regex_is_rejected_with_the_brokers_message(coord: Coordinator) 
                                          topic_partitions=[]))
     assert error(r) == "INVALID_REGULAR_EXPRESSION"
     assert r.error_message.startswith("SubscribedTopicRegex `(?=x)` is not a valid regular expression: ")
-    assert coord.records_written == 0
+    assert coord.runtime.records_written == 0
 
 
 def test_steady_heartbeat_writes_nothing(coord: Coordinator) -> None:
     a = coord.heartbeat(join("g", "a"))
-    written = coord.records_written
+    written = coord.runtime.records_written
     for _ in range(5):
         r = coord.heartbeat(hb("g", "a", a.member_epoch))
         assert r.error_code == 0 and r.assignment is None
-    assert coord.records_written == written
+    assert coord.runtime.records_written == written
 
 
 def test_records_are_what_dump_reads_and_replay_rebuilds(coord: Coordinator) -> None:
     a = coord.heartbeat(join("g", "a", instance_id="pod-a"))
     coord.heartbeat(join("g", "b"))
     coord.heartbeat(hb("g", "a", a.member_epoch, topic_partitions=owned(a)))
-    data = coord.log.segment_bytes()
+    data = coord.runtime.log.segment_bytes()
     types = [decode_record(batch, r).key.type for batch in iter_batches(data, strict=True) for r in batch.records]
     assert set(types) == {3, 5, 6, 7, 8}
     rebuilt = coord.rebuild()
-    assert rebuilt.state == coord.state
-    assert rebuilt.state.indexes == coord.state.indexes  # kept incrementally, equal to a full rebuild
+    assert rebuilt.runtime.state == coord.runtime.state
+    assert rebuilt.runtime.state.indexes == coord.runtime.state.indexes  # kept incrementally, equal to a full rebuild
     assert rebuilt.describe("g") == coord.describe("g")
 
 
@@ -341,11 +341,11 @@ def test_assignor_change_is_recorded_and_used_at_the_next_bump_as_kafka_does(coo
     assignor changes as a trigger; real Kafka wins)."""
     a = coord.heartbeat(join("g", "a", ["foo"]))
     epoch = coord.describe("g").group_epoch
-    written = coord.records_written
+    written = coord.runtime.records_written
     coord.heartbeat(hb("g", "a", a.member_epoch, server_assignor="range"))
-    assert coord.records_written == written + 1  # the member record only
+    assert coord.runtime.records_written == written + 1  # the member record only
     assert coord.describe("g").group_epoch == epoch
-    assert coord.state.consumer["g"].members["a"].server_assignor == "range"
+    assert coord.runtime.state.consumer["g"].members["a"].server_assignor == "range"
     coord.heartbeat(join("g", "b", ["foo"]))
     d = coord.describe("g")
     assert d.group_epoch == epoch + 1 and d.assignor == "range"
@@ -359,7 +359,7 @@ def test_a_member_can_always_rejoin_with_epoch_zero(coord: Coordinator) -> None:
     b = coord.heartbeat(join("g", "b"))
     members = {"a": (a.member_epoch, owned(a)), "b": (b.member_epoch, owned(b))}
     settle(coord, "g", members)
-    cur = coord.state.consumer["g"].current["a"]
+    cur = coord.runtime.state.consumer["g"].current["a"]
     assert cur.previous_member_epoch > 0  # a moved through two epochs
     r = coord.heartbeat(join("g", "a"))
     assert r.error_code == 0 and r.member_epoch == cur.member_epoch
