@@ -79,7 +79,7 @@ def test_a_group_refusal_is_every_known_partitions_error(coord: Coordinator) -> 
         assert [e[2:] for e in errors(answer)] == [(0, error), (5, CODE["UNKNOWN_TOPIC_OR_PARTITION"])]
     answer = coord.offset_commit(commit("gone", by_name("foo", p0=1), epoch=3, member="m"), at(8))
     assert [e[2:] for e in errors(answer)] == [(0, CODE["ILLEGAL_GENERATION"])]
-    assert coord.state.offsets == {}
+    assert coord.runtime.state.offsets == {}
 
 
 def test_a_partition_with_metadata_too_large_answers_alone(coord: Coordinator) -> None:
