@@ -21,8 +21,7 @@ SIZE: Final = struct.Struct(">i")
 
 TYPED_APIS: Final[frozenset[int]] = frozenset({
     0, 1, 2, 3,  # Produce, Fetch, ListOffsets, Metadata
-    10,  # FindCoordinator
-    13,  # LeaveGroup
+    10, 11, 12, 13, 14,  # FindCoordinator, JoinGroup, Heartbeat, LeaveGroup, SyncGroup
     15, 16,  # DescribeGroups, ListGroups
     17, 18,  # SaslHandshake, ApiVersions
     19, 22,  # CreateTopics, InitProducerId
