@@ -16,16 +16,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from groupctl.coordinator import offset_requests
-from groupctl.coordinator.classic import (
-    ClassicGroups,
-    JoinCallback,
-    JoinGroupRequest,
-    SyncCallback,
-    SyncGroupRequest,
-)
+from groupctl.coordinator.classic import ClassicGroups, JoinCallback, SyncCallback
 from groupctl.coordinator.classic import join as classic_join
 from groupctl.coordinator.classic import members as classic_members
-from groupctl.coordinator.classic.messages import SyncGroupResponse
 from groupctl.coordinator.classic.records import empty_group_record, group_tombstone
 from groupctl.coordinator.clock import Clock, ManualClock
 from groupctl.coordinator.configs import ConfigValue, GroupConfigs
@@ -87,7 +80,14 @@ from groupctl.protocol.data.group_admin import (
     ListGroupsRequestData,
     ListGroupsResponseData,
 )
-from groupctl.protocol.data.groups import MemberIdentity
+from groupctl.protocol.data.groups import (
+    HeartbeatRequestData,
+    HeartbeatResponseData,
+    JoinGroupRequestData,
+    MemberIdentity,
+    SyncGroupRequestData,
+    SyncGroupResponseData,
+)
 from groupctl.protocol.data.offsets import (
     OffsetCommitRequestData,
     OffsetCommitResponseData,
@@ -312,17 +312,19 @@ class Coordinator:
         rt.complete(result)
         return result.response
 
-    def join_group(self, request: JoinGroupRequest, respond: JoinCallback) -> None:
-        """JoinGroup; `respond` gets the answer once the request's records are written, or when the
-        rebalance completes. A group this request creates gets its first (empty) record; a non-empty
-        consumer group takes the member in (online migration), an empty one is replaced."""
+    def join_group(self, request: JoinGroupRequestData, respond: JoinCallback,
+                   caller: Caller = DEFAULT_CALLER) -> None:
+        """JoinGroup from `caller` (its id and host go on the member, its version picks the rules); `respond`
+        gets the answer once the request's records are written, or when the rebalance completes. A group
+        this request creates gets its first (empty) record; a non-empty consumer group takes the member in
+        (online migration), an empty one is replaced."""
         gid = request.group_id
         consumer = self._state.consumer.get(gid)
         if consumer is not None and consumer.member_ids():
-            self.runtime.complete(members_of_consumer.join(self._consumer, request, respond))
+            self.runtime.complete(members_of_consumer.join(self._consumer, request, caller, respond))
             return
         new = consumer is not None or not self.group_exists(gid)
-        result = classic_join.join(self.classic, request, respond)
+        result = classic_join.join(self.classic, request, caller, respond)
         group = self.classic.groups.get(gid)
         if new and group is not None and not result.records:
             result.records.append(empty_group_record(group))
@@ -335,16 +337,23 @@ class Coordinator:
                 result.records.clear()
         self.runtime.complete(result)
 
-    def sync_group(self, request: SyncGroupRequest, respond: SyncCallback) -> None:
+    def sync_group(self, request: SyncGroupRequestData, respond: SyncCallback) -> None:
         """SyncGroup; `respond` gets the assignment now, or when the leader sends it."""
         consumer = self._state.consumer.get(request.group_id)
         if consumer is not None:
             if consumer.member_ids():
                 self.runtime.complete(members_of_consumer.sync(self._consumer, request, respond))
             else:
-                respond(SyncGroupResponse(error_code=KAFKA_ERROR_CODES["UNKNOWN_MEMBER_ID"]))
+                respond(SyncGroupResponseData(error_code=KAFKA_ERROR_CODES["UNKNOWN_MEMBER_ID"]))
             return
         self.runtime.complete(classic_members.sync(self.classic, request, respond))
+
+    def sync_wait_ms(self, group_id: str, member_id: str) -> int:
+        """How long a SyncGroup of this member may be parked: its rebalance timeout in a live classic group,
+        0 otherwise (a classic member of a consumer group, like an unknown member, is answered at once)."""
+        group = self.classic.groups.get(group_id)
+        member = group.members.get(member_id) if group is not None else None
+        return member.rebalance_timeout_ms if member is not None else 0
 
     def describe_groups(self, request: DescribeGroupsRequestData,
                         caller: Caller = DEFAULT_CALLER) -> DescribeGroupsResponseData:
@@ -356,14 +365,13 @@ class Coordinator:
             for group_id in request.groups
         ])
 
-    def classic_heartbeat(self, group_id: str, generation_id: int, member_id: str,
-                          instance_id: str | None = None) -> int:
-        """Heartbeat (classic protocol): the error code; a classic member of a consumer group is told to rejoin
+    def classic_heartbeat(self, request: HeartbeatRequestData) -> HeartbeatResponseData:
+        """Heartbeat (classic protocol): its error code; a classic member of a consumer group is told to rejoin
         while its assignment must change."""
-        if group_id in self._state.consumer:
-            result = members_of_consumer.heartbeat(self._consumer, group_id, generation_id, member_id, instance_id)
+        if request.group_id in self._state.consumer:
+            result = members_of_consumer.heartbeat(self._consumer, request)
         else:
-            result = classic_members.heartbeat(self.classic, group_id, generation_id, member_id, instance_id)
+            result = classic_members.heartbeat(self.classic, request)
         self.runtime.complete(result)
         return result.response
 

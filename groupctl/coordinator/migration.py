@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from groupctl.coordinator.classic import ClassicGroups
 from groupctl.coordinator.classic.group import ClassicGroup, ClassicMember
-from groupctl.coordinator.classic.messages import JoinGroupResponse, SyncGroupResponse
+from groupctl.coordinator.classic.messages import join_error
 from groupctl.coordinator.classic.records import group_record, group_tombstone
 from groupctl.coordinator.consumer import ConsumerGroups
 from groupctl.coordinator.consumer import records as rec
@@ -48,6 +48,7 @@ from groupctl.protocol.data.consumer_groups import (
     ConsumerGroupHeartbeatRequestData,
     ConsumerGroupHeartbeatResponseData,
 )
+from groupctl.protocol.data.groups import SyncGroupResponseData
 from groupctl.protocol.data.records import ConsumerGroupMemberMetadataValue
 from groupctl.protocol.primitives import WireError
 
@@ -181,10 +182,10 @@ class Migration:
         timers = self.rt.timers
         for member in group.members.values():
             if member.awaiting_join is not None:
-                out.reply(member.awaiting_join, JoinGroupResponse(error_code=_REBALANCING, member_id=member.member_id))
+                out.reply(member.awaiting_join, join_error(_REBALANCING, member.member_id))
                 member.awaiting_join = None
             if member.awaiting_sync is not None:
-                out.reply(member.awaiting_sync, SyncGroupResponse(error_code=_REBALANCING))
+                out.reply(member.awaiting_sync, SyncGroupResponseData(error_code=_REBALANCING))
                 member.awaiting_sync = None
         timers.cancel(classic_join_key(gid))
         timers.cancel(classic_sync_key(gid))

@@ -3,10 +3,11 @@ ConsumerGroupHeartbeat (KIP-848).
 
 The coordinator already decides everything Kafka's `GroupMetadataManager` decides (KIP-394's
 MEMBER_ID_REQUIRED from JoinGroup v4, KIP-345 instance ids from v5, fencing, the KIP-848 epochs);
-the classic handlers turn wire bodies into its requests and its answers into wire bodies, adding the
-checks Kafka makes before its coordinator sees a request (an empty group id, SyncGroup v5's mandatory
-protocol type and name). ConsumerGroupHeartbeat's body already is the generated request class: it goes
-to the coordinator as it came, with the `Caller` beside it, and the coordinator's answer is the reply.
+every body is the generated request class and goes to the coordinator as it came (JoinGroup and
+ConsumerGroupHeartbeat with the `Caller` beside it), and the coordinator's answer is the reply. The
+handlers add only the checks Kafka makes before its coordinator sees a request (an empty group id,
+SyncGroup v5's mandatory protocol type and name) and JoinGroup's one wire rule: before v7 a protocol
+name cannot be null, and "" stands for none.
 A JoinGroup or SyncGroup the coordinator parks is answered when its callback fires, from whatever
 request or timer completes the rebalance; the wait is bounded by the member's rebalance timeout plus
 the margin a Java client allows itself (`JOIN_GROUP_TIMEOUT_LAPSE`), after which the client has given
@@ -23,7 +24,7 @@ import asyncio
 from collections.abc import Callable
 from typing import TypeVar
 
-from groupctl.coordinator.classic import JoinGroupRequest, JoinGroupResponse, SyncGroupRequest, SyncGroupResponse
+from groupctl.coordinator.classic.messages import join_error
 from groupctl.coordinator.runtime import Caller
 from groupctl.errors import KAFKA_ERROR_CODES, KafkaError
 from groupctl.leaving import BATCH_LEAVE_VERSION
@@ -31,8 +32,18 @@ from groupctl.protocol.data.consumer_groups import (
     ConsumerGroupHeartbeatRequestData,
     ConsumerGroupHeartbeatResponseData,
 )
-from groupctl.protocol.data.groups import LeaveGroupRequestData, LeaveGroupResponseData, MemberIdentity
-from groupctl.server.dispatch import Body, RequestContext, handles
+from groupctl.protocol.data.groups import (
+    HeartbeatRequestData,
+    HeartbeatResponseData,
+    JoinGroupRequestData,
+    JoinGroupResponseData,
+    LeaveGroupRequestData,
+    LeaveGroupResponseData,
+    MemberIdentity,
+    SyncGroupRequestData,
+    SyncGroupResponseData,
+)
+from groupctl.server.dispatch import RequestContext, handles
 
 INVALID_GROUP_ID = KAFKA_ERROR_CODES["INVALID_GROUP_ID"]
 UNKNOWN_MEMBER_ID = KAFKA_ERROR_CODES["UNKNOWN_MEMBER_ID"]
@@ -82,102 +93,47 @@ async def parked(start: Callable[[Callable[[Answer], None]], None], timeout_s: f
 
 
 @handles(11)
-async def join_group(ctx: RequestContext, body: Body) -> Body:
-    request = JoinGroupRequest(
-        group_id=body["groupId"],
-        session_timeout_ms=body["sessionTimeoutMs"],
-        rebalance_timeout_ms=body.get("rebalanceTimeoutMs", -1),
-        member_id=body["memberId"],
-        group_instance_id=body.get("groupInstanceId"),
-        protocol_type=body["protocolType"],
-        protocols=[(p["name"], p["metadata"]) for p in body["protocols"]],
-        reason=body.get("reason"),
-        client_id=ctx.client_id or "",
-        client_host=client_host(ctx),
-        version=ctx.api_version,
-    )
+async def join_group(ctx: RequestContext, body: JoinGroupRequestData) -> JoinGroupResponseData:
     coordinator = ctx.broker.coordinator
-    wait_ms = max(request.rebalance_timeout_ms, request.session_timeout_ms)
+    wait_ms = max(body.rebalance_timeout_ms, body.session_timeout_ms)
 
-    def start(respond: Callable[[JoinGroupResponse], None]) -> None:
-        coordinator.join_group(request, respond)
+    def start(respond: Callable[[JoinGroupResponseData], None]) -> None:
+        coordinator.join_group(body, respond, caller(ctx))
 
     response = await parked(start, wait_ms / 1000 + WAIT_MARGIN_S)
     if response is None:
-        response = JoinGroupResponse(error_code=REBALANCE_IN_PROGRESS, member_id=request.member_id)
-    return join_response(response, ctx.api_version)
-
-
-def join_response(r: JoinGroupResponse, version: int) -> Body:
-    protocol_name = r.protocol_name
-    if protocol_name is None and version < NULLABLE_PROTOCOL_NAME_VERSION:
-        protocol_name = ""
-    return {
-        "errorCode": r.error_code,
-        "generationId": r.generation_id,
-        "protocolType": r.protocol_type,
-        "protocolName": protocol_name,
-        "leader": r.leader,
-        "skipAssignment": r.skip_assignment,
-        "memberId": r.member_id,
-        "members": [
-            {"memberId": member_id, "groupInstanceId": instance_id, "metadata": metadata}
-            for member_id, instance_id, metadata in r.members
-        ],
-    }
+        response = join_error(REBALANCE_IN_PROGRESS, body.member_id)
+    if response.protocol_name is None and ctx.api_version < NULLABLE_PROTOCOL_NAME_VERSION:
+        response.protocol_name = ""
+    return response
 
 
 # -- SyncGroup (14) -------------------------------------------------------------------------------
 
 
 @handles(14)
-async def sync_group(ctx: RequestContext, body: Body) -> Body:
-    request = SyncGroupRequest(
-        group_id=body["groupId"],
-        generation_id=body["generationId"],
-        member_id=body["memberId"],
-        group_instance_id=body.get("groupInstanceId"),
-        protocol_type=body.get("protocolType"),
-        protocol_name=body.get("protocolName"),
-        assignments=[(a["memberId"], a["assignment"]) for a in body["assignments"]],
-    )
-    if request.group_id == "":
-        return {"errorCode": INVALID_GROUP_ID, "assignment": b""}
-    if ctx.api_version >= SYNC_PROTOCOL_REQUIRED_VERSION and (
-        request.protocol_type is None or request.protocol_name is None
-    ):
-        return {"errorCode": INCONSISTENT_GROUP_PROTOCOL, "assignment": b""}
+async def sync_group(ctx: RequestContext, body: SyncGroupRequestData) -> SyncGroupResponseData:
+    if body.group_id == "":
+        return SyncGroupResponseData(error_code=INVALID_GROUP_ID)
+    if ctx.api_version >= SYNC_PROTOCOL_REQUIRED_VERSION and (body.protocol_type is None or body.protocol_name is None):
+        return SyncGroupResponseData(error_code=INCONSISTENT_GROUP_PROTOCOL)
     coordinator = ctx.broker.coordinator
-    group = coordinator.classic.groups.get(request.group_id)
-    member = group.members.get(request.member_id) if group is not None else None
-    wait_ms = member.rebalance_timeout_ms if member is not None else 0
 
-    def start(respond: Callable[[SyncGroupResponse], None]) -> None:
-        coordinator.sync_group(request, respond)
+    def start(respond: Callable[[SyncGroupResponseData], None]) -> None:
+        coordinator.sync_group(body, respond)
 
-    response = await parked(start, wait_ms / 1000 + WAIT_MARGIN_S)
-    if response is None:
-        response = SyncGroupResponse(error_code=REBALANCE_IN_PROGRESS)
-    return {
-        "errorCode": response.error_code,
-        "protocolType": response.protocol_type,
-        "protocolName": response.protocol_name,
-        "assignment": response.assignment,
-    }
+    response = await parked(start, coordinator.sync_wait_ms(body.group_id, body.member_id) / 1000 + WAIT_MARGIN_S)
+    return response if response is not None else SyncGroupResponseData(error_code=REBALANCE_IN_PROGRESS)
 
 
 # -- Heartbeat (12) -------------------------------------------------------------------------------
 
 
 @handles(12)
-async def heartbeat(ctx: RequestContext, body: Body) -> Body:
-    group_id = body["groupId"]
-    if group_id == "":
-        return {"errorCode": INVALID_GROUP_ID}
-    code = ctx.broker.coordinator.classic_heartbeat(
-        group_id, body["generationId"], body["memberId"], body.get("groupInstanceId")
-    )
-    return {"errorCode": code}
+async def heartbeat(ctx: RequestContext, body: HeartbeatRequestData) -> HeartbeatResponseData:
+    if body.group_id == "":
+        return HeartbeatResponseData(error_code=INVALID_GROUP_ID)
+    return ctx.broker.coordinator.classic_heartbeat(body)
 
 
 # -- LeaveGroup (13) ------------------------------------------------------------------------------

@@ -25,7 +25,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from groupctl.coordinator.classic import JoinGroupRequest, JoinGroupResponse, SyncGroupRequest, SyncGroupResponse
 from groupctl.coordinator.consumer import LEAVE_EPOCH, STATIC_LEAVE_EPOCH
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
@@ -43,7 +42,17 @@ from groupctl.protocol.data.consumer_groups import (
     ConsumerGroupHeartbeatResponseData,
     TopicPartitions,
 )
-from groupctl.protocol.data.groups import MemberIdentity
+from groupctl.protocol.data.groups import (
+    HeartbeatRequestData,
+    JoinGroupRequestData,
+    JoinGroupRequestProtocol,
+    JoinGroupResponseData,
+    JoinGroupResponseMember,
+    MemberIdentity,
+    SyncGroupRequestAssignment,
+    SyncGroupRequestData,
+    SyncGroupResponseData,
+)
 from groupctl.protocol.primitives import WireError, uuid_from_kafka, uuid_to_kafka
 from groupctl.simulation.ownership import Partition
 from groupctl.simulation.range_assignor import RangeMember, range_assign
@@ -201,7 +210,7 @@ class ClassicClient(SimulatedClient):
         self.protocol_name: str | None = None
         self.state = CLIENT_STOPPED
         self.next_heartbeat = 0
-        self.inbox: deque[JoinGroupResponse | SyncGroupResponse] = deque()
+        self.inbox: deque[JoinGroupResponseData | SyncGroupResponseData] = deque()
         # The leader's `assignmentSnapshot`: partition counts it assigned from; a change means a rebalance.
         self.assigned_metadata: dict[str, int] | None = None
 
@@ -257,7 +266,7 @@ class ClassicClient(SimulatedClient):
                 break
             if self.inbox:
                 answer = self.inbox.popleft()
-                if isinstance(answer, JoinGroupResponse):
+                if isinstance(answer, JoinGroupResponseData):
                     self._on_join(answer)
                 else:
                     self._on_sync(answer)
@@ -273,8 +282,8 @@ class ClassicClient(SimulatedClient):
             acted = True
         return acted
 
-    def _deliver(self, incarnation: int) -> Callable[[JoinGroupResponse | SyncGroupResponse], None]:
-        def deliver(answer: JoinGroupResponse | SyncGroupResponse) -> None:
+    def _deliver(self, incarnation: int) -> Callable[[JoinGroupResponseData | SyncGroupResponseData], None]:
+        def deliver(answer: JoinGroupResponseData | SyncGroupResponseData) -> None:
             if incarnation == self.incarnation and self.running:
                 self.inbox.append(answer)
 
@@ -313,17 +322,19 @@ class ClassicClient(SimulatedClient):
         if self.regex is not None:
             self.topics = self._resolved_topics()
         subscription = self._subscription()
-        self.coord.join_group(JoinGroupRequest(
-            self.group_id, self.session_timeout_ms, MAX_POLL_INTERVAL_MS, self.member_id, self.instance_id,
-            PROTOCOL_TYPE, [(name, subscription) for name in CLASSIC_PROTOCOLS], client_id=self.client_id,
-        ), self._deliver(self.incarnation))
+        self.coord.join_group(JoinGroupRequestData(
+            group_id=self.group_id, session_timeout_ms=self.session_timeout_ms,
+            rebalance_timeout_ms=MAX_POLL_INTERVAL_MS, member_id=self.member_id, group_instance_id=self.instance_id,
+            protocol_type=PROTOCOL_TYPE,
+            protocols=[JoinGroupRequestProtocol(name=name, metadata=subscription) for name in CLASSIC_PROTOCOLS],
+        ), self._deliver(self.incarnation), Caller(client_id=self.client_id))
 
-    def _on_join(self, r: JoinGroupResponse) -> None:
+    def _on_join(self, r: JoinGroupResponseData) -> None:
         code = r.error_code
         if code == 0:
             self.member_id, self.generation, self.protocol_name = r.member_id, r.generation_id, r.protocol_name
             self.assigned_metadata = None
-            assignments: list[tuple[str, bytes]] = []
+            assignments: list[SyncGroupRequestAssignment] = []
             if r.leader == self.member_id and not r.skip_assignment:
                 assignments = self._assign(r.members)
             elif r.leader == self.member_id:
@@ -333,9 +344,10 @@ class ClassicClient(SimulatedClient):
                     sorted({t for info in self._subscriptions(r.members) for t in info.topics})
                 )
             self.state = CLIENT_SYNCING
-            self.coord.sync_group(SyncGroupRequest(
-                self.group_id, self.generation, self.member_id, self.instance_id, PROTOCOL_TYPE, self.protocol_name,
-                assignments,
+            self.coord.sync_group(SyncGroupRequestData(
+                group_id=self.group_id, generation_id=self.generation, member_id=self.member_id,
+                group_instance_id=self.instance_id, protocol_type=PROTOCOL_TYPE, protocol_name=self.protocol_name,
+                assignments=assignments,
             ), self._deliver(self.incarnation))
         elif code == _CODE["MEMBER_ID_REQUIRED"]:
             self.member_id = r.member_id
@@ -343,7 +355,7 @@ class ClassicClient(SimulatedClient):
         else:
             self._on_group_error(code, "JoinGroup")
 
-    def _on_sync(self, r: SyncGroupResponse) -> None:
+    def _on_sync(self, r: SyncGroupResponseData) -> None:
         if r.error_code:
             self._on_group_error(r.error_code, "SyncGroup")
             return
@@ -352,7 +364,10 @@ class ClassicClient(SimulatedClient):
         self.next_heartbeat = self.now + HEARTBEAT_INTERVAL_MS
 
     def _heartbeat(self) -> None:
-        code = self.coord.classic_heartbeat(self.group_id, self.generation, self.member_id, self.instance_id)
+        code = self.coord.classic_heartbeat(HeartbeatRequestData(
+            group_id=self.group_id, generation_id=self.generation, member_id=self.member_id,
+            group_instance_id=self.instance_id,
+        )).error_code
         if code == 0:
             self.next_heartbeat = self.now + HEARTBEAT_INTERVAL_MS
         else:
@@ -361,7 +376,9 @@ class ClassicClient(SimulatedClient):
     def heartbeat_now(self) -> HeartbeatResult:
         """The heartbeat thread's request; only a member of a stable generation acts on the answer."""
         member_id, generation = self.member_id, self.generation
-        code = self.coord.classic_heartbeat(self.group_id, generation, member_id, self.instance_id)
+        code = self.coord.classic_heartbeat(HeartbeatRequestData(
+            group_id=self.group_id, generation_id=generation, member_id=member_id, group_instance_id=self.instance_id,
+        )).error_code
         if self.state == CLIENT_STABLE:
             if code == 0:
                 self.next_heartbeat = self.now + HEARTBEAT_INTERVAL_MS
@@ -385,18 +402,18 @@ class ClassicClient(SimulatedClient):
             self._anomaly(f"{api} answered {name}; rejoining")
         self.state = CLIENT_UNJOINED
 
-    def _subscriptions(self, members: list[tuple[str, str | None, bytes]]) -> list[RangeMember]:
+    def _subscriptions(self, members: list[JoinGroupResponseMember]) -> list[RangeMember]:
         infos = []
-        for member_id, instance_id, metadata in members:
+        for member in members:
             try:
-                topics = tuple(decode_subscription(metadata)[1]["topics"])
+                topics = tuple(decode_subscription(member.metadata)[1]["topics"])
             except (DecodeError, WireError):
-                self._anomaly(f"undecodable subscription from {member_id}")
+                self._anomaly(f"undecodable subscription from {member.member_id}")
                 topics = ()
-            infos.append(RangeMember(member_id, instance_id, topics))
+            infos.append(RangeMember(member.member_id, member.group_instance_id, topics))
         return infos
 
-    def _assign(self, members: list[tuple[str, str | None, bytes]]) -> list[tuple[str, bytes]]:
+    def _assign(self, members: list[JoinGroupResponseMember]) -> list[SyncGroupRequestAssignment]:
         """The leader's work: decode every subscription, run range, encode each member's share."""
         infos = self._subscriptions(members)
 
@@ -406,10 +423,10 @@ class ClassicClient(SimulatedClient):
 
         plan = range_assign(infos, partition_count)
         self.assigned_metadata = self._partition_counts(sorted({t for info in infos for t in info.topics}))
-        return [(member_id, encode_assignment({
-            "assignedPartitions": [{"topic": t, "partitions": ps} for t, ps in sorted(plan[member_id].items())],
+        return [SyncGroupRequestAssignment(member_id=m.member_id, assignment=encode_assignment({
+            "assignedPartitions": [{"topic": t, "partitions": ps} for t, ps in sorted(plan[m.member_id].items())],
             "userData": None,
-        }, 3)) for member_id, _, _ in members]
+        }, 3)) for m in members]
 
 
 def _by_topic(partitions: frozenset[Partition]) -> list[dict]:
@@ -653,13 +670,13 @@ class ConsumerClient(SimulatedClient):
 # -- persistence -----------------------------------------------------------------------------------
 
 
-def _answer_jsonable(answer: JoinGroupResponse | SyncGroupResponse) -> dict[str, Any]:
-    if isinstance(answer, JoinGroupResponse):
+def _answer_jsonable(answer: JoinGroupResponseData | SyncGroupResponseData) -> dict[str, Any]:
+    if isinstance(answer, JoinGroupResponseData):
         return {
             "api": "JoinGroup", "errorCode": answer.error_code, "generationId": answer.generation_id,
             "protocolType": answer.protocol_type, "protocolName": answer.protocol_name, "leader": answer.leader,
             "skipAssignment": answer.skip_assignment, "memberId": answer.member_id,
-            "members": [[m, i, data.hex()] for m, i, data in answer.members],
+            "members": [[m.member_id, m.group_instance_id, m.metadata.hex()] for m in answer.members],
         }
     return {"api": "SyncGroup", "errorCode": answer.error_code, "protocolType": answer.protocol_type,
             "protocolName": answer.protocol_name, "assignment": answer.assignment.hex()}
@@ -673,14 +690,17 @@ def _from_topic_ids(data: dict[str, list[int]]) -> dict[uuid.UUID, frozenset[int
     return {uuid_from_kafka(t): frozenset(ps) for t, ps in data.items()}
 
 
-def _answer_from(data: dict[str, Any]) -> JoinGroupResponse | SyncGroupResponse:
+def _answer_from(data: dict[str, Any]) -> JoinGroupResponseData | SyncGroupResponseData:
     if data["api"] == "JoinGroup":
-        return JoinGroupResponse(
-            data["errorCode"], data["generationId"], data["protocolType"], data["protocolName"], data["leader"],
-            data["skipAssignment"], data["memberId"], [(m, i, bytes.fromhex(h)) for m, i, h in data["members"]],
+        return JoinGroupResponseData(
+            error_code=data["errorCode"], generation_id=data["generationId"], protocol_type=data["protocolType"],
+            protocol_name=data["protocolName"], leader=data["leader"], skip_assignment=data["skipAssignment"],
+            member_id=data["memberId"],
+            members=[JoinGroupResponseMember(member_id=m, group_instance_id=i, metadata=bytes.fromhex(h))
+                     for m, i, h in data["members"]],
         )
-    return SyncGroupResponse(data["errorCode"], data["protocolType"], data["protocolName"],
-                             bytes.fromhex(data["assignment"]))
+    return SyncGroupResponseData(error_code=data["errorCode"], protocol_type=data["protocolType"],
+                                 protocol_name=data["protocolName"], assignment=bytes.fromhex(data["assignment"]))
 
 
 def restore_client(coord: Coordinator, data: dict[str, Any], *, observe: Observer, anomalies: list[str],

@@ -19,6 +19,7 @@ from groupctl.coordinator.offsets import CommitPartition
 from groupctl.errors import GroupctlError, GroupNotFound
 from groupctl.model import TopicPartition
 from groupctl.protocol.data.groups import MemberIdentity
+from tests.classic_requests import join_req
 from tests.heartbeats import hb
 from tests.mixed_groups import write_groups
 from tests.server.waits import WAIT_S, wait_until
@@ -132,12 +133,12 @@ def test_a_member_that_stopped_heartbeating_still_expires_across_invocations(tmp
 
 
 def test_a_classic_rebalance_in_progress_carries_on_in_the_next_invocation(tmp_path: Path) -> None:
-    from groupctl.coordinator.classic import PREPARING_REBALANCE, JoinGroupRequest
+    from groupctl.coordinator.classic import PREPARING_REBALANCE
 
     got: list = []
     with LocalBackend(tmp_path, create=True) as b:
         b.coordinator.create_topic("orders", 3)
-        b.coordinator.join_group(JoinGroupRequest("c", 10_000, 30_000, "", "pod-a", protocols=[("range", b"")]),
+        b.coordinator.join_group(join_req("c", 10_000, 30_000, "", "pod-a", protocols=[("range", b"")]),
                                  got.append)
         assert b.coordinator.classic.groups["c"].state == PREPARING_REBALANCE
     with LocalBackend(tmp_path) as b:

@@ -6,18 +6,19 @@ from __future__ import annotations
 
 import json
 
-from groupctl.coordinator.classic import JoinGroupRequest, JoinGroupResponse
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.runtime import classic_heartbeat_key, classic_join_key
 from groupctl.coordinator.soft_state import SoftState
 from groupctl.model import GroupState
+from groupctl.protocol.data.groups import JoinGroupResponseData
+from tests.classic_requests import join_req
 
 
 def test_a_rebalance_in_flight_round_trips_through_json() -> None:
     coord = Coordinator(ids=IdGenerator(9))
-    answers: list[JoinGroupResponse] = []
-    request = JoinGroupRequest("g", 10_000, 30_000, protocols=[("range", b"\x01")], group_instance_id="pod-0")
+    answers: list[JoinGroupResponseData] = []
+    request = join_req("g", 10_000, 30_000, protocols=[("range", b"\x01")], group_instance_id="pod-0")
     coord.join_group(request, answers.append)  # static: joins at once, parked for the initial delay
     assert answers == []
     group = coord.classic.groups["g"]

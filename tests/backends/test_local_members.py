@@ -10,7 +10,6 @@ import pytest
 from groupctl.backends import local_members
 from groupctl.backends.local import LocalBackend
 from groupctl.backends.local_members import MEMBERS_FILE, LocalMembers, MemberLaunch
-from groupctl.coordinator.classic import JoinGroupResponse, SyncGroupResponse
 from groupctl.coordinator.clock import ManualClock
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
@@ -18,6 +17,7 @@ from groupctl.errors import GroupctlError, KafkaError
 from groupctl.model import TopicPartition
 from groupctl.protocol.data.groups import MemberIdentity
 from groupctl.simulation.clients import CLIENT_JOINING, CLIENT_UNJOINED, ClassicClient, ConsumerClient, restore_client
+from tests.classic_requests import join_answer, sync_answer
 
 
 def _world(directory: Path, *, create: bool = False):
@@ -221,8 +221,8 @@ def test_client_state_round_trips_with_answers_in_flight() -> None:
     classic = ClassicClient(coord, "p", "g", ["orders"], instance_id="p", session_timeout_ms=10_000, client_id="p",
                             observe=lambda *a: None, anomalies=anomalies)
     classic.start()
-    classic.inbox.append(JoinGroupResponse(0, 1, "consumer", "range", "m1", False, "m1", [("m1", "p", b"\x01")]))
-    classic.inbox.append(SyncGroupResponse(0, "consumer", "range", b"\x00\x02"))
+    classic.inbox.append(join_answer(0, 1, "consumer", "range", "m1", False, "m1", [("m1", "p", b"\x01")]))
+    classic.inbox.append(sync_answer(0, "consumer", "range", b"\x00\x02"))
     consumer = ConsumerClient(coord, "q", "h", [], instance_id=None, ids=IdGenerator(4), observe=lambda *a: None,
                               anomalies=anomalies, regex="ord.*", assignor="uniform", client_id="q")
     consumer.start()

@@ -28,11 +28,12 @@ import yaml
 from confluent_kafka import Consumer
 
 from groupctl.backends.local import LocalBackend
-from groupctl.coordinator.classic import COMPLETING_REBALANCE, STABLE, JoinGroupRequest, SyncGroupRequest
+from groupctl.coordinator.classic import COMPLETING_REBALANCE, STABLE
 from groupctl.coordinator.offsets import CommitPartition
 from groupctl.coordinator.runtime import Caller
 from groupctl.errors import GroupctlError
 from groupctl.protocol.consumer_protocol import encode_assignment, encode_subscription
+from tests.classic_requests import join_req, sync_req
 from tests.fake_broker import coordinator_reply
 from tests.heartbeats import assigned, hb
 from tests.server.waits import OUTLASTS_S, WAIT_S, promptly, wait_until
@@ -69,9 +70,9 @@ def _classic_group(b: LocalBackend, group: str, topic: str, partitions: int, mem
         name = instance or f"dynamic-{n}"
         responses[name] = []
         for _ in range(2):  # a dynamic member first gets MEMBER_ID_REQUIRED, then joins with that id
-            c.join_group(JoinGroupRequest(group, SESSION_MS, 30_000, ids.get(name, ""), instance,
-                                          protocols=[("range", subscription)], client_id=f"app-{name}",
-                                          client_host=f"/10.0.0.{n + 1}"), answered(name))
+            c.join_group(join_req(group, SESSION_MS, 30_000, ids.get(name, ""), instance,
+                                  protocols=[("range", subscription)]), answered(name),
+                         Caller(client_id=f"app-{name}", client_host=f"/10.0.0.{n + 1}"))
             if not responses[name] or responses[name][-1].error_code == 0:
                 break
     state = c.classic.groups[group]
@@ -82,7 +83,7 @@ def _classic_group(b: LocalBackend, group: str, topic: str, partitions: int, mem
     assert state.state == COMPLETING_REBALANCE
     joined = [r[-1] for r in responses.values() if r and r[-1].error_code == 0]
     leader_response = next(r for r in joined if r.members)
-    order = [m[0] for m in leader_response.members]
+    order = [m.member_id for m in leader_response.members]
     assignments = []
     for i, member_id in enumerate(order):
         mine = [p for p in range(partitions) if p % len(order) == i]
@@ -91,8 +92,8 @@ def _classic_group(b: LocalBackend, group: str, topic: str, partitions: int, mem
     by_member = {v: k for k, v in ids.items()}
     for member_id in sorted(order, key=lambda m: m == state.leader):  # the leader syncs last
         instance = by_member[member_id]
-        c.sync_group(SyncGroupRequest(group, state.generation, member_id, None if instance.startswith("dynamic-")
-                                      else instance, assignments=assignments if member_id == state.leader else []),
+        c.sync_group(sync_req(group, state.generation, member_id, None if instance.startswith("dynamic-")
+                              else instance, assignments=assignments if member_id == state.leader else []),
                      lambda r: None)
     assert state.state == STABLE
     for p in range(partitions):

@@ -18,8 +18,8 @@ from kafka.errors import GroupSubscribedToTopicError, NoError
 from kafka.structs import TopicPartition as KafkaPartition
 
 from groupctl.backends.local import LocalBackend
-from groupctl.coordinator.classic import JoinGroupRequest
 from groupctl.coordinator.offsets import CommitPartition
+from tests.classic_requests import join_req
 from tests.server.waits import WAIT_S
 
 from .test_group import SESSION_MS, _classic_group, _consumer_group
@@ -49,8 +49,8 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
                          [CommitPartition("refunds", 0, 11), CommitPartition("refunds", 1, 12)])
         c.commit_offsets("billing", "", -1, [CommitPartition("invoices", 0, 500), CommitPartition("refunds", 1, 9)])
         c.commit_offsets("connect-app", "", -1, [CommitPartition("invoices", 0, 3)])
-        c.join_group(JoinGroupRequest("connect-app", SESSION_MS, 30_000, "", "worker-0", protocol_type="connect",
-                                      protocols=[("default", b"\x00")]), lambda _r: None)
+        c.join_group(join_req("connect-app", SESSION_MS, 30_000, "", "worker-0", protocol_type="connect",
+                              protocols=[("default", b"\x00")]), lambda _r: None)
         c.advance(5_000)
     return directory
 

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 
 import pytest
 
-from groupctl.coordinator.classic import JoinGroupRequest, JoinGroupResponse, SyncGroupRequest
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.log import MemoryLog, Record
@@ -15,7 +14,8 @@ from groupctl.coordinator.offsets import CommitPartition
 from groupctl.errors import KafkaError
 from groupctl.log.decode import DecodedRecord
 from groupctl.protocol.data.consumer_groups import ConsumerGroupHeartbeatRequestData
-from groupctl.protocol.data.groups import MemberIdentity
+from groupctl.protocol.data.groups import JoinGroupResponseData, MemberIdentity
+from tests.classic_requests import join_req, sync_req
 from tests.heartbeats import error, hb
 
 SESSION = 10_000
@@ -34,8 +34,8 @@ class CountingLog(MemoryLog):
         return super().append(records, timestamp)
 
 
-def _join(coord: Coordinator, group: str, member_id: str, answers: list[JoinGroupResponse]) -> None:
-    coord.join_group(JoinGroupRequest(group, SESSION, 30_000, member_id, protocols=[("range", b"")]), answers.append)
+def _join(coord: Coordinator, group: str, member_id: str, answers: list[JoinGroupResponseData]) -> None:
+    coord.join_group(join_req(group, SESSION, 30_000, member_id, protocols=[("range", b"")]), answers.append)
 
 
 def _heartbeat(group: str, member: str, topics: list[str] | None = None,
@@ -54,14 +54,14 @@ def test_every_request_and_timer_appends_at_most_one_batch() -> None:
         action()
         return len(log.batches) - before
 
-    answers: list[JoinGroupResponse] = []
+    answers: list[JoinGroupResponseData] = []
     assert batches_of(lambda: _join(coord, "c", "", answers)) == 1  # the new group's record
     member_id = answers[-1].member_id
     assert batches_of(lambda: _join(coord, "c", member_id, answers)) == 0  # parked: the initial delay runs
     assert batches_of(lambda: coord.advance(3_000)) == 0  # the join completes: nothing written yet
     generation = answers[-1].generation_id
-    assert batches_of(lambda: coord.sync_group(SyncGroupRequest("c", generation, member_id,
-                                                                assignments=[(member_id, b"")]),
+    assert batches_of(lambda: coord.sync_group(sync_req("c", generation, member_id,
+                                                        assignments=[(member_id, b"")]),
                                                lambda _: None)) == 1  # the leader's assignment
     # The last member leaves: the rebalance completes at once with nobody, and the Empty record is written.
     assert batches_of(lambda: coord.leave_group("c", [MemberIdentity(member_id=member_id)])) == 1
@@ -79,7 +79,7 @@ def test_every_request_and_timer_appends_at_most_one_batch() -> None:
 def test_a_failed_heartbeat_leaves_the_empty_classic_group_it_would_replace() -> None:
     coord = Coordinator(ids=IdGenerator(5))
     coord.create_topic("foo", 4)
-    answers: list[JoinGroupResponse] = []
+    answers: list[JoinGroupResponseData] = []
     _join(coord, "g", "", answers)  # MEMBER_ID_REQUIRED: an Empty classic group with a pending member
     assert coord.classic.groups["g"].state == "Empty"
     failed = coord.heartbeat(_heartbeat("g", "m1", regex="("))

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from groupctl.coordinator.classic import JoinGroupRequest, JoinGroupResponse, SyncGroupRequest
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.log import MemoryLog
 from groupctl.coordinator.offsets import CommitPartition
 from groupctl.log.decode import DecodedRecord
 from groupctl.protocol.consumer_protocol import encode_subscription
-from groupctl.protocol.data.groups import MemberIdentity
+from groupctl.protocol.data.groups import JoinGroupResponseData, MemberIdentity
+from tests.classic_requests import join_req, sync_req
 from tests.heartbeats import hb
 
 
@@ -40,15 +40,15 @@ def consumer_member(coord: Coordinator, group: str = "cg", member: str = "m1") -
 
 def classic_member(coord: Coordinator, group: str = "classic") -> str:
     """One static member joins (the initial delay passes) and syncs; returns its member id."""
-    answers: list[JoinGroupResponse] = []
-    coord.join_group(JoinGroupRequest(group, 10_000, 10_000, group_instance_id="pod-0",
-                                      protocols=[("range", encode_subscription({"topics": ["foo"], "userData": None},
+    answers: list[JoinGroupResponseData] = []
+    coord.join_group(join_req(group, 10_000, 10_000, group_instance_id="pod-0",
+                              protocols=[("range", encode_subscription({"topics": ["foo"], "userData": None},
                                                                                0))]), answers.append)
     coord.advance(3_000)
     joined = answers[-1]
     assert joined.error_code == 0
-    coord.sync_group(SyncGroupRequest(group, joined.generation_id, joined.member_id, "pod-0",
-                                      assignments=[(joined.member_id, b"")]), lambda _r: None)
+    coord.sync_group(sync_req(group, joined.generation_id, joined.member_id, "pod-0",
+                              assignments=[(joined.member_id, b"")]), lambda _r: None)
     return joined.member_id
 
 
@@ -127,16 +127,16 @@ def test_a_deleted_classic_group_leaves_the_records_kafka_40_writes(cli, tmp_pat
         pytest.skip("the Kafka 4.0 broker vectors are not present at ../shared/kafka-4.0-broker-vectors")
     coord = Coordinator(ids=IdGenerator(5))
     coord.create_topic("oc-del", 2)
-    answers: list[JoinGroupResponse] = []
+    answers: list[JoinGroupResponseData] = []
     metadata = encode_subscription({"topics": ["oc-del"], "userData": None}, 0)
-    coord.join_group(JoinGroupRequest("oracle-deleted", 45_000, 300_000, protocols=[("range", metadata)]),
+    coord.join_group(join_req("oracle-deleted", 45_000, 300_000, protocols=[("range", metadata)]),
                      answers.append)
-    coord.join_group(JoinGroupRequest("oracle-deleted", 45_000, 300_000, answers[-1].member_id,
-                                      protocols=[("range", metadata)]), answers.append)
+    coord.join_group(join_req("oracle-deleted", 45_000, 300_000, answers[-1].member_id,
+                              protocols=[("range", metadata)]), answers.append)
     coord.advance(3_000)
     joined = answers[-1]
-    coord.sync_group(SyncGroupRequest("oracle-deleted", joined.generation_id, joined.member_id, None,
-                                      assignments=[(joined.member_id, b"")]), lambda _r: None)
+    coord.sync_group(sync_req("oracle-deleted", joined.generation_id, joined.member_id, None,
+                              assignments=[(joined.member_id, b"")]), lambda _r: None)
     coord.commit_offsets("oracle-deleted", joined.member_id, joined.generation_id,
                          [CommitPartition("oc-del", 0, 5), CommitPartition("oc-del", 1, 6)])
     answer = coord.leave_group("oracle-deleted", [MemberIdentity(member_id=joined.member_id)])

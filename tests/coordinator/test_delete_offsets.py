@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from groupctl.coordinator.classic import JoinGroupRequest, JoinGroupResponse, SyncGroupRequest
 from groupctl.coordinator.coordinator import Coordinator, known_partitions
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.log import MemoryLog
 from groupctl.coordinator.offsets import CommitPartition
 from groupctl.protocol.consumer_protocol import encode_subscription
+from groupctl.protocol.data.groups import JoinGroupResponseData
+from tests.classic_requests import join_req, sync_req
 from tests.heartbeats import hb
 
 
@@ -32,14 +33,14 @@ def outcomes(results: list) -> list[tuple[str, int, str | None]]:
 
 
 def classic_member(coord: Coordinator, group: str, metadata: bytes, protocol_type: str = "consumer") -> str:
-    answers: list[JoinGroupResponse] = []
-    coord.join_group(JoinGroupRequest(group, 10_000, 10_000, group_instance_id="pod-0", protocol_type=protocol_type,
-                                      protocols=[("range", metadata)]), answers.append)
+    answers: list[JoinGroupResponseData] = []
+    coord.join_group(join_req(group, 10_000, 10_000, group_instance_id="pod-0", protocol_type=protocol_type,
+                              protocols=[("range", metadata)]), answers.append)
     coord.advance(3_000)
     joined = answers[-1]
     assert joined.error_code == 0
-    coord.sync_group(SyncGroupRequest(group, joined.generation_id, joined.member_id, "pod-0",
-                                      assignments=[(joined.member_id, b"")]), lambda _r: None)
+    coord.sync_group(sync_req(group, joined.generation_id, joined.member_id, "pod-0",
+                              assignments=[(joined.member_id, b"")]), lambda _r: None)
     coord.commit_offsets(group, joined.member_id, joined.generation_id,
                          [CommitPartition("foo", 0, 1), CommitPartition("bar", 0, 2), CommitPartition("bar", 1, 3)],
                          instance_id="pod-0")

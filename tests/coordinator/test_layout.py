@@ -14,6 +14,7 @@ from groupctl.coordinator.offsets import CommitPartition
 from groupctl.log.decode import DecodedRecord
 from groupctl.log.segment import iter_batches
 from groupctl.protocol.primitives import uuid_from_kafka
+from tests.classic_requests import join_req, sync_req
 from tests.heartbeats import hb
 
 BROKER_VECTORS = Path(__file__).resolve().parents[2].parent / "shared" / "kafka-4.0-broker-vectors"
@@ -141,20 +142,19 @@ def test_a_log_written_by_one_layout_carries_on_under_the_other(first: str, then
 def test_kafka_40_upgrade_writes_the_partition_metadata_with_the_joining_heartbeat() -> None:
     """A classic group converted under 4.0's layout: the conversion's epoch has no hash and no type 4 (as
     Kafka writes it), so the joining heartbeat finds the metadata changed: type 4, then the next epoch."""
-    from groupctl.coordinator.classic import JoinGroupRequest, SyncGroupRequest
     from groupctl.protocol.consumer_protocol import encode_assignment, encode_subscription
 
     coord = Coordinator(ids=IdGenerator(3), kafka="4.0", classic_settings={"group.initial.rebalance.delay.ms": 0})
     coord.create_topic(OC_K848[0], OC_K848[2], uuid_from_kafka(OC_K848[1]))
     joined = []
     subscription = encode_subscription({"topics": [OC_K848[0]], "userData": None}, 0)
-    coord.join_group(JoinGroupRequest("g", 45_000, 30_000, "", "pod-a", protocols=[("range", subscription)]),
+    coord.join_group(join_req("g", 45_000, 30_000, "", "pod-a", protocols=[("range", subscription)]),
                      joined.append)
     coord.advance(0)
     member = joined[-1].member_id
     everything = encode_assignment({"assignedPartitions": [{"topic": OC_K848[0], "partitions": [0, 1, 2, 3]}],
                                     "userData": None}, 0)
-    sync = SyncGroupRequest("g", joined[-1].generation_id, member, "pod-a", assignments=[(member, everything)])
+    sync = sync_req("g", joined[-1].generation_id, member, "pod-a", assignments=[(member, everything)])
     coord.sync_group(sync, joined.append)
     before = coord.runtime.log.next_offset
     join(coord, "k1")

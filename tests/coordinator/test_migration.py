@@ -6,17 +6,18 @@ from __future__ import annotations
 
 import pytest
 
-from groupctl.coordinator.classic import JoinGroupRequest, JoinGroupResponse, SyncGroupRequest, SyncGroupResponse
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.offsets import CommitPartition
+from groupctl.coordinator.runtime import Caller
 from groupctl.errors import KAFKA_ERROR_CODES as CODE
 from groupctl.errors import KafkaError
 from groupctl.log.decode import DecodedRecord
 from groupctl.model import GroupListing, GroupState
 from groupctl.protocol.consumer_protocol import decode_assignment, encode_assignment, encode_subscription
 from groupctl.protocol.data.consumer_groups import ConsumerGroupHeartbeatResponseData
-from groupctl.protocol.data.groups import MemberIdentity
+from groupctl.protocol.data.groups import JoinGroupResponseData, MemberIdentity, SyncGroupResponseData
+from tests.classic_requests import beat, join_req, sync_req
 from tests.heartbeats import assigned, error, hb
 
 SESSION = 10_000
@@ -53,18 +54,18 @@ class Classic:
         self.member_id = ""
         self.generation = -1
         self.owned: list[int] = []
-        self.answers: list[JoinGroupResponse | SyncGroupResponse] = []
+        self.answers: list[JoinGroupResponseData | SyncGroupResponseData] = []
 
-    def join(self, group: str = "g", **overrides: object) -> JoinGroupResponse | None:
+    def join(self, group: str = "g", **overrides: object) -> JoinGroupResponseData | None:
         fields = {"protocols": [(self.protocol, subscription(self.owned, generation=self.generation))]}
         fields.update(overrides)
         before = len(self.answers)
-        self.coord.join_group(JoinGroupRequest(
-            group, SESSION, REBALANCE, self.member_id, self.instance_id, client_id="classic", **fields,
-        ), self._joined)
+        self.coord.join_group(join_req(
+            group, SESSION, REBALANCE, self.member_id, self.instance_id, **fields,
+        ), self._joined, Caller(client_id="classic"))
         return self.answers[-1] if len(self.answers) > before else None  # type: ignore[return-value]
 
-    def _joined(self, answer: JoinGroupResponse) -> None:
+    def _joined(self, answer: JoinGroupResponseData) -> None:
         """Parked answers arrive later (when the rebalance completes): the client learns from each."""
         self.answers.append(answer)
         if answer.member_id:
@@ -72,20 +73,20 @@ class Classic:
         if answer.error_code == 0:
             self.generation = answer.generation_id
 
-    def sync(self, group: str = "g", assignments: list | None = None) -> SyncGroupResponse | None:
+    def sync(self, group: str = "g", assignments: list | None = None) -> SyncGroupResponseData | None:
         before = len(self.answers)
-        self.coord.sync_group(SyncGroupRequest(group, self.generation, self.member_id, self.instance_id,
-                                               "consumer", self.protocol, assignments or []), self.answers.append)
+        self.coord.sync_group(sync_req(group, self.generation, self.member_id, self.instance_id,
+                                       "consumer", self.protocol, assignments or []), self.answers.append)
         if len(self.answers) == before:
             return None
         answer = self.answers[-1]
-        assert isinstance(answer, SyncGroupResponse)
+        assert isinstance(answer, SyncGroupResponseData)
         if answer.error_code == 0:
             self.owned = partitions_of(answer.assignment)
         return answer
 
     def heartbeat(self, group: str = "g") -> int:
-        return self.coord.classic_heartbeat(group, self.generation, self.member_id, self.instance_id)
+        return self.coord.classic_heartbeat(beat(group, self.generation, self.member_id, self.instance_id)).error_code
 
     def keep_up(self) -> None:
         """Heartbeat, and rejoin when told to (what a live client does between polls)."""
@@ -118,7 +119,7 @@ def classic_group(coord: Coordinator, *instances: str | None) -> list[Classic]:
             client.join()
     coord.advance(0)
     leader = next(c for c in clients if c.answers and c.answers[-1].members)
-    plan = [(m[0], assignment([p for p in range(6) if p % len(clients) == i]))
+    plan = [(m.member_id, assignment([p for p in range(6) if p % len(clients) == i]))
             for i, m in enumerate(leader.answers[-1].members)]
     for client in clients:
         client.sync(assignments=plan if client is leader else None)
@@ -343,7 +344,7 @@ def test_sync_and_heartbeat_errors_inside_a_consumer_group(coord: Coordinator) -
     a.sync()
     assert a.answers[-1].error_code == CODE["ILLEGAL_GENERATION"]
     a.generation += 1
-    coord.sync_group(SyncGroupRequest("g", a.generation, a.member_id, "pod-a", "consumer", "roundrobin"),
+    coord.sync_group(sync_req("g", a.generation, a.member_id, "pod-a", "consumer", "roundrobin"),
                      a.answers.append)
     assert a.answers[-1].error_code == CODE["INCONSISTENT_GROUP_PROTOCOL"]
 

@@ -3,7 +3,8 @@ never reaches into its internals: the runtime, the replayed state, the timers, t
 
 The scan is an AST walk: an attribute read whose receiver is named `coordinator` or `coord` (`coordinator`,
 `self.coord`, `broker.coordinator` ...) must not be one of the internals. Tests may look inside, through
-`coordinator.runtime`; library code may not.
+`coordinator.runtime` (and the classic half, `coordinator.classic`, which the classic-group tests drive);
+library code may not.
 """
 
 from __future__ import annotations
@@ -22,9 +23,6 @@ INTERNALS = frozenset({
 })
 #: Names a coordinator goes by in groupctl/.
 RECEIVERS = frozenset({"coordinator", "coord"})
-#: Reads still there on purpose, by (file relative to groupctl/, attribute): server/groups.py's SyncGroup wait
-#: looks at the live classic group (being reworked with the JoinGroup/SyncGroup signatures; it goes then).
-KNOWN = frozenset({("server/groups.py", "classic")})
 
 
 def _receiver_name(node: ast.expr) -> str | None:
@@ -62,13 +60,6 @@ def test_no_module_outside_the_coordinator_reads_its_internals() -> None:
             continue
         relative = path.relative_to(PACKAGE).as_posix()
         for line, attribute in internal_reads(path.read_text(encoding="utf-8")):
-            if (relative, attribute) not in KNOWN:
-                offenders.append(f"groupctl/{relative}:{line}: .{attribute}")
+            offenders.append(f"groupctl/{relative}:{line}: .{attribute}")
     assert offenders == [], "ask the Coordinator instead of reading its internals:\n" + "\n".join(offenders)
 
-
-def test_the_known_exceptions_are_still_there() -> None:
-    """An exception that is gone must leave KNOWN, so that the read cannot come back unnoticed."""
-    for relative, attribute in KNOWN:
-        reads = internal_reads((PACKAGE / relative).read_text(encoding="utf-8"))
-        assert attribute in {a for _, a in reads}, f"groupctl/{relative} no longer reads .{attribute}: drop it"

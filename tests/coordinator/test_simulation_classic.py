@@ -71,23 +71,23 @@ import re
 from collections import Counter
 from collections.abc import Callable
 
-from groupctl.coordinator.classic import (
-    COMPLETING_REBALANCE,
-    EMPTY,
-    JoinGroupRequest,
-    JoinGroupResponse,
-    SyncGroupRequest,
-    SyncGroupResponse,
-)
+from groupctl.coordinator.classic import COMPLETING_REBALANCE, EMPTY
 from groupctl.coordinator.classic import STABLE as GROUP_STABLE
 from groupctl.coordinator.clock import ManualClock
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
-from groupctl.coordinator.runtime import Caller
+from groupctl.coordinator.runtime import DEFAULT_CALLER, Caller
 from groupctl.coordinator.state import assignment_map
 from groupctl.errors import KAFKA_ERROR_CODES
 from groupctl.protocol.consumer_protocol import decode_subscription
+from groupctl.protocol.data.groups import (
+    JoinGroupRequestData,
+    JoinGroupResponseData,
+    SyncGroupRequestData,
+    SyncGroupResponseData,
+)
 from groupctl.simulation.clients import CLIENT_STABLE, HEARTBEAT_INTERVAL_MS, ClassicClient, assignment_partitions
+from tests.classic_requests import beat, join_req, sync_req
 from tests.heartbeats import assigned, error
 from tests.simulation import processes, runner
 from tests.simulation.process_scenario import MAX_PASSES, ProcessScenario
@@ -292,7 +292,8 @@ class Scenario(ProcessScenario):
 
     # -- requests, as the coordinator sees them ----------------------------------------------------------------
 
-    def on_join(self, proc: Proc, req: JoinGroupRequest, respond: Callable[[JoinGroupResponse], None]) -> None:
+    def on_join(self, proc: Proc, req: JoinGroupRequestData, respond: Callable[[JoinGroupResponseData], None],
+                caller: Caller = DEFAULT_CALLER) -> None:
         """A JoinGroup; a static member's rejoin of a Stable group must be a takeover (`check_static_takeover`)."""
         coord = self.coord
         group = coord.classic.groups.get(GROUP)
@@ -310,11 +311,11 @@ class Scenario(ProcessScenario):
                 takeover = (old, group.generation, group.members[old].assignment, coord.runtime.records_written,
                             group.leader == old)
         proc.expect_released = False
-        key = self.send_join(proc, req, respond)
+        key = self.send_join(proc, req, respond, caller)
         if takeover is not None:
             self.check_static_takeover(proc, req, takeover, key)
 
-    def check_static_takeover(self, proc: Proc, req: JoinGroupRequest, takeover: tuple, key: int) -> None:
+    def check_static_takeover(self, proc: Proc, req: JoinGroupRequestData, takeover: tuple, key: int) -> None:
         """KIP-345: a static member rejoining a Stable group takes over its predecessor's place without a rebalance."""
         old_id, generation, assignment, written, was_leader = takeover
         group = self.coord.classic.groups[GROUP]
@@ -340,7 +341,7 @@ class Scenario(ProcessScenario):
         self.note(f"  static takeover of {req.group_instance_id}: {self.label(old_id)} -> {self.label(new_id)}, "
                   f"gen {generation}, {self.fmt(assignment_partitions(assignment))}")
 
-    def joined(self, proc: Proc, req: JoinGroupRequest, r: JoinGroupResponse) -> None:
+    def joined(self, proc: Proc, req: JoinGroupRequestData, r: JoinGroupResponseData) -> None:
         """A JoinGroup answer: a fragile pod dies of MEMBER_ID_REQUIRED; a leader decodes every subscription, and
         only a v9 leader may skip the assignment."""
         super().joined(proc, req, r)
@@ -359,14 +360,14 @@ class Scenario(ProcessScenario):
             self.expect(leader and proc.version >= 9, f"skip_assignment for {proc.name} (v{proc.version}), leader "
                                                       f"{self.label(r.leader)}")
         if leader and r.members:
-            for member_id, _, metadata in r.members:
-                topics = decode_subscription(metadata)[1]["topics"]
-                self.expect(all(isinstance(t, str) for t in topics), f"undecodable subscription of {member_id}")
+            for member in r.members:
+                topics = decode_subscription(member.metadata)[1]["topics"]
+                self.expect(all(isinstance(t, str) for t in topics), f"undecodable subscription of {member.member_id}")
 
     def leader_assigned(self) -> None:
         self.assign_meta, self.takeover = self.metadata(), None
 
-    def synced(self, proc: Proc, req: SyncGroupRequest, r: SyncGroupResponse) -> None:
+    def synced(self, proc: Proc, req: SyncGroupRequestData, r: SyncGroupResponseData) -> None:
         """A SyncGroup answer: after a static takeover, exactly the predecessor's assignment."""
         super().synced(proc, req, r)
         if r.error_code:
@@ -807,10 +808,10 @@ def test_single_seed() -> None:
 # -- the bugs this simulation found, each on its own -----------------------------------------------------------
 
 def _join(coord: Coordinator, instance_id: str | None, *, member_id: str = "", version: int = 9,
-          group: str = "g") -> list[JoinGroupResponse]:
-    got: list[JoinGroupResponse] = []
-    coord.join_group(JoinGroupRequest(group, 10_000, 30_000, member_id, instance_id,
-                                      protocols=[("range", b"")], version=version), got.append)
+          group: str = "g") -> list[JoinGroupResponseData]:
+    got: list[JoinGroupResponseData] = []
+    coord.join_group(join_req(group, 10_000, 30_000, member_id, instance_id, protocols=[("range", b"")]),
+                     got.append, Caller(api_version=version))
     return got
 
 
@@ -852,9 +853,9 @@ def test_bug_static_leader_before_v9_is_told_the_old_leader_id() -> None:
     first = _join(coord, "pod-a", version=8)
     coord.advance(3_000)
     leader = first[-1]
-    synced: list[SyncGroupResponse] = []
-    coord.sync_group(SyncGroupRequest("g", leader.generation_id, leader.member_id, "pod-a",
-                                      assignments=[(leader.member_id, b"")]), synced.append)
+    synced: list[SyncGroupResponseData] = []
+    coord.sync_group(sync_req("g", leader.generation_id, leader.member_id, "pod-a",
+                              assignments=[(leader.member_id, b"")]), synced.append)
     assert coord.classic.groups["g"].state == GROUP_STABLE and leader.leader == leader.member_id
     again = _join(coord, "pod-a", version=8)[-1]
     assert again.error_code == 0 and again.member_id != leader.member_id and not again.skip_assignment
@@ -923,11 +924,11 @@ def test_bug_member_whose_session_expired_awaiting_sync_is_never_expired_again()
     while group.state != COMPLETING_REBALANCE:  # the initial rebalance delay, extended once for pod-b
         coord.advance(1_000)
     assert a[-1].error_code == 0 and a[-1].leader == a[-1].member_id
-    coord.sync_group(SyncGroupRequest("g", b[-1].generation_id, b[-1].member_id, "pod-b"), lambda _: None)
+    coord.sync_group(sync_req("g", b[-1].generation_id, b[-1].member_id, "pod-b"), lambda _: None)
     # pod-b's process dies while its SyncGroup waits for the leader; the leader is slow but heartbeats.
     for _ in range(4):
         coord.advance(3_000)
-        assert coord.classic_heartbeat("g", a[-1].generation_id, a[-1].member_id, "pod-a") == 0
+        assert coord.classic_heartbeat(beat("g", a[-1].generation_id, a[-1].member_id, "pod-a")).error_code == 0
     assert "pod-b" in group.static  # its session expired while it waited: that is allowed
     _join(coord, "pod-c")  # a new member: the rebalance starts again, pod-b's SyncGroup is answered
     assert group.state == "PreparingRebalance"

@@ -72,7 +72,6 @@ from collections import Counter
 
 import pytest
 
-from groupctl.coordinator.classic import JoinGroupRequest, JoinGroupResponse
 from groupctl.coordinator.clock import ManualClock
 from groupctl.coordinator.consumer.membership import uses_classic
 from groupctl.coordinator.coordinator import Coordinator
@@ -80,7 +79,7 @@ from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.runtime import MIGRATION_POLICIES, Caller, session_key
 from groupctl.coordinator.state import assignment_map
 from groupctl.model import GroupState, MemberState
-from groupctl.protocol.data.groups import MemberIdentity
+from groupctl.protocol.data.groups import JoinGroupRequestData, JoinGroupResponseData, MemberIdentity
 from groupctl.simulation.clients import (
     CLIENT_STABLE,
     HEARTBEAT_INTERVAL_MS,
@@ -326,7 +325,7 @@ class Scenario(ProcessScenario):
 
     # -- requests, as the coordinator sees them ----------------------------------------------------------------
 
-    def joined(self, proc: Proc, req: JoinGroupRequest, r: JoinGroupResponse) -> None:
+    def joined(self, proc: Proc, req: JoinGroupRequestData, r: JoinGroupResponseData) -> None:
         """A JoinGroup answer: a classic member of a consumer group is told generation = its member epoch."""
         super().joined(proc, req, r)
         if r.error_code:

@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from groupctl.errors import DecodeError
 from groupctl.protocol.data.api_versions import ApiVersion, ApiVersionsResponseData
 from groupctl.protocol.data.auth import SaslHandshakeRequestData
+from groupctl.protocol.data.groups import JoinGroupRequestData, JoinGroupRequestProtocol
 from groupctl.protocol.messages import API_NAMES, API_SCHEMAS, framing, headers
 from groupctl.protocol.schema import FIXED_TYPES, UNKNOWN_TAGS, Field, Message, default_value
 from tests.strategies import message_values
@@ -437,8 +438,8 @@ def test_old_kafka_python_header_and_frame() -> None:
     payload = RequestHeader(req.API_KEY, req.API_VERSION, 3, "old").encode() + req.encode()
     decoded = framing.decode_request(payload)
     assert (decoded.api_key, decoded.api_version, decoded.correlation_id, decoded.client_id) == (11, 5, 3, "old")
-    assert decoded.body["groupInstanceId"] == "i-1" and decoded.body["protocols"] == [
-        {"name": "range", "metadata": b"\x00\x01"}
+    assert decoded.body.group_instance_id == "i-1" and decoded.body.protocols == [
+        JoinGroupRequestProtocol(name="range", metadata=b"\x00\x01")
     ]
     assert framing.encode_request(11, 5, 3, "old", decoded.body) == framing.frame(payload)
 
@@ -478,7 +479,8 @@ def test_unsupported_requests_keep_their_header() -> None:
 
 @pytest.mark.parametrize("cut", [0, 3, 7, 9, 12])
 def test_truncated_requests_raise_decode_error(cut: int) -> None:
-    wire = framing.encode_request(11, 9, 1, "client", {"groupId": "orders", "protocols": [{"name": "range"}]})
+    wire = framing.encode_request(11, 9, 1, "client", JoinGroupRequestData(
+        group_id="orders", protocols=[JoinGroupRequestProtocol(name="range")]))
     with pytest.raises(DecodeError):
         framing.decode_request(wire[4 : 4 + cut])
 

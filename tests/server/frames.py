@@ -57,6 +57,12 @@ def carried(api_key: int, version: int, body: Any) -> dict[str, Any]:
     return response.decode(response.write(body, version), version)
 
 
+def typed(api_key: int, body: dict[str, Any]) -> Any:
+    """The generated request class of an API in `framing.TYPED_APIS` from Kafka's JSON names (the schema
+    decoder's dict), for tests that spell a request's fields per version as the wire names them."""
+    return API_SCHEMAS[api_key][0].data_class.from_dict(body)
+
+
 def closed_by_server(sock: socket.socket) -> bool:
     """True when the server has closed the connection (EOF or reset) within the socket timeout."""
     try:
@@ -90,6 +96,20 @@ class Wire:
     def call(self, api_key: int, version: int, body: Any) -> Any:
         self.send(api_key, version, body)
         return self.receive()
+
+    def send_carried(self, api_key: int, version: int, body: dict[str, Any]) -> None:
+        """`send` of a request spelled in Kafka's JSON names (`typed`)."""
+        self.send(api_key, version, typed(api_key, body))
+
+    def receive_carried(self) -> dict[str, Any]:
+        """`receive`, the answer as the dict of the fields its version carries (`carried`)."""
+        api_key, version, _ = self.unanswered[0]
+        return carried(api_key, version, self.receive())
+
+    def call_carried(self, api_key: int, version: int, body: dict[str, Any]) -> dict[str, Any]:
+        """`call` for a request and answer spelled in Kafka's JSON names, field by field as `version` carries them."""
+        self.send_carried(api_key, version, body)
+        return self.receive_carried()
 
     def waiting(self, seconds: float) -> bool:
         """True when no answer arrives within `seconds` (the request is parked)."""

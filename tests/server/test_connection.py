@@ -439,15 +439,15 @@ def _park(served: ServerThread, what: str, leader: Wire, parked: Wire) -> None:
         return
     held = {"session_ms": HOLD_MS, "rebalance_ms": HOLD_MS}
     first = stable_static_member(leader, **held)
-    parked.send(11, 9, join_body("g", instance="pod-b", **held))
+    parked.send_carried(11, 9, join_body("g", instance="pod-b", **held))
     wait_until(lambda: served.call(joined_static("pod-b")), "the server has pod-b's join")  # before pod-a rejoins
     assert parked.waiting(0.3)
     if what == "join":
         return
-    rejoined = leader.call(11, 9, join_body("g", first["memberId"], "pod-a", **held))
-    joined = parked.receive()
+    rejoined = leader.call_carried(11, 9, join_body("g", first["memberId"], "pod-a", **held))
+    joined = parked.receive_carried()
     assert (rejoined["errorCode"], joined["errorCode"]) == (0, 0)
-    parked.send(14, 5, sync_body("g", joined, "pod-b"))
+    parked.send_carried(14, 5, sync_body("g", joined, "pod-b"))
     assert parked.waiting(0.3)
 
 

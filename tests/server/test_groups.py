@@ -77,9 +77,9 @@ def join(wire: Wire, version: int, group: str, instance: str | None = None, memb
          **timeouts: int) -> dict:
     """JoinGroup, again with the given id when v4+ answers MEMBER_ID_REQUIRED for a dynamic member;
     `timeouts` are join_body's session_ms and rebalance_ms."""
-    body = wire.call(11, version, join_body(group, member_id, instance, **timeouts))
+    body = wire.call_carried(11, version, join_body(group, member_id, instance, **timeouts))
     if body["errorCode"] == CODE["MEMBER_ID_REQUIRED"]:
-        body = wire.call(11, version, join_body(group, body["memberId"], instance, **timeouts))
+        body = wire.call_carried(11, version, join_body(group, body["memberId"], instance, **timeouts))
     return body
 
 
@@ -97,7 +97,7 @@ def stable_static_member(wire: Wire, group: str = "g", instance: str = "pod-a", 
     """One static member joins and, as leader, assigns itself everything; its JoinGroup answer."""
     joined = join(wire, 9, group, instance, **timeouts)
     assert joined["errorCode"] == 0 and joined["leader"] == joined["memberId"]
-    synced = wire.call(14, 5, sync_body(group, joined, instance,
+    synced = wire.call_carried(14, 5, sync_body(group, joined, instance,
                                         [{"memberId": joined["memberId"], "assignment": assignment([0, 1, 2, 3])}]))
     assert synced["errorCode"] == 0
     return joined
@@ -110,10 +110,10 @@ def stable_static_member(wire: Wire, group: str = "g", instance: str = "pod-a", 
 def test_a_member_joins_syncs_heartbeats_and_leaves_at_every_join_version(wires: list[Wire], version: int) -> None:
     wire = wires[0]
     instance = "pod-0" if version >= 5 else None
-    first = wire.call(11, version, join_body("g", instance=instance))
+    first = wire.call_carried(11, version, join_body("g", instance=instance))
     if version >= 4 and instance is None:
         assert first["errorCode"] == CODE["MEMBER_ID_REQUIRED"] and first["memberId"].startswith("client-0-")
-        first = wire.call(11, version, join_body("g", first["memberId"]))
+        first = wire.call_carried(11, version, join_body("g", first["memberId"]))
     assert first["errorCode"] == 0
     member_id = first["memberId"]
     assert member_id.startswith("pod-0-" if instance else "client-0-")
@@ -125,13 +125,13 @@ def test_a_member_joins_syncs_heartbeats_and_leaves_at_every_join_version(wires:
         assert first["protocolType"] == "consumer"
 
     sync_version = min(version, 5)
-    synced = wire.call(14, sync_version, sync_body("g", first, instance,
+    synced = wire.call_carried(14, sync_version, sync_body("g", first, instance,
                                                    [{"memberId": member_id, "assignment": assignment([0, 1, 2, 3])}]))
     assert synced["errorCode"] == 0
     assert decode_assignment(synced["assignment"])[1]["assignedPartitions"] == [
         {"topic": TOPIC, "partitions": [0, 1, 2, 3]}]
     heartbeat = {"groupId": "g", "generationId": 1, "memberId": member_id, "groupInstanceId": instance}
-    assert wire.call(12, min(version, 4), heartbeat)["errorCode"] == 0
+    assert wire.call_carried(12, min(version, 4), heartbeat)["errorCode"] == 0
 
     leave_version = min(version, 5)
     if leave_version >= 3:
@@ -148,46 +148,46 @@ def test_a_member_joins_syncs_heartbeats_and_leaves_at_every_join_version(wires:
 
 def test_join_errors(wires: list[Wire], quick: ServerThread) -> None:
     wire = wires[0]
-    assert wire.call(11, 9, join_body("g", session_ms=1))["errorCode"] == CODE["INVALID_SESSION_TIMEOUT"]
-    assert wire.call(11, 9, join_body(""))["errorCode"] == CODE["INVALID_GROUP_ID"]
-    assert wire.call(11, 9, join_body("absent", "someone"))["errorCode"] == CODE["GROUP_ID_NOT_FOUND"]
+    assert wire.call_carried(11, 9, join_body("g", session_ms=1))["errorCode"] == CODE["INVALID_SESSION_TIMEOUT"]
+    assert wire.call_carried(11, 9, join_body(""))["errorCode"] == CODE["INVALID_GROUP_ID"]
+    assert wire.call_carried(11, 9, join_body("absent", "someone"))["errorCode"] == CODE["GROUP_ID_NOT_FOUND"]
     stable_static_member(wire)
-    stranger = wire.call(11, 9, join_body("g", "stranger"))
+    stranger = wire.call_carried(11, 9, join_body("g", "stranger"))
     assert (stranger["errorCode"], stranger["memberId"], stranger["generationId"]) == (
         CODE["UNKNOWN_MEMBER_ID"], "stranger", -1)
-    old = wire.call(11, 3, join_body("g", "stranger"))
+    old = wire.call_carried(11, 3, join_body("g", "stranger"))
     assert (old["errorCode"], old["protocolName"]) == (CODE["UNKNOWN_MEMBER_ID"], "")  # not nullable before v7
     wire.call(68, 1, ConsumerGroupHeartbeatRequestData(group_id="cg", member_id="m", member_epoch=0,
                                                        rebalance_timeout_ms=5000, subscribed_topic_names=[TOPIC],
                                                        topic_partitions=[]))
     # A classic member is taken into a consumer group (online migration), after KIP-394's round trip.
-    classic = wire.call(11, 9, join_body("cg"))
+    classic = wire.call_carried(11, 9, join_body("cg"))
     assert (classic["errorCode"], classic["memberId"] != "") == (CODE["MEMBER_ID_REQUIRED"], True)
     unsupported = {**join_body("cg", classic["memberId"]), "protocolType": "connect"}
-    assert wire.call(11, 9, unsupported)["errorCode"] == CODE["INCONSISTENT_GROUP_PROTOCOL"]
+    assert wire.call_carried(11, 9, unsupported)["errorCode"] == CODE["INCONSISTENT_GROUP_PROTOCOL"]
 
 
 def test_a_parked_join_is_answered_when_the_rebalance_completes(wires: list[Wire], quick: ServerThread) -> None:
     a, b = wires[0], wires[1]
     first = stable_static_member(a)
-    b.send(11, 9, join_body("g", instance="pod-b"))
+    b.send_carried(11, 9, join_body("g", instance="pod-b"))
     wait_until(lambda: quick.call(joined_static("pod-b")), "the server has pod-b's join", TIMEOUT_S)
     assert b.waiting(0.2)  # the group prepares a rebalance and waits for pod-a to rejoin
     heartbeat = {"groupId": "g", "generationId": 1, "memberId": first["memberId"], "groupInstanceId": "pod-a"}
-    assert a.call(12, 4, heartbeat)["errorCode"] == CODE["REBALANCE_IN_PROGRESS"]
-    rejoined = a.call(11, 9, join_body("g", first["memberId"], "pod-a"))
-    joined_b = b.receive()
+    assert a.call_carried(12, 4, heartbeat)["errorCode"] == CODE["REBALANCE_IN_PROGRESS"]
+    rejoined = a.call_carried(11, 9, join_body("g", first["memberId"], "pod-a"))
+    joined_b = b.receive_carried()
     assert (rejoined["errorCode"], joined_b["errorCode"]) == (0, 0)
     assert rejoined["generationId"] == joined_b["generationId"] == 2
     assert rejoined["leader"] == first["memberId"]
     assert sorted(m["groupInstanceId"] for m in rejoined["members"]) == ["pod-a", "pod-b"]
     assert joined_b["members"] == []
-    b.send(14, 5, sync_body("g", joined_b, "pod-b"))
+    b.send_carried(14, 5, sync_body("g", joined_b, "pod-b"))
     assert b.waiting(0.3)  # a follower's SyncGroup waits for the leader's assignment
-    a.call(14, 5, sync_body("g", rejoined, "pod-a", [
+    a.call_carried(14, 5, sync_body("g", rejoined, "pod-a", [
         {"memberId": rejoined["memberId"], "assignment": assignment([0, 1])},
         {"memberId": joined_b["memberId"], "assignment": assignment([2, 3])}]))
-    synced_b = b.receive()
+    synced_b = b.receive_carried()
     assert synced_b["errorCode"] == 0
     assert decode_assignment(synced_b["assignment"])[1]["assignedPartitions"][0]["partitions"] == [2, 3]
 
@@ -201,15 +201,15 @@ def test_a_join_parked_past_its_rebalance_timeout_is_told_to_rejoin(
     first = stable_static_member(a)
     body = {**join_body("g", instance="pod-b"), "sessionTimeoutMs": 6000, "rebalanceTimeoutMs": 6000}
     monkeypatch.setattr(groups, "WAIT_MARGIN_S", -5.8)  # the wait bound becomes 0.2 s instead of 11 s
-    gave_up = b.call(11, 9, body)
+    gave_up = b.call_carried(11, 9, body)
     assert (gave_up["errorCode"], gave_up["generationId"]) == (CODE["REBALANCE_IN_PROGRESS"], -1)
     monkeypatch.undo()
     member_id = quick.call(lambda broker: broker.coordinator.classic.groups["g"].static["pod-b"])
-    b.send(11, 9, body)  # the client asks again; the rebalance it waited for has not moved on
+    b.send_carried(11, 9, body)  # the client asks again; the rebalance it waited for has not moved on
     wait_until(lambda: quick.call(lambda broker: broker.coordinator.classic.groups["g"].static["pod-b"] != member_id),
                "pod-b's second join is handled", TIMEOUT_S)
-    rejoined = a.call(11, 9, join_body("g", first["memberId"], "pod-a"))
-    joined_b = b.receive()
+    rejoined = a.call_carried(11, 9, join_body("g", first["memberId"], "pod-a"))
+    joined_b = b.receive_carried()
     assert rejoined["generationId"] == joined_b["generationId"] == 2 and joined_b["errorCode"] == 0
 
 
@@ -220,7 +220,7 @@ def test_sync_and_heartbeat_errors(wires: list[Wire]) -> None:
 
     def heartbeat(version: int = 4, **changes: object) -> int:
         body = {"groupId": "g", "generationId": 1, "memberId": me, "groupInstanceId": "pod-a", **changes}
-        return wire.call(12, version, body)["errorCode"]
+        return wire.call_carried(12, version, body)["errorCode"]
 
     assert heartbeat() == 0
     assert heartbeat(generationId=7) == CODE["ILLEGAL_GENERATION"]
@@ -231,7 +231,7 @@ def test_sync_and_heartbeat_errors(wires: list[Wire]) -> None:
     assert heartbeat(groupId="") == CODE["INVALID_GROUP_ID"]
 
     def sync(version: int = 5, **changes: object) -> dict:
-        return wire.call(14, version, {**sync_body("g", joined, "pod-a"), **changes})
+        return wire.call_carried(14, version, {**sync_body("g", joined, "pod-a"), **changes})
 
     assert sync(generationId=2)["errorCode"] == CODE["ILLEGAL_GENERATION"]
     assert sync(memberId="other")["errorCode"] == CODE["FENCED_INSTANCE_ID"]
@@ -247,10 +247,10 @@ def test_sync_and_heartbeat_errors(wires: list[Wire]) -> None:
 def test_leave_group_single_and_batch(wires: list[Wire], quick: ServerThread) -> None:
     a, b = wires[0], wires[1]
     first = stable_static_member(a)
-    b.send(11, 9, join_body("g", instance="pod-b"))
+    b.send_carried(11, 9, join_body("g", instance="pod-b"))
     wait_until(lambda: quick.call(joined_static("pod-b")), "the server has pod-b's join", TIMEOUT_S)
-    a.call(11, 9, join_body("g", first["memberId"], "pod-a"))
-    joined_b = b.receive()
+    a.call_carried(11, 9, join_body("g", first["memberId"], "pod-a"))
+    joined_b = b.receive_carried()
     assert a.call(13, 1, LeaveGroupRequestData(group_id="g", member_id="ghost")).error_code == CODE["UNKNOWN_MEMBER_ID"]
     unknown_group = a.call(13, 3, LeaveGroupRequestData(group_id="absent", members=[MemberIdentity(member_id="x")]))
     assert unknown_group.error_code == 0
@@ -266,7 +266,7 @@ def test_leave_group_single_and_batch(wires: list[Wire], quick: ServerThread) ->
         ("", "pod-b", 0), ("", "pod-x", CODE["UNKNOWN_MEMBER_ID"]), ("wrong", "pod-a", CODE["FENCED_INSTANCE_ID"])]
     heartbeat = {"groupId": "g", "generationId": joined_b["generationId"], "memberId": joined_b["memberId"],
                  "groupInstanceId": "pod-b"}
-    assert b.call(12, 4, heartbeat)["errorCode"] == CODE["UNKNOWN_MEMBER_ID"]
+    assert b.call_carried(12, 4, heartbeat)["errorCode"] == CODE["UNKNOWN_MEMBER_ID"]
     described = described_groups(a, 5, ["g"])[0]
     assert [m["groupInstanceId"] for m in described["members"]] == ["pod-a"]
 
@@ -448,9 +448,9 @@ def test_offset_commit_retention_at_v2_to_v4(wires: list[Wire], quick: ServerThr
 
 def _classic_round(wire: Wire, group: str, member_id: str) -> tuple[dict, list[int]]:
     """A classic member's JoinGroup and SyncGroup; its JoinGroup answer and the partitions it was given."""
-    joined = wire.call(11, 9, join_body(group, member_id))
+    joined = wire.call_carried(11, 9, join_body(group, member_id))
     assert joined["errorCode"] == 0, joined
-    synced = wire.call(14, 5, sync_body(group, joined))
+    synced = wire.call_carried(14, 5, sync_body(group, joined))
     assert synced["errorCode"] == 0, synced
     given = decode_assignment(synced["assignment"])[1]["assignedPartitions"] if synced["assignment"] else []
     return joined, sorted(p for t in given for p in t["partitions"])
@@ -466,7 +466,7 @@ def test_a_classic_member_of_a_consumer_group_joins_syncs_heartbeats_and_leaves(
     modern, old = wires[0], wires[1]
     topic_id = quick.call(lambda b: b.coordinator.topics.get(TOPIC).topic_id)
     assert modern.call(68, 1, joining("cg", "m1")).member_epoch == 1
-    first = old.call(11, 9, join_body("cg"))
+    first = old.call_carried(11, 9, join_body("cg"))
     assert first["errorCode"] == CODE["MEMBER_ID_REQUIRED"]
     member_id = first["memberId"]
     joined, given = _classic_round(old, "cg", member_id)
@@ -479,7 +479,7 @@ def test_a_classic_member_of_a_consumer_group_joins_syncs_heartbeats_and_leaves(
         mine = next(m for m in described["members"] if m["memberId"] == "m1")["assignment"]["topicPartitions"]
         owned = [TopicPartitions(topic_id=t["topicId"], partitions=t["partitions"]) for t in mine]
         modern.call(68, 1, cgh("cg", "m1", _epoch(modern, "m1"), topic_partitions=owned))
-        beat = old.call(12, 4, {"groupId": "cg", "generationId": joined["generationId"], "memberId": member_id,
+        beat = old.call_carried(12, 4, {"groupId": "cg", "generationId": joined["generationId"], "memberId": member_id,
                                 "groupInstanceId": None})["errorCode"]
         if beat == CODE["REBALANCE_IN_PROGRESS"]:
             joined, given = _classic_round(old, "cg", member_id)

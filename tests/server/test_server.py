@@ -42,11 +42,12 @@ def _park_the_group(served: ServerThread) -> Wire:
     join = {"groupId": "churn", "sessionTimeoutMs": 600_000, "rebalanceTimeoutMs": 600_000, "memberId": "",
             "groupInstanceId": None, "protocolType": "consumer",
             "protocols": [{"name": "range", "metadata": encode_subscription({"topics": ["churn"]}, 0)}]}
-    member_id = wire.call(11, 5, join)["memberId"]
-    joined = wire.call(11, 5, {**join, "memberId": member_id})
+    member_id = wire.call_carried(11, 5, join)["memberId"]
+    joined = wire.call_carried(11, 5, {**join, "memberId": member_id})
     assert joined["errorCode"] == 0, joined
-    synced = wire.call(14, 3, {"groupId": "churn", "generationId": joined["generationId"], "memberId": member_id,
-                               "groupInstanceId": None, "assignments": [{"memberId": member_id, "assignment": b""}]})
+    synced = wire.call_carried(14, 3, {"groupId": "churn", "generationId": joined["generationId"],
+                                       "memberId": member_id, "groupInstanceId": None,
+                                       "assignments": [{"memberId": member_id, "assignment": b""}]})
     assert synced["errorCode"] == 0, synced
     return wire
 

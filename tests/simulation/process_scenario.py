@@ -16,22 +16,26 @@ differ only in what they log or count, a small method says it (`group_text`, `wa
 from __future__ import annotations
 
 from collections.abc import Callable, Container, Iterable, Mapping
+from dataclasses import replace
 from typing import Any, ClassVar
 
-from groupctl.coordinator.classic import (
-    ClassicGroup,
-    JoinGroupRequest,
-    JoinGroupResponse,
-    SyncGroupRequest,
-    SyncGroupResponse,
-)
+from groupctl.coordinator.classic import ClassicGroup
 from groupctl.coordinator.clock import ManualClock
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
+from groupctl.coordinator.runtime import DEFAULT_CALLER, Caller
 from groupctl.errors import KAFKA_ERROR_CODES, KAFKA_ERROR_NAMES
 from groupctl.leaving import Departure, LeaveAnswer
 from groupctl.model import GroupState
-from groupctl.protocol.data.groups import MemberIdentity
+from groupctl.protocol.data.groups import (
+    HeartbeatRequestData,
+    HeartbeatResponseData,
+    JoinGroupRequestData,
+    JoinGroupResponseData,
+    MemberIdentity,
+    SyncGroupRequestData,
+    SyncGroupResponseData,
+)
 from groupctl.simulation.clients import HEARTBEAT_INTERVAL_MS, ClassicClient, ConsumerClient, assignment_partitions
 from tests.simulation import runner
 from tests.simulation.processes import ClassicReplay, Link, ParkedRequests, Proc
@@ -204,24 +208,26 @@ class ProcessScenario(runner.Scenario):
         """A parked JoinGroup/SyncGroup's answer (called inside the coordinator, possibly during another request)."""
         (self.joined if api == "JoinGroup" else self.synced)(proc, req, r)
 
-    def send_join(self, proc: Any, req: JoinGroupRequest, respond: Callable[[JoinGroupResponse], None]) -> int:
+    def send_join(self, proc: Any, req: JoinGroupRequestData, respond: Callable[[JoinGroupResponseData], None],
+                  caller: Caller = DEFAULT_CALLER) -> int:
         """The JoinGroup in the version the process speaks, logged and parked until answered; its parked key."""
-        req.version = proc.version
+        caller = replace(caller, api_version=proc.version)
         if proc.version == 0:
             req.rebalance_timeout_ms = -1  # v0 has none: the coordinator uses the session timeout
-        self.note(f"{proc.name} JoinGroup v{req.version} member {self.label(req.member_id)} instance "
+        self.note(f"{proc.name} JoinGroup v{caller.api_version} member {self.label(req.member_id)} instance "
                   f"{req.group_instance_id}")
         key, answer = self.parked.park(proc, "JoinGroup", req, respond, self.now)
-        self.coord.join_group(req, answer)
+        self.coord.join_group(req, answer, caller)
         if key in self.parked:
             self.note(f"  {proc.name}'s JoinGroup is parked: {self.group_text()}")
         return key
 
-    def on_join(self, proc: Any, req: JoinGroupRequest, respond: Callable[[JoinGroupResponse], None]) -> None:
-        self.send_join(proc, req, respond)
+    def on_join(self, proc: Any, req: JoinGroupRequestData, respond: Callable[[JoinGroupResponseData], None],
+                caller: Caller = DEFAULT_CALLER) -> None:
+        self.send_join(proc, req, respond, caller)
         self.track(f"{proc.name}'s JoinGroup")
 
-    def joined(self, proc: Any, req: JoinGroupRequest, r: JoinGroupResponse) -> None:
+    def joined(self, proc: Any, req: JoinGroupRequestData, r: JoinGroupResponseData) -> None:
         """A JoinGroup answer, logged; a member id granted is dated by the coordinator's incarnation."""
         if r.error_code:
             self.note(f"  -> {proc.name} JoinGroup: {error_name(r.error_code)} member {self.label(r.member_id)}")
@@ -232,7 +238,7 @@ class ProcessScenario(runner.Scenario):
                   f"{self.label(r.leader)}{' (me, ' + str(len(r.members)) + ' members)' if leader else ''}"
                   f"{' skip assignment' if r.skip_assignment else ''}")
 
-    def on_sync(self, proc: Any, req: SyncGroupRequest, respond: Callable[[SyncGroupResponse], None]) -> None:
+    def on_sync(self, proc: Any, req: SyncGroupRequestData, respond: Callable[[SyncGroupResponseData], None]) -> None:
         what = f" with {len(req.assignments)} assignments" if req.assignments else ""
         self.note(f"{proc.name} SyncGroup gen {req.generation_id} member {self.label(req.member_id)}{what}")
         group = self.coord.classic.groups.get(self.GROUP)
@@ -250,7 +256,7 @@ class ProcessScenario(runner.Scenario):
     def leader_assigned(self) -> None:
         """The leader's SyncGroup completed the rebalance: its assignment reflects the metadata it sees now."""
 
-    def synced(self, proc: Any, req: SyncGroupRequest, r: SyncGroupResponse) -> None:
+    def synced(self, proc: Any, req: SyncGroupRequestData, r: SyncGroupResponseData) -> None:
         """A SyncGroup answer, logged; every partition it gives exists."""
         if r.error_code:
             self.note(f"  -> {proc.name} SyncGroup: {error_name(r.error_code)}")
@@ -260,13 +266,13 @@ class ProcessScenario(runner.Scenario):
         for topic, partition in mine:
             self.expect_exists(topic, partition, f"{proc.name}'s SyncGroup answer")
 
-    def on_classic_heartbeat(self, proc: Any, group_id: str, generation: int, member_id: str,
-                             instance_id: str | None) -> int:
-        code = self.coord.classic_heartbeat(group_id, generation, member_id, instance_id)
-        if code:
-            self.note(f"{proc.name} Heartbeat gen {generation} member {self.label(member_id)} -> {error_name(code)}")
+    def on_classic_heartbeat(self, proc: Any, req: HeartbeatRequestData) -> HeartbeatResponseData:
+        answer = self.coord.classic_heartbeat(req)
+        if answer.error_code:
+            self.note(f"{proc.name} Heartbeat gen {req.generation_id} member {self.label(req.member_id)} -> "
+                      f"{error_name(answer.error_code)}")
         self.track(f"{proc.name}'s Heartbeat")
-        return code
+        return answer
 
     def on_leave(self, proc: Any, group_id: str, identities: list) -> LeaveAnswer:
         answer = self.coord.leave_group(group_id, identities)

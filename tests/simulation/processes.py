@@ -16,12 +16,20 @@ from __future__ import annotations
 from collections.abc import Callable, Container
 from typing import Any, Protocol
 
-from groupctl.coordinator.classic import JoinGroupRequest, JoinGroupResponse, SyncGroupRequest, SyncGroupResponse
 from groupctl.coordinator.runtime import DEFAULT_CALLER, Caller
 from groupctl.errors import KAFKA_ERROR_CODES
 from groupctl.leaving import LeaveAnswer
 from groupctl.model import GroupState
+from groupctl.protocol.data.groups import (
+    HeartbeatRequestData,
+    HeartbeatResponseData,
+    JoinGroupRequestData,
+    JoinGroupResponseData,
+    SyncGroupRequestData,
+    SyncGroupResponseData,
+)
 from groupctl.simulation.clients import ClassicClient, ConsumerClient
+from tests.classic_requests import join_answer, sync_answer
 from tests.simulation.runner import CurrentCoordinator
 
 #: request.timeout.ms: how long the Java client waits for a SyncGroup answer before it gives up and rejoins.
@@ -59,12 +67,13 @@ class Proc:
 class Requests(Protocol):
     """What a scenario does with each request of a process on its way to the coordinator."""
 
-    def on_join(self, proc: Any, req: JoinGroupRequest, respond: Callable[[JoinGroupResponse], None]) -> None: ...
+    def on_join(self, proc: Any, req: JoinGroupRequestData, respond: Callable[[JoinGroupResponseData], None],
+                caller: Caller) -> None: ...
 
-    def on_sync(self, proc: Any, req: SyncGroupRequest, respond: Callable[[SyncGroupResponse], None]) -> None: ...
+    def on_sync(self, proc: Any, req: SyncGroupRequestData,
+                respond: Callable[[SyncGroupResponseData], None]) -> None: ...
 
-    def on_classic_heartbeat(self, proc: Any, group_id: str, generation_id: int, member_id: str,
-                             instance_id: str | None) -> int: ...
+    def on_classic_heartbeat(self, proc: Any, req: HeartbeatRequestData) -> HeartbeatResponseData: ...
 
     def on_leave(self, proc: Any, group_id: str, identities: list) -> LeaveAnswer: ...
 
@@ -81,19 +90,19 @@ class Link(CurrentCoordinator):
         self.sim: Requests = sim
         self.proc = proc
 
-    def join_group(self, req: JoinGroupRequest, respond: Callable[[JoinGroupResponse], None]) -> None:
+    def join_group(self, req: JoinGroupRequestData, respond: Callable[[JoinGroupResponseData], None],
+                   caller: Caller = DEFAULT_CALLER) -> None:
         if not self.proc.dead:
-            self.sim.on_join(self.proc, req, respond)
+            self.sim.on_join(self.proc, req, respond, caller)
 
-    def sync_group(self, req: SyncGroupRequest, respond: Callable[[SyncGroupResponse], None]) -> None:
+    def sync_group(self, req: SyncGroupRequestData, respond: Callable[[SyncGroupResponseData], None]) -> None:
         if not self.proc.dead:
             self.sim.on_sync(self.proc, req, respond)
 
-    def classic_heartbeat(self, group_id: str, generation_id: int, member_id: str,
-                          instance_id: str | None = None) -> int:
+    def classic_heartbeat(self, req: HeartbeatRequestData) -> HeartbeatResponseData:
         if self.proc.dead:
-            return 0
-        return self.sim.on_classic_heartbeat(self.proc, group_id, generation_id, member_id, instance_id)
+            return HeartbeatResponseData()
+        return self.sim.on_classic_heartbeat(self.proc, req)
 
     def leave_group(self, group_id: str, identities):
         if self.proc.dead:
@@ -140,16 +149,16 @@ class ParkedRequests:
         """Answer the orphans due by `t` as the client's request timeout; how many."""
         due = [answer for deadline, answer in self.orphans(members) if deadline <= t]
         for answer in due:
-            answer(SyncGroupResponse(error_code=KAFKA_ERROR_CODES["REQUEST_TIMED_OUT"]))
+            answer(sync_answer(error_code=KAFKA_ERROR_CODES["REQUEST_TIMED_OUT"]))
         return len(due)
 
     def unload(self) -> None:
         """The coordinator fails over: what it held is answered NOT_COORDINATOR (and never again)."""
         for _proc, api, req, answer, _sent in list(self.entries.values()):
             if api == "JoinGroup":
-                answer(JoinGroupResponse(error_code=NOT_COORDINATOR, member_id=req.member_id))
+                answer(join_answer(error_code=NOT_COORDINATOR, member_id=req.member_id))
             else:
-                answer(SyncGroupResponse(error_code=NOT_COORDINATOR))
+                answer(sync_answer(error_code=NOT_COORDINATOR))
         self.entries.clear()
 
 

@@ -11,21 +11,15 @@ Parked requests (a JoinGroup waiting for the rebalance, a SyncGroup waiting for 
 answered through the callback given with the request: the handlers put those answers in their
 `Result`, delivered after its records are written.
 
-- `messages`: the requests and answers; `group`: the group model; `records`: its GroupMetadataValue;
+- `messages`: the answer callbacks and refusals (requests and answers are the generated classes);
+- `group`: the group model; `records`: its GroupMetadataValue;
 - `groups`: the live groups and the rebalance state machine (timers included);
 - `join`: JoinGroup; `members`: SyncGroup, Heartbeat, LeaveGroup.
 """
 
 from groupctl.coordinator.classic.group import ClassicGroup, ClassicMember
 from groupctl.coordinator.classic.groups import ClassicGroups
-from groupctl.coordinator.classic.messages import (
-    JoinCallback,
-    JoinGroupRequest,
-    JoinGroupResponse,
-    SyncCallback,
-    SyncGroupRequest,
-    SyncGroupResponse,
-)
+from groupctl.coordinator.classic.messages import JoinCallback, SyncCallback
 from groupctl.model import GroupState
 
 # The classic state names by their Kafka constants, for callers that name them so.
@@ -37,6 +31,5 @@ DEAD = GroupState.DEAD
 
 __all__ = [
     "COMPLETING_REBALANCE", "DEAD", "EMPTY", "PREPARING_REBALANCE", "STABLE", "ClassicGroup", "ClassicGroups",
-    "ClassicMember", "JoinCallback", "JoinGroupRequest", "JoinGroupResponse",
-    "SyncCallback", "SyncGroupRequest", "SyncGroupResponse",
+    "ClassicMember", "JoinCallback", "SyncCallback",
 ]

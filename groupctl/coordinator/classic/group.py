@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from groupctl.coordinator.classic.messages import JoinCallback, SyncCallback
 from groupctl.errors import KafkaError
 from groupctl.model import GroupState
+from groupctl.protocol.data.groups import JoinGroupResponseMember
 
 #: JoinGroup v4+ (KIP-394): a member without an id gets one and must join again with it.
 MEMBER_ID_REQUIRED_VERSION = 4
@@ -137,6 +138,11 @@ class ClassicGroup:
         if member_id not in self.members:
             raise KafkaError("UNKNOWN_MEMBER_ID")
 
-    def current_members(self) -> list[tuple[str, str | None, bytes]]:
-        return [(m.member_id, m.instance_id, m.metadata(self.protocol_name)) for m in self.members.values()]
+    def current_members(self) -> list[JoinGroupResponseMember]:
+        """The member list a leader's JoinGroup answer carries: each member's metadata of the chosen protocol."""
+        return [
+            JoinGroupResponseMember(member_id=m.member_id, group_instance_id=m.instance_id,
+                                    metadata=m.metadata(self.protocol_name))
+            for m in self.members.values()
+        ]
 

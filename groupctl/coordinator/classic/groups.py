@@ -11,11 +11,7 @@ import functools
 from typing import TYPE_CHECKING
 
 from groupctl.coordinator.classic.group import CAN_REBALANCE_FROM, ClassicGroup, ClassicMember
-from groupctl.coordinator.classic.messages import (
-    NONE,
-    JoinGroupResponse,
-    SyncGroupResponse,
-)
+from groupctl.coordinator.classic.messages import NONE, join_error
 from groupctl.coordinator.classic.records import group_record
 from groupctl.coordinator.runtime import Result, Runtime, classic_heartbeat_key, classic_join_key, classic_sync_key
 from groupctl.describe import classic_description, classic_member_from_bytes
@@ -23,6 +19,7 @@ from groupctl.errors import KAFKA_ERROR_CODES, KafkaError
 from groupctl.model import GroupDescription, GroupState
 from groupctl.protocol.consumer_protocol import PROTOCOL_TYPE
 from groupctl.protocol.data.group_admin import DescribedGroup, DescribedGroupMember
+from groupctl.protocol.data.groups import JoinGroupResponseData, SyncGroupResponseData
 
 if TYPE_CHECKING:
     from groupctl.log.replay import ClassicGroupState
@@ -193,7 +190,7 @@ class ClassicGroups:
                 member.assignment = b""
                 if member.awaiting_sync is not None:
                     callback, member.awaiting_sync = member.awaiting_sync, None
-                    out.reply(callback, SyncGroupResponse(error_code=_CODE["REBALANCE_IN_PROGRESS"]))
+                    out.reply(callback, SyncGroupResponseData(error_code=_CODE["REBALANCE_IN_PROGRESS"]))
                     # As Kafka's propagateAssignment: a session that lapsed while the member waited for
                     # the leader was ignored then, so it starts again now.
                     self.reschedule_heartbeat(group, member)
@@ -307,7 +304,7 @@ class ClassicGroups:
     def _remove_member(self, group: ClassicGroup, member: ClassicMember, out: Result) -> None:
         if member.awaiting_join is not None:
             callback, member.awaiting_join = member.awaiting_join, None
-            out.reply(callback, JoinGroupResponse(error_code=_CODE["UNKNOWN_MEMBER_ID"], member_id=""))
+            out.reply(callback, join_error(_CODE["UNKNOWN_MEMBER_ID"], ""))
         group.remove(member.member_id)
         if group.state in (STABLE, COMPLETING):
             self.maybe_prepare_or_complete(group, out)
@@ -315,11 +312,11 @@ class ClassicGroups:
             self.complete_join(group, out)
 
 
-def join_response(group: ClassicGroup, member_id: str) -> JoinGroupResponse:
+def join_response(group: ClassicGroup, member_id: str) -> JoinGroupResponseData:
     """The JoinGroup answer of the current generation; only the leader gets the member list."""
-    return JoinGroupResponse(
-        NONE, generation_id=group.generation, protocol_type=group.protocol_type, protocol_name=group.protocol_name,
-        leader=group.leader or "", member_id=member_id,
+    return JoinGroupResponseData(
+        error_code=NONE, generation_id=group.generation, protocol_type=group.protocol_type,
+        protocol_name=group.protocol_name, leader=group.leader or "", member_id=member_id,
         members=group.current_members() if group.leader == member_id else [],
     )
 

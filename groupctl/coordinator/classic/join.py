@@ -15,29 +15,26 @@ from groupctl.coordinator.classic.group import (
     ClassicMember,
 )
 from groupctl.coordinator.classic.groups import ClassicGroups, join_response
-from groupctl.coordinator.classic.messages import (
-    JoinCallback,
-    JoinGroupRequest,
-    JoinGroupResponse,
-    SyncGroupResponse,
-    answer_join,
-)
+from groupctl.coordinator.classic.messages import JoinCallback, answer_join, join_error, protocol_pairs
 from groupctl.coordinator.classic.records import group_record
-from groupctl.coordinator.runtime import Result, classic_heartbeat_key
+from groupctl.coordinator.runtime import Caller, Result, classic_heartbeat_key
 from groupctl.errors import KAFKA_ERROR_CODES, KafkaError
 from groupctl.model import GroupState
+from groupctl.protocol.data.groups import JoinGroupRequestData, SyncGroupResponseData
 
 _CODE = KAFKA_ERROR_CODES
 EMPTY, STABLE, DEAD = GroupState.EMPTY, GroupState.STABLE, GroupState.DEAD
 PREPARING, COMPLETING = GroupState.PREPARING_REBALANCE, GroupState.COMPLETING_REBALANCE
 
 
-def join(classic: ClassicGroups, req: JoinGroupRequest, respond: JoinCallback) -> Result[None]:
-    """JoinGroup: the answer now (an error, or a known member's), or parked until the rebalance completes."""
-    return answer_join(lambda out: _join(classic, req, respond, out), req, respond)
+def join(classic: ClassicGroups, req: JoinGroupRequestData, caller: Caller, respond: JoinCallback) -> Result[None]:
+    """JoinGroup from `caller`: the answer now (an error, or a known member's), or parked until the rebalance
+    completes."""
+    return answer_join(lambda out: _join(classic, req, caller, respond, out), req, respond)
 
 
-def _join(classic: ClassicGroups, req: JoinGroupRequest, respond: JoinCallback, out: Result) -> None:
+def _join(classic: ClassicGroups, req: JoinGroupRequestData, caller: Caller, respond: JoinCallback,
+          out: Result) -> None:
     if req.group_id == "":
         raise KafkaError("INVALID_GROUP_ID")
     if not classic.min_session_timeout_ms <= req.session_timeout_ms <= classic.max_session_timeout_ms:
@@ -52,28 +49,28 @@ def _join(classic: ClassicGroups, req: JoinGroupRequest, respond: JoinCallback, 
         group = ClassicGroup(req.group_id)  # enters the live map only once the request is accepted
     if not _accepts(classic, group, req.member_id):
         group.remove(req.member_id)
-        out.reply(respond, JoinGroupResponse(error_code=_CODE["GROUP_MAX_SIZE_REACHED"], member_id=""))
+        out.reply(respond, join_error(_CODE["GROUP_MAX_SIZE_REACHED"], ""))
         return
-    if not group.supports(req.protocol_type, {n for n, _ in req.protocols}):
+    if not group.supports(req.protocol_type, {p.name for p in req.protocols}):
         raise KafkaError("INCONSISTENT_GROUP_PROTOCOL")
     classic.groups.setdefault(group.group_id, group)
     if not unknown:
-        _join_existing(classic, group, req, respond, out)
+        _join_existing(classic, group, req, caller, respond, out)
         return
-    prefix = req.group_instance_id if req.group_instance_id is not None else req.client_id
+    prefix = req.group_instance_id if req.group_instance_id is not None else caller.client_id
     new_id = f"{prefix}-{classic.rt.ids.uuid()}"
     if req.group_instance_id is not None:
         existing = group.static.get(req.group_instance_id)
         if existing is not None:
-            _replace_static(classic, group, req, req.group_instance_id, existing, new_id, respond, out)
+            _replace_static(classic, group, req, caller, req.group_instance_id, existing, new_id, respond, out)
         else:
-            _add_member(classic, group, req, new_id, respond, out)
-    elif req.version >= MEMBER_ID_REQUIRED_VERSION:
+            _add_member(classic, group, req, caller, new_id, respond, out)
+    elif caller.api_version >= MEMBER_ID_REQUIRED_VERSION:
         group.pending_join.add(new_id)
         classic.schedule_pending(group, new_id, req.session_timeout_ms)
-        out.reply(respond, JoinGroupResponse(error_code=_CODE["MEMBER_ID_REQUIRED"], member_id=new_id))
+        out.reply(respond, join_error(_CODE["MEMBER_ID_REQUIRED"], new_id))
     else:
-        _add_member(classic, group, req, new_id, respond, out)
+        _add_member(classic, group, req, caller, new_id, respond, out)
 
 
 def _accepts(classic: ClassicGroups, group: ClassicGroup, member_id: str) -> bool:
@@ -87,10 +84,11 @@ def _accepts(classic: ClassicGroups, group: ClassicGroup, member_id: str) -> boo
 
 
 def _join_existing(
-    classic: ClassicGroups, group: ClassicGroup, req: JoinGroupRequest, respond: JoinCallback, out: Result
+    classic: ClassicGroups, group: ClassicGroup, req: JoinGroupRequestData, caller: Caller, respond: JoinCallback,
+    out: Result,
 ) -> None:
     if req.member_id in group.pending_join:
-        _add_member(classic, group, req, req.member_id, respond, out)
+        _add_member(classic, group, req, caller, req.member_id, respond, out)
         return
     group.validate_member(req.member_id, req.group_instance_id)
     member = group.members[req.member_id]
@@ -98,13 +96,13 @@ def _join_existing(
         _update_member(member, req, respond)
         classic.maybe_prepare_or_complete(group, out)
     elif group.state == COMPLETING:
-        if member.matches(req.protocols):
+        if member.matches(protocol_pairs(req)):
             out.reply(respond, join_response(group, member.member_id))
         else:
             _update_member(member, req, respond)
             classic.maybe_prepare_or_complete(group, out)
     elif group.state == STABLE:
-        if group.leader == member.member_id or not member.matches(req.protocols):
+        if group.leader == member.member_id or not member.matches(protocol_pairs(req)):
             _update_member(member, req, respond)
             classic.maybe_prepare_or_complete(group, out)
         else:
@@ -112,16 +110,16 @@ def _join_existing(
             response.members = []
             out.reply(respond, response)
     else:
-        out.reply(respond, JoinGroupResponse(error_code=_CODE["UNKNOWN_MEMBER_ID"], member_id=req.member_id))
+        out.reply(respond, join_error(_CODE["UNKNOWN_MEMBER_ID"], req.member_id))
 
 
 def _add_member(
-    classic: ClassicGroups, group: ClassicGroup, req: JoinGroupRequest, member_id: str, respond: JoinCallback,
-    out: Result,
+    classic: ClassicGroups, group: ClassicGroup, req: JoinGroupRequestData, caller: Caller, member_id: str,
+    respond: JoinCallback, out: Result,
 ) -> None:
     member = ClassicMember(
-        member_id, req.group_instance_id, req.client_id, req.client_host, req.rebalance_timeout_ms,
-        req.session_timeout_ms, req.protocol_type, list(req.protocols), awaiting_join=respond, is_new=True,
+        member_id, req.group_instance_id, caller.client_id, caller.client_host, req.rebalance_timeout_ms,
+        req.session_timeout_ms, req.protocol_type, protocol_pairs(req), awaiting_join=respond, is_new=True,
     )
     if group.state == PREPARING and group.previous_state == EMPTY:
         group.new_member_added = True
@@ -130,24 +128,24 @@ def _add_member(
     classic.maybe_prepare_or_complete(group, out)
 
 
-def _update_member(member: ClassicMember, req: JoinGroupRequest, respond: JoinCallback | None) -> None:
-    member.protocols = list(req.protocols)
+def _update_member(member: ClassicMember, req: JoinGroupRequestData, respond: JoinCallback | None) -> None:
+    member.protocols = protocol_pairs(req)
     member.rebalance_timeout_ms = req.rebalance_timeout_ms
     member.session_timeout_ms = req.session_timeout_ms
     member.awaiting_join = respond
 
 
 def _replace_static(
-    classic: ClassicGroups, group: ClassicGroup, req: JoinGroupRequest, instance_id: str, old_id: str, new_id: str,
-    respond: JoinCallback, out: Result,
+    classic: ClassicGroups, group: ClassicGroup, req: JoinGroupRequestData, caller: Caller, instance_id: str,
+    old_id: str, new_id: str, respond: JoinCallback, out: Result,
 ) -> None:
     """`updateStaticMemberThenRebalanceOrCompleteJoin`: the instance takes a new member id."""
     current_leader = group.leader
     old = group.members.pop(old_id)
     if old.awaiting_join is not None:
-        out.reply(old.awaiting_join, JoinGroupResponse(error_code=_CODE["FENCED_INSTANCE_ID"], member_id=old_id))
+        out.reply(old.awaiting_join, join_error(_CODE["FENCED_INSTANCE_ID"], old_id))
     if old.awaiting_sync is not None:
-        out.reply(old.awaiting_sync, SyncGroupResponse(error_code=_CODE["FENCED_INSTANCE_ID"]))
+        out.reply(old.awaiting_sync, SyncGroupResponseData(error_code=_CODE["FENCED_INSTANCE_ID"]))
     classic.rt.timers.cancel(classic_heartbeat_key(group.group_id, old_id))
     member = ClassicMember(new_id, old.instance_id, old.client_id, old.client_host, old.rebalance_timeout_ms,
                            old.session_timeout_ms, old.protocol_type, old.protocols, old.assignment)
@@ -162,7 +160,7 @@ def _replace_static(
         if (group.protocol_name or "") == group.select_protocol():
             member.awaiting_join = None
             response = join_response(group, new_id)
-            if req.version >= SKIP_ASSIGNMENT_VERSION:
+            if caller.api_version >= SKIP_ASSIGNMENT_VERSION:
                 response.skip_assignment = group.leader == new_id  # the leader keeps its member list
             else:
                 # Older clients cannot skip the assignment: they are told the leader as it was, so a

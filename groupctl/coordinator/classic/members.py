@@ -5,19 +5,19 @@ from __future__ import annotations
 
 from groupctl.coordinator.classic.group import ClassicGroup
 from groupctl.coordinator.classic.groups import ClassicGroups
-from groupctl.coordinator.classic.messages import (
-    NONE,
-    JoinGroupResponse,
-    SyncCallback,
-    SyncGroupRequest,
-    SyncGroupResponse,
-)
+from groupctl.coordinator.classic.messages import NONE, SyncCallback, join_error
 from groupctl.coordinator.classic.records import group_record
 from groupctl.coordinator.runtime import Result, classic_heartbeat_key, classic_sync_key
 from groupctl.errors import KAFKA_ERROR_CODES, KafkaError
 from groupctl.leaving import LeaveAnswer
 from groupctl.model import GroupState, TopicPartition
-from groupctl.protocol.data.groups import MemberIdentity
+from groupctl.protocol.data.groups import (
+    HeartbeatRequestData,
+    HeartbeatResponseData,
+    MemberIdentity,
+    SyncGroupRequestData,
+    SyncGroupResponseData,
+)
 from groupctl.protocol.member_bytes import assigned_partitions, decode_member_bytes
 
 _CODE = KAFKA_ERROR_CODES
@@ -25,18 +25,18 @@ EMPTY, STABLE = GroupState.EMPTY, GroupState.STABLE
 PREPARING, COMPLETING = GroupState.PREPARING_REBALANCE, GroupState.COMPLETING_REBALANCE
 
 
-def sync(classic: ClassicGroups, req: SyncGroupRequest, respond: SyncCallback) -> Result[None]:
+def sync(classic: ClassicGroups, req: SyncGroupRequestData, respond: SyncCallback) -> Result[None]:
     """SyncGroup: the assignment now (Stable), when the leader sends it, or an error."""
     out: Result[None] = Result()
     try:
         _sync(classic, req, respond, out)
     except KafkaError as exc:
         out = Result()
-        out.reply(respond, SyncGroupResponse(error_code=exc.code))
+        out.reply(respond, SyncGroupResponseData(error_code=exc.code))
     return out
 
 
-def _sync(classic: ClassicGroups, req: SyncGroupRequest, respond: SyncCallback, out: Result) -> None:
+def _sync(classic: ClassicGroups, req: SyncGroupRequestData, respond: SyncCallback, out: Result) -> None:
     group = classic.group(req.group_id)
     group.validate_member(req.member_id, req.group_instance_id)
     if req.generation_id != group.generation:
@@ -50,13 +50,13 @@ def _sync(classic: ClassicGroups, req: SyncGroupRequest, respond: SyncCallback, 
     member = group.members[req.member_id]
     if group.state == STABLE:
         _sync_received(classic, group, req.member_id)
-        out.reply(respond, SyncGroupResponse(NONE, group.protocol_type, group.protocol_name, member.assignment))
+        out.reply(respond, _assigned(group, member.assignment))
         return
     member.awaiting_sync = respond
     _sync_received(classic, group, req.member_id)
     if group.leader != req.member_id:
         return
-    assignment = dict(req.assignments)
+    assignment = {a.member_id: a.assignment for a in req.assignments}
     for m in group.members.values():
         assignment.setdefault(m.member_id, b"")
     for m in group.members.values():
@@ -66,8 +66,13 @@ def _sync(classic: ClassicGroups, req: SyncGroupRequest, respond: SyncCallback, 
     for m in group.members.values():
         if m.awaiting_sync is not None:
             callback, m.awaiting_sync = m.awaiting_sync, None
-            out.reply(callback, SyncGroupResponse(NONE, group.protocol_type, group.protocol_name, m.assignment))
+            out.reply(callback, _assigned(group, m.assignment))
             classic.reschedule_heartbeat(group, m)
+
+
+def _assigned(group: ClassicGroup, assignment: bytes) -> SyncGroupResponseData:
+    return SyncGroupResponseData(error_code=NONE, protocol_type=group.protocol_type,
+                                 protocol_name=group.protocol_name, assignment=assignment)
 
 
 def _sync_received(classic: ClassicGroups, group: ClassicGroup, member_id: str) -> None:
@@ -76,20 +81,20 @@ def _sync_received(classic: ClassicGroups, group: ClassicGroup, member_id: str) 
         classic.rt.timers.cancel(classic_sync_key(group.group_id))
 
 
-def heartbeat(classic: ClassicGroups, group_id: str, generation_id: int, member_id: str,
-              instance_id: str | None = None) -> Result[int]:
+def heartbeat(classic: ClassicGroups, req: HeartbeatRequestData) -> Result[HeartbeatResponseData]:
     """Heartbeat: the error code Kafka answers with (0 when all is well); it writes nothing."""
     try:
-        group = classic.group(group_id)
-        group.validate_member(member_id, instance_id)
-        if generation_id != group.generation:
+        group = classic.group(req.group_id)
+        group.validate_member(req.member_id, req.group_instance_id)
+        if req.generation_id != group.generation:
             raise KafkaError("ILLEGAL_GENERATION")
     except KafkaError as exc:
-        return Result(exc.code)
+        return Result(HeartbeatResponseData(error_code=exc.code))
     if group.state == EMPTY:
-        return Result(_CODE["UNKNOWN_MEMBER_ID"])
-    classic.reschedule_heartbeat(group, group.members[member_id])
-    return Result(_CODE["REBALANCE_IN_PROGRESS"] if group.state == PREPARING else NONE)
+        return Result(HeartbeatResponseData(error_code=_CODE["UNKNOWN_MEMBER_ID"]))
+    classic.reschedule_heartbeat(group, group.members[req.member_id])
+    code = _CODE["REBALANCE_IN_PROGRESS"] if group.state == PREPARING else NONE
+    return Result(HeartbeatResponseData(error_code=code))
 
 
 def leave(classic: ClassicGroups, group_id: str, identities: list[MemberIdentity]) -> Result[LeaveAnswer]:
@@ -133,7 +138,7 @@ def _leave_member(classic: ClassicGroups, group: ClassicGroup, member_id: str, o
     classic.rt.timers.cancel(classic_heartbeat_key(group.group_id, member_id))
     if member.awaiting_join is not None:
         callback, member.awaiting_join = member.awaiting_join, None
-        out.reply(callback, JoinGroupResponse(error_code=_CODE["UNKNOWN_MEMBER_ID"], member_id=""))
+        out.reply(callback, join_error(_CODE["UNKNOWN_MEMBER_ID"], ""))
     # Read as the consumer protocol whatever the group's protocol type: bytes that do not decode hold nothing.
     held = assigned_partitions(decode_member_bytes(None, member.assignment, True)[1]) if member.assignment else []
     group.remove(member_id)

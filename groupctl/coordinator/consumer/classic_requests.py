@@ -17,12 +17,10 @@ from groupctl.coordinator.classic.group import MEMBER_ID_REQUIRED_VERSION
 from groupctl.coordinator.classic.messages import (
     NONE,
     JoinCallback,
-    JoinGroupRequest,
-    JoinGroupResponse,
     SyncCallback,
-    SyncGroupRequest,
-    SyncGroupResponse,
     answer_join,
+    join_error,
+    protocol_pairs,
 )
 from groupctl.coordinator.consumer import records as rec
 from groupctl.coordinator.consumer.heartbeat import (
@@ -36,12 +34,20 @@ from groupctl.coordinator.consumer.heartbeat import (
 )
 from groupctl.coordinator.consumer.membership import ConsumerGroups, classic_metadata_of
 from groupctl.coordinator.consumer.reconcile import MemberAssignment
-from groupctl.coordinator.runtime import Result, member_join_key, member_sync_key
+from groupctl.coordinator.runtime import Caller, Result, member_join_key, member_sync_key
 from groupctl.coordinator.state import GroupIndex
 from groupctl.coordinator.topics import TopicImage
 from groupctl.errors import KAFKA_ERROR_CODES, DecodeError, KafkaError
 from groupctl.model import MemberState
 from groupctl.protocol.consumer_protocol import PROTOCOL_TYPE, decode_subscription, encode_assignment
+from groupctl.protocol.data.groups import (
+    HeartbeatRequestData,
+    HeartbeatResponseData,
+    JoinGroupRequestData,
+    JoinGroupResponseData,
+    SyncGroupRequestData,
+    SyncGroupResponseData,
+)
 from groupctl.protocol.data.records import ClassicMemberMetadata, ClassicProtocol, ConsumerGroupMemberMetadataValue
 from groupctl.protocol.primitives import WireError
 
@@ -97,12 +103,13 @@ def assignment_bytes(topics: TopicImage, partitions: dict[uuid.UUID, frozenset[i
 # -- JoinGroup ----------------------------------------------------------------------------------------
 
 
-def join(groups: ConsumerGroups, req: JoinGroupRequest, respond: JoinCallback) -> Result[None]:
-    """A classic member's JoinGroup to a non-empty consumer group: answered now, never parked."""
-    return answer_join(lambda out: _join(groups, req, respond, out), req, respond)
+def join(groups: ConsumerGroups, req: JoinGroupRequestData, caller: Caller, respond: JoinCallback) -> Result[None]:
+    """A classic member's JoinGroup (from `caller`) to a non-empty consumer group: answered now, never parked."""
+    return answer_join(lambda out: _join(groups, req, caller, respond, out), req, respond)
 
 
-def _join(groups: ConsumerGroups, req: JoinGroupRequest, respond: JoinCallback, out: Result) -> None:
+def _join(groups: ConsumerGroups, req: JoinGroupRequestData, caller: Caller, respond: JoinCallback,
+          out: Result) -> None:
     rt = groups.rt
     gid = req.group_id
     group = groups.group(gid)
@@ -110,13 +117,13 @@ def _join(groups: ConsumerGroups, req: JoinGroupRequest, respond: JoinCallback, 
     unknown = req.member_id == ""
     member_id = rt.ids.member_id() if unknown else req.member_id
     check_group_size(rt.max_group_size, group, member_id)
-    if not supports_protocols(group, req.protocol_type, {name for name, _ in req.protocols}):
+    if not supports_protocols(group, req.protocol_type, {p.name for p in req.protocols}):
         raise KafkaError("INCONSISTENT_GROUP_PROTOCOL", f"Member {member_id}'s protocols are not supported.")
-    if unknown and req.group_instance_id is None and req.version >= MEMBER_ID_REQUIRED_VERSION:
-        out.reply(respond, JoinGroupResponse(error_code=_CODE["MEMBER_ID_REQUIRED"], member_id=member_id))
+    if unknown and req.group_instance_id is None and caller.api_version >= MEMBER_ID_REQUIRED_VERSION:
+        out.reply(respond, join_error(_CODE["MEMBER_ID_REQUIRED"], member_id))
         return
     try:
-        subscription = decode_subscription(bytes(req.protocols[0][1]))[1]
+        subscription = decode_subscription(bytes(req.protocols[0].metadata))[1]
     except (DecodeError, WireError, ValueError) as exc:
         raise KafkaError(
             "UNKNOWN_SERVER_ERROR", "Malformed embedded consumer protocol in subscription deserialization.",
@@ -133,9 +140,9 @@ def _join(groups: ConsumerGroups, req: JoinGroupRequest, respond: JoinCallback, 
         updated.rebalance_timeout_ms = req.rebalance_timeout_ms
     if subscription.get("topics") is not None:
         updated.subscribed_topic_names = sorted(set(subscription["topics"]))
-    updated.client_id = req.client_id
-    updated.client_host = req.client_host
-    updated.classic_member_metadata = classic_metadata(req.session_timeout_ms, req.protocols)
+    updated.client_id = caller.client_id
+    updated.client_host = caller.client_host
+    updated.classic_member_metadata = classic_metadata(req.session_timeout_ms, protocol_pairs(req))
     # 2. and 3.: the target, then the member reconciled against what it says it owns
     owned = owned_partitions(rt.topics, subscription.get("ownedPartitions"))
     new_ma = advance(groups, group, idx, member, updated, owned)
@@ -145,9 +152,9 @@ def _join(groups: ConsumerGroups, req: JoinGroupRequest, respond: JoinCallback, 
     converted = None
     if member.replaced is not None and groups.downgrade is not None:
         converted = groups.downgrade(gid, [member.replaced], (member_id, updated))
-    response = JoinGroupResponse(
-        NONE, generation_id=new_ma.member_epoch, protocol_type=PROTOCOL_TYPE, protocol_name=req.protocols[0][0],
-        member_id=member_id,
+    response = JoinGroupResponseData(
+        error_code=NONE, generation_id=new_ma.member_epoch, protocol_type=PROTOCOL_TYPE,
+        protocol_name=req.protocols[0].name, member_id=member_id,
     )
     rt.timers.cancel(member_join_key(gid, member_id))
     if converted is not None:
@@ -159,7 +166,7 @@ def _join(groups: ConsumerGroups, req: JoinGroupRequest, respond: JoinCallback, 
     out.reply(respond, response)
 
 
-def _joining(groups: ConsumerGroups, group: ConsumerGroupState, idx: GroupIndex, req: JoinGroupRequest,
+def _joining(groups: ConsumerGroups, group: ConsumerGroupState, idx: GroupIndex, req: JoinGroupRequestData,
              member_id: str, unknown: bool) -> JoiningMember:
     """`getOrMaybeSubscribe{Dynamic,Static}ConsumerGroupMember` for the classic protocol: any member id is
     taken (a new member is created), and a static member with no member id replaces its predecessor."""
@@ -208,7 +215,7 @@ def _member(groups: ConsumerGroups, gid: str, group: ConsumerGroupState, member_
     return meta, classic, ma
 
 
-def sync(groups: ConsumerGroups, req: SyncGroupRequest, respond: SyncCallback) -> Result[None]:
+def sync(groups: ConsumerGroups, req: SyncGroupRequestData, respond: SyncCallback) -> Result[None]:
     """A classic member's SyncGroup in a consumer group: the partitions it holds now, or the error."""
     out: Result[None] = Result()
     try:
@@ -236,30 +243,31 @@ def sync(groups: ConsumerGroups, req: SyncGroupRequest, respond: SyncCallback) -
                 "to catch up.",
             )
     except KafkaError as exc:
-        out.reply(respond, SyncGroupResponse(error_code=exc.code))
+        out.reply(respond, SyncGroupResponseData(error_code=exc.code))
         return out
     groups.rt.timers.cancel(member_sync_key(req.group_id, req.member_id))
     groups.schedule_session_timeout(req.group_id, req.member_id, classic.session_timeout_ms)
     assignment = assignment_bytes(groups.rt.topics, ma.assigned, bytes(protocols[0].metadata))
-    out.reply(respond, SyncGroupResponse(NONE, req.protocol_type, req.protocol_name, assignment))
+    out.reply(respond, SyncGroupResponseData(error_code=NONE, protocol_type=req.protocol_type,
+                                             protocol_name=req.protocol_name, assignment=assignment))
     return out
 
 
-def heartbeat(groups: ConsumerGroups, group_id: str, generation_id: int, member_id: str,
-              instance_id: str | None) -> Result[int]:
+def heartbeat(groups: ConsumerGroups, req: HeartbeatRequestData) -> Result[HeartbeatResponseData]:
     """A classic member's Heartbeat in a consumer group: REBALANCE_IN_PROGRESS while it must rejoin
     (the group epoch moved past it, it has partitions to revoke, or what it waits for is free now)."""
+    group_id, member_id = req.group_id, req.member_id
     try:
         group = groups.group(group_id)
-        meta, classic, ma = _member(groups, group_id, group, member_id, instance_id, generation_id)
+        meta, classic, ma = _member(groups, group_id, group, member_id, req.group_instance_id, req.generation_id)
     except KafkaError as exc:
-        return Result(exc.code)
+        return Result(HeartbeatResponseData(error_code=exc.code))
     groups.schedule_session_timeout(group_id, member_id, classic.session_timeout_ms)
     released = ma.state == MemberState.UNRELEASED_PARTITIONS and not _waiting(groups, group_id, group, member_id, ma)
     if ma.member_epoch < group.epoch or ma.state == MemberState.UNREVOKED_PARTITIONS or released:
         groups.schedule_join_timeout_if_absent(group_id, member_id, meta.rebalance_timeout_ms)
-        return Result(_CODE["REBALANCE_IN_PROGRESS"])
-    return Result(NONE)
+        return Result(HeartbeatResponseData(error_code=_CODE["REBALANCE_IN_PROGRESS"]))
+    return Result(HeartbeatResponseData(error_code=NONE))
 
 
 def _waiting(groups: ConsumerGroups, gid: str, group: ConsumerGroupState, member_id: str,

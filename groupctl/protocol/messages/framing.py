@@ -21,8 +21,7 @@ SIZE: Final = struct.Struct(">i")
 
 TYPED_APIS: Final[frozenset[int]] = frozenset({
     0, 1, 2, 3,  # Produce, Fetch, ListOffsets, Metadata
-    8, 9, 10,  # OffsetCommit, OffsetFetch, FindCoordinator
-    13,  # LeaveGroup
+    8, 9, 10, 11, 12, 13, 14,  # OffsetCommit, OffsetFetch, FindCoordinator, JoinGroup, Heartbeat, LeaveGroup, SyncGroup
     15, 16,  # DescribeGroups, ListGroups
     17, 18,  # SaslHandshake, ApiVersions
     19, 22,  # CreateTopics, InitProducerId

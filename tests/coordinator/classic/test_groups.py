@@ -5,23 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from groupctl.coordinator.classic import (
-    COMPLETING_REBALANCE,
-    EMPTY,
-    PREPARING_REBALANCE,
-    STABLE,
-    JoinGroupRequest,
-    JoinGroupResponse,
-    SyncGroupRequest,
-    SyncGroupResponse,
-)
+from groupctl.coordinator.classic import COMPLETING_REBALANCE, EMPTY, PREPARING_REBALANCE, STABLE
 from groupctl.coordinator.coordinator import Coordinator
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.runtime import Caller
 from groupctl.errors import KAFKA_ERROR_CODES as CODE
 from groupctl.protocol.consumer_protocol import encode_assignment, encode_subscription
 from groupctl.protocol.data.group_admin import DescribedGroup, DescribeGroupsRequestData
-from groupctl.protocol.data.groups import MemberIdentity
+from groupctl.protocol.data.groups import JoinGroupResponseData, MemberIdentity, SyncGroupResponseData
+from tests.classic_requests import beat, join_req, sync_req
 
 SESSION = 10_000
 REBALANCE = 30_000
@@ -38,37 +30,36 @@ class Client:
         self.coord, self.name, self.instance_id, self.version = coord, name, instance_id, version
         self.member_id = ""
         self.generation = -1
-        self.joined: list[JoinGroupResponse] = []
-        self.synced: list[SyncGroupResponse] = []
+        self.joined: list[JoinGroupResponseData] = []
+        self.synced: list[SyncGroupResponseData] = []
 
-    def join(self, group: str = "g") -> JoinGroupResponse | None:
+    def join(self, group: str = "g") -> JoinGroupResponseData | None:
         before = len(self.joined)
-        self.coord.join_group(JoinGroupRequest(
+        self.coord.join_group(join_req(
             group, SESSION, REBALANCE, self.member_id, self.instance_id, protocols=[("range", subscription("foo"))],
-            client_id=self.name, version=self.version,
-        ), self._on_join)
+        ), self._on_join, Caller(client_id=self.name, api_version=self.version))
         return self.joined[-1] if len(self.joined) > before else None
 
-    def _on_join(self, response: JoinGroupResponse) -> None:
+    def _on_join(self, response: JoinGroupResponseData) -> None:
         self.joined.append(response)
         if response.member_id:
             self.member_id = response.member_id
         if response.error_code == 0:
             self.generation = response.generation_id
 
-    def sync(self, group: str = "g", assignments: list | None = None) -> SyncGroupResponse | None:
+    def sync(self, group: str = "g", assignments: list | None = None) -> SyncGroupResponseData | None:
         before = len(self.synced)
-        self.coord.sync_group(SyncGroupRequest(group, self.generation, self.member_id, self.instance_id,
-                                               assignments=assignments or []), self.synced.append)
+        self.coord.sync_group(sync_req(group, self.generation, self.member_id, self.instance_id,
+                                       assignments=assignments or []), self.synced.append)
         return self.synced[-1] if len(self.synced) > before else None
 
     def heartbeat(self, group: str = "g") -> int:
-        return self.coord.classic_heartbeat(group, self.generation, self.member_id, self.instance_id)
+        return self.coord.classic_heartbeat(beat(group, self.generation, self.member_id, self.instance_id)).error_code
 
 
-def assign_all(response: JoinGroupResponse, partitions: int = 6) -> list[tuple[str, bytes]]:
+def assign_all(response: JoinGroupResponseData, partitions: int = 6) -> list[tuple[str, bytes]]:
     """The leader's assignment: range over foo's partitions, members in the order the leader got them."""
-    ids = [m[0] for m in response.members]
+    ids = [m.member_id for m in response.members]
     out = []
     for i, member_id in enumerate(ids):
         mine = [p for p in range(partitions) if p % len(ids) == i]
@@ -121,7 +112,7 @@ def test_kip394_member_id_required_then_join_and_pending_expiry(coord: Coordinat
     assert late.join().error_code == CODE["MEMBER_ID_REQUIRED"]
     coord.advance(3_000)
     assert a.joined[-1].error_code == 0 and a.joined[-1].generation_id == 1
-    assert [m[0] for m in a.joined[-1].members] == [a.member_id]
+    assert [m.member_id for m in a.joined[-1].members] == [a.member_id]
     assert late.member_id in coord.classic.groups["g"].pending_join
     coord.advance(SESSION)  # `late` never comes back with its id: the pending member expires
     assert late.member_id not in coord.classic.groups["g"].pending_join
@@ -226,7 +217,7 @@ def test_heartbeat_errors(coord: Coordinator) -> None:
     assert a.heartbeat() == 0
     a.generation += 1
     assert a.heartbeat() == CODE["ILLEGAL_GENERATION"]
-    assert coord.classic_heartbeat("nope", 1, "x") == CODE["UNKNOWN_MEMBER_ID"]
+    assert coord.classic_heartbeat(beat("nope", 1, "x")).error_code == CODE["UNKNOWN_MEMBER_ID"]
 
 
 def test_batch_leave_by_instance_id_mixes_known_and_unknown(coord: Coordinator) -> None:
@@ -287,17 +278,17 @@ def test_sync_group_errors(coord: Coordinator) -> None:
     a = Client(coord, "a", version=3)
     a.join()
     coord.advance(3_000)
-    bad = SyncGroupRequest("g", a.generation + 1, a.member_id)
+    bad = sync_req("g", a.generation + 1, a.member_id)
     got: list = []
     coord.sync_group(bad, got.append)
     assert got[0].error_code == CODE["ILLEGAL_GENERATION"]
-    coord.sync_group(SyncGroupRequest("g", a.generation, a.member_id, protocol_name="roundrobin"), got.append)
+    coord.sync_group(sync_req("g", a.generation, a.member_id, protocol_name="roundrobin"), got.append)
     assert got[1].error_code == CODE["INCONSISTENT_GROUP_PROTOCOL"]
 
 
 def test_session_timeout_validated(coord: Coordinator) -> None:
     got: list = []
-    coord.join_group(JoinGroupRequest("g", 1_000, protocols=[("range", b"")]), got.append)
+    coord.join_group(join_req("g", 1_000, protocols=[("range", b"")]), got.append)
     assert got[0].error_code == CODE["INVALID_SESSION_TIMEOUT"]
 
 
