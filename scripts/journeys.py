@@ -81,7 +81,9 @@ def join_group(lab: Path, files: Files) -> None:
     from groupctl.protocol.messages import API_SCHEMAS, framing
     from groupctl.server.server import ServerOptions, ServerThread
 
-    typed = 11 in getattr(framing, "TYPED_APIS", ())  # the script also measures trees from before the classes
+    # The script also measures trees from before the classes (no data_class), and from while JoinGroup was
+    # still a dict (a TYPED_APIS without 11); every API is typed since that set went.
+    typed = hasattr(API_SCHEMAS[11][0], "data_class") and 11 in getattr(framing, "TYPED_APIS", {11})
 
     def exchange(sock: socket.socket, body: dict[str, Any], correlation_id: int) -> dict[str, Any]:
         wire = API_SCHEMAS[11][0].data_class.from_dict(body) if typed else body

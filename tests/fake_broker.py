@@ -2,10 +2,9 @@
 
 A fake answers ApiVersions, SaslHandshake/SaslAuthenticate (with `groupctl.sasl`'s server side),
 Metadata and FindCoordinator itself; a test adds handlers for the rest with `broker.on(api_key,
-handler)`, and every request is kept (`requests`, `raw`). A handler may answer an API that travels as a
-generated class (`framing.TYPED_APIS`) with that class or with a dict in Kafka's JSON names; the request
-it gets is the generated class. Tests get started brokers from the
-`fake_cluster` fixture (tests/conftest.py), which stops them afterwards.
+handler)`, and every request is kept (`requests`, `raw`). A handler may answer with the API's generated
+response class or with a dict in Kafka's JSON names; the request it gets is the generated class. Tests
+get started brokers from the `fake_cluster` fixture (tests/conftest.py), which stops them afterwards.
 """
 
 from __future__ import annotations
@@ -192,7 +191,7 @@ class FakeBroker:
         result = handler(request, state)
         if result is None or result is NO_REPLY or isinstance(result, bytes):
             return result
-        if key in framing.TYPED_APIS and isinstance(result, dict):
+        if isinstance(result, dict):
             result = API_SCHEMAS[key][1].data_class.from_dict(result)  # a body written in Kafka's JSON names
         return framing.encode_response(key, request.api_version, request.correlation_id, result)
 

@@ -120,14 +120,13 @@ class BrokerConnection:
 
     def call(self, api_key: int, ours: range, build: Callable[[int], Any], deadline: Deadline) -> tuple[int, Any]:
         """Pick the version, build the body for it, send, and return `(version, response body)`; the
-        bodies are the API's generated classes for one in `framing.TYPED_APIS`, dicts for the rest."""
+        bodies are the API's generated classes."""
         version = self.version_for(api_key, ours)
         return version, self.request(api_key, version, build(version), deadline)
 
     def request(self, api_key: int, version: int, body: Any, deadline: Deadline) -> Any:
-        """Send one request and wait for its response body: the API's generated classes both ways for an
-        API in `framing.TYPED_APIS` (a request and a response class have no common type to name here),
-        dicts in the schema's JSON names for the others."""
+        """Send one request and wait for its response body: the API's generated classes both ways
+        (a request and a response class have no common type to name here)."""
         return self._round_trip(api_key, version, body, deadline).body
 
     # --- internals ----------------------------------------------------------------------------------

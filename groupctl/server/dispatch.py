@@ -2,9 +2,8 @@
 
 Handlers live in modules named for the APIs they answer (`cluster`, `groups`, `data`, `auth`) and
 register themselves with `@handles(api_key)`. A handler takes the request context and the decoded
-request body (the API's generated request class, `groupctl.protocol.data`; a dict in the schema's
-JSON names for an API not yet in `framing.TYPED_APIS`) and returns the response body in the same
-form, or None when Kafka sends no response (Produce with acks=0). Fields it leaves out keep the
+request body (the API's generated request class, `groupctl.protocol.data`) and returns its response
+class, or None when Kafka sends no response (Produce with acks=0). Fields it leaves out keep the
 schema's defaults, and the encoder keeps those of the negotiated version (a non-default value in a
 field that version lacks is refused unless the schema marks it ignorable). The listener runs a
 handler at once and makes it a task only when it awaits (`eager`): on Python 3.11 it runs outside
@@ -23,9 +22,6 @@ from groupctl.protocol.messages import API_SCHEMAS
 
 if TYPE_CHECKING:
     from groupctl.server.broker import Broker
-
-Body = dict[str, Any]
-
 
 @dataclass
 class Session:
@@ -52,8 +48,9 @@ class RequestContext:
 
 
 Handler = Callable[[RequestContext, Any], Coroutine[Any, Any, Any]]
-"""A handler's body types are its API's own (a generated request class in, its response class out, or
-`Body` dicts for an API not yet typed), so the registry can name them no closer than `Any`."""
+"""A handler's body types are its API's own (a generated request class in, its response class out),
+which have no common type narrower than `Data`; the registry names them `Any` so each handler can
+declare its own."""
 
 
 @dataclass(frozen=True)

@@ -381,8 +381,8 @@ def test_bytes_equal_kafka_python_struct(api_key: int, version: int, kind: str, 
 # --- headers and framing -------------------------------------------------------------------------
 
 def as_framed(api_key: int, message: Message, body: dict) -> Any:
-    """A drawn body as framing carries it: the API's generated class for one in `framing.TYPED_APIS`."""
-    return message.data_class.from_dict(body) if api_key in framing.TYPED_APIS else body
+    """A drawn body as framing carries it: the API's generated class."""
+    return message.data_class.from_dict(body)
 
 
 FRAMED_REQUESTS = [(11, 5), (11, 9), (13, 3), (13, 5), (18, 0), (18, 3), (10, 4), (16, 5), (15, 6), (9, 8)]

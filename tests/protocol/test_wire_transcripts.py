@@ -1,6 +1,6 @@
 """What a real Kafka 4.1.0 broker and its clients sent (the wire transcripts in ../shared/kafka-4.1-wire),
-through the typed codecs: every recorded request and response of an API in `framing.TYPED_APIS` reads as
-its generated class, holds what the dict decoder reads, and writes back to the very same bytes."""
+through the typed codecs: every recorded request and response of an API with a schema reads as its
+generated class, holds what the dict decoder reads, and writes back to the very same bytes."""
 
 from __future__ import annotations
 
@@ -16,18 +16,19 @@ from groupctl.protocol.messages import headers as H
 TRANSCRIPTS = Path(__file__).resolve().parents[2].parent / "shared" / "kafka-4.1-wire"
 
 
-def typed_pairs() -> list[dict[str, Any]]:
-    """Every recorded pair of a typed API, with the file it came from."""
+def recorded_pairs() -> list[dict[str, Any]]:
+    """Every recorded pair of an API groupctl has a schema for, with the file it came from (the
+    transcripts also hold share-group APIs, which it does not speak yet)."""
     pairs = []
     for path in sorted(TRANSCRIPTS.glob("*.jsonl")):
         for line in path.read_text().splitlines():
             record = json.loads(line)
-            if record["apiKey"] in framing.TYPED_APIS:
+            if record["apiKey"] in API_SCHEMAS:
                 pairs.append({**record, "file": path.name})
     return pairs
 
 
-PAIRS = typed_pairs()
+PAIRS = recorded_pairs()
 
 
 def dict_body(payload: bytes, api_key: int, version: int, kind: int) -> dict[str, Any]:

@@ -30,8 +30,8 @@ def read_exactly(sock: socket.socket, n: int) -> bytes:
 
 
 def read_answer(sock: socket.socket, api_key: int, version: int, correlation_id: int) -> Any:
-    """The next answer on `sock`, decoded (a generated class for an API in `framing.TYPED_APIS`, else a
-    dict); it must be the one to `correlation_id` (answers come in order)."""
+    """The next answer on `sock`, decoded as its generated class; it must be the one to `correlation_id`
+    (answers come in order)."""
     size = framing.frame_size(read_exactly(sock, 4), MAX_FRAME)
     response = framing.decode_response(read_exactly(sock, size), api_key, version)
     assert response.correlation_id == correlation_id
@@ -58,8 +58,8 @@ def carried(api_key: int, version: int, body: Any) -> dict[str, Any]:
 
 
 def typed(api_key: int, body: dict[str, Any]) -> Any:
-    """The generated request class of an API in `framing.TYPED_APIS` from Kafka's JSON names (the schema
-    decoder's dict), for tests that spell a request's fields per version as the wire names them."""
+    """An API's generated request class from Kafka's JSON names (the schema decoder's dict), for tests
+    that spell a request's fields per version as the wire names them."""
     return API_SCHEMAS[api_key][0].data_class.from_dict(body)
 
 

@@ -19,21 +19,6 @@ from groupctl.protocol.schema import Message
 
 SIZE: Final = struct.Struct(">i")
 
-TYPED_APIS: Final[frozenset[int]] = frozenset({
-    0, 1, 2, 3,  # Produce, Fetch, ListOffsets, Metadata
-    8, 9, 10, 11, 12, 13, 14,  # OffsetCommit, OffsetFetch, FindCoordinator, JoinGroup, Heartbeat, LeaveGroup, SyncGroup
-    15, 16,  # DescribeGroups, ListGroups
-    17, 18,  # SaslHandshake, ApiVersions
-    19, 22,  # CreateTopics, InitProducerId
-    32, 36, 37,  # DescribeConfigs, SaslAuthenticate, CreatePartitions
-    42, 44, 47,  # DeleteGroups, IncrementalAlterConfigs, OffsetDelete
-    60,  # DescribeCluster
-    68, 69,  # ConsumerGroupHeartbeat, ConsumerGroupDescribe
-})
-"""The APIs whose bodies travel as generated classes (`groupctl.protocol.data`) rather than dicts.
-
-The change to classes goes API by API, each with its handlers, its client calls and its tests; when
-every API is in this set the set goes and every body is typed."""
 _PEEK: Final = struct.Struct(">hhi")  # api key, api version, correlation id: the same in every header version
 
 
@@ -42,14 +27,14 @@ class Request(NamedTuple):
     api_version: int
     correlation_id: int
     client_id: str | None
-    body: Any  # the request's generated class (a dict for an API not in TYPED_APIS)
+    body: Any  # the request's generated class (`groupctl.protocol.data`)
     header: dict[str, Any]
 
 
 class Response(NamedTuple):
     correlation_id: int
     api_version: int
-    body: Any  # the response's generated class (a dict for an API not in TYPED_APIS)
+    body: Any  # the response's generated class (`groupctl.protocol.data`)
     header: dict[str, Any]
 
 
@@ -113,7 +98,7 @@ def encode_request(api_key: int, api_version: int, correlation_id: int, client_i
         "clientId": client_id,
     }
     head = H.encode_request_header(header, H.request_header_version(request, api_version))
-    write = request.writer(api_version) if api_key in TYPED_APIS else request.encoder(api_version)
+    write = request.writer(api_version)
     return frame(head + write(body))
 
 
@@ -146,7 +131,7 @@ _RESPONSE_ENCODERS: dict[tuple[int, int], tuple[Callable[[Any], bytes], ...]] = 
 def _request_decoders(api_key: int, api_version: int,
                       correlation_id: int) -> tuple[Callable[[bytes, int], tuple[Any, int]], ...]:
     request, _ = schemas_for(api_key, api_version, correlation_id)
-    read = request.reader(api_version) if api_key in TYPED_APIS else request.decoder(api_version)
+    read = request.reader(api_version)
     codecs = (H.request_header_decoder(H.request_header_version(request, api_version)), read)
     _REQUEST_DECODERS[(api_key, api_version)] = codecs
     return codecs
@@ -155,7 +140,7 @@ def _request_decoders(api_key: int, api_version: int,
 def _response_encoders(api_key: int, api_version: int, correlation_id: int) -> tuple[Callable[[Any], bytes], ...]:
     _, response = schemas_for(api_key, api_version, correlation_id)
     header = H.RESPONSE_HEADER.encoder(H.response_header_version(response, api_version))
-    write = response.writer(api_version) if api_key in TYPED_APIS else response.encoder(api_version)
+    write = response.writer(api_version)
     codecs = (header, write)
     _RESPONSE_ENCODERS[(api_key, api_version)] = codecs
     return codecs
@@ -170,7 +155,7 @@ def decode_response(payload: bytes, api_key: int, api_version: int) -> Response:
     """
     _, response = schemas_for(api_key, api_version)
     header, pos = H.decode_response_header(payload, 0, H.response_header_version(response, api_version))
-    read = response.reader if api_key in TYPED_APIS else response.decoder
+    read = response.reader
     try:
         body, _ = read(api_version)(payload, pos)
     except DecodeError:
