@@ -383,9 +383,9 @@ class Coordinator:
         """
         named = list(identities)
         if group_id in self._state.consumer:
-            result = self._consumer.admin_leave(group_id, named)
+            result = self._consumer.leave_group(group_id, named)
         elif group_id in self.classic.groups:
-            result = classic_members.leave(self.classic, group_id, named)
+            result = classic_members.leave_group(self.classic, group_id, named)
         else:
             return LeaveAnswer.unknown_group(group_id, named)
         self.runtime.complete(result)

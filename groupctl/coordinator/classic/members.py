@@ -97,7 +97,7 @@ def heartbeat(classic: ClassicGroups, req: HeartbeatRequestData) -> Result[Heart
     return Result(HeartbeatResponseData(error_code=code))
 
 
-def leave(classic: ClassicGroups, group_id: str, identities: list[MemberIdentity]) -> Result[LeaveAnswer]:
+def leave_group(classic: ClassicGroups, group_id: str, identities: list[MemberIdentity]) -> Result[LeaveAnswer]:
     """LeaveGroup: an answer per member named, with what each removed member held; one rebalance for them all."""
     group = classic.group(group_id)
     out: Result[LeaveAnswer] = Result(LeaveAnswer())

@@ -187,7 +187,7 @@ class ConsumerGroups:
         return _answered(self.fence_members(gid, [existing]), ConsumerGroupHeartbeatResponseData(
             member_id=req.member_id, member_epoch=req.member_epoch))
 
-    def admin_leave(self, group_id: str, identities: list[MemberIdentity]) -> Result[LeaveAnswer]:
+    def leave_group(self, group_id: str, identities: list[MemberIdentity]) -> Result[LeaveAnswer]:
         """LeaveGroup v3+ on a consumer group: members by id or instance id; one epoch bump for them all.
         Each removed member's partitions are named as it leaves (a topic id without a topic by its UUID)."""
         group = self.group(group_id)
