@@ -415,9 +415,10 @@ class Coordinator:
         self.runtime.complete(result)
         return result.response
 
-    def fetch_offsets(self, group_id: str, topics: list[tuple[str, list[int]]] | None = None,
-                      **options: object) -> list[FetchedOffset]:
-        return self._offsets.fetch(group_id, topics, **options)  # type: ignore[arg-type]
+    def fetch_offsets(self, group_id: str, topics: list[tuple[str, list[int]]] | None = None, *,
+                      member_id: str | None = None, epoch: int = -1, require_stable: bool = False,
+                      ) -> list[FetchedOffset]:
+        return self._offsets.fetch(group_id, topics, member_id=member_id, epoch=epoch, require_stable=require_stable)
 
     def list_groups(self, request: ListGroupsRequestData) -> ListGroupsResponseData:
         """ListGroups: every group, filtered by the request's states and types (empty: all)."""
