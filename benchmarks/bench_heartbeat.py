@@ -59,14 +59,14 @@ def main() -> int:
     epoch = c.describe("bench").group_epoch
     requests = [ConsumerGroupHeartbeatRequestData(group_id="bench", member_id=mid, member_epoch=epoch) for mid in ids]
     heartbeat = c.heartbeat
-    before = c.records_written
+    before = c.runtime.records_written
     start = time.perf_counter()
     for _ in range(args.rounds):
         for request in requests:
             heartbeat(request)
     elapsed = time.perf_counter() - start
     count = args.rounds * len(requests)
-    steady_records = c.records_written - before
+    steady_records = c.runtime.records_written - before
     per_s = count / elapsed
 
     changing = [ConsumerGroupHeartbeatRequestData(group_id="bench", member_id=mid, member_epoch=epoch,

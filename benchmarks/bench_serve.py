@@ -289,7 +289,7 @@ def coordinator_rate(broker: Broker, member_ids: list[str], epoch: int, rounds: 
     requests = [(ConsumerGroupHeartbeatRequestData(group_id=GROUP, member_id=mid, member_epoch=epoch),
                  Caller(mid, "/127.0.0.1", 1)) for mid in member_ids]
     heartbeat = broker.coordinator.heartbeat
-    before = broker.coordinator.records_written
+    before = broker.coordinator.runtime.records_written
     start = time.perf_counter()
     for _ in range(rounds):
         for request, caller in requests:
@@ -297,7 +297,7 @@ def coordinator_rate(broker: Broker, member_ids: list[str], epoch: int, rounds: 
             if response.error_code:
                 raise SystemExit(f"in-process heartbeat failed: {KAFKA_ERROR_NAMES.get(response.error_code)}")
     elapsed = time.perf_counter() - start
-    if broker.coordinator.records_written != before:
+    if broker.coordinator.runtime.records_written != before:
         raise SystemExit("a steady in-process heartbeat wrote records")
     return rounds * len(requests), elapsed
 
