@@ -102,9 +102,14 @@ def _zombie(pid: int) -> bool:
     return stat.rpartition(")")[2].split()[:1] == ["Z"]
 
 
+#: The latest time clock.json may hold: the end of year 9999 (UTC), the last instant a timestamp prints as a date;
+#: far enough below int64's limit that ticks (a day at most each) still fit every record's int64 timestamps.
+MAX_CLOCK_MS = 253_402_300_799_999
+
+
 def _is_clock(data: Any) -> bool:
-    """clock.json: {"nowMs": ms}."""
-    return has(data, nowMs=is_int)
+    """clock.json: {"nowMs": ms}, a time from the epoch to MAX_CLOCK_MS."""
+    return has(data, nowMs=lambda v: is_int(v) and 0 <= v <= MAX_CLOCK_MS)
 
 
 def _is_topic(data: Any) -> bool:
