@@ -18,7 +18,8 @@ TRANSCRIPTS = Path(__file__).resolve().parents[2].parent / "shared" / "kafka-4.1
 
 def recorded_pairs() -> list[dict[str, Any]]:
     """Every recorded pair of an API groupctl has a schema for, with the file it came from (the
-    transcripts also hold share-group APIs, which it does not speak yet)."""
+    transcripts also hold ShareFetch, ShareAcknowledge, ListConfigResources and UpdateFeatures, which
+    it does not speak)."""
     pairs = []
     for path in sorted(TRANSCRIPTS.glob("*.jsonl")):
         for line in path.read_text().splitlines():
@@ -44,9 +45,9 @@ def dict_body(payload: bytes, api_key: int, version: int, kind: int) -> dict[str
 @pytest.mark.skipif(not TRANSCRIPTS.is_dir(), reason="the wire transcripts (../shared/kafka-4.1-wire) are absent")
 def test_the_transcripts_hold_typed_pairs() -> None:
     """The replay below is not vacuous: Fetch, ListOffsets, Metadata, OffsetCommit, OffsetFetch,
-    FindCoordinator, JoinGroup, Heartbeat, SyncGroup, ApiVersions, DescribeConfigs, DeleteGroups and
-    IncrementalAlterConfigs were recorded."""
-    assert {r["apiKey"] for r in PAIRS} >= {1, 2, 3, 8, 9, 10, 11, 12, 14, 18, 32, 42, 44}
+    FindCoordinator, JoinGroup, Heartbeat, SyncGroup, ApiVersions, DescribeConfigs, DeleteGroups,
+    IncrementalAlterConfigs and the share-group APIs (76, 77, 90-92) were recorded."""
+    assert {r["apiKey"] for r in PAIRS} >= {1, 2, 3, 8, 9, 10, 11, 12, 14, 18, 32, 42, 44, 76, 77, 90, 91, 92}
 
 
 @pytest.mark.skipif(not TRANSCRIPTS.is_dir(), reason="the wire transcripts (../shared/kafka-4.1-wire) are absent")
@@ -66,3 +67,25 @@ def test_a_recorded_pair_reads_as_its_classes_and_writes_back_byte_for_byte(pair
     assert type(response.body) is response_schema.data_class
     assert response.body == response_schema.data_class.from_dict(dict_body(answered, api_key, version, 1))
     assert framing.encode_response(api_key, version, response.correlation_id, response.body) == framing.frame(answered)
+
+
+@pytest.mark.skipif(not TRANSCRIPTS.is_dir(), reason="the wire transcripts (../shared/kafka-4.1-wire) are absent")
+def test_share_group_answers_read_as_kafka_reads_them() -> None:
+    """Values, not just layout: what Kafka 4.1.0's own classes printed for the same bytes (s2's
+    `.decoded.txt`): a Stable share group of the simple assignor whose one member holds t-share:0,
+    a start offset per partition, and the refusal of DeleteShareGroupOffsets while members are active."""
+    describe = next(r for r in PAIRS if r["apiKey"] == 77 and b"t-share" in bytes.fromhex(r["response"]))
+    group = framing.decode_response(bytes.fromhex(describe["response"]), 77, 1).body.groups[0]
+    assert (group.group_state, group.assignor_name, group.error_code) == ("Stable", "simple", 0)
+    (member,) = group.members
+    assert member.client_id == "console-share-consumer" and member.client_host == "/127.0.0.1"
+    (topic,) = member.assignment.topic_partitions
+    assert (topic.topic_name, topic.partitions) == ("t-share", [0])
+
+    offsets = next(r for r in PAIRS if r["apiKey"] == 90 and b"t-share" in bytes.fromhex(r["response"]))
+    (topic_offsets,) = framing.decode_response(bytes.fromhex(offsets["response"]), 90, 0).body.groups[0].topics
+    assert topic_offsets.topic_name == "t-share"
+    assert {p.lag for p in topic_offsets.partitions} == {-1}  # v0 carries no lag: the field's default
+
+    refusals = [framing.decode_response(bytes.fromhex(r["response"]), 92, 0).body for r in PAIRS if r["apiKey"] == 92]
+    assert (68, "The group is not empty.") in {(b.error_code, b.error_message) for b in refusals}

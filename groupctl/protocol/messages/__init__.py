@@ -33,6 +33,11 @@ response, coded by `groupctl.protocol.codegen`, framed by `framing`.
 | DescribeCluster         |  60 | 0-2      | 0+       | metadata          |
 | ConsumerGroupHeartbeat  |  68 | 0-1      | 0+       | consumer_groups   |
 | ConsumerGroupDescribe   |  69 | 0-1      | 0+       | consumer_groups   |
+| ShareGroupHeartbeat     |  76 | 1        | 1+       | share_groups      |
+| ShareGroupDescribe      |  77 | 1        | 1+       | share_groups      |
+| DescribeShareGroupOffsets | 90 | 0-1     | 0+       | share_groups      |
+| AlterShareGroupOffsets  |  91 | 0        | 0+       | share_groups      |
+| DeleteShareGroupOffsets |  92 | 0        | 0+       | share_groups      |
 
 Every version in the table is covered, including ones real clients do not send yet (Fetch 18,
 DeleteGroups 3). Headers (RequestHeader 0-2, ResponseHeader 0-1) live in `headers`.
@@ -53,6 +58,7 @@ from groupctl.protocol.messages import (
     offsets,
     producers,
     records_apis,
+    share_groups,
     topics,
 )
 from groupctl.protocol.schema import Message
@@ -84,6 +90,11 @@ _PAIRS: Final[tuple[tuple[Message, Message], ...]] = (
     (metadata.DESCRIBE_CLUSTER_REQUEST, metadata.DESCRIBE_CLUSTER_RESPONSE),
     (consumer_groups.CONSUMER_GROUP_HEARTBEAT_REQUEST, consumer_groups.CONSUMER_GROUP_HEARTBEAT_RESPONSE),
     (consumer_groups.CONSUMER_GROUP_DESCRIBE_REQUEST, consumer_groups.CONSUMER_GROUP_DESCRIBE_RESPONSE),
+    (share_groups.SHARE_GROUP_HEARTBEAT_REQUEST, share_groups.SHARE_GROUP_HEARTBEAT_RESPONSE),
+    (share_groups.SHARE_GROUP_DESCRIBE_REQUEST, share_groups.SHARE_GROUP_DESCRIBE_RESPONSE),
+    (share_groups.DESCRIBE_SHARE_GROUP_OFFSETS_REQUEST, share_groups.DESCRIBE_SHARE_GROUP_OFFSETS_RESPONSE),
+    (share_groups.ALTER_SHARE_GROUP_OFFSETS_REQUEST, share_groups.ALTER_SHARE_GROUP_OFFSETS_RESPONSE),
+    (share_groups.DELETE_SHARE_GROUP_OFFSETS_REQUEST, share_groups.DELETE_SHARE_GROUP_OFFSETS_RESPONSE),
 )
 
 
