@@ -54,8 +54,6 @@ def is_instance_id(text: str) -> bool:
 _G = GroupState
 CLASSIC_STATES = tuple(s.value for s in (_G.EMPTY, _G.PREPARING_REBALANCE, _G.COMPLETING_REBALANCE, _G.STABLE, _G.DEAD))
 CONSUMER_STATES = tuple(s.value for s in (_G.EMPTY, _G.ASSIGNING, _G.RECONCILING, _G.STABLE, _G.DEAD))
-#: Kafka's `ShareGroupState` (KIP-932): a share group reconciles nothing, so it is Empty or Stable (or Dead).
-SHARE_STATES = tuple(s.value for s in (_G.EMPTY, _G.STABLE, _G.DEAD))
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -115,14 +113,13 @@ class GroupListing:
 @dataclass(slots=True)
 class Member:
     """One group member. Classic members have no member epoch; consumer-group members may speak the
-    classic protocol inside a consumer group (`protocol == "classic"`, Kafka's "upgraded" false).
-    Share-group members (`protocol == "share"`) share their partitions with each other (KIP-932)."""
+    classic protocol inside a consumer group (`protocol == "classic"`, Kafka's "upgraded" false)."""
 
     member_id: str
     instance_id: str | None
     client_id: str
     host: str
-    protocol: str  # "classic", "consumer" or "share": the protocol this member speaks
+    protocol: str  # "classic" or "consumer": the protocol this member speaks
     member_epoch: int | None = None
     previous_member_epoch: int | None = None
     member_state: str | None = None  # consumer groups: STABLE, UNREVOKED_PARTITIONS, UNRELEASED_PARTITIONS
@@ -177,22 +174,6 @@ class UncommittedPartition:
 
 
 @dataclass(slots=True)
-class ShareOffset:
-    """A share-partition of a share group (KIP-932): where delivery to the group starts.
-
-    `start_offset` is the earliest offset still in flight for the group (Kafka's START-OFFSET), None
-    (`-`) while the share-partition is not initialized yet. `lag` is what the broker reports
-    (DescribeShareGroupOffsets v1, KIP-1226); None where it reports none (v0, older brokers).
-    """
-
-    topic: str
-    partition: int
-    start_offset: int | None
-    lag: int | None = None
-    leader_epoch: int | None = None
-
-
-@dataclass(slots=True)
 class GroupDescription:
     """A group as `group describe` shows it.
 
@@ -204,7 +185,7 @@ class GroupDescription:
     """
 
     group_id: str
-    type: str  # "classic", "consumer" or "share" (wire names, lower case)
+    type: str  # "classic" or "consumer" (wire names, lower case)
     state: str
     protocol_type: str | None = None  # classic: "consumer", "connect", "" for simple groups ...
     assignor: str | None = None
@@ -218,8 +199,6 @@ class GroupDescription:
     offsets: list[CommittedOffset] = field(default_factory=list)
     #: Filled by live backends: assigned partitions without a committed offset, with their log end.
     uncommitted: list[UncommittedPartition] = field(default_factory=list)
-    #: Share groups: their share-partitions' start offsets (they commit no offsets).
-    share_offsets: list[ShareOffset] = field(default_factory=list)
 
     @property
     def converged(self) -> bool:

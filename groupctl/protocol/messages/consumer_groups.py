@@ -12,13 +12,15 @@ from typing import Final
 from groupctl.protocol.schema import Field, field, message
 
 
-def _topic_partitions(with_name: bool) -> Field:
-    """Assigned partitions by topic id (the describe response also names the topic)."""
-    name = [field("TopicName", "string")] if with_name else []
+def topic_partitions(with_name: bool, versions: str = "0+") -> Field:
+    """Assigned partitions by topic id (the describe responses also name the topic); the share-group
+    APIs use the same struct from their first version, 1."""
+    name = [field("TopicName", "string", versions)] if with_name else []
     return field(
         "TopicPartitions",
         "[]TopicPartitions",
-        fields=[field("TopicId", "uuid"), *name, field("Partitions", "[]int32")],
+        versions,
+        fields=[field("TopicId", "uuid", versions), *name, field("Partitions", "[]int32", versions)],
     )
 
 
@@ -58,7 +60,7 @@ CONSUMER_GROUP_HEARTBEAT_RESPONSE: Final = message(
         field("MemberId", "string", nullable="0+", default="null"),
         field("MemberEpoch", "int32"),
         field("HeartbeatIntervalMs", "int32"),
-        field("Assignment", "Assignment", nullable="0+", default="null", fields=[_topic_partitions(False)]),
+        field("Assignment", "Assignment", nullable="0+", default="null", fields=[topic_partitions(False)]),
     ],
     api_key=68,
 )
@@ -100,8 +102,8 @@ CONSUMER_GROUP_DESCRIBE_RESPONSE: Final = message(
                         field("ClientHost", "string"),
                         field("SubscribedTopicNames", "[]string"),
                         field("SubscribedTopicRegex", "string", nullable="0+", default="null"),
-                        field("Assignment", "Assignment", fields=[_topic_partitions(True)]),
-                        field("TargetAssignment", "Assignment", fields=[_topic_partitions(True)]),
+                        field("Assignment", "Assignment", fields=[topic_partitions(True)]),
+                        field("TargetAssignment", "Assignment", fields=[topic_partitions(True)]),
                         field("MemberType", "int8", "1+", default=-1, ignorable=True),
                     ],
                 ),

@@ -13,18 +13,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from groupctl.protocol.messages.consumer_groups import topic_partitions
 from groupctl.protocol.schema import Field, field, message
-
-
-def _topic_partitions(with_name: bool, versions: str) -> Field:
-    """Partitions by topic id (the describe response also names the topic)."""
-    name = [field("TopicName", "string", versions)] if with_name else []
-    return field(
-        "TopicPartitions",
-        "[]TopicPartitions",
-        versions,
-        fields=[field("TopicId", "uuid", versions), *name, field("Partitions", "[]int32", versions)],
-    )
 
 
 def _error(versions: str = "0+") -> list[Field]:
@@ -59,7 +49,7 @@ SHARE_GROUP_HEARTBEAT_RESPONSE: Final = message(
         field("MemberEpoch", "int32", "1+"),
         field("HeartbeatIntervalMs", "int32", "1+"),
         field("Assignment", "Assignment", "1+", nullable="1+", default="null",
-              fields=[_topic_partitions(False, "1+")]),
+              fields=[topic_partitions(False, "1+")]),
     ],
     api_key=76,
 )
@@ -100,7 +90,7 @@ SHARE_GROUP_DESCRIBE_RESPONSE: Final = message(
                         field("ClientId", "string", "1+"),
                         field("ClientHost", "string", "1+"),
                         field("SubscribedTopicNames", "[]string", "1+"),
-                        field("Assignment", "Assignment", "1+", fields=[_topic_partitions(True, "1+")]),
+                        field("Assignment", "Assignment", "1+", fields=[topic_partitions(True, "1+")]),
                     ],
                 ),
                 field("AuthorizedOperations", "int32", "1+", default=-2147483648),
