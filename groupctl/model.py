@@ -54,6 +54,7 @@ def is_instance_id(text: str) -> bool:
 _G = GroupState
 CLASSIC_STATES = tuple(s.value for s in (_G.EMPTY, _G.PREPARING_REBALANCE, _G.COMPLETING_REBALANCE, _G.STABLE, _G.DEAD))
 CONSUMER_STATES = tuple(s.value for s in (_G.EMPTY, _G.ASSIGNING, _G.RECONCILING, _G.STABLE, _G.DEAD))
+SHARE_STATES = tuple(s.value for s in (_G.EMPTY, _G.STABLE, _G.DEAD))
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -119,7 +120,7 @@ class Member:
     instance_id: str | None
     client_id: str
     host: str
-    protocol: str  # "classic" or "consumer": the protocol this member speaks
+    protocol: str  # "classic", "consumer" or "share": the protocol this member speaks
     member_epoch: int | None = None
     previous_member_epoch: int | None = None
     member_state: str | None = None  # consumer groups: STABLE, UNREVOKED_PARTITIONS, UNRELEASED_PARTITIONS
@@ -173,6 +174,36 @@ class UncommittedPartition:
     log_end_offset: int | None = None
 
 
+#: A share-partition's in-flight record states as `__share_group_state` stores them (Kafka's RecordState ids).
+SHARE_DELIVERY_STATES = {0: "Available", 1: "Acquired", 2: "Acknowledged", 4: "Archived"}
+
+
+@dataclass(frozen=True, slots=True)
+class ShareStateBatch:
+    """A range of a share-partition's records past its start offset with one delivery state and count:
+    records Acquired or Available again after several deliveries are the ones stuck in redelivery."""
+
+    first_offset: int
+    last_offset: int
+    delivery_state: str  # SHARE_DELIVERY_STATES' names; "Unknown(N)" for an id this version does not know
+    delivery_count: int
+
+
+@dataclass(slots=True)
+class ShareOffset:
+    """A share group's position on one partition: its start offset (None until the share-partition is
+    initialised, shown `-` as kafka-share-groups.sh does), and the lag where the broker reports it
+    (DescribeShareGroupOffsets v1, Kafka 4.2+). A dump adds the state epoch and the in-flight batches."""
+
+    topic: str
+    partition: int
+    start_offset: int | None
+    leader_epoch: int | None = None
+    lag: int | None = None
+    state_epoch: int | None = None
+    batches: list[ShareStateBatch] = field(default_factory=list)
+
+
 @dataclass(slots=True)
 class GroupDescription:
     """A group as `group describe` shows it.
@@ -185,7 +216,7 @@ class GroupDescription:
     """
 
     group_id: str
-    type: str  # "classic" or "consumer" (wire names, lower case)
+    type: str  # "classic", "consumer" or "share" (wire names, lower case)
     state: str
     protocol_type: str | None = None  # classic: "consumer", "connect", "" for simple groups ...
     assignor: str | None = None
@@ -199,6 +230,11 @@ class GroupDescription:
     offsets: list[CommittedOffset] = field(default_factory=list)
     #: Filled by live backends: assigned partitions without a committed offset, with their log end.
     uncommitted: list[UncommittedPartition] = field(default_factory=list)
+    #: Share groups: each share-partition's start offset; a share group commits no offsets.
+    share_offsets: list[ShareOffset] = field(default_factory=list)
+    #: Set instead of the rest when the group could not be described by its type's API (a type this
+    #: groupctl or this broker cannot describe): one row saying why, so `describe --all` goes on.
+    unsupported: str | None = None
 
     @property
     def converged(self) -> bool:
