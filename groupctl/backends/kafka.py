@@ -35,6 +35,12 @@ from groupctl.kafka.groups import (
     leave_group,
     list_groups,
 )
+from groupctl.kafka.share_groups import (
+    DESCRIBE_SHARE_GROUP_OFFSETS,
+    SHARE_GROUP_DESCRIBE,
+    describe_share_groups,
+    describe_share_offsets,
+)
 from groupctl.leaving import Departure, LeaveAnswer, removal_results
 from groupctl.model import (
     DELETED,
@@ -51,6 +57,7 @@ from groupctl.model import (
     described_partitions,
 )
 from groupctl.protocol.data.groups import MemberIdentity
+from groupctl.share_groups import from_share_group_describe, share_offsets
 
 #: ListGroups v4 added the state filter (Kafka 2.6), v5 the type filter (Kafka 3.8).
 STATES_FROM: Final = 4
@@ -73,6 +80,8 @@ class KafkaBackend:
         self.cluster = Cluster(config, timeout=timeout)
         self.admin = AdminSession(config, self.location)
         self._consumer_describe = True
+        self._share_describe = True
+        self._share_describe_missing: str | None = None
 
     def close(self) -> None:
         try:
@@ -194,6 +203,7 @@ class KafkaBackend:
                     raise broker_error(code, info.described.error_message,
                                        f"ConsumerGroupDescribe for group '{group}' on {info.coordinator}")
         rest = [g for g in group_ids if g not in found]
+        unknown = []
         if rest:
             for group, classic in describe_classic_groups(self.cluster, rest, deadline).items():
                 code = classic.described.error_code
@@ -201,10 +211,60 @@ class KafkaBackend:
                     raise broker_error(code, classic.described.error_message,
                                        f"DescribeGroups for group '{group}' on {classic.coordinator}")
                 if not classic.exists:
-                    raise GroupNotFound(group, self.location)
+                    unknown.append(group)
+                    continue
                 found[group] = from_describe_groups(classic)
                 found[group].coordinator = coordinator_text(classic.coordinator)
+        if unknown:
+            found.update(self._describe_other_types(unknown, deadline))
         return found
+
+    def _describe_other_types(self, group_ids: list[str], deadline: Deadline) -> dict[str, GroupDescription]:
+        """Groups neither ConsumerGroupDescribe nor DescribeGroups knows: share groups by ShareGroupDescribe;
+        the rest are looked up in ListGroups, and a group listed with a type groupctl cannot describe (streams,
+        or share on a broker without ShareGroupDescribe v1) gets one row saying so. GroupNotFound for the first
+        group no broker lists."""
+        found: dict[str, GroupDescription] = {}
+        if self._share_describe:
+            try:
+                answers = describe_share_groups(self.cluster, group_ids, deadline)
+            except UnsupportedApi as exc:
+                if exc.api_key != SHARE_GROUP_DESCRIBE:
+                    raise
+                self._share_describe = False
+                self._share_describe_missing = str(exc)
+                answers = {}
+            for group, info in answers.items():
+                code = info.described.error_code
+                if code == 0:
+                    found[group] = from_share_group_describe(info)
+                    found[group].coordinator = coordinator_text(info.coordinator)
+                elif code != GROUP_ID_NOT_FOUND:
+                    raise broker_error(code, info.described.error_message,
+                                       f"ShareGroupDescribe for group '{group}' on {info.coordinator}")
+        rest = [g for g in group_ids if g not in found]
+        if not rest:
+            return found
+        listed = {g.group_id: g for g in list_groups(self.cluster, deadline)}
+        for group in rest:
+            listing = listed.get(group)
+            if listing is None:
+                raise GroupNotFound(group, self.location)
+            found[group] = GroupDescription(group, listing.type, listing.state, protocol_type=listing.protocol_type,
+                                            unsupported=self._not_describable(listing.type))
+        return found
+
+    def _not_describable(self, group_type: str) -> str:
+        """Why a listed group has no description, in words an operator can act on."""
+        if group_type == "share" and self._share_describe_missing:
+            return (f"a share group, and {self._share_describe_missing} (share groups are described from Kafka 4.1 "
+                    "on, where it is v1)")
+        if group_type == "share":
+            return "a share group its coordinator's ShareGroupDescribe did not know (deleted since it was listed?)"
+        if group_type == "streams":
+            return ("a streams group (KIP-1071): groupctl cannot describe streams groups yet; "
+                    "kafka-streams-groups.sh can")
+        return f"a group of type '{group_type}', which groupctl cannot describe"
 
     def describe_groups(self, group_ids: Iterable[str]) -> list[GroupDescription]:
         """Each group with its members, its committed offsets and their log end offsets."""
@@ -212,8 +272,31 @@ class KafkaBackend:
         deadline = self._deadline()
         found = self._describe(ids, deadline)
         for group in ids:
-            self._add_offsets(found[group], deadline)
+            desc = found[group]
+            if desc.type == "share" and desc.unsupported is None:
+                self._add_share_offsets(desc, deadline)
+            elif desc.unsupported is None:
+                self._add_offsets(desc, deadline)
         return [found[g] for g in ids]
+
+    def _add_share_offsets(self, desc: GroupDescription, deadline: Deadline) -> None:
+        """Each share-partition's start offset (and lag, from a Kafka 4.2+ broker), as kafka-share-groups.sh
+        --describe asks: DescribeShareGroupOffsets for all the group's topics."""
+        try:
+            answer = describe_share_offsets(self.cluster, desc.group_id, deadline)
+        except UnsupportedApi as exc:
+            if exc.api_key != DESCRIBE_SHARE_GROUP_OFFSETS:
+                raise
+            self.notices.append(f"{exc}: no start offsets for share group '{desc.group_id}'")
+            return
+        if answer.group.error_code:
+            raise broker_error(answer.group.error_code, answer.group.error_message,
+                               f"DescribeShareGroupOffsets for group '{desc.group_id}'")
+        desc.share_offsets = share_offsets(answer)
+        failed = [f"{t.topic_name}-{p.partition_index} ({error_name(p.error_code)})"
+                  for t in answer.group.topics for p in t.partitions if p.error_code]
+        if failed:
+            self.notices.append(f"no start offset for {', '.join(failed)} (share group '{desc.group_id}')")
 
     def _add_offsets(self, desc: GroupDescription, deadline: Deadline) -> None:
         """The group's committed offsets, and the log end offsets of those and of its assigned partitions."""

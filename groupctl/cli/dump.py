@@ -326,7 +326,7 @@ def groups(
     OffsetCommitValue v4), and by --topic-ids for the rest. COORDINATOR is the partition the group's
     records were read from.
     """
-    from groupctl.cli.group_views import DUMP_STATE_COLUMNS, View, render_groups
+    from groupctl.cli.group_views import DUMP_SHARE_STATE_COLUMNS, DUMP_STATE_COLUMNS, View, render_groups
     from groupctl.dumps import describe_dump_groups, replay_dumps
 
     chosen = [v for v, on in ((View.members, members), (View.offsets, offsets), (View.state, state)) if on]
@@ -344,7 +344,8 @@ def groups(
     found = describe_dump_groups(replayed, wanted, partitions=partitions, topic_names=names)
     if found.descriptions or not found.missing:
         render_groups(found.descriptions, view, output_format(output), verbose=verbose,
-                      columns=DUMP_STATE_COLUMNS if view is View.state else None)
+                      columns=DUMP_STATE_COLUMNS if view is View.state else None,
+                      share_columns=DUMP_SHARE_STATE_COLUMNS if view is View.state else None)
     if found.strays:
         said = [f"'{s.group_id}' from {', '.join(map(str, s.read_from))}, hashes to {s.hashed}" for s in found.strays]
         shown = "; ".join(said[:3]) + (f"; {len(said) - 3} more" if len(said) > 3 else "")

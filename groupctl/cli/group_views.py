@@ -9,6 +9,7 @@ consumer groups) is there for all, with `-` where it does not apply.
 
 from __future__ import annotations
 
+import sys
 from enum import Enum
 from typing import Any
 
@@ -91,6 +92,53 @@ hashes to is beside it in -o wide."""
 
 COLUMNS = {View.offsets: OFFSET_COLUMNS, View.members: MEMBER_COLUMNS, View.state: STATE_COLUMNS}
 
+# Share groups (KIP-932), as kafka-share-groups.sh --describe prints them; LEADER-EPOCH, MEMBER-EPOCH and the
+# epochs of the state view are its --verbose columns, in its order. LAG is Kafka 4.2's (`-` from a 4.1 broker).
+SHARE_OFFSET_COLUMNS = [
+    Column("group", "GROUP"),
+    Column("topic", "TOPIC"),
+    Column("partition", "PARTITION"),
+    Column("leaderEpoch", "LEADER-EPOCH", wide_only=True),
+    Column("startOffset", "START-OFFSET"),
+    Column("lag", "LAG"),
+]
+
+SHARE_MEMBER_COLUMNS = [
+    Column("group", "GROUP"),
+    Column("consumerId", "CONSUMER-ID"),
+    Column("host", "HOST"),
+    Column("clientId", "CLIENT-ID"),
+    Column("partitions", "#PARTITIONS"),
+    Column("memberEpoch", "MEMBER-EPOCH", wide_only=True),
+    Column("assignment", "ASSIGNMENT", free=True),
+    Column("subscription", "SUBSCRIPTION", wide_only=True, free=True),
+]
+
+SHARE_STATE_COLUMNS = [
+    Column("group", "GROUP"),
+    Column("coordinator", "COORDINATOR (ID)"),
+    Column("state", "STATE"),
+    Column("groupEpoch", "GROUP-EPOCH", wide_only=True),
+    Column("assignmentEpoch", "ASSIGNMENT-EPOCH", wide_only=True),
+    Column("members", "#MEMBERS"),
+]
+
+SHARE_COLUMNS = {View.offsets: SHARE_OFFSET_COLUMNS, View.members: SHARE_MEMBER_COLUMNS,
+                 View.state: SHARE_STATE_COLUMNS}
+
+DUMP_SHARE_STATE_COLUMNS = [
+    *SHARE_STATE_COLUMNS[:2], Column("hashedCoordinator", "HASHED-PARTITION", wide_only=True), *SHARE_STATE_COLUMNS[2:]
+]
+
+#: Groups that no API groupctl has could describe (a streams group, a share group on a broker without
+#: ShareGroupDescribe v1): one row each, in every view.
+UNSUPPORTED_COLUMNS = [
+    Column("group", "GROUP"),
+    Column("type", "TYPE"),
+    Column("state", "STATE"),
+    Column("note", "NOT-DESCRIBED", free=True),
+]
+
 
 def _by_partition_count(desc: GroupDescription) -> list[Member]:
     """Members with the most partitions first, as kafka-consumer-groups.sh sorts them."""
@@ -151,6 +199,47 @@ def state_row(desc: GroupDescription) -> dict[str, Any]:
     }
 
 
+def share_offset_rows(desc: GroupDescription) -> list[dict[str, Any]]:
+    """One row per share-partition, by topic and partition: the start offset (`-` before it is initialised)."""
+    return [{"group": desc.group_id, "topic": o.topic, "partition": o.partition, "leaderEpoch": o.leader_epoch,
+             "startOffset": o.start_offset, "lag": o.lag} for o in desc.share_offsets]
+
+
+def share_member_rows(desc: GroupDescription) -> list[dict[str, Any]]:
+    """One row per share member, in the broker's order as kafka-share-groups.sh keeps it; members share
+    partitions, so the same partition may be in several rows."""
+    return [{"group": desc.group_id, "consumerId": m.member_id, "host": m.host, "clientId": m.client_id,
+             "partitions": len(m.assignment), "memberEpoch": m.member_epoch,
+             "assignment": format_assignment(m.assignment),
+             "subscription": ",".join(sorted(m.subscribed_topics)) or None} for m in desc.members]
+
+
+def share_state_row(desc: GroupDescription) -> dict[str, Any]:
+    return {"group": desc.group_id, "coordinator": desc.coordinator, "hashedCoordinator": desc.hashed_coordinator,
+            "state": desc.state, "groupEpoch": desc.group_epoch, "assignmentEpoch": desc.assignment_epoch,
+            "members": len(desc.members)}
+
+
+def unsupported_row(desc: GroupDescription) -> dict[str, Any]:
+    return {"group": desc.group_id, "type": desc.type, "state": desc.state, "note": desc.unsupported}
+
+
+def _rows(descs: list[GroupDescription], view: View) -> list[dict[str, Any]]:
+    if view is View.offsets:
+        return [row for d in descs for row in offset_rows(d)]
+    if view is View.members:
+        return [row for d in descs for row in member_rows(d)]
+    return [state_row(d) for d in descs]
+
+
+def _share_rows(descs: list[GroupDescription], view: View) -> list[dict[str, Any]]:
+    if view is View.offsets:
+        return [row for d in descs for row in share_offset_rows(d)]
+    if view is View.members:
+        return [row for d in descs for row in share_member_rows(d)]
+    return [share_state_row(d) for d in descs]
+
+
 def description_item(desc: GroupDescription) -> dict[str, Any]:
     """The whole description for JSON/YAML: every field, whatever the view."""
     item = to_item(desc)
@@ -166,14 +255,28 @@ def description_item(desc: GroupDescription) -> dict[str, Any]:
 
 
 def render_groups(descs: list[GroupDescription], view: View, fmt: OutputFormat, verbose: bool = False,
-                  columns: list[Column] | None = None) -> None:
+                  columns: list[Column] | None = None, share_columns: list[Column] | None = None) -> None:
     """Print descriptions in one view (`columns` in place of the view's own); --verbose adds wide's
-    columns, still fitted to the terminal."""
-    if view is View.offsets:
-        rows = [row for d in descs for row in offset_rows(d)]
-    elif view is View.members:
-        rows = [row for d in descs for row in member_rows(d)]
-    else:
-        rows = [state_row(d) for d in descs]
-    render("GroupDescription", rows, columns or COLUMNS[view], fmt, items=[description_item(d) for d in descs],
-           extra=verbose)
+    columns, still fitted to the terminal.
+
+    JSON and YAML carry every group in one envelope. Tables and CSV put classic and consumer groups in one
+    table, share groups (whose columns are kafka-share-groups.sh's) in a second, and groups no API could
+    describe in a third, each with its header, separated by a blank line; a table with no group is left out.
+    """
+    items = [description_item(d) for d in descs]
+    if fmt not in (OutputFormat.table, OutputFormat.wide, OutputFormat.csv):
+        render("GroupDescription", [], columns or COLUMNS[view], fmt, items=items)
+        return
+    unsupported = [d for d in descs if d.unsupported is not None]
+    share = [d for d in descs if d.type == "share" and d.unsupported is None]
+    others = [d for d in descs if d.type != "share" and d.unsupported is None]
+    tables = [(others, _rows(others, view), columns or COLUMNS[view])]
+    if share:
+        tables.append((share, _share_rows(share, view), share_columns or SHARE_COLUMNS[view]))
+    if unsupported:
+        tables.append((unsupported, [unsupported_row(d) for d in unsupported], UNSUPPORTED_COLUMNS))
+    shown = [t for t in tables if t[0]] or tables[:1]
+    for i, (_, rows, cols) in enumerate(shown):
+        if i:
+            sys.stdout.write("\n")
+        render("GroupDescription", rows, cols, fmt, extra=verbose)

@@ -1,0 +1,114 @@
+"""Share groups (KIP-932) on a cluster: `group describe` and `describe --all` against a fake broker that answers
+with what a real Kafka 4.1.0 broker answered (../shared/kafka-4.1-wire, `tests/recorded_broker.py`), compared
+with what Kafka 4.1.0's kafka-share-groups.sh printed on the same state (s2-share-groups.tool-output.txt).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from tests.recorded_broker import WIRE, RecordedGroups
+
+pytestmark = pytest.mark.skipif(not WIRE.is_dir(), reason="the wire transcripts (../shared/kafka-4.1-wire) are absent")
+
+#: s1's ListGroups (every type) and s3's answers for its four groups: classic g-classic and g-empty, consumer
+#: g-848, share s-share with its live member, as s2's steps 3-9 described it.
+GROUPS = ("g-848", "s-share", "g-classic", "g-empty")
+
+
+@pytest.fixture
+def broker(fake_cluster):
+    (b,) = fake_cluster()
+    recorded = RecordedGroups().add("s1-list").add("s3-consumer-describe", range(1, 10))
+    recorded.add("s2-share-groups", range(3, 10)).only(*GROUPS).install(b)
+    return b
+
+
+def tool_output(step_command: str) -> list[list[str]]:
+    """The table kafka-share-groups.sh printed for one command of s2, as rows of cells."""
+    text = (WIRE / "s2-share-groups.tool-output.txt").read_text()
+    block = text.split(f"$ {step_command}\n", 1)[1].split("[exit ", 1)[0]
+    return [line.split() for line in block.splitlines() if line.strip()]
+
+
+def table(out: str) -> list[list[str]]:
+    return [re.split(r"\s{2,}", line.strip()) for line in out.splitlines() if line.strip()]
+
+
+KAFKA = "kafka-share-groups.sh --bootstrap-server 127.0.0.1:39094 --describe --group s-share"
+
+
+def test_a_share_group_describes_as_kafka_share_groups_sh_does(cli, broker):
+    r = cli("group", "describe", "s-share", "-b", broker.address)
+    assert r.code == 0, r.err
+    rows = table(r.out)
+    assert rows[0] == ["GROUP", "TOPIC", "PARTITION", "START-OFFSET", "LAG"]
+    kafka = tool_output(KAFKA)
+    assert kafka[0] == rows[0][:4]
+    # Kafka 4.1's DescribeShareGroupOffsets (v0) carries no lag: `-`, where a 4.2 broker (v1) gives it.
+    assert [row[:4] for row in rows[1:]] == kafka[1:] and all(row[4] == "-" for row in rows[1:])
+
+
+def test_share_members_and_state_views_match_kafka(cli, broker):
+    r = cli("group", "describe", "s-share", "--members", "-b", broker.address)
+    assert r.code == 0, r.err
+    assert table(r.out) == tool_output(f"{KAFKA} --members")
+    r = cli("group", "describe", "s-share", "--members", "--verbose", "-b", broker.address)
+    rows, kafka = table(r.out), tool_output(f"{KAFKA} --members --verbose")
+    assert [row[:7] for row in rows] == kafka and rows[0][7] == "SUBSCRIPTION" and rows[1][7] == "t-share"
+    r = cli("group", "describe", "s-share", "--state", "--verbose", "-b", broker.address)
+    rows, kafka = table(r.out), tool_output(f"{KAFKA} --state --verbose")
+    # Kafka pads "host:port  (id)" with two spaces inside its column; the value is the same.
+    assert rows[0] == ["GROUP", "COORDINATOR (ID)", "STATE", "GROUP-EPOCH", "ASSIGNMENT-EPOCH", "#MEMBERS"]
+    assert rows[1][0] == kafka[1][0] and rows[1][1] == f"{broker.address} (0)"
+    assert rows[1][2:] == kafka[1][3:]
+
+
+def test_describe_all_over_classic_consumer_and_share_groups_succeeds(cli, broker):
+    for view in ("--state", "--members"):
+        r = cli("group", "describe", "--all", view, "-b", broker.address)
+        assert r.code == 0, r.err
+        assert "does not exist" not in r.err and "internal error" not in r.err
+        main, share = r.out.split("\n\n")
+        assert {row[0] for row in table(main)[1:]} >= {"g-848", "g-classic"}
+        assert [row[0] for row in table(share)[1:]] == ["s-share"]
+    r = cli("group", "describe", "--all", "--state", "-o", "json", "-b", broker.address)
+    items = {i["groupId"]: i for i in json.loads(r.out)["items"]}
+    assert sorted(items) == sorted(GROUPS)
+    share = items["s-share"]
+    assert (share["type"], share["state"], share["groupEpoch"], share["assignmentEpoch"]) == ("share", "Stable", 2, 2)
+    assert share["members"][0]["protocol"] == "share" and share["members"][0]["clientId"] == "console-share-consumer"
+    assert share["shareOffsets"] == [{"topic": "t-share", "partition": 0, "startOffset": 0, "leaderEpoch": 0,
+                                      "lag": None, "stateEpoch": None, "batches": []}]
+
+
+def test_describe_all_narrowed_to_share_groups(cli, broker):
+    r = cli("group", "describe", "--all", "--type", "share", "--state", "-b", broker.address)
+    assert r.code == 0, r.err
+    assert [row[0] for row in table(r.out)] == ["GROUP", "s-share"]
+    r = cli("group", "list", "--type", "share", "-b", broker.address)
+    assert table(r.out) == [["GROUP", "TYPE", "STATE"], ["s-share", "share", "Stable"]]
+
+
+def test_a_group_of_a_type_groupctl_cannot_describe_is_one_row_not_a_failure(cli, fake_cluster):
+    (b,) = fake_cluster()
+    recorded = RecordedGroups().add("s1-list").add("s3-consumer-describe", range(1, 10))
+    streams = type(recorded.listed["s-share"])(group_id="orders-streams", protocol_type="streams",
+                                               group_state="Stable", group_type="streams")
+    recorded.only("g-848").listed["orders-streams"] = streams
+    recorded.install(b)
+    r = cli("group", "describe", "--all", "--state", "-b", b.address)
+    assert r.code == 0, r.err
+    main, other = r.out.split("\n\n")
+    rows = table(other)
+    assert rows[0] == ["GROUP", "TYPE", "STATE", "NOT-DESCRIBED"]
+    assert rows[1][:3] == ["orders-streams", "streams", "Stable"] and "streams group" in rows[1][3]
+    assert [row[0] for row in table(main)] == ["GROUP", "g-848"] and "does not exist" not in r.err
+
+
+def test_an_unknown_group_still_does_not_exist(cli, broker):
+    r = cli("group", "describe", "no-such-group", "-b", broker.address)
+    assert r.code == 1 and "group 'no-such-group' does not exist" in r.err
