@@ -48,8 +48,17 @@ def member_names(desc: GroupDescription) -> list[str]:
 def non_empty_message(desc: GroupDescription) -> str:
     names = member_names(desc)
     who = f"{counted(len(names), 'member')} still in it: {', '.join(names)}" if names else "members are joining it"
+    if desc.type == "share":  # share members are never static: they leave when their consumer stops
+        return f"group '{desc.group_id}' is {desc.state}, {who}; stop those share consumers and retry"
     return (f"group '{desc.group_id}' is {desc.state}, {who}; stop those consumers (static members can be "
             "removed with `groupctl group remove-members`) and retry")
+
+
+def group_non_empty_message(desc: GroupDescription) -> str:
+    """Why DeleteGroups refuses: for a share group Kafka's words first (kafka-share-groups.sh --delete)."""
+    if desc.type == "share":
+        return f"Share group '{desc.group_id}' is not EMPTY. ({non_empty_message(desc)})"
+    return non_empty_message(desc)
 
 
 def _not_found_message(group_id: str, location: str) -> str:
@@ -70,7 +79,12 @@ def plan_group_deletion(backend: Backend, group_ids: Iterable[str]) -> list[Grou
             plan.append(GroupDeletion(group_id, NOT_FOUND, _not_found_message(group_id, backend.location)))
             continue
         if desc.members or desc.state not in (GroupState.EMPTY, GroupState.DEAD):
-            plan.append(GroupDeletion(group_id, NON_EMPTY, non_empty_message(desc), member_names(desc)))
+            plan.append(GroupDeletion(group_id, NON_EMPTY, group_non_empty_message(desc), member_names(desc)))
+        elif desc.type == "share":
+            count = len(desc.share_offsets)
+            goes = plural(count, "goes", "go")
+            plan.append(GroupDeletion(group_id, WOULD_DELETE, f"{counted(count, 'share-partition start offset')} "
+                                      f"{goes} with it"))
         else:
             count = len(desc.offsets)
             goes = plural(count, "goes", "go")
@@ -90,7 +104,7 @@ def delete_groups(backend: Backend, group_ids: Iterable[str]) -> list[GroupDelet
             except GroupctlError:
                 continue  # the broker's own words stay
             r.members = member_names(desc)
-            r.message = non_empty_message(desc)
+            r.message = group_non_empty_message(desc)
     return results
 
 
@@ -151,6 +165,8 @@ def plan_offset_deletion(
     refuses it (GroupctlError naming the members); a missing group raises GroupNotFound.
     """
     (desc,) = backend.describe_groups([group_id])
+    if desc.type == "share":
+        return _plan_share_offset_deletion(backend, desc, wanted)
     if desc.members and desc.type == "classic" and desc.protocol_type not in ("consumer", None):
         raise GroupctlError(f"cannot delete offsets: {non_empty_message(desc)} (Kafka deletes offsets of a "
                             f"'{desc.protocol_type}' group only when it is Empty)")
@@ -180,10 +196,57 @@ def plan_offset_deletion(
     return plan
 
 
+#: The broker's words when a share group with members is asked to delete offsets (DeleteShareGroupOffsets 68).
+SHARE_NOT_EMPTY = "The group is not empty."
+
+
+def _plan_share_offset_deletion(
+    backend: Backend, desc: GroupDescription, wanted: list[tuple[str, list[int] | None]]
+) -> list[OffsetDeletion]:
+    """A share group's start offsets go per topic (DeleteShareGroupOffsets names topics, not partitions), and
+    only while it has no members, as the broker refuses otherwise (NON_EMPTY_GROUP, "The group is not empty.")."""
+    named = [f"{topic}:{','.join(map(str, parts))}" for topic, parts in wanted if parts is not None]
+    if named:
+        raise UsageError(f"'{desc.group_id}' is a share group, whose start offsets are deleted per topic "
+                         f"(DeleteShareGroupOffsets): give --topic TOPIC, not {', '.join(named)}")
+    if desc.members:
+        raise GroupctlError(f"cannot delete offsets: {SHARE_NOT_EMPTY} ({non_empty_message(desc)})")
+    known = set(backend.list_topics())
+    held = {o.topic for o in desc.share_offsets}
+    plan = []
+    for topic, _ in wanted:
+        if topic not in known:
+            plan.append(OffsetDeletion(desc.group_id, topic, -1, UNKNOWN_TOPIC, UNKNOWN_PARTITION))
+        elif topic not in held:
+            plan.append(OffsetDeletion(desc.group_id, topic, -1, NO_OFFSET,
+                                       f"share group '{desc.group_id}' has no start offset on topic '{topic}'"))
+        else:
+            plan.append(OffsetDeletion(desc.group_id, topic, -1, WOULD_DELETE))
+    return plan
+
+
+def _delete_share_offsets(backend: Backend, group_id: str, plan: list[OffsetDeletion]) -> list[OffsetDeletion]:
+    """One DeleteShareGroupOffsets for the planned topics; a NON_EMPTY_GROUP refusal names the members."""
+    sendable = [r.topic for r in plan if r.outcome == WOULD_DELETE]
+    try:
+        answers = {a.topic: a for a in backend.delete_share_offsets(group_id, sendable)} if sendable else {}
+    except KafkaError as exc:
+        if exc.name != NON_EMPTY:
+            raise
+        (desc,) = backend.describe_groups([group_id])
+        raise GroupctlError(f"cannot delete offsets: {SHARE_NOT_EMPTY} ({non_empty_message(desc)})") from exc
+    return [answers.get(r.topic, r) for r in plan]
+
+
 def delete_offsets(backend: Backend, group_id: str, plan: list[OffsetDeletion]) -> list[OffsetDeletion]:
     """One OffsetDelete for every planned partition that names one, so the broker has the last word on
     partitions beyond a topic's count; a partition without an offset it answers for stays no-offset.
-    GROUP_SUBSCRIBED_TO_TOPIC is said in words, and a NON_EMPTY_GROUP refusal names the members."""
+    GROUP_SUBSCRIBED_TO_TOPIC is said in words, and a NON_EMPTY_GROUP refusal names the members.
+
+    A share group's plan deletes whole topics (its would-delete rows have no partition, -1, which a consumer
+    group's never have): it goes as one DeleteShareGroupOffsets instead."""
+    if any(r.outcome == WOULD_DELETE and r.partition < 0 for r in plan):
+        return _delete_share_offsets(backend, group_id, plan)
     sendable = [TopicPartition(r.topic, r.partition) for r in plan if r.partition >= 0]
     try:
         answers = backend.delete_offsets(group_id, sendable) if sendable else []

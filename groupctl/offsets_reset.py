@@ -6,6 +6,10 @@ are then created) is reset; an offset asked by --to-offset, --shift-by or a plan
 [log start, log end] is clamped into it; a time after the last record resets to the log end;
 --to-current keeps the committed offset as it is (the log end where there is none).
 The plan is computed once and is exactly what gets committed, one OffsetCommit per group.
+
+A share group (KIP-932) has start offsets instead of committed ones: kafka-share-groups.sh resets them
+--to-earliest, --to-latest or --to-datetime, only while the group has no active members ("Share group 'g'
+is not empty."), with one AlterShareGroupOffsets; groupctl follows the same rules.
 """
 
 from __future__ import annotations
@@ -46,6 +50,12 @@ NO_SOURCE_OFFSET = "NO_SOURCE_OFFSET"
 CLAMPED = ("offset", "shift", "file", "group")
 #: Kafka's rule (ConsumerGroupCommand): only groups in these states may be reset.
 RESETTABLE = (GroupState.EMPTY, GroupState.DEAD)
+#: The modes kafka-share-groups.sh --reset-offsets offers (ShareGroupCommand: earliest, latest, datetime),
+#: each with the option that asks for it, and the options of the others for the refusal.
+SHARE_MODES = ("earliest", "latest", "time")
+MODE_OPTIONS = {"earliest": "--to-earliest", "latest": "--to-latest", "current": "--to-current",
+                "offset": "--to-offset", "shift": "--shift-by", "time": "--to-datetime", "duration": "--by-duration",
+                "group": "--to-group", "file": "--from-file"}
 
 _DURATION = re.compile(
     r"(?P<sign>[-+]?)P(?:(?P<days>[-+]?\d+)D)?"
@@ -86,6 +96,8 @@ class GroupPlan:
     state: str | None  # None: the coordinator does not know the group
     rows: list[OffsetReset] = field(default_factory=list)
     refusal: str | None = None
+    #: A share group: its start offsets are set with AlterShareGroupOffsets, not committed.
+    share: bool = False
 
     @property
     def offsets(self) -> dict[TopicPartition, int]:
@@ -178,19 +190,42 @@ def _clamp(asked: int, start: int | None, end: int | None) -> tuple[int, str | N
     return asked, None
 
 
-def _state(backend: Backend, group: str) -> tuple[str | None, str | None, dict[TopicPartition, int]]:
-    """(state, refusal, committed offsets) of a group; a group the coordinator does not know may be reset."""
+def _share_refusal(desc_state: str, members: list[str], group: str) -> str:
+    """Kafka's words (ShareGroupCommand), then who is in the way."""
+    shown = ", ".join(members[:5]) + (f" and {len(members) - 5} more" if len(members) > 5 else "")
+    return (f"Share group '{group}' is not empty. It is {desc_state}, with share consumers {shown or 'joining'}; "
+            "Kafka resets a share group's start offsets only when it has no active members: stop them first")
+
+
+@dataclass(slots=True)
+class _GroupNow:
+    """A group as the reset finds it: its state (None: unknown to the coordinator), why it is refused,
+    its offsets (committed, or a share group's start offsets), and the partitions --all-topics means."""
+
+    state: str | None
+    refusal: str | None
+    committed: dict[TopicPartition, int]
+    held: list[TopicPartition]
+    share: bool = False
+
+
+def _state(backend: Backend, group: str) -> _GroupNow:
+    """The group now; a group the coordinator does not know may be reset (its offsets are created)."""
     try:
         (desc,) = backend.describe_groups([group])
     except GroupNotFound:
-        return None, None, {TopicPartition(o.topic, o.partition): o.offset for o in backend.committed_offsets(group)}
+        committed = {TopicPartition(o.topic, o.partition): o.offset for o in backend.committed_offsets(group)}
+        return _GroupNow(None, None, committed, sorted(committed))
+    members = [f"{m.member_id}" + (f" (instance {m.instance_id})" if m.instance_id else "")
+               + f" on {m.host or '?'}" for m in desc.members]
+    if desc.type == "share":
+        starts = {TopicPartition(o.topic, o.partition): o.start_offset for o in desc.share_offsets}
+        refusal = None if desc.state in RESETTABLE else _share_refusal(desc.state, members, group)
+        return _GroupNow(desc.state, refusal, {tp: o for tp, o in starts.items() if o is not None}, sorted(starts),
+                         share=True)
     committed = {TopicPartition(o.topic, o.partition): o.offset for o in desc.offsets if o.offset >= 0}
-    refusal = None
-    if desc.state not in RESETTABLE:
-        members = [f"{m.member_id}" + (f" (instance {m.instance_id})" if m.instance_id else "")
-                   + f" on {m.host or '?'}" for m in desc.members]
-        refusal = _refusal(desc.state, members, group)
-    return desc.state, refusal, committed
+    refusal = None if desc.state in RESETTABLE else _refusal(desc.state, members, group)
+    return _GroupNow(desc.state, refusal, committed, sorted(committed))
 
 
 def plan_reset(
@@ -224,24 +259,28 @@ def plan_reset(
                     "fix the plan file (--from-file); nothing was reset")
     plans = []
     for group in groups:
-        state, refusal, committed = _state(backend, group)
-        plan = GroupPlan(group, state, refusal=refusal)
+        now = _state(backend, group)
+        plan = GroupPlan(group, now.state, refusal=now.refusal, share=now.share)
         plans.append(plan)
-        if refusal is not None:
+        if now.share and mode.kind not in SHARE_MODES:
+            plan.refusal = (f"'{group}' is a share group: kafka-share-groups.sh resets share groups --to-earliest, "
+                            f"--to-latest or --to-datetime only, and so does groupctl (not {MODE_OPTIONS[mode.kind]})")
+        if plan.refusal is not None:
             continue
         if from_file is not None:
             wanted = sorted(from_file.get(group, {}))
         elif all_topics:
-            wanted = sorted(source if mode.kind == "group" else committed)
+            wanted = sorted(source) if mode.kind == "group" else now.held
         else:
             wanted = named
         if not wanted:
+            what = "share-partitions" if now.share else "committed offsets"
             plan.refusal = (f"no reset plan for group '{group}' in the plan file (--from-file); add its lines, or "
                             "do not name the group" if from_file is not None else
-                            f"group '{group}' has no committed offsets on {backend.location}, so --all-topics "
+                            f"group '{group}' has no {what} on {backend.location}, so --all-topics "
                             "selects nothing; name the partitions with --topic")
             continue
-        plan.rows = _rows(backend, group, mode, wanted, committed, source, from_file, now_ms)
+        plan.rows = _rows(backend, group, mode, wanted, now.committed, source, from_file, now_ms)
     return plans
 
 
@@ -329,7 +368,10 @@ def execute_reset(backend: Backend, plans: list[GroupPlan]) -> None:
         if plan.refusal is not None or not offsets:
             continue
         try:
-            errors = backend.alter_offsets(plan.group_id, offsets)
+            if plan.share:
+                errors = backend.alter_share_offsets(plan.group_id, offsets)
+            else:
+                errors = backend.alter_offsets(plan.group_id, offsets)
         except GroupctlError as exc:
             name = getattr(exc, "name", None) or "FAILED"
             for row in plan.rows:

@@ -17,7 +17,13 @@ from typing import Any
 
 from groupctl.protocol.data.consumer_groups import ConsumerGroupDescribeResponseData
 from groupctl.protocol.data.consumer_groups import DescribedGroup as ConsumerDescribed
-from groupctl.protocol.data.group_admin import DescribedGroup, DescribeGroupsResponseData, ListGroupsResponseData
+from groupctl.protocol.data.group_admin import (
+    DeletableGroupResult,
+    DeleteGroupsResponseData,
+    DescribedGroup,
+    DescribeGroupsResponseData,
+    ListGroupsResponseData,
+)
 from groupctl.protocol.data.offsets import (
     OffsetFetchResponseData,
     OffsetFetchResponseGroup,
@@ -40,8 +46,10 @@ from tests.fake_broker import FakeBroker
 
 WIRE = Path(__file__).resolve().parents[1].parent / "shared" / "kafka-4.1-wire"
 GROUP_ID_NOT_FOUND = 69
+NON_EMPTY_GROUP = 68
 LIST_GROUPS, DESCRIBE_GROUPS, CONSUMER_GROUP_DESCRIBE, SHARE_GROUP_DESCRIBE, DESCRIBE_SHARE_OFFSETS = 16, 15, 69, 77, 90
-OFFSET_FETCH, LIST_OFFSETS, LATEST = 9, 2, -1
+OFFSET_FETCH, LIST_OFFSETS, LATEST, EARLIEST = 9, 2, -1, -2
+ALTER_SHARE_OFFSETS, DELETE_SHARE_OFFSETS, DELETE_GROUPS = 91, 92, 42
 
 
 def pairs(name: str, steps: range | None = None) -> list[tuple[framing.Request, framing.Response]]:
@@ -65,6 +73,10 @@ class RecordedGroups:
     share_offsets: dict[str, DescribeShareGroupOffsetsResponseGroup] = field(default_factory=dict)
     committed: dict[str, Any] = field(default_factory=dict)  # group id -> OffsetFetchResponseGroup (v8+ form)
     log_ends: dict[tuple[str, int], int] = field(default_factory=dict)
+    #: Whole answers to one group's request (AlterShareGroupOffsets, DeleteShareGroupOffsets), and DeleteGroups'
+    #: result per group.
+    answers: dict[int, dict[str, Any]] = field(default_factory=dict)
+    deleted: dict[str, Any] = field(default_factory=dict)
 
     def add(self, name: str, steps: range | None = None) -> RecordedGroups:
         for request, response in pairs(name, steps):
@@ -75,6 +87,10 @@ class RecordedGroups:
                 self.described.setdefault(request.api_key, {}).update({g.group_id: g for g in body.groups})
             elif request.api_key == DESCRIBE_SHARE_OFFSETS:
                 self.share_offsets.update({g.group_id: g for g in body.groups})
+            elif request.api_key in (ALTER_SHARE_OFFSETS, DELETE_SHARE_OFFSETS):
+                self.answers.setdefault(request.api_key, {})[request.body.group_id] = body
+            elif request.api_key == DELETE_GROUPS:
+                self.deleted.update({r.group_id: r for r in body.results})
             elif request.api_key == OFFSET_FETCH and request.api_version >= 8:
                 self.committed.update({g.group_id: g for g in body.groups})
             elif request.api_key == LIST_OFFSETS and request.body.topics[0].partitions[0].timestamp == LATEST:
@@ -110,11 +126,25 @@ class RecordedGroups:
                 group_id=g.group_id, topics=[], error_code=GROUP_ID_NOT_FOUND,
                 error_message=f"Group {g.group_id} not found.")
             for g in r.body.groups]))
+        for key in (ALTER_SHARE_OFFSETS, DELETE_SHARE_OFFSETS):
+            broker.on(key, lambda r, _s: self.answers[r.api_key][r.body.group_id])
+        broker.on(DELETE_GROUPS, lambda r, _s: DeleteGroupsResponseData(results=[
+            self.deleted.get(g) or DeletableGroupResult(group_id=g, error_code=self._delete_refusal(g))
+            for g in r.body.groups_names]))
         broker.on(OFFSET_FETCH, self._offset_fetch)
         broker.on(LIST_OFFSETS, self._list_offsets)
         for topic, partition in self.log_ends:
             broker.topics.setdefault(topic, {})[partition] = broker.node_id
         return broker
+
+    def _delete_refusal(self, group_id: str) -> int:
+        """What the broker answers a DeleteGroups the recording has no answer for: NON_EMPTY_GROUP for a group
+        described with members (the coordinator's rule for every type), else GROUP_ID_NOT_FOUND."""
+        for described in self.described.values():
+            g = described.get(group_id)
+            if g is not None and g.error_code == 0 and g.members:
+                return NON_EMPTY_GROUP
+        return GROUP_ID_NOT_FOUND
 
     def _offset_fetch(self, request: framing.Request, _state: Any) -> OffsetFetchResponseData:
         """The recorded committed offsets, in the groups form (v8+) or the one-group form before it."""
@@ -130,9 +160,11 @@ class RecordedGroups:
             for t in (found.topics if found else [])])
 
     def _list_offsets(self, request: framing.Request, _state: Any) -> ListOffsetsResponseData:
-        """The recorded log end offsets (for every timestamp asked: the tests here ask for the latest only)."""
+        """The recorded log end offsets; the log start is 0 (the recorded topics were never truncated), and
+        a time finds the log end (no record is that recent: the tests here ask for a time in the future)."""
         return ListOffsetsResponseData(topics=[
             ListOffsetsTopicResponse(name=t.name, partitions=[ListOffsetsPartitionResponse(
                 partition_index=p.partition_index, timestamp=-1, leader_epoch=0,
-                offset=self.log_ends.get((t.name, p.partition_index), 0)) for p in t.partitions])
+                offset=0 if p.timestamp == EARLIEST else self.log_ends.get((t.name, p.partition_index), 0))
+                for p in t.partitions])
             for t in request.body.topics])

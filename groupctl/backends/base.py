@@ -92,3 +92,16 @@ class Backend(Protocol):
         """OffsetDelete: one result per partition; a group-level failure raises (GroupNotFound for a missing
         group, KafkaError naming the group for NON_EMPTY_GROUP and the like)."""
         ...
+
+    # -- share groups (KIP-932) --------------------------------------------------------------------------
+
+    def alter_share_offsets(
+        self, group_id: str, offsets: Mapping[TopicPartition, int]
+    ) -> dict[TopicPartition, str | None]:
+        """AlterShareGroupOffsets: the Kafka error name per partition, None where set; a group-level refusal
+        raises KafkaError naming the group (NON_EMPTY_GROUP with Kafka's message)."""
+        ...
+
+    def delete_share_offsets(self, group_id: str, topics: Iterable[str]) -> list[OffsetDeletion]:
+        """DeleteShareGroupOffsets: one OffsetDeletion per topic (partition -1); a group-level refusal raises."""
+        ...

@@ -38,6 +38,8 @@ from groupctl.kafka.groups import (
 from groupctl.kafka.share_groups import (
     DESCRIBE_SHARE_GROUP_OFFSETS,
     SHARE_GROUP_DESCRIBE,
+    alter_share_offsets,
+    delete_share_offsets,
     describe_share_groups,
     describe_share_offsets,
 )
@@ -445,4 +447,42 @@ class KafkaBackend:
                 name = error_name(code)
                 out.append(OffsetDeletion(group_id, tp.topic, tp.partition, name,
                                           OFFSET_DELETE_MESSAGES.get(name, KAFKA_DEFAULT_MESSAGES.get(name))))
+        return out
+
+    # --- share groups: AlterShareGroupOffsets and DeleteShareGroupOffsets, the wire client ---------
+
+    def alter_share_offsets(
+        self, group_id: str, offsets: Mapping[TopicPartition, int]
+    ) -> dict[TopicPartition, str | None]:
+        """One AlterShareGroupOffsets v0. A partition the answer leaves out was set: a real 4.1.0 broker
+        answers success with an empty list. A top-level error raises, in the broker's words."""
+        body, broker = alter_share_offsets(self.cluster, group_id, offsets, self._deadline())
+        if body.error_code == GROUP_ID_NOT_FOUND:
+            raise GroupNotFound(group_id, self.location)
+        if body.error_code:
+            raise broker_error(body.error_code, body.error_message,
+                               f"AlterShareGroupOffsets for group '{group_id}' on {broker}")
+        errors = {TopicPartition(t.topic_name, p.partition_index): error_name(p.error_code)
+                  for t in body.responses for p in t.partitions if p.error_code}
+        return {tp: errors.get(tp) for tp in offsets}
+
+    def delete_share_offsets(self, group_id: str, topics: Iterable[str]) -> list[OffsetDeletion]:
+        """One DeleteShareGroupOffsets v0: one result per topic (partition -1), in the order asked."""
+        wanted = list(dict.fromkeys(topics))
+        body, broker = delete_share_offsets(self.cluster, group_id, wanted, self._deadline())
+        if body.error_code == GROUP_ID_NOT_FOUND:
+            raise GroupNotFound(group_id, self.location)
+        if body.error_code:
+            raise broker_error(body.error_code, body.error_message,
+                               f"DeleteShareGroupOffsets for group '{group_id}' on {broker}")
+        answered = {t.topic_name: t for t in body.responses}
+        out = []
+        for topic in wanted:
+            t = answered.get(topic)
+            if t is None or t.error_code == 0:
+                out.append(OffsetDeletion(group_id, topic, -1, DELETED))
+            else:
+                name = error_name(t.error_code)
+                out.append(OffsetDeletion(group_id, topic, -1, name,
+                                          t.error_message or KAFKA_DEFAULT_MESSAGES.get(name)))
         return out

@@ -206,12 +206,13 @@ def share_offset_rows(desc: GroupDescription) -> list[dict[str, Any]]:
 
 
 def share_member_rows(desc: GroupDescription) -> list[dict[str, Any]]:
-    """One row per share member, in the broker's order as kafka-share-groups.sh keeps it; members share
-    partitions, so the same partition may be in several rows."""
+    """One row per share member, by member id as kafka-share-groups.sh sorts them; members share partitions,
+    so the same partition may be in several rows."""
     return [{"group": desc.group_id, "consumerId": m.member_id, "host": m.host, "clientId": m.client_id,
              "partitions": len(m.assignment), "memberEpoch": m.member_epoch,
              "assignment": format_assignment(m.assignment),
-             "subscription": ",".join(sorted(m.subscribed_topics)) or None} for m in desc.members]
+             "subscription": ",".join(sorted(m.subscribed_topics)) or None}
+            for m in sorted(desc.members, key=lambda m: m.member_id)]
 
 
 def share_state_row(desc: GroupDescription) -> dict[str, Any]:

@@ -47,7 +47,9 @@ def _items(results: list[OffsetDeletion], dry_run: bool) -> list[dict[str, Any]]
 
 def _show_plan(plan: list[OffsetDeletion], group: str, location: str) -> None:
     """On stderr: stdout carries only the results, in the chosen format."""
-    typer.echo(f"Group '{group}' on {location}: committed offsets to delete", err=True)
+    # A share group's rows are whole topics (partition -1): its start offsets go, it commits none.
+    what = "start offsets" if any(r.partition < 0 and r.outcome == WOULD_DELETE for r in plan) else "committed offsets"
+    typer.echo(f"Group '{group}' on {location}: {what} to delete", err=True)
     write_table(_rows(plan), OFFSET_COLUMNS, wide=True, out=sys.stderr)
 
 

@@ -112,3 +112,82 @@ def test_a_group_of_a_type_groupctl_cannot_describe_is_one_row_not_a_failure(cli
 def test_an_unknown_group_still_does_not_exist(cli, broker):
     r = cli("group", "describe", "no-such-group", "-b", broker.address)
     assert r.code == 1 and "group 'no-such-group' does not exist" in r.err
+
+
+# -- reset, delete-offsets and delete: s2's states, live (a member) and after the member left ------------------
+
+
+def recorded_share(b, *, live: bool) -> RecordedGroups:
+    """s-share as s2 recorded it: with its console consumer (steps 3-13), or Empty after it stopped (14-24)."""
+    recorded = RecordedGroups().add("s1-list").add("s3-consumer-describe", range(9, 10))
+    if live:
+        recorded.add("s2-share-groups", range(3, 14))
+    else:  # the answers to the deletes (steps 19-21), then the describes of the Empty group before them
+        recorded.add("s2-share-groups", range(19, 22)).add("s2-share-groups", range(14, 19))
+    recorded.only("s-share")
+    recorded.log_ends[("t-share", 0)] = 10  # s2's setup wrote 10 records on t-share's one partition
+    return recorded.install(b)
+
+
+def test_a_share_group_with_members_is_not_reset_in_kafkas_words(cli, fake_cluster):
+    (b,) = fake_cluster()
+    recorded_share(b, live=True)
+    r = cli("group", "offsets", "reset", "s-share", "--to-earliest", "--all-topics", "--yes", "-b", b.address)
+    assert r.code != 0 and "Share group 's-share' is not empty." in r.err
+    assert "VhuYUGYkTJqcbal8P6LKYg" in r.err and b.requests_for(91) == []
+
+
+def test_an_empty_share_group_resets_its_start_offsets_with_alter_share_group_offsets(cli, fake_cluster):
+    (b,) = fake_cluster()
+    recorded_share(b, live=False)
+    r = cli("group", "offsets", "reset", "s-share", "--to-latest", "--all-topics", "--dry-run", "-b", b.address)
+    assert r.code == 0, r.err
+    assert b.requests_for(91) == []
+    r = cli("group", "offsets", "reset", "s-share", "--to-latest", "--topic", "t-share", "--yes", "-o", "json",
+            "-b", b.address)
+    assert r.code == 0, r.err
+    (item,) = json.loads(r.out)["items"]
+    assert (item["topic"], item["partition"], item["currentOffset"], item["newOffset"]) == ("t-share", 0, 0, 10)
+    (sent,) = b.requests_for(91)
+    assert sent.body.group_id == "s-share"
+    assert [(t.topic_name, [(p.partition_index, p.start_offset) for p in t.partitions]) for t in sent.body.topics] \
+        == [("t-share", [(0, 10)])]
+
+
+@pytest.mark.parametrize("mode", [["--to-offset", "3"], ["--shift-by", "-1"], ["--to-current"],
+                                  ["--by-duration", "PT1H"]])
+def test_a_share_group_resets_only_the_three_ways_kafka_offers(cli, fake_cluster, mode):
+    (b,) = fake_cluster()
+    recorded_share(b, live=False)
+    r = cli("group", "offsets", "reset", "s-share", *mode, "--all-topics", "--yes", "-b", b.address)
+    assert r.code != 0 and "--to-earliest, --to-latest or --to-datetime" in r.err and mode[0] in r.err
+    assert b.requests_for(91) == []
+
+
+def test_share_offsets_are_deleted_per_topic_and_only_from_an_empty_group(cli, fake_cluster):
+    (live,) = fake_cluster()
+    recorded_share(live, live=True)
+    r = cli("group", "offsets", "delete", "s-share", "--topic", "t-share", "--yes", "-b", live.address)
+    assert r.code == 1 and "The group is not empty." in r.err and live.requests_for(92) == []
+    r = cli("group", "offsets", "delete", "s-share", "--topic", "t-share:0", "--yes", "-b", live.address)
+    assert r.code == 2 and "deleted per topic" in r.err
+    (empty,) = fake_cluster()
+    recorded_share(empty, live=False)
+    r = cli("group", "offsets", "delete", "s-share", "--topic", "t-share", "--yes", "-o", "json", "-b", empty.address)
+    assert r.code == 0, r.err
+    (item,) = json.loads(r.out)["items"]
+    assert (item["topic"], item["partition"], item["outcome"], item["deleted"]) == ("t-share", None, "deleted", True)
+    (sent,) = empty.requests_for(92)
+    assert [t.topic_name for t in sent.body.topics] == ["t-share"]
+
+
+def test_a_share_group_is_deleted_only_when_empty(cli, fake_cluster):
+    (live,) = fake_cluster()
+    recorded_share(live, live=True)
+    r = cli("group", "delete", "s-share", "--yes", "-b", live.address)
+    assert r.code != 0 and "Share group 's-share' is not EMPTY." in r.out + r.err
+    (empty,) = fake_cluster()
+    recorded_share(empty, live=False)
+    r = cli("group", "delete", "s-share", "--yes", "-b", empty.address)
+    assert r.code == 0, r.err
+    assert [r.body.groups_names for r in empty.requests_for(42)] == [["s-share"]]
