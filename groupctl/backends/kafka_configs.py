@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from groupctl.coordinator.configs import GROUP_CONFIGS, ConfigKey
+from groupctl.coordinator.configs import KNOWN_CONFIGS, ConfigKey
 from groupctl.model import SOURCE_GROUP, ConfigEntry
 
 Value = int | bool | str | None
@@ -51,11 +51,11 @@ def _bound(key: ConfigKey, setting: str | None, broker: Mapping[str, str] | None
 def config_entries(described: Mapping[str, Any], broker: Mapping[str, str] | None) -> list[ConfigEntry]:
     """One row per described config, in Kafka's order for the known ones; `broker` gives the bounds
     (None: not readable, and then only the bounds Kafka's ConfigDef itself sets are shown)."""
-    order = {name: n for n, name in enumerate(GROUP_CONFIGS)}
+    order = {name: n for n, name in enumerate(KNOWN_CONFIGS)}
     rows = []
     for name in sorted(described, key=lambda n: (order.get(n, len(order)), n)):
         entry = described[name]
-        key = GROUP_CONFIGS.get(name)
+        key = KNOWN_CONFIGS.get(name)
         source = source_name(entry.source)
         fallback = [s for s in (entry.synonyms or {}).values() if source_name(s.source) != SOURCE_GROUP]
         default = fallback[0].value if fallback else (entry.value if source != SOURCE_GROUP else None)

@@ -12,8 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import SupportsIndex, SupportsInt
 
-from groupctl.errors import KafkaError
+from groupctl.errors import KafkaError, UsageError
 from groupctl.model import SOURCE_DEFAULT, SOURCE_GROUP, SOURCE_STATIC_BROKER
+from groupctl.offsets_reset import parse_duration_ms
 
 #: Broker settings a group config falls back to or is bounded by, with Kafka's defaults.
 BROKER_DEFAULTS: dict[str, int | bool | str] = {
@@ -61,13 +62,24 @@ class ConfigKey:
     broker_max: str | None = None
     choices: tuple[str, ...] = ()
     default: int | bool | str | None = None  # when no broker synonym exists
+    since: tuple[int, int] = (4, 0)  # the Kafka release that added it (kafka-facts: "Which names exist")
 
 
-def _bounded(prefix: str, what: str, at_least: int) -> ConfigKey:
+def _bounded(prefix: str, what: str, at_least: int, since: tuple[int, int] = (4, 0)) -> ConfigKey:
     return ConfigKey(
         f"{prefix}.{what}", "INT", at_least, f"group.{prefix}.{what}", f"group.{prefix}.min.{what}",
-        f"group.{prefix}.max.{what}",
+        f"group.{prefix}.max.{what}", since=since,
     )
+
+
+def _flag(name: str, since: tuple[int, int]) -> ConfigKey:
+    return ConfigKey(name, "BOOLEAN", default=True, since=since)
+
+
+#: What `share.auto.offset.reset` takes (ShareGroupAutoOffsetResetStrategy): the names, or `by_duration:` and an
+#: ISO-8601 duration that is not negative; case matters.
+SHARE_AUTO_OFFSET_RESET = "share.auto.offset.reset"
+BY_DURATION = "by_duration:"
 
 
 #: The group configs of Kafka 4.2 (consumer, share and streams), in Kafka's order.
@@ -79,14 +91,40 @@ GROUP_CONFIGS: dict[str, ConfigKey] = {
         _bounded("share", "session.timeout.ms", 1),
         _bounded("share", "heartbeat.interval.ms", 1),
         _bounded("share", "record.lock.duration.ms", 1000),
-        ConfigKey("share.auto.offset.reset", "STRING", choices=("earliest", "latest"), default="latest"),
+        ConfigKey(SHARE_AUTO_OFFSET_RESET, "STRING", choices=("earliest", "latest"), default="latest"),
         ConfigKey("share.isolation.level", "STRING", choices=("read_committed", "read_uncommitted"),
-                  default="read_uncommitted"),
-        _bounded("streams", "session.timeout.ms", 1),
-        _bounded("streams", "heartbeat.interval.ms", 1),
+                  default="read_uncommitted", since=(4, 1)),
+        _bounded("streams", "session.timeout.ms", 1, (4, 1)),
+        _bounded("streams", "heartbeat.interval.ms", 1, (4, 1)),
         ConfigKey("streams.num.standby.replicas", "INT", 0, "group.streams.num.standby.replicas", None,
-                  "group.streams.max.standby.replicas"),
-        ConfigKey("streams.initial.rebalance.delay.ms", "INT", 0, "group.streams.initial.rebalance.delay.ms"),
+                  "group.streams.max.standby.replicas", since=(4, 1)),
+        ConfigKey("streams.initial.rebalance.delay.ms", "INT", 0, "group.streams.initial.rebalance.delay.ms",
+                  since=(4, 2)),
+    )
+}
+
+#: Every group config groupctl knows, in Kafka's order: the lab's (Kafka 4.2) and what Kafka 4.3 adds (KIP-1263's
+#: assignment intervals and offload switches, KIP-1240's share delivery limits), so a 4.3 cluster's configs show
+#: with their types and broker bounds. The lab serves GROUP_CONFIGS only, as a 4.2 broker does.
+KNOWN_CONFIGS: dict[str, ConfigKey] = {
+    key.name: key
+    for key in (
+        *list(GROUP_CONFIGS.values())[:2],
+        _bounded("consumer", "assignment.interval.ms", 0, (4, 3)),
+        _flag("consumer.assignor.offload.enable", (4, 3)),
+        *list(GROUP_CONFIGS.values())[2:5],
+        ConfigKey("share.delivery.count.limit", "INT", 2, "group.share.delivery.count.limit",
+                  "group.share.min.delivery.count.limit", "group.share.max.delivery.count.limit", since=(4, 3)),
+        ConfigKey("share.partition.max.record.locks", "INT", 100, "group.share.partition.max.record.locks",
+                  "group.share.min.partition.max.record.locks", "group.share.max.partition.max.record.locks",
+                  since=(4, 3)),
+        *list(GROUP_CONFIGS.values())[5:7],
+        _flag("share.renew.acknowledge.enable", (4, 3)),
+        _bounded("share", "assignment.interval.ms", 0, (4, 3)),
+        _flag("share.assignor.offload.enable", (4, 3)),
+        *list(GROUP_CONFIGS.values())[7:],
+        _bounded("streams", "assignment.interval.ms", 0, (4, 3)),
+        _flag("streams.assignor.offload.enable", (4, 3)),
     )
 }
 
@@ -143,11 +181,31 @@ def parse_value(key: ConfigKey, raw: object) -> int | bool | str:
             )
         return lowered == "true"
     string = str(text)
+    if key.name == SHARE_AUTO_OFFSET_RESET:
+        return _share_auto_offset_reset(raw, string)
     if key.choices and string.lower() not in key.choices:
         raise _invalid(
             f"Invalid value {raw} for configuration {key.name}: String must be one of: {', '.join(key.choices)}"
         )
     return string
+
+
+def _share_auto_offset_reset(raw: object, value: str) -> str:
+    """`earliest`, `latest` or `by_duration:PnDTnHnMn.nS` (not negative), exactly: Kafka's
+    ShareGroupAutoOffsetResetStrategy.Validator, with its message inside ConfigException's."""
+    valid = value in ("earliest", "latest")
+    if value.startswith(BY_DURATION) and "-" not in value:
+        try:
+            parse_duration_ms(value[len(BY_DURATION):])
+            valid = True
+        except UsageError:
+            valid = False
+    if not valid:
+        name = SHARE_AUTO_OFFSET_RESET
+        raise _invalid(f"Invalid value {raw} for configuration {name}: Invalid value `{value}` for configuration "
+                       f"{name}. The value must be either 'earliest', 'latest' or of the format "
+                       "'by_duration:<PnDTnHnMn.nS.>'.")
+    return value
 
 
 class GroupConfigs:

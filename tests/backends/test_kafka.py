@@ -350,6 +350,18 @@ def test_config_rows_from_describe_configs() -> None:
     assert (unbounded.minimum, unbounded.maximum) == (None, None)
 
 
+def test_a_kafka_4_3_share_config_shows_typed_with_its_broker_bounds() -> None:
+    described = {"share.delivery.count.limit": LibrdkafkaEntry(
+        "share.delivery.count.limit", "5", source=ConfigSource.DEFAULT_CONFIG), "share.renew.acknowledge.enable":
+        LibrdkafkaEntry("share.renew.acknowledge.enable", "true", source=ConfigSource.DEFAULT_CONFIG)}
+    broker = {"group.share.min.delivery.count.limit": "2", "group.share.max.delivery.count.limit": "10"}
+    assert config_entries(described, broker) == [
+        ConfigEntry("share.delivery.count.limit", 5, 5, "DEFAULT_CONFIG", 2, 10,
+                    "group.share.min.delivery.count.limit", "group.share.max.delivery.count.limit"),
+        ConfigEntry("share.renew.acknowledge.enable", True, True, "DEFAULT_CONFIG"),
+    ]
+
+
 @pytest.mark.parametrize(("given", "passed"), [
     ({}, "5000"),  # groupctl's default setup bound, for both clients
     ({"socket.connection.setup.timeout.ms": "300"}, "1000"),  # librdkafka's floor

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from groupctl.coordinator.configs import GroupConfigs
+from groupctl.coordinator.configs import GROUP_CONFIGS, KNOWN_CONFIGS, GroupConfigs
 from groupctl.errors import KafkaError
 
 
@@ -78,3 +78,35 @@ def test_session_timeout_config_drives_eviction() -> None:
     assert "a" in coord.runtime.state.consumer["g"].members
     coord.advance(1)
     assert "a" not in coord.runtime.state.consumer["g"].members
+
+
+# -- share groups: share.auto.offset.reset as ShareGroupAutoOffsetResetStrategy.Validator takes it ---------------
+
+
+@pytest.mark.parametrize("value", ["earliest", "latest", "by_duration:PT1H", "by_duration:P2DT3H4M5.5S"])
+def test_share_auto_offset_reset_takes_kafkas_three_forms(value):
+    configs = GroupConfigs()
+    configs.alter("s", {"share.auto.offset.reset": value})
+    assert configs.value("s", "share.auto.offset.reset") == value
+
+
+@pytest.mark.parametrize("value", ["LATEST", "EARLIEST", "none", "", "by_duration", "by_duration:",
+                                   "by_duration:-PT1H", "by_duration:1h"])
+def test_share_auto_offset_reset_refuses_the_rest_in_kafkas_words(value):
+    with pytest.raises(KafkaError) as caught:
+        GroupConfigs().alter("s", {"share.auto.offset.reset": value})
+    assert caught.value.name == "INVALID_CONFIG"
+    assert str(caught.value).endswith(
+        f"Invalid value `{value}` for configuration share.auto.offset.reset. The value must be either 'earliest', "
+        "'latest' or of the format 'by_duration:<PnDTnHnMn.nS.>'.")
+
+
+def test_the_lab_serves_kafka_4_2s_configs_and_groupctl_knows_4_3s():
+    assert all(key.since <= (4, 2) for key in GROUP_CONFIGS.values())
+    assert set(GROUP_CONFIGS) < set(KNOWN_CONFIGS)
+    added = {name for name, key in KNOWN_CONFIGS.items() if key.since == (4, 3)}
+    assert {"share.delivery.count.limit", "share.partition.max.record.locks", "share.renew.acknowledge.enable",
+            "share.assignment.interval.ms", "share.assignor.offload.enable"} <= added
+    limit = KNOWN_CONFIGS["share.delivery.count.limit"]
+    assert (limit.type, limit.at_least, limit.broker_min, limit.broker_max) == (
+        "INT", 2, "group.share.min.delivery.count.limit", "group.share.max.delivery.count.limit")
