@@ -193,6 +193,12 @@ def describe(
 
     A consumer group with classic-protocol members is migrating: MIGRATION says `upgrading` while it
     also has consumer-protocol members, `downgrading` when all its members speak classic.
+
+    Each group is described by its own type's API. Share groups (KIP-932) come in a second table with
+    kafka-share-groups.sh's columns: START-OFFSET per partition (`-` before it is initialised) and LAG
+    (from a Kafka 4.2+ broker), members with their shared ASSIGNMENT, state with the epochs under
+    --verbose. A listed group of a type groupctl cannot describe (streams) is one row saying so, and
+    the command still succeeds. JSON and YAML carry every group in one envelope.
     """
     view = _one_view(members, offsets, state)
     groups = joined(groups, group_options)

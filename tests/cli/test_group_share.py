@@ -191,3 +191,17 @@ def test_a_share_group_is_deleted_only_when_empty(cli, fake_cluster):
     r = cli("group", "delete", "s-share", "--yes", "-b", empty.address)
     assert r.code == 0, r.err
     assert [r.body.groups_names for r in empty.requests_for(42)] == [["s-share"]]
+
+
+@pytest.mark.parametrize("fmt", ["table", "wide", "csv", "yaml"])
+def test_every_output_format_carries_the_share_group(cli, broker, fmt):
+    r = cli("group", "describe", "g-848", "s-share", "-o", fmt, "-b", broker.address)
+    assert r.code == 0, r.err
+    if fmt == "yaml":
+        assert "kind: GroupDescription" in r.out and "startOffset: 0" in r.out
+    elif fmt == "csv":
+        consumer, share = r.out.split("\n\n")
+        assert share.splitlines()[0] == "group,topic,partition,leaderEpoch,startOffset,lag"
+        assert share.splitlines()[1] == "s-share,t-share,0,0,0,"
+    else:
+        assert "START-OFFSET" in r.out and "CURRENT-OFFSET" in r.out
