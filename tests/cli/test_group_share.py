@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from tests.fake_broker import DEFAULT_VERSIONS
 from tests.recorded_broker import WIRE, RecordedGroups
 
 pytestmark = pytest.mark.skipif(not WIRE.is_dir(), reason="the wire transcripts (../shared/kafka-4.1-wire) are absent")
@@ -201,7 +202,19 @@ def test_every_output_format_carries_the_share_group(cli, broker, fmt):
         assert "kind: GroupDescription" in r.out and "startOffset: 0" in r.out
     elif fmt == "csv":
         consumer, share = r.out.split("\n\n")
+        assert consumer.splitlines()[0].startswith("group,topic,partition,leaderEpoch,currentOffset,")
         assert share.splitlines()[0] == "group,topic,partition,leaderEpoch,startOffset,lag"
         assert share.splitlines()[1] == "s-share,t-share,0,0,0,"
     else:
         assert "START-OFFSET" in r.out and "CURRENT-OFFSET" in r.out
+
+
+def test_a_broker_with_only_the_early_access_share_describe_gets_a_row_saying_so(cli, fake_cluster):
+    """Kafka 4.0's share groups were early access with ShareGroupDescribe v0, a layout 4.1 dropped."""
+    (b,) = fake_cluster(api_versions={**DEFAULT_VERSIONS, 77: (0, 0)})
+    RecordedGroups().add("s1-list").add("s3-consumer-describe", range(9, 10)).only("s-share").install(b)
+    r = cli("group", "describe", "s-share", "--state", "-b", b.address)
+    assert r.code == 0, r.err
+    rows = table(r.out)
+    assert rows[1][:3] == ["s-share", "share", "Stable"]
+    assert "ShareGroupDescribe (API 77) v0-0; groupctl speaks v1-1" in rows[1][3] and b.requests_for(77) == []
