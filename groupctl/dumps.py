@@ -69,6 +69,10 @@ def replay_dumps(dumps: Iterable[FileDump]) -> ReplayedDump:
     apply = replay.apply
     where: dict[str, list[int]] = {}
     for dump in dumps:
+        if dump.topic != OFFSETS_TOPIC:  # __share_group_state: not group records
+            for _ in dump.batches:
+                pass
+            continue
         partition = source_partition(dump.path)
         groups: set[str | None] = set()
         add = groups.add
@@ -159,11 +163,16 @@ def audit_dumps(dumps: Iterable[FileDump]) -> AuditReport:
     """Audit whole inputs: every record of each dump, then that dump's problems (known once it is read).
 
     Each segment reader is attached to the auditor first (`Auditor.attach`), so its plain batches of
-    offset commits take the compiled path when there is one.
+    offset commits take the compiled path when there is one. `__share_group_state` inputs are read (their
+    damage is reported) but not audited.
     """
     auditor = Auditor()
     observe_batch = auditor.observe_batch
     for dump in dumps:
+        if dump.topic != OFFSETS_TOPIC:  # the rules are __consumer_offsets' (a snapshot is no offset commit)
+            for _ in dump.batches:
+                pass
+            continue
         auditor.attach(dump.reader)
         for batch, recs in dump.batches:
             observe_batch(batch, recs)
