@@ -133,6 +133,7 @@ def describe_dump_groups(
     from groupctl.describe import describe_replayed
     from groupctl.log.partitioning import partition_for
     from groupctl.log.topic_ids import dump_topic_names
+    from groupctl.share_describe import describe_share_group
 
     replay = replayed.replay
     names = dict(topic_names or {})
@@ -147,8 +148,12 @@ def describe_dump_groups(
         read_from = replayed.partitions.get(g, [])
         hashed = partition_for(g, partitions)
         shown = hashed if hashed in read_from else read_from[-1] if read_from else None
-        desc = describe_replayed(replay, g, topic_names=names,
-                                 coordinator=None if shown is None else f"{OFFSETS_TOPIC}-{shown}")
+        coordinator = None if shown is None else f"{OFFSETS_TOPIC}-{shown}"
+        share = replay.share.get(g)
+        if share is not None:
+            desc = describe_share_group(g, share, topic_names=names, coordinator=coordinator)
+        else:
+            desc = describe_replayed(replay, g, topic_names=names, coordinator=coordinator)
         desc.hashed_coordinator = f"{OFFSETS_TOPIC}-{hashed}"
         descriptions.append(desc)
         if read_from and read_from != [hashed]:
