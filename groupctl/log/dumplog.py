@@ -24,7 +24,8 @@ from groupctl.log.batch import Batch, Record
 from groupctl.log.decode import DecodedRecord, FileDump, RecordFilter
 from groupctl.log.kafka_versions import Profile, profile
 from groupctl.log.sink import byte_sink
-from groupctl.protocol import share_state
+from groupctl.protocol import jsonconv, share_state
+from groupctl.protocol.record_schemas import KAFKA_40_VALUE_SCHEMAS
 from groupctl.protocol.records import (
     EarlyAccessLayout,
     RecordKey,
@@ -75,13 +76,33 @@ def record_line(rec: DecodedRecord, kafka: Profile | None = None) -> str:
         pass
     elif (key := rec.key) is not None and rec.error is None and key.type in kafka.record_types:
         value = rec.value  # the common case, inline: every record of a dump passes here
-        payload = "<DELETE>" if value is None else value_json(key.type, value, kafka.hidden(key.type))
-        parts.append(f" key: {key_json(key)} payload: {payload}")
+        if value is not None and key.type in kafka.kafka40_layouts:
+            parts.append(f" key: {_kafka40_reading(rec)}")
+        else:
+            payload = "<DELETE>" if value is None else value_json(key.type, value, kafka.hidden(key.type))
+            parts.append(f" key: {key_json(key)} payload: {payload}")
     elif key is None and rec.record.key_size < 0:
         pass  # Kafka aborts on a keyless record; the caller reports it as a problem instead
     else:
         parts.append(f" key: {_key_and_payload(rec, kafka)}")
     return "".join(parts)
+
+
+def _kafka40_reading(rec: DecodedRecord) -> str:
+    """What Kafka 4.0's tool prints for a share-group value 4.1 laid out anew: the value's bytes read
+    with 4.0's layout (trailing bytes ignored), or the error that reading ends in, in Kafka's words."""
+    schema = KAFKA_40_VALUE_SCHEMAS[rec.key.type]
+    raw = rec.record.value
+    version = rec.value.version
+    if raw is None:  # read back from text: the text holds this release's reading, not the bytes
+        raw = encode_value(rec.key.type, version, rec.value.data)
+    try:
+        data, _ = schema.decoder(version)(raw, 2)
+    except DecodeError as exc:
+        return (f"Error at offset {rec.record.offset}, skipping. Could not read record with version {version} "
+                f"from value's buffer due to: {exc.reason}.")
+    payload = jsonconv.renderer(schema, version)(data)
+    return f'{key_json(rec.key)} payload: {{"version":"{version}","data":{payload}}}'
 
 
 def _record_head(rec: DecodedRecord, kafka: Profile) -> list[str]:

@@ -68,6 +68,9 @@ class Difference:
     printed, before it)."""
     share_state_tagged_fields: Mapping[int, frozenset[str]] = field(default_factory=dict)
     """The same for `__share_group_state` record types (their own type space: 0 snapshot, 1 update)."""
+    layouts_changed: frozenset[int] = frozenset()
+    """Record types whose value layout changed at `since`: before it they are read with the earlier layout
+    (`record_schemas.KAFKA_40_VALUE_SCHEMAS`)."""
 
 
 def _paths(*paths: str) -> frozenset[str]:
@@ -139,6 +142,17 @@ DIFFERENCES: Final[tuple[Difference, ...]] = (
         unsettled="the change reached trunk around the 4.0 branch cut (2024-12/2025-01); the release "
         "branches groupctl's reference facts were read from place it in 4.1, which the stored sources "
         "could not confirm. Only type 0 values of versions 1-4 print differently, and no broker writes them",
+    ),
+    Difference(
+        what="ShareGroupMetadataValue (type 11) and ShareGroupStatePartitionMetadataValue (type 15) layouts",
+        since="4.1",
+        before="read with 4.0's layouts (11: Epoch only; 15: InitializedTopics, DeletingTopics): type 11's "
+        "MetadataHash bytes read as tagged fields (an error unless the hash is 0), type 15's topics shifted "
+        "down a list, or an error",
+        after="11: Epoch, MetadataHash; 15: InitializingTopics, InitializedTopics, DeletingTopics",
+        source="Kafka 4.0.0's own kafka-dump-log.sh on a 4.1.0 broker's segment (kafka-4.1-broker-vectors, "
+        "__consumer_offsets-41)",
+        layouts_changed=frozenset({11, 15}),
     ),
     Difference(
         what="record type 9 (SHARE_GROUP_PARTITION_METADATA)",
@@ -261,6 +275,8 @@ class Profile:
     legacy_crc_brace: bool
     share_state_decoder: bool = True
     share_state_hidden_fields: Mapping[int, frozenset[str]] = field(default_factory=dict)
+    kafka40_layouts: frozenset[int] = frozenset()
+    """Record types this release reads with Kafka 4.0's layouts (`record_schemas.KAFKA_40_VALUE_SCHEMAS`)."""
 
     def hidden(self, record_type: int) -> frozenset[str]:
         return self.hidden_fields.get(record_type, _NONE_HIDDEN)
@@ -286,11 +302,13 @@ def profile(version: str = NEWEST) -> Profile:
     types = set(BASE_RECORD_TYPES)
     hidden: dict[int, set[str]] = {}
     share_hidden: dict[int, set[str]] = {}
+    older_layouts: set[int] = set()
     for row in sorted(DIFFERENCES, key=lambda d: version_key(d.since)):
         if at_least(version, row.since):
             types |= row.types_added
             types -= row.types_removed
         else:
+            older_layouts |= row.layouts_changed
             for record_type, paths in row.tagged_fields.items():
                 hidden.setdefault(record_type, set()).update(paths)
             for record_type, paths in row.share_state_tagged_fields.items():
@@ -304,6 +322,7 @@ def profile(version: str = NEWEST) -> Profile:
         legacy_crc_brace=not at_least(version, _row("legacy (magic 0/1) record line").since),
         share_state_decoder=at_least(version, _row("the --share-group-state-decoder option").since),
         share_state_hidden_fields={t: frozenset(p) for t, p in share_hidden.items()},
+        kafka40_layouts=frozenset(older_layouts),
     )
     _PROFILES[version] = built
     return built
