@@ -339,7 +339,8 @@ def groups(
     records are replayed in order; the result is shown like a live `group describe`. KIP-848 records
     name topics by id: they are shown by the names the dump itself holds (ConsumerGroupPartitionMetadata,
     OffsetCommitValue v4), and by --topic-ids for the rest. COORDINATOR is the partition the group's
-    records were read from.
+    records were read from. Share groups (types 10-15) are rebuilt too; give their __share_group_state-N
+    partitions as well for each share-partition's start offset, epochs and in-flight record batches.
     """
     from groupctl.cli.group_views import DUMP_STATE_COLUMNS, View, render_groups
     from groupctl.dumps import describe_dump_groups, replay_dumps
