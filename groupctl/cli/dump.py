@@ -400,4 +400,8 @@ def audit(
     with DumpReading(paths, what="auditing") as reading:
         report = audit_dumps(reading.dumps())
     render_report(report, output_format(output))
+    share_state = [d.path for d in reading.files if d.topic != "__consumer_offsets"]
+    if share_state:
+        typer.echo(f"groupctl: note: {counted(len(share_state), '__share_group_state file')} read but not audited "
+                   f"(the rules are about __consumer_offsets): {', '.join(share_state[:3])}", err=True)
     check_fail_on(report, fail_on)
