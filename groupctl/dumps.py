@@ -16,11 +16,12 @@ from pathlib import PurePath
 from typing import TYPE_CHECKING
 
 from groupctl.log.audit import Auditor, AuditReport
+from groupctl.log.share_offsets import ShareStateReplay
+from groupctl.model import GroupDescription, GroupState, ShareOffset
 
 if TYPE_CHECKING:
     from groupctl.log.decode import FileDump
     from groupctl.log.replay import Replay
-    from groupctl.model import GroupDescription
 
 __all__ = [
     "OFFSETS_TOPIC",
@@ -55,10 +56,12 @@ class ReplayedDump:
 
     `partitions` maps a group id to the `__consumer_offsets` partitions its records were read from, in
     the order first seen; a group read only from inputs whose path names no partition has none.
+    `share_state` is the share-partitions' state folded from the `__share_group_state` inputs.
     """
 
     replay: Replay
     partitions: dict[str, list[int]] = field(default_factory=dict)
+    share_state: ShareStateReplay = field(default_factory=ShareStateReplay)
 
 
 def replay_dumps(dumps: Iterable[FileDump]) -> ReplayedDump:
@@ -68,7 +71,13 @@ def replay_dumps(dumps: Iterable[FileDump]) -> ReplayedDump:
     replay = Replay()
     apply = replay.apply
     where: dict[str, list[int]] = {}
+    share_state = ShareStateReplay()
     for dump in dumps:
+        if dump.topic != OFFSETS_TOPIC:  # __share_group_state: share-partitions, not group records
+            for _batch, recs in dump.batches:
+                for rec in recs:
+                    share_state.apply(rec)
+            continue
         partition = source_partition(dump.path)
         groups: set[str | None] = set()
         add = groups.add
@@ -85,7 +94,7 @@ def replay_dumps(dumps: Iterable[FileDump]) -> ReplayedDump:
                 found = where.setdefault(group, [])
                 if partition not in found:
                     found.append(partition)
-    return ReplayedDump(replay, where)
+    return ReplayedDump(replay, where, share_state)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,12 +138,13 @@ def describe_dump_groups(
     from groupctl.describe import describe_replayed
     from groupctl.log.partitioning import partition_for
     from groupctl.log.topic_ids import dump_topic_names
+    from groupctl.share_describe import describe_share_group
 
     replay = replayed.replay
     names = dict(topic_names or {})
     names.update(dump_topic_names(replay))
     asked = list(wanted)
-    existing = replay.group_ids()
+    existing = sorted({*replay.group_ids(), *replayed.share_state.group_ids()})
     missing = [g for g in asked if g not in existing]
     selected = [g for g in asked if g not in missing] if asked else existing
     descriptions = []
@@ -143,13 +153,37 @@ def describe_dump_groups(
         read_from = replayed.partitions.get(g, [])
         hashed = partition_for(g, partitions)
         shown = hashed if hashed in read_from else read_from[-1] if read_from else None
-        desc = describe_replayed(replay, g, topic_names=names,
-                                 coordinator=None if shown is None else f"{OFFSETS_TOPIC}-{shown}")
+        coordinator = None if shown is None else f"{OFFSETS_TOPIC}-{shown}"
+        share = replay.share.get(g)
+        if share is not None:
+            desc = describe_share_group(g, share, topic_names=names, coordinator=coordinator)
+        elif not replay.exists(g):  # named only by __share_group_state records
+            desc = GroupDescription(g, "share", GroupState.DEAD, protocol_type="share", coordinator=coordinator)
+        else:
+            desc = describe_replayed(replay, g, topic_names=names, coordinator=coordinator)
+        held = replayed.share_state.of_group(g)
+        if held and desc.type == "share":
+            desc.share_offsets = _with_share_state(desc.share_offsets, held, names)
         desc.hashed_coordinator = f"{OFFSETS_TOPIC}-{hashed}"
         descriptions.append(desc)
         if read_from and read_from != [hashed]:
             strays.append(Stray(g, tuple(read_from), hashed))
     return DumpGroups(descriptions, missing, strays)
+
+
+def _with_share_state(listed: list[ShareOffset], held: list, names: Mapping[str, str]) -> list[ShareOffset]:
+    """The group's share-partitions with their state from `__share_group_state` (start offsets, epochs,
+    in-flight batches), beside those the group's type-15 record lists and the share state lacks."""
+    from groupctl.protocol.primitives import uuid_to_kafka
+
+    found = {}
+    for topic_id, partition, state in held:
+        text = uuid_to_kafka(topic_id)
+        offset = state.to_model(names.get(text, text), partition)
+        found[(offset.topic, partition)] = offset
+    for offset in listed:
+        found.setdefault((offset.topic, offset.partition), offset)
+    return [found[k] for k in sorted(found)]
 
 
 # -- auditing --------------------------------------------------------------------------------------
@@ -159,11 +193,16 @@ def audit_dumps(dumps: Iterable[FileDump]) -> AuditReport:
     """Audit whole inputs: every record of each dump, then that dump's problems (known once it is read).
 
     Each segment reader is attached to the auditor first (`Auditor.attach`), so its plain batches of
-    offset commits take the compiled path when there is one.
+    offset commits take the compiled path when there is one. `__share_group_state` inputs are read (their
+    damage is reported) but not audited.
     """
     auditor = Auditor()
     observe_batch = auditor.observe_batch
     for dump in dumps:
+        if dump.topic != OFFSETS_TOPIC:  # the rules are __consumer_offsets' (a snapshot is no offset commit)
+            for _ in dump.batches:
+                pass
+            continue
         auditor.attach(dump.reader)
         for batch, recs in dump.batches:
             observe_batch(batch, recs)

@@ -37,6 +37,10 @@ KAFKA_40_VECTORS = ROOT.parent / "shared" / "kafka-4.0-broker-vectors"
 KAFKA_40_SEGMENTS = sorted(KAFKA_40_VECTORS.glob("__consumer_offsets-*/00000000000000000000.log"))
 """A Kafka 4.0.0 broker's segments, each with `.offsets-decoder.txt` beside it: what 4.0.0's
 kafka-dump-log.sh printed for it (empty when the vectors are absent)."""
+KAFKA_41_VECTORS = ROOT.parent / "shared" / "kafka-4.1-broker-vectors"
+KAFKA_41_SHARE = KAFKA_41_VECTORS / "__consumer_offsets-41" / "00000000000000000000.log"
+"""A Kafka 4.1.0 broker's segment holding the share group v41-share (types 10-15), with 4.1.0's and
+4.0.0's kafka-dump-log.sh output beside it."""
 
 
 # No test asserts on wall-clock time, hypothesis's tests included: its per-example deadline (200 ms) and its

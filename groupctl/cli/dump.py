@@ -121,6 +121,20 @@ def _record_types(spec: str | None) -> list[int] | None:
     return types
 
 
+ShareStateOption = typer.Option(
+    False, "--share-group-state-decoder",
+    help="Read every input as __share_group_state (the share coordinator's ShareSnapshot and ShareUpdate "
+    "records), as kafka-dump-log.sh --share-group-state-decoder does. Without it a file's directory tells: "
+    "__share_group_state-N, else __consumer_offsets.",
+)
+
+
+def _topic(share_state: bool) -> str | None:
+    from groupctl.protocol.share_state import SHARE_STATE_TOPIC
+
+    return SHARE_STATE_TOPIC if share_state else None
+
+
 @app.command("decode")
 def decode(
     paths: list[Path] = typer.Argument(
@@ -156,9 +170,10 @@ def decode(
     from_offset: int = typer.Option(None, "--from-offset", help="Only records at this offset or later."),
     to_offset: int = typer.Option(None, "--to-offset", help="Only records at this offset or earlier."),
     strict: bool = typer.Option(False, "--strict", help="Stop at the first damaged batch instead of skipping it."),
+    share_state: bool = ShareStateOption,
     output: OutputFormat = OutputOption,
 ) -> None:
-    """Decode __consumer_offsets records: every key and value, every batch header.
+    """Decode __consumer_offsets (or __share_group_state) records: every key and value, every batch header.
 
     Damaged batches (a torn last batch too) are reported on stderr with file, byte position and
     reason, and decoding goes on with the next batch; the exit code is then 3. --output applies to
@@ -181,7 +196,7 @@ def decode(
                     if keep is None or keep(rec):
                         yield dump, rec
 
-    with DumpReading(paths, strict=strict) as reading:
+    with DumpReading(paths, strict=strict, topic=_topic(share_state)) as reading:
         inputs = reading.dumps()
         if fmt is DecodeFormat.dump_log:
             from groupctl.log.dumplog import write_dump_log
@@ -324,7 +339,8 @@ def groups(
     records are replayed in order; the result is shown like a live `group describe`. KIP-848 records
     name topics by id: they are shown by the names the dump itself holds (ConsumerGroupPartitionMetadata,
     OffsetCommitValue v4), and by --topic-ids for the rest. COORDINATOR is the partition the group's
-    records were read from.
+    records were read from. Share groups (types 10-15) are rebuilt too; give their __share_group_state-N
+    partitions as well for each share-partition's start offset, epochs and in-flight record batches.
     """
     from groupctl.cli.group_views import DUMP_SHARE_STATE_COLUMNS, DUMP_STATE_COLUMNS, View, render_groups
     from groupctl.dumps import describe_dump_groups, replay_dumps
@@ -385,4 +401,8 @@ def audit(
     with DumpReading(paths, what="auditing") as reading:
         report = audit_dumps(reading.dumps())
     render_report(report, output_format(output))
+    share_state = [d.path for d in reading.files if d.topic != "__consumer_offsets"]
+    if share_state:
+        typer.echo(f"groupctl: note: {counted(len(share_state), '__share_group_state file')} read but not audited "
+                   f"(the rules are about __consumer_offsets): {', '.join(share_state[:3])}", err=True)
     check_fail_on(report, fail_on)

@@ -29,11 +29,14 @@ def _size(file: Path) -> int:
 class DumpReading:
     """Use as a context manager; iterate `dumps()` (or `records()`) inside it, then call `report()`."""
 
-    def __init__(self, paths: list[Path], *, strict: bool = False, what: str = "decoding") -> None:
+    def __init__(
+        self, paths: list[Path], *, strict: bool = False, what: str = "decoding", topic: str | None = None
+    ) -> None:
         from groupctl.log.decode import expand_path
 
         self.paths = paths
         self.strict = strict
+        self.topic = topic  # every input read as this internal topic's; None: each file's directory tells
         self.what = what
         self.total = sum(_size(f) for p in paths for f in expand_path(p))
         self.files: list[Any] = []
@@ -67,7 +70,7 @@ class DumpReading:
         """Every input file, its batches counted as they are read."""
         from groupctl.log.decode import open_inputs
 
-        for dump in open_inputs(self.paths, strict=self.strict):
+        for dump in open_inputs(self.paths, strict=self.strict, topic=self.topic):
             self.files.append(dump)
             dump.batches = self._batches(dump.batches)
             yield dump

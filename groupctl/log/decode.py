@@ -78,6 +78,7 @@ class FileDump:
     problems: list[DecodeError] = field(default_factory=list)
     trailing_bytes: int = 0
     reader: Any = None  # a segment's BatchIterator (Auditor.attach hands it the compiled audit path)
+    topic: str = "__consumer_offsets"  # or "__share_group_state" (`groupctl.log.share_state`)
 
 
 def decode_record(batch: Any, record: Any) -> DecodedRecord:
@@ -147,28 +148,38 @@ def torn_tail(path: str, size: int, trailing: int) -> DecodeError:
     )
 
 
-def open_segment(path: Path | BinaryIO, *, strict: bool = False, name: str | None = None) -> FileDump:
-    """A binary segment (a file, or an open binary file): batches read lazily, problems collected as met."""
+def open_segment(
+    path: Path | BinaryIO, *, strict: bool = False, name: str | None = None, topic: str | None = None
+) -> FileDump:
+    """A binary segment (a file, or an open binary file): batches read lazily, problems collected as met.
+    `topic` is the internal topic it is of; None: told by its directory (`share_state.topic_of`)."""
     from groupctl.log.segment import read_segment
 
     shown = str(path) if name is None else name
     problems: list[DecodeError] = []
     reader = read_segment(path, strict=strict, problems=problems)
     reader.path = shown
-    return segment_dump(shown, reader, problems, strict=strict)
+    return segment_dump(shown, reader, problems, strict=strict, topic=topic)
 
 
-def segment_dump(shown: str, reader: Any, problems: list[DecodeError], *, strict: bool = False) -> FileDump:
+def segment_dump(
+    shown: str, reader: Any, problems: list[DecodeError], *, strict: bool = False, topic: str | None = None
+) -> FileDump:
     """The FileDump of a segment reader (a file's, or bytes Spark fetched): every reader of segments
     decodes the same way and hears of a torn last batch once the batches are read."""
+    from groupctl.log import share_state
     from groupctl.log.segment import segment_base_offset
 
     dump = FileDump(shown, "segment", segment_base_offset(shown), iter(()))
     dump.problems = problems
     dump.reader = reader
+    dump.topic = share_state.topic_of(shown) if topic is None else topic
 
     def batches() -> Iterator[tuple[Any, list[DecodedRecord]]]:
-        yield from decoded_batches(reader)
+        if dump.topic == share_state.SHARE_STATE_TOPIC:
+            yield from share_state.decoded_batches(reader)
+        else:
+            yield from decoded_batches(reader)
         dump.trailing_bytes = getattr(reader, "trailing_bytes", 0)
         if dump.trailing_bytes:
             problem = torn_tail(shown, reader.size, dump.trailing_bytes)
@@ -234,8 +245,14 @@ def _open_input(file: Path) -> BinaryIO:
         raise _unreadable(file, exc) from None
 
 
-def open_inputs(paths: Iterable[str | Path], *, strict: bool = False) -> Iterator[FileDump]:
-    """Every input, in order: directories expanded, format detected per file."""
+def open_inputs(
+    paths: Iterable[str | Path], *, strict: bool = False, topic: str | None = None
+) -> Iterator[FileDump]:
+    """Every input, in order: directories expanded, format detected per file. `topic` reads every input
+    as that internal topic's; None: each file's directory tells (`__share_group_state-N`, else
+    `__consumer_offsets`)."""
+    from groupctl.log.share_state import topic_of
+
     for raw in paths:
         for file in expand_path(Path(raw)):
             with _open_input(file) as fh:
@@ -247,9 +264,11 @@ def open_inputs(paths: Iterable[str | Path], *, strict: bool = False) -> Iterato
                 if text:
                     from groupctl.log.dumplog import parse_dump_log
 
-                    yield from parse_dump_log(fh, strict=strict, name=shown_path(file))
+                    yield from parse_dump_log(fh, strict=strict, name=shown_path(file), topic=topic)
                 else:
-                    dump = open_segment(fh, strict=strict, name=shown_path(file))
+                    # a text names the files it dumped, which tell their topic; a segment's own directory does
+                    file_topic = topic_of(file.absolute()) if topic is None else topic
+                    dump = open_segment(fh, strict=strict, name=shown_path(file), topic=file_topic)
                     yield dump
                     for _ in dump.batches:  # the file closes next: finish what the consumer left
                         pass

@@ -19,11 +19,13 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple, TextIO
 
-from groupctl.errors import DecodeError
+from groupctl.errors import DecodeError, UsageError
 from groupctl.log.batch import Batch, Record
 from groupctl.log.decode import DecodedRecord, FileDump, RecordFilter
 from groupctl.log.kafka_versions import Profile, profile
 from groupctl.log.sink import byte_sink
+from groupctl.protocol import jsonconv, share_state
+from groupctl.protocol.record_schemas import KAFKA_40_VALUE_SCHEMAS
 from groupctl.protocol.records import (
     EarlyAccessLayout,
     RecordKey,
@@ -69,6 +71,42 @@ def record_line(rec: DecodedRecord, kafka: Profile | None = None) -> str:
     """One `| offset: ...` line: metadata, then the control marker or the decoded key and payload,
     as the release `kafka` (default: the newest covered) prints it."""
     kafka = profile() if kafka is None else kafka
+    parts = _record_head(rec, kafka)
+    if rec.batch.is_control:
+        pass
+    elif (key := rec.key) is not None and rec.error is None and key.type in kafka.record_types:
+        value = rec.value  # the common case, inline: every record of a dump passes here
+        if value is not None and key.type in kafka.kafka40_layouts:
+            parts.append(f" key: {_kafka40_reading(rec)}")
+        else:
+            payload = "<DELETE>" if value is None else value_json(key.type, value, kafka.hidden(key.type))
+            parts.append(f" key: {key_json(key)} payload: {payload}")
+    elif key is None and rec.record.key_size < 0:
+        pass  # Kafka aborts on a keyless record; the caller reports it as a problem instead
+    else:
+        parts.append(f" key: {_key_and_payload(rec, kafka)}")
+    return "".join(parts)
+
+
+def _kafka40_reading(rec: DecodedRecord) -> str:
+    """What Kafka 4.0's tool prints for a share-group value 4.1 laid out anew: the value's bytes read
+    with 4.0's layout (trailing bytes ignored), or the error that reading ends in, in Kafka's words."""
+    schema = KAFKA_40_VALUE_SCHEMAS[rec.key.type]
+    raw = rec.record.value
+    version = rec.value.version
+    if raw is None:  # read back from text: the text holds this release's reading, not the bytes
+        raw = encode_value(rec.key.type, version, rec.value.data)
+    try:
+        data, _ = schema.decoder(version)(raw, 2)
+    except DecodeError as exc:
+        return (f"Error at offset {rec.record.offset}, skipping. Could not read record with version {version} "
+                f"from value's buffer due to: {exc.reason}.")
+    payload = jsonconv.renderer(schema, version)(data)
+    return f'{key_json(rec.key)} payload: {{"version":"{version}","data":{payload}}}'
+
+
+def _record_head(rec: DecodedRecord, kafka: Profile) -> list[str]:
+    """A record line up to its key: the record's metadata, and a control batch's marker."""
     b, r = rec.batch, rec.record
     parts = [
         f"| offset: {r.offset} {b.timestamp_type}: {r.timestamp} keySize: {r.key_size} valueSize: {r.value_size}"
@@ -83,14 +121,26 @@ def record_line(rec: DecodedRecord, kafka: Profile | None = None) -> str:
             parts.append(f" endTxnMarker: {marker[0]} coordinatorEpoch: {marker[1]}")
         elif marker is not None:
             parts.append(f" controlType: {marker}")
-    elif (key := rec.key) is not None and rec.error is None and key.type in kafka.record_types:
-        value = rec.value  # the common case, inline: every record of a dump passes here
-        payload = "<DELETE>" if value is None else value_json(key.type, value, kafka.hidden(key.type))
-        parts.append(f" key: {key_json(key)} payload: {payload}")
-    elif key is None and r.key is None:
+    return parts
+
+
+def share_state_record_line(rec: DecodedRecord, kafka: Profile | None = None) -> str:
+    """One `| offset: ...` line of a `__share_group_state` record, as release `kafka`'s
+    `kafka-dump-log.sh --deep-iteration --share-group-state-decoder` prints it: the layout of the
+    offsets decoder's lines, with the share coordinator's record types (its CoordinatorRecordMessageParser)."""
+    kafka = profile() if kafka is None else kafka
+    parts = _record_head(rec, kafka)
+    key = rec.key
+    if rec.batch.is_control:
+        pass
+    elif key is not None and rec.error is None:
+        payload = "<DELETE>" if rec.value is None else share_state.value_json(
+            key.type, rec.value, kafka.share_state_hidden(key.type))
+        parts.append(f" key: {share_state.key_json(key)} payload: {payload}")
+    elif key is None and rec.record.key_size < 0:
         pass  # Kafka aborts on a keyless record; the caller reports it as a problem instead
     else:
-        parts.append(f" key: {_key_and_payload(rec, kafka)}")
+        parts.append(f" key: {rec.error}")
     return "".join(parts)
 
 
@@ -163,6 +213,11 @@ def write_dump_log(
     sink = None if printer is None else byte_sink(out)
     text = out.write if sink is None else sink.write_text
     for dump in dumps:
+        share = dump.topic == share_state.SHARE_STATE_TOPIC
+        if share and not kafka.share_state_decoder:
+            raise UsageError(f"{dump.path}: a __share_group_state segment, and Kafka {kafka.version}'s "
+                             "kafka-dump-log.sh has no --share-group-state-decoder (4.0 added it): "
+                             "give --kafka-version 4.0 or later")
         text(f"Dumping {dump.path}\n")
         if dump.start_offset is not None:
             text(f"Log starting offset: {dump.start_offset}\n")
@@ -170,7 +225,9 @@ def write_dump_log(
             shown = records if keep is None else [r for r in records if keep(r)]
             if keep is not None and not shown:
                 continue
-            if sink is not None and printer is not None:  # a sink only beside the compiled printer
+            if share:  # the compiled printer knows __consumer_offsets only
+                text(batch_line(batch) + "\n" + "".join(share_state_record_line(r, kafka) + "\n" for r in shown))
+            elif sink is not None and printer is not None:  # a sink only beside the compiled printer
                 sink.write(printer.utf8(batch, shown, sink.errors))
             elif printer is not None:
                 out.write(printer.text(batch, shown))
@@ -244,8 +301,29 @@ _JSON = json.JSONDecoder()
 _KAFKA_ERRORS = ("Unknown record type ", "Error at offset ")
 
 
-def _parse_key_payload(text: str, offset: int) -> tuple[RecordKey, RecordValue | None]:
-    """`{...} payload: {...}` -> (RecordKey, RecordValue, or None for `<DELETE>`)."""
+class _Codec(NamedTuple):
+    """How one internal topic's key and payload JSON turn back into records and bytes."""
+
+    key_from_jsonable: Callable[[dict], Any]
+    value_from_jsonable: Callable[[int, dict], Any]
+    encode_key: Callable[[int, dict], bytes]
+    encode_value: Callable[[int, int, dict], bytes]
+
+
+_OFFSETS_CODEC = _Codec(key_from_jsonable, value_from_jsonable, encode_key, encode_value)
+_SHARE_STATE_CODEC = _Codec(share_state.key_from_jsonable, share_state.value_from_jsonable, share_state.encode_key,
+                            share_state.encode_value)
+
+
+def _codec(topic: str) -> _Codec:
+    return _SHARE_STATE_CODEC if topic == share_state.SHARE_STATE_TOPIC else _OFFSETS_CODEC
+
+
+def _parse_key_payload(
+    text: str, offset: int, codec: _Codec = _OFFSETS_CODEC
+) -> tuple[RecordKey, RecordValue | None]:
+    """`{...} payload: {...}` -> (RecordKey, RecordValue, or None for `<DELETE>`); a `__share_group_state`
+    text's (`codec`) give ShareStateKey and ShareStateValue."""
     if text.startswith(("offset_commit::", "group_metadata::")):
         raise DecodeError("this is kafka-dump-log output from before Kafka 3.8 (not JSON); it cannot be "
                           "read back into records: dump the segment with Kafka 3.8+ or give the .log file")
@@ -255,10 +333,10 @@ def _parse_key_payload(text: str, offset: int) -> tuple[RecordKey, RecordValue |
         if not rest.startswith(" payload: "):
             raise DecodeError(f"record at offset {offset}: no payload after the key")
         payload = rest[len(" payload: "):]
-        key = key_from_jsonable(key_obj)
+        key = codec.key_from_jsonable(key_obj)
         if payload == "<DELETE>":
             return key, None
-        return key, value_from_jsonable(key.type, json.loads(payload))
+        return key, codec.value_from_jsonable(key.type, json.loads(payload))
     except DecodeError:
         raise
     except RecursionError:
@@ -364,7 +442,7 @@ def _make_batch(m: re.Match, legacy: bool):
     )
 
 
-def _make_record(m: re.Match, batch, path: str, lineno: int) -> DecodedRecord:
+def _make_record(m: re.Match, batch, path: str, lineno: int, codec: _Codec = _OFFSETS_CODEC) -> DecodedRecord:
     (offset, _ttype, ts, ksize, vsize, seq, header_keys, rvalid, rcrc, marker, epoch, ctl_type,
      key_text) = m.groups()
     headers: list[tuple[str, bytes | None]] = [(k, None) for k in header_keys.split(",")] if header_keys else []
@@ -389,12 +467,12 @@ def _make_record(m: re.Match, batch, path: str, lineno: int) -> DecodedRecord:
     if key_text.startswith(_KAFKA_ERRORS):
         return DecodedRecord(batch, record, error=key_text)
     try:
-        key, value = _parse_key_payload(key_text, record.offset)
+        key, value = _parse_key_payload(key_text, record.offset, codec)
     except DecodeError as exc:
         raise DecodeError(exc.reason, path=f"{path}:{lineno}") from None
     try:
-        record.key = encode_key(key.type, key.data)
-        record.value = None if value is None else encode_value(key.type, value.version, value.data)
+        record.key = codec.encode_key(key.type, key.data)
+        record.value = None if value is None else codec.encode_value(key.type, value.version, value.data)
     except (ValueError, OverflowError, struct.error) as exc:  # values the JSON allows but the schema cannot hold
         raise DecodeError(f"record at offset {record.offset}: {exc}", path=f"{path}:{lineno}") from None
     except RecursionError:
@@ -406,6 +484,7 @@ def _make_record(m: re.Match, batch, path: str, lineno: int) -> DecodedRecord:
 def _file_batches(
     lines: _Lines, dump: FileDump, text_path: str, strict: bool
 ) -> Iterator[tuple[object, list[DecodedRecord]]]:
+    codec = _codec(dump.topic)
     batch = None
     skipping = False  # the records of a batch line that did not parse are skipped with it
     records: list[DecodedRecord] = []
@@ -424,7 +503,7 @@ def _file_batches(
                          else "a record line before any batch line")
                 continue
             try:
-                rec = _make_record(m, batch, text_path, lines.number)
+                rec = _make_record(m, batch, text_path, lines.number, codec)
             except DecodeError as exc:
                 _problem(dump, text_path, strict, lines.number, exc.reason)
                 continue
@@ -472,8 +551,13 @@ def _problem(dump: FileDump, text_path: str, strict: bool, lineno: int, reason: 
     dump.problems.append(err)
 
 
-def parse_dump_log(path: Any, *, strict: bool = False, name: str | None = None) -> Iterator[FileDump]:
+def parse_dump_log(
+    path: Any, *, strict: bool = False, name: str | None = None, topic: str | None = None
+) -> Iterator[FileDump]:
     """Stream a dump-log text file as one FileDump per `Dumping <file>` section.
+
+    Each section is of the internal topic `topic`, or when None of the one the file it names sits in
+    (`__share_group_state-N/...`: `--share-group-state-decoder` output; else `__consumer_offsets`).
 
     `path` is a Path, an open binary file (shown as `name`), or any object whose
     `open(encoding=..., errors=...)` gives a text file (Spark hands over fetched bytes that way).
@@ -482,15 +566,17 @@ def parse_dump_log(path: Any, *, strict: bool = False, name: str | None = None) 
     shown = str(getattr(path, "name", "<input>")) if name is None else name
     if isinstance(path, Path):
         with path.open("rb") as fh:
-            yield from _sections(fh, str(path) if name is None else name, strict)
+            yield from _sections(fh, str(path) if name is None else name, strict, topic)
     elif hasattr(path, "readline"):
-        yield from _sections(path, shown, strict)
+        yield from _sections(path, shown, strict, topic)
     else:
         with path.open(encoding="utf-8", errors="surrogateescape") as fh:
-            yield from _sections(fh, str(path) if name is None else name, strict)
+            yield from _sections(fh, str(path) if name is None else name, strict, topic)
 
 
-def _sections(fh: BinaryIO | TextIO, text_path: str, strict: bool) -> Iterator[FileDump]:
+def _sections(fh: BinaryIO | TextIO, text_path: str, strict: bool, topic: str | None) -> Iterator[FileDump]:
+    from groupctl.log.share_state import topic_of
+
     lines = _Lines(fh, text_path)
     while (line := lines.next()) is not None:
         if not line.startswith("Dumping "):
@@ -499,7 +585,7 @@ def _sections(fh: BinaryIO | TextIO, text_path: str, strict: bool) -> Iterator[F
             continue
         dump_name = line[len("Dumping "):]
         start = None
-        dump = FileDump(dump_name, "dump-log", start, iter(()))
+        dump = FileDump(dump_name, "dump-log", start, iter(()), topic=topic_of(dump_name) if topic is None else topic)
         lines.bad = functools.partial(_problem, dump, text_path, strict)
         nxt = lines.next()
         if nxt is not None and re.fullmatch(r"Log starting offset: -?\d{1,19}", nxt):

@@ -14,7 +14,26 @@ import orjson
 
 from groupctl.log.decode import DecodedRecord, FileDump, RecordFilter
 from groupctl.log.sink import byte_sink
+from groupctl.protocol import share_state
+from groupctl.protocol.primitives import uuid_to_kafka
 from groupctl.protocol.records import RECORD_TYPE_NAMES, key_to_jsonable, value_to_jsonable
+from groupctl.protocol.share_state import SHARE_STATE_RECORD_TYPE_NAMES, ShareStateKey
+
+
+def _key_jsonable(key: Any) -> dict[str, Any]:
+    """A `__consumer_offsets` or a `__share_group_state` key as JSON objects (the key's class tells which)."""
+    return share_state.key_to_jsonable(key) if type(key) is ShareStateKey else key_to_jsonable(key)
+
+
+def _value_jsonable(key: Any, value: Any) -> dict[str, Any]:
+    if type(key) is ShareStateKey:
+        return share_state.value_to_jsonable(key.type, value)
+    return value_to_jsonable(key.type, value)
+
+
+def _type_name(key: Any) -> str:
+    names = SHARE_STATE_RECORD_TYPE_NAMES if type(key) is ShareStateKey else RECORD_TYPE_NAMES
+    return names.get(key.type, str(key.type))
 
 
 def batch_fields(b: Any) -> dict[str, Any]:
@@ -63,8 +82,8 @@ def record_jsonable(rec: DecodedRecord, file: str) -> dict[str, Any]:
         obj["control"] = (
             {"type": marker[0], "coordinatorEpoch": marker[1]} if isinstance(marker, tuple) else {"type": marker}
         )
-    obj["key"] = None if rec.key is None else key_to_jsonable(rec.key)
-    obj["value"] = None if rec.value is None or rec.key is None else value_to_jsonable(rec.key.type, rec.value)
+    obj["key"] = None if rec.key is None else _key_jsonable(rec.key)
+    obj["value"] = None if rec.value is None or rec.key is None else _value_jsonable(rec.key, rec.value)
     if rec.error is not None:
         obj["error"] = rec.error
     return obj
@@ -86,8 +105,8 @@ def dumps_line(obj: dict[str, Any]) -> str:
 def _key_value_text(rec: DecodedRecord) -> str:
     """`"key":{...},"value":...` of an error-free record: how `record_jsonable`'s line ends, so the compiled
     printer can write the rest of a group record's line as it writes an offset commit's."""
-    value = None if rec.value is None else value_to_jsonable(rec.key.type, rec.value)
-    return dumps_line({"key": key_to_jsonable(rec.key), "value": value})[1:-1]
+    value = None if rec.value is None else _value_jsonable(rec.key, rec.value)
+    return dumps_line({"key": _key_jsonable(rec.key), "value": value})[1:-1]
 
 
 def _batch_fields_text(batch: Any) -> str:
@@ -112,11 +131,14 @@ def write_jsonl(dumps: Iterable[FileDump], out: TextIO, keep: RecordFilter | Non
             return dumps_line(record_jsonable(rec, path))
 
         head = dumps_line({"file": path})[:-1] + ","
+        share = dump.topic == share_state.SHARE_STATE_TOPIC  # the compiled loop knows __consumer_offsets only
         for batch, records in dump.batches:
             shown = records if keep is None else [r for r in records if keep(r)]
             if not shown:
                 continue
-            if sink is not None and native is not None:  # a sink only beside the compiled loop
+            if share:
+                (write if sink is None else sink.write_text)("".join(reference(rec) + "\n" for rec in shown))
+            elif sink is not None and native is not None:  # a sink only beside the compiled loop
                 sink.write(native.jsonl_lines(batch, shown, head, _batch_fields_text, reference, _key_value_text,
                                               sink.errors))
             elif native is not None:
@@ -129,6 +151,8 @@ def write_jsonl(dumps: Iterable[FileDump], out: TextIO, keep: RecordFilter | Non
 def _key_detail(data: dict[str, Any]) -> str:
     if "topic" in data:
         return f"{data['topic']}-{data['partition']}"
+    if "topicId" in data:  # a share-partition (__share_group_state keys name the topic by id)
+        return f"{uuid_to_kafka(data['topicId'])}-{data['partition']}"
     parts = [str(v) for k, v in data.items() if k not in ("group", "groupId")]
     return " ".join(parts) if parts else "-"
 
@@ -148,7 +172,7 @@ def table_row(rec: DecodedRecord, file: str) -> dict[str, Any]:
         row["type"] = "ERROR"
         row["value"] = rec.error
         return row
-    row["type"] = RECORD_TYPE_NAMES.get(rec.key.type, str(rec.key.type))
+    row["type"] = _type_name(rec.key)
     row["group"] = rec.group
     row["key"] = _key_detail(rec.key.data)
     if rec.error is not None:
@@ -157,6 +181,6 @@ def table_row(rec: DecodedRecord, file: str) -> dict[str, Any]:
         row["value"] = "<DELETE>"
     else:
         row["version"] = rec.value.version
-        row["value"] = json.dumps(value_to_jsonable(rec.key.type, rec.value)["data"], separators=(",", ":"),
+        row["value"] = json.dumps(_value_jsonable(rec.key, rec.value)["data"], separators=(",", ":"),
                                   ensure_ascii=False)
     return row

@@ -66,6 +66,11 @@ class Difference:
     tagged_fields: Mapping[int, frozenset[str]] = field(default_factory=dict)
     """Record type -> JSON paths of tagged fields the schemas gained at `since` (unknown, so never
     printed, before it)."""
+    share_state_tagged_fields: Mapping[int, frozenset[str]] = field(default_factory=dict)
+    """The same for `__share_group_state` record types (their own type space: 0 snapshot, 1 update)."""
+    layouts_changed: frozenset[int] = frozenset()
+    """Record types whose value layout changed at `since`: before it they are read with the earlier layout
+    (`record_schemas.KAFKA_40_VALUE_SCHEMAS`)."""
 
 
 def _paths(*paths: str) -> frozenset[str]:
@@ -101,6 +106,17 @@ DIFFERENCES: Final[tuple[Difference, ...]] = (
         types_added=frozenset(range(9, 16)),
     ),
     Difference(
+        what="the --share-group-state-decoder option (__share_group_state: ShareSnapshot 0, ShareUpdate 1)",
+        since="4.0",
+        before="no such option: the tool cannot decode __share_group_state",
+        after="each record printed as the offsets decoder prints its records, with the share coordinator's "
+        "record types",
+        source="DumpLogSegments' ShareGroupStateMessageParser (KIP-932); its Kafka 4.3 test gives the JSON layout",
+        unsettled="no real __share_group_state segment or tool output was at hand; the 4.0 and 4.1 value layouts "
+        "are taken to be 4.3's (createTimestamp and writeTimestamp included) without a copy of those releases' "
+        "schema files",
+    ),
+    Difference(
         what="record type 16 (CONSUMER_GROUP_REGULAR_EXPRESSION)",
         since="4.0",
         before="Unknown record type 16 at offset O, skipping.",
@@ -126,6 +142,17 @@ DIFFERENCES: Final[tuple[Difference, ...]] = (
         unsettled="the change reached trunk around the 4.0 branch cut (2024-12/2025-01); the release "
         "branches groupctl's reference facts were read from place it in 4.1, which the stored sources "
         "could not confirm. Only type 0 values of versions 1-4 print differently, and no broker writes them",
+    ),
+    Difference(
+        what="ShareGroupMetadataValue (type 11) and ShareGroupStatePartitionMetadataValue (type 15) layouts",
+        since="4.1",
+        before="read with 4.0's layouts (11: Epoch only; 15: InitializedTopics, DeletingTopics): type 11's "
+        "MetadataHash bytes read as tagged fields (an error unless the hash is 0), type 15's topics shifted "
+        "down a list, or an error",
+        after="11: Epoch, MetadataHash; 15: InitializingTopics, InitializedTopics, DeletingTopics",
+        source="Kafka 4.0.0's own kafka-dump-log.sh on a 4.1.0 broker's segment (kafka-4.1-broker-vectors, "
+        "__consumer_offsets-41)",
+        layouts_changed=frozenset({11, 15}),
     ),
     Difference(
         what="record type 9 (SHARE_GROUP_PARTITION_METADATA)",
@@ -161,6 +188,15 @@ DIFFERENCES: Final[tuple[Difference, ...]] = (
         after='"metadataHash" printed when non-zero',
         source="KIP-1101",
         tagged_fields={3: _paths("metadataHash")},
+    ),
+    Difference(
+        what="deliveryCompleteCount of ShareSnapshotValue and ShareUpdateValue (__share_group_state, tag 0)",
+        since="4.2",
+        before="not in the schemas: never printed",
+        after='"deliveryCompleteCount" printed when not -1',
+        source="KIP-1226 (the ShareUpdateValue.json comment: added in Apache Kafka 4.2)",
+        unsettled="its place among ShareSnapshotValue's fields is taken from ShareUpdateValue's (after startOffset)",
+        share_state_tagged_fields={0: _paths("deliveryCompleteCount"), 1: _paths("deliveryCompleteCount")},
     ),
     Difference(
         what="StreamsGroupMetadataValue.validatedTopologyEpoch and lastAssignmentConfigs (type 17, tags 0-1)",
@@ -237,9 +273,17 @@ class Profile:
     checks_value_version: bool
     type0_is_offset_commit: bool
     legacy_crc_brace: bool
+    share_state_decoder: bool = True
+    share_state_hidden_fields: Mapping[int, frozenset[str]] = field(default_factory=dict)
+    kafka40_layouts: frozenset[int] = frozenset()
+    """Record types this release reads with Kafka 4.0's layouts (`record_schemas.KAFKA_40_VALUE_SCHEMAS`)."""
 
     def hidden(self, record_type: int) -> frozenset[str]:
         return self.hidden_fields.get(record_type, _NONE_HIDDEN)
+
+    def share_state_hidden(self, record_type: int) -> frozenset[str]:
+        """The tagged fields of a `__share_group_state` record type this release's schemas lack."""
+        return self.share_state_hidden_fields.get(record_type, _NONE_HIDDEN)
 
 
 def _row(what: str) -> Difference:
@@ -257,13 +301,18 @@ def profile(version: str = NEWEST) -> Profile:
     check_version(version)
     types = set(BASE_RECORD_TYPES)
     hidden: dict[int, set[str]] = {}
+    share_hidden: dict[int, set[str]] = {}
+    older_layouts: set[int] = set()
     for row in sorted(DIFFERENCES, key=lambda d: version_key(d.since)):
         if at_least(version, row.since):
             types |= row.types_added
             types -= row.types_removed
         else:
+            older_layouts |= row.layouts_changed
             for record_type, paths in row.tagged_fields.items():
                 hidden.setdefault(record_type, set()).update(paths)
+            for record_type, paths in row.share_state_tagged_fields.items():
+                share_hidden.setdefault(record_type, set()).update(paths)
     built = Profile(
         version=version,
         record_types=frozenset(types),
@@ -271,6 +320,9 @@ def profile(version: str = NEWEST) -> Profile:
         checks_value_version=at_least(version, _row("a value version outside").since),
         type0_is_offset_commit=not at_least(version, _row("record type 0 values").since),
         legacy_crc_brace=not at_least(version, _row("legacy (magic 0/1) record line").since),
+        share_state_decoder=at_least(version, _row("the --share-group-state-decoder option").since),
+        share_state_hidden_fields={t: frozenset(p) for t, p in share_hidden.items()},
+        kafka40_layouts=frozenset(older_layouts),
     )
     _PROFILES[version] = built
     return built

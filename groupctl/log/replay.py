@@ -13,6 +13,9 @@ a group rebuilt from a dump is the group the broker would load from it:
   the same id, and the first KIP-848 record of a group replaces a classic one.
 * consumer groups (types 3-8, 16): created by the first value record of any of these types;
   tombstones of a group that does not exist are ignored; a type-3 tombstone removes the group.
+* share groups (types 10-15, `groupctl.log.share_groups`): the same way, a type-11 tombstone
+  removing the group. Kafka keeps one group per id and refuses a share record for a group of another
+  type (and a consumer record for a share group); such records are counted in `skipped_types`.
 * a committed offset with no group creates an empty "simple" classic group, as on the broker.
 
 Offset commits are kept as the decoded values (`OffsetEntry` reads their dicts on demand), so the
@@ -31,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
 from groupctl.log.decode import DecodedRecord
+from groupctl.log.share_groups import SHARE_GROUP_TYPES, ShareGroupState
 from groupctl.model import GroupState, MemberState
 from groupctl.protocol.consumer_protocol import PROTOCOL_TYPE
 from groupctl.protocol.data.records import (
@@ -53,6 +57,7 @@ __all__ = [
     "ConsumerGroupState",
     "OffsetEntry",
     "Replay",
+    "ShareGroupState",
     "StoredClassicMember",
 ]
 
@@ -62,8 +67,9 @@ LEAVE_GROUP_MEMBER_EPOCH = -1
 #: `modern/MemberState.java`; other values print as UNKNOWN.
 #: The first of `group.consumer.assignors` (default `uniform, range`): used when no member names one.
 DEFAULT_ASSIGNOR = "uniform"
-#: Share (9-15) and streams (17-24) records: known to the decoder, not modelled here yet.
-SKIPPED_TYPES = frozenset(range(9, 16)) | frozenset(range(17, 25))
+#: 4.0's share partition metadata (9) and streams (17-24) records: known to the decoder, not modelled here.
+SKIPPED_TYPES = frozenset({9}) | frozenset(range(17, 25))
+_SHARE_GROUP_METADATA = 11
 _UNKNOWN_PREFIX = "Unknown record type "
 _new_entry = tuple.__new__  # an OffsetEntry without NamedTuple's keyword-handling __new__ (hot path)
 #: Each group record value class's compiled reader (`Data.reader`: `from_dict` as one function).
@@ -270,8 +276,9 @@ class Replay:
         self.pending: dict[int, dict[tuple[str, str, int], OffsetEntry]] = {}
         self.classic: dict[str, ClassicGroupState] = {}
         self.consumer: dict[str, ConsumerGroupState] = {}
+        self.share: dict[str, ShareGroupState] = {}
         self.unknown_types: dict[int, int] = {}  # type (-1: key unreadable) -> records skipped
-        self.skipped_types: dict[int, int] = {}  # share/streams type -> records skipped
+        self.skipped_types: dict[int, int] = {}  # type 9/streams type -> records skipped (and refused share ones)
         self.undecodable_values = 0  # records whose key decoded but whose value did not: not applied
         self.records = 0  # every record given to apply (control and skipped ones included)
         self.first_timestamp: int | None = None  # first / last record timestamp seen (-1 ignored)
@@ -303,7 +310,8 @@ class Replay:
     # Defining __eq__ leaves __hash__ None: a state that changes is not hashable.
 
     def _comparable(self) -> tuple:
-        return (self.offsets, self.pending, self.classic, self.consumer, self.unknown_types, self.skipped_types,
+        return (self.offsets, self.pending, self.classic, self.consumer, self.share, self.unknown_types,
+                self.skipped_types,
                 self.undecodable_values, self.records, self.first_timestamp, self.last_timestamp, self._simple,
                 self.topic_names)
 
@@ -350,6 +358,7 @@ class Replay:
         self.pending.update(other.pending)
         self.classic.update(other.classic)
         self.consumer.update(other.consumer)
+        self.share.update(other.share)
         for t, n in other.unknown_types.items():
             self.unknown_types[t] = self.unknown_types.get(t, 0) + n
         for t, n in other.skipped_types.items():
@@ -382,7 +391,12 @@ class Replay:
             return
         handler = self._handlers.get(t)
         if handler is not None:
-            handler(key.data, value, record.offset)
+            if t != 2 and self.share and key.data["groupId"] in self.share:  # "Group G is not a consumer group."
+                self.skipped_types[t] = self.skipped_types.get(t, 0) + 1
+            else:
+                handler(key.data, value, record.offset)
+        elif t in SHARE_GROUP_TYPES:
+            self._share_record(t, key.data, value)
         elif t in SKIPPED_TYPES:
             self.skipped_types[t] = self.skipped_types.get(t, 0) + 1
         else:
@@ -428,11 +442,34 @@ class Replay:
             if existing is None or entry.log_offset > existing.log_offset:
                 committed[tp] = entry
 
+    def _share_record(self, record_type: int, kd: dict, value: Any) -> None:
+        """GroupMetadataManager's replay of share-group records (see `groupctl.log.share_groups`)."""
+        group = kd["groupId"]
+        state = self.share.get(group)
+        if state is None:
+            if value is None:
+                return
+            if group in self.consumer or group in self.classic:  # "Group G is not a share group."
+                self.skipped_types[record_type] = self.skipped_types.get(record_type, 0) + 1
+                return
+            state = self.share[group] = ShareGroupState()
+            self._simple.discard(group)
+        if record_type == _SHARE_GROUP_METADATA:
+            if value is None:
+                del self.share[group]
+            else:
+                state.set_metadata(value)
+            return
+        state.apply(record_type, kd, value)
+        if record_type == 15 and value is not None:
+            self.topic_names.update(state.topic_names())
+
     def _group_metadata(self, kd: dict, value: Any, log_offset: int) -> None:
         group = kd["group"]
         # The broker keeps one group per id: this record replaces (or removes) whatever was there.
         self._simple.discard(group)
         self.consumer.pop(group, None)
+        self.share.pop(group, None)
         if value is None:
             self.classic.pop(group, None)
             return
@@ -524,13 +561,13 @@ class Replay:
     # -- reading the state --------------------------------------------------------------------
 
     def exists(self, group_id: str) -> bool:
-        """Whether the group exists now: classic metadata, a consumer group, or offsets."""
-        return (group_id in self.classic or group_id in self.consumer or group_id in self._simple
-                or bool(self.offsets.get(group_id)))
+        """Whether the group exists now: classic metadata, a consumer or share group, or offsets."""
+        return (group_id in self.classic or group_id in self.consumer or group_id in self.share
+                or group_id in self._simple or bool(self.offsets.get(group_id)))
 
     def group_ids(self) -> list[str]:
-        """Every group that exists now (classic metadata, consumer group, or offsets), sorted."""
-        ids = self.classic.keys() | self.consumer.keys() | self._simple
+        """Every group that exists now (classic metadata, consumer or share group, or offsets), sorted."""
+        ids = self.classic.keys() | self.consumer.keys() | self.share.keys() | self._simple
         ids.update(g for g, committed in self.offsets.items() if committed)
         return sorted(ids)
 

@@ -55,12 +55,14 @@ class DataModule(NamedTuple):
     doc: str
     schemas: tuple[Message, ...]
     suffix: str  # "Data" for API messages (Kafka's JoinGroupRequestData), "" for records
+    source: str = ""  # the `groupctl.protocol` module the schemas are in; "" for `messages.<name>`
 
 
 def modules() -> list[DataModule]:
     """Every generated module, from the schema tables."""
     from groupctl.protocol.messages import API_SCHEMAS
     from groupctl.protocol.record_schemas import KEY_SCHEMAS, VALUE_SCHEMAS
+    from groupctl.protocol.share_state_schemas import SHARE_STATE_KEY_SCHEMAS, SHARE_STATE_VALUE_SCHEMAS
 
     by_module: dict[str, list[Message]] = {}
     for request, response in API_SCHEMAS.values():
@@ -72,7 +74,11 @@ def modules() -> list[DataModule]:
     ]
     records = tuple(KEY_SCHEMAS[t] for t in sorted(KEY_SCHEMAS))
     records += tuple(VALUE_SCHEMAS[t] for t in sorted(VALUE_SCHEMAS))
-    out.append(DataModule("records", "The `__consumer_offsets` record keys and values", records, ""))
+    out.append(DataModule("records", "The `__consumer_offsets` record keys and values", records, "", "record_schemas"))
+    share = tuple(SHARE_STATE_KEY_SCHEMAS[t] for t in sorted(SHARE_STATE_KEY_SCHEMAS))
+    share += tuple(SHARE_STATE_VALUE_SCHEMAS[t] for t in sorted(SHARE_STATE_VALUE_SCHEMAS))
+    out.append(DataModule("share_state_records", "The `__share_group_state` record keys and values", share, "",
+                          "share_state_schemas"))
     return out
 
 
@@ -217,7 +223,7 @@ def _class_source(cls: _Class) -> list[str]:
 def module_source(module: DataModule) -> str:
     """The text of one generated module."""
     classes = _collect(module)
-    source_module = "record_schemas" if module.name == "records" else f"messages.{module.name}"
+    source_module = module.source or f"messages.{module.name}"
     text = [
         f'"""{module.doc}, as classes: generated from `groupctl.protocol.{source_module}`.',
         "",

@@ -519,3 +519,24 @@ EARLY_ACCESS_VALUE_SCHEMAS: Final[dict[int, tuple[Message, ...]]] = {
         ),
     ),
 }
+
+# --- Kafka 4.0 layouts of share-group values a 4.1 broker writes differently ----------------------
+# What a 4.0 tool reads a 4.1 broker's records with (KIP-932 was a preview in both): 4.1 added type
+# 11's MetadataHash (not tagged) and type 15's InitializingTopics (first), so 4.0 reads their bytes as
+# something else, often failing. Used only to print a 4.1 segment as Kafka 4.0's kafka-dump-log.sh does.
+
+KAFKA_40_VALUE_SCHEMAS: Final[dict[int, Message]] = {
+    11: _value("ShareGroupMetadataValue(4.0)", 11, [field("Epoch", "int32")]),
+    15: _value(
+        "ShareGroupStatePartitionMetadataValue(4.0)",
+        15,
+        [
+            field(
+                "InitializedTopics",
+                "[]TopicPartitionsInfo",
+                fields=[field("TopicId", "uuid"), field("TopicName", "string"), field("Partitions", "[]int32")],
+            ),
+            field("DeletingTopics", "[]TopicInfo", fields=[field("TopicId", "uuid"), field("TopicName", "string")]),
+        ],
+    ),
+}

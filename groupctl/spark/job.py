@@ -104,6 +104,10 @@ class _UnitAudit:
         self.files += 1
         for dump in _dumps(path, content):
             partition = partition_of(dump.path)
+            if dump.topic != "__consumer_offsets":  # __share_group_state: no rule is about it
+                for _ in dump.batches:
+                    pass
+                continue
             for _batch, recs in dump.batches:
                 for rec in recs:
                     observe(rec)

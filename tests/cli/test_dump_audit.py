@@ -175,3 +175,19 @@ def test_damaged_input_outranks_findings_in_audit(cli, tmp_path):
         assert r.code == 3, (fail_on, r.err)
         assert "undecodable-record" in r.out
         assert "1 record whose key or value could not be decoded" in r.err
+
+
+def test_share_group_state_inputs_are_read_not_audited(cli, tmp_path):
+    import uuid
+
+    from groupctl.log.writer import SegmentWriter, SimpleRecord
+    from groupctl.protocol import share_state
+
+    key = share_state.encode_key(1, {"groupId": "g", "topicId": uuid.UUID(int=7), "partition": 0})
+    value = share_state.encode_value(1, 0, {"snapshotEpoch": 0, "leaderEpoch": 0, "startOffset": 3, "stateBatches": []})
+    w = SegmentWriter(tmp_path / "__share_group_state-4")
+    w.append([SimpleRecord(key, value, 5)])
+    w.close()
+    r = cli("dump", "audit", str(tmp_path), "-o", "json")
+    assert r.code == 0, r.err
+    assert "1 __share_group_state file read but not audited" in r.err

@@ -293,3 +293,24 @@ def test_real_brokers_wrote_every_group_where_its_id_hashes(cli, real_segments: 
     assert len(items) >= 20
     assert all(i["coordinator"] == i["hashedCoordinator"] is not None for i in items)
     assert "note:" not in cli("dump", "groups", *map(str, real_segments), "--state").err
+
+
+def test_a_share_group_in_every_view_and_format(cli, tmp_path):
+    """A share group (types 10-15) goes through each view of `dump groups` in table and JSON."""
+    from groupctl.log.writer import SegmentWriter
+    from tests.log.test_share_groups import join
+
+    w = SegmentWriter(tmp_path / "__consumer_offsets-18")  # where "sg" hashes to with 50 partitions
+    w.append(join(group="sg"))
+    w.close()
+    (item,) = _json(cli, str(w.path))
+    assert (item["type"], item["state"], item["assignor"], item["groupEpoch"]) == ("share", "Stable", "simple", 1)
+    assert item["members"][0]["protocol"] == "share" and item["offsets"] == []
+    assert [(o["topic"], o["partition"], o["startOffset"]) for o in item["shareOffsets"]] == [
+        ("orders", 0, None), ("orders", 1, None)]
+    for view in ("--members", "--state", "--offsets"):
+        for fmt in ("table", "wide", "yaml", "csv"):
+            r = cli("dump", "groups", str(w.path), view, "-o", fmt)
+            assert r.code == 0 and r.err == "", (view, fmt, r.err)
+    members = cli("dump", "groups", str(w.path), "--members")
+    assert "m1" in members.out and "share" in members.out

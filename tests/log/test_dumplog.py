@@ -194,6 +194,19 @@ def test_sample_text_reads_back(tmp_path: Path):
             assert parsed.record.value == original.record.value
 
 
+def test_error_lines_read_back(tmp_path: Path):
+    """A record Kafka could not decode keeps its `Error at offset` / `Unknown record type` text through a
+    reading of the dump-log text (its key bytes are not in the text, yet the line had a key)."""
+    records = [SimpleRecord(encode_key(3, {"groupId": "g"}), b"\x00\x00\x00", 1), SimpleRecord(b"\x7f\xff", b"", 2)]
+    segment = tmp_path / "p" / "00000000000000000000.log"
+    segment.parent.mkdir()
+    segment.write_bytes(build_batch(records))
+    first, second = _roundtrip([segment], tmp_path)
+    assert second == first
+    assert " key: Error at offset 0, skipping. Could not read record with version 0 from value's buffer" in first
+    assert " key: Unknown record type 32767 at offset 1, skipping." in first
+
+
 @pytest.mark.parametrize("version", ["4.2", "4.3"])
 def test_legacy_text_of_either_tool_reads_back(tmp_path: Path, version: str):
     """Text printed with the Scala tool's `crc: N}` reads back as well as the Java tool's `crc: N`."""

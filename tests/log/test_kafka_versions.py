@@ -11,7 +11,7 @@ from collections.abc import Callable
 import pytest
 
 from groupctl.log.decode import DecodedRecord, decode_record
-from groupctl.log.dumplog import record_line
+from groupctl.log.dumplog import record_line, share_state_record_line
 from groupctl.log.kafka_versions import (
     DIFFERENCES,
     NEWEST,
@@ -21,7 +21,9 @@ from groupctl.log.kafka_versions import (
     profile,
 )
 from groupctl.log.segment import iter_batches
+from groupctl.log.share_state import decode_record as decode_share_state
 from groupctl.log.writer import SimpleRecord, build_batch, build_message_set
+from groupctl.protocol import share_state
 from groupctl.protocol.primitives import uuid_to_kafka
 from groupctl.protocol.records import encode_key, encode_value
 
@@ -113,8 +115,9 @@ def check_share_group_types() -> None:
     d = row("share-group record types")
     rec = decoded(encode_key(11, {"groupId": "s"}), encode_value(11, 0, {"epoch": 3, "metadataHash": 7}))
     assert payload(rec, before(d.since)) == "Unknown record type 11 at offset 0, skipping."
-    assert payload(rec, d.since) == (
-        '{"type":"11","data":{"groupId":"s"}} payload: {"version":"0","data":{"epoch":3,"metadataHash":7}}')
+    # 4.0 reads type 11 with its own layout, Epoch only: the hash's leading zero byte reads as no tagged fields
+    assert payload(rec, d.since) == '{"type":"11","data":{"groupId":"s"}} payload: {"version":"0","data":{"epoch":3}}'
+    assert payload(rec, "4.1").endswith('{"version":"0","data":{"epoch":3,"metadataHash":7}}')
     for record_type in d.types_added:
         assert record_type not in profile(before(d.since)).record_types
         assert record_type in profile(d.since).record_types
@@ -281,6 +284,56 @@ def check_missing_key() -> None:
         assert record_line(rec, profile(version)).endswith(" sequence: -1 headerKeys: []")
 
 
+def share_state_record(value: dict) -> DecodedRecord:
+    key, raw = share_state.encode_key(1, SHARE_KEY), share_state.encode_value(1, 0, value)
+    data = build_batch([SimpleRecord(key, raw, 1000)])
+    batch = next(iter(iter_batches(data, strict=True)))
+    return decode_share_state(batch, batch.records[0])
+
+
+SHARE_KEY = {"groupId": "s", "topicId": TOPIC_ID, "partition": 3}
+SHARE_UPDATE = {"snapshotEpoch": 1, "leaderEpoch": 2, "startOffset": 7, "stateBatches": []}
+
+
+def check_share_state_decoder() -> None:
+    d = row("the --share-group-state-decoder option")
+    rec = share_state_record(SHARE_UPDATE)
+    assert not profile(before(d.since)).share_state_decoder and profile(d.since).share_state_decoder
+    line = share_state_record_line(rec, profile(d.since))
+    assert line.split(" key: ", 1)[1] == (
+        f'{{"type":"1","data":{{"groupId":"s","topicId":"{TOPIC_ID_TEXT}","partition":3}}}} payload: '
+        '{"version":"0","data":{"snapshotEpoch":1,"leaderEpoch":2,"startOffset":7,"stateBatches":[]}}')
+
+
+def check_delivery_complete_count() -> None:
+    d = row("deliveryCompleteCount of ShareSnapshotValue")
+    rec = share_state_record({**SHARE_UPDATE, "deliveryCompleteCount": 4})
+    assert '"startOffset":7,"stateBatches"' in share_state_record_line(rec, profile(before(d.since)))
+    assert '"startOffset":7,"deliveryCompleteCount":4,"stateBatches"' in share_state_record_line(rec, profile(d.since))
+
+
+def check_share_layouts_of_4_1() -> None:
+    d = row("ShareGroupMetadataValue (type 11) and ShareGroupStatePartitionMetadataValue (type 15)")
+    key = encode_key(11, {"groupId": "s"})
+    hashed = decoded(key, encode_value(11, 0, {"epoch": 3, "metadataHash": 0x5222BBC1D38409E6}))
+    zero = decoded(key, encode_value(11, 0, {"epoch": 3, "metadataHash": 0}))
+    assert payload(hashed, d.since).endswith('"data":{"epoch":3,"metadataHash":5918499301469981158}}')
+    assert payload(hashed, before(d.since)) == ("Error at offset 0, skipping. Could not read record with version 0 "
+                                                "from value's buffer due to: -1869291333.")
+    assert payload(zero, before(d.since)).endswith(' payload: {"version":"0","data":{"epoch":3}}')
+    topic = {"topicId": TOPIC_ID, "topicName": "t", "partitions": [0]}
+    key = encode_key(15, {"groupId": "s"})
+    initialized = decoded(key, encode_value(15, 0, {"initializingTopics": [], "initializedTopics": [topic],
+                                                     "deletingTopics": []}))
+    initializing = decoded(key, encode_value(15, 0, {"initializingTopics": [topic], "initializedTopics": [],
+                                                      "deletingTopics": []}))
+    assert payload(initialized, before(d.since)).endswith(
+        f'"data":{{"initializedTopics":[],"deletingTopics":[{{"topicId":"{TOPIC_ID_TEXT}","topicName":"t"}}]}}}}')
+    assert payload(initializing, before(d.since)).endswith("from value's buffer due to: null.")
+    assert '"initializingTopics":[{' in payload(initializing, d.since)
+    assert profile(before(d.since)).kafka40_layouts == d.layouts_changed and not profile(d.since).kafka40_layouts
+
+
 def check_description_epochs() -> None:
     d = row("StreamsGroupMetadataValue.storedDescriptionTopologyEpoch")
     rec = decoded(encode_key(17, {"groupId": "s"}), encode_value(17, 0, {
@@ -297,13 +350,16 @@ ROW_TESTS: dict[str, Callable[[], None]] = {
         (
             check_classic_member_metadata,
             check_share_group_types,
+            check_share_state_decoder,
             check_regex_type,
             check_value_version_check,
             check_type_zero_values,
+            check_share_layouts_of_4_1,
             check_type_nine_removed,
             check_streams_types,
             check_topic_id,
             check_metadata_hash,
+            check_delivery_complete_count,
             check_streams_metadata_tags,
             check_streams_task_epochs,
             check_assignment_timestamp,

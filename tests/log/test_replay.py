@@ -491,7 +491,7 @@ def test_one_group_per_id_like_the_broker():
 def test_unknown_skipped_and_undecodable_records_are_counted_not_applied():
     unknown = SimpleRecord(struct.pack(">h", 99) + b"\x00\x01g", b"\x00\x00", TS)
     no_key = SimpleRecord(None, b"\x00\x00", TS)
-    share = record(11, {"groupId": "s"}, 0, {"epoch": 1, "metadataHash": 0})
+    share = record(9, {"groupId": "s"}, 0, {"topics": []})  # 4.0's share partition metadata
     streams = record(17, {"groupId": "st"}, 0, {"epoch": 1, "metadataHash": 0})
     streams_tombstone = record(19, {"groupId": "st", "memberId": "m"})
     early = EARLY_ACCESS_VALUE_SCHEMAS[8][0]
@@ -502,7 +502,7 @@ def test_unknown_skipped_and_undecodable_records_are_counted_not_applied():
     early_access = SimpleRecord(encode_key(8, member_key("m", "ea")), early_value, TS)
     replay = Log().add(unknown, no_key, unknown, share, streams, streams_tombstone, early_access, commit(1)).replay()
     assert replay.unknown_types == {99: 2, -1: 1}
-    assert replay.skipped_types == {11: 1, 17: 1, 19: 1}
+    assert replay.skipped_types == {9: 1, 17: 1, 19: 1}
     assert replay.undecodable_values == 1
     assert replay.group_ids() == ["g"] and replay.consumer == {}
     assert replay.records == 8
