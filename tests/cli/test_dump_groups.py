@@ -312,5 +312,9 @@ def test_a_share_group_in_every_view_and_format(cli, tmp_path):
         for fmt in ("table", "wide", "yaml", "csv"):
             r = cli("dump", "groups", str(w.path), view, "-o", fmt)
             assert r.code == 0 and r.err == "", (view, fmt, r.err)
-    members = cli("dump", "groups", str(w.path), "--members")
-    assert "m1" in members.out and "share" in members.out
+    members = cli("dump", "groups", str(w.path), "--members").out.splitlines()
+    assert members[0].split() == ["GROUP", "CONSUMER-ID", "HOST", "CLIENT-ID", "#PARTITIONS", "ASSIGNMENT"]
+    assert members[1].split() == ["sg", "m1", "/10.0.0.1", "c1", "2", "orders:0,1"]
+    offsets = cli("dump", "groups", str(w.path)).out.splitlines()
+    assert [line.split() for line in offsets] == [["GROUP", "TOPIC", "PARTITION", "START-OFFSET", "LAG"],
+                                                  ["sg", "orders", "0", "-", "-"], ["sg", "orders", "1", "-", "-"]]
