@@ -138,7 +138,7 @@ def describe_dump_groups(
     from groupctl.describe import describe_replayed
     from groupctl.log.partitioning import partition_for
     from groupctl.log.topic_ids import dump_topic_names
-    from groupctl.share_describe import describe_share_group
+    from groupctl.share_groups import describe_share_group
 
     replay = replayed.replay
     names = dict(topic_names or {})

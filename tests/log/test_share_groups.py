@@ -10,7 +10,7 @@ from groupctl.dumps import describe_dump_groups, replay_dumps
 from groupctl.log.decode import open_inputs
 from groupctl.log.replay import Replay
 from groupctl.model import Member, ShareOffset, TopicPartition
-from groupctl.share_describe import describe_share_group
+from groupctl.share_groups import describe_share_group
 from tests.conftest import KAFKA_41_SHARE
 from tests.log.test_replay import TOPIC_B64, TOPIC_ID, Log, record
 
