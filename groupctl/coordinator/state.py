@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from groupctl.coordinator.share.state import ShareFold
 from groupctl.log.replay import Replay
 from groupctl.protocol.data.records import (
     ConsumerGroupCurrentMemberAssignmentValue,
@@ -48,11 +49,21 @@ def assignment_map(topic_partitions: Iterable[TopicPartitions]) -> dict[uuid.UUI
 
 
 class CoordinatorState(Replay):
-    """Replay with the coordinator's indexes; equality is the replayed state's."""
+    """Replay with the coordinator's indexes and its share groups (records 10-15, which `Replay` only
+    counts); equality is the replayed state's."""
 
     def __init__(self) -> None:
         super().__init__()
         self.indexes: dict[str, GroupIndex] = {}
+        self.share = ShareFold()
+        self._handlers.update(self.share.handlers())
+
+    def _comparable(self) -> tuple:
+        return (*super()._comparable(), self.share)
+
+    def group_ids(self) -> list[str]:
+        """Every group that exists now, share groups included, sorted."""
+        return sorted(set(super().group_ids()) | self.share.groups.keys())
 
     def index(self, group_id: str) -> GroupIndex:
         idx = self.indexes.get(group_id)
