@@ -92,3 +92,18 @@ class Backend(Protocol):
         """OffsetDelete: one result per partition; a group-level failure raises (GroupNotFound for a missing
         group, KafkaError naming the group for NON_EMPTY_GROUP and the like)."""
         ...
+
+
+class ShareOffsetsBackend(Backend, Protocol):
+    """A backend that also sets and deletes share groups' start offsets (the local one so far): apart from
+    `Backend` until the cluster backend implements them too, so that both still satisfy `Backend`."""
+
+    def alter_share_offsets(self, group_id: str,
+                            offsets: Mapping[TopicPartition, int]) -> dict[TopicPartition, str | None]:
+        """AlterShareGroupOffsets: the Kafka error name per partition, None where set; a group-level refusal
+        raises KafkaError (groupctl.errors) naming the group (NON_EMPTY_GROUP with Kafka's message)."""
+        ...
+
+    def delete_share_offsets(self, group_id: str, topics: Iterable[str]) -> list[OffsetDeletion]:
+        """DeleteShareGroupOffsets: one OffsetDeletion per topic (partition -1); group-level refusal raises."""
+        ...
