@@ -56,6 +56,7 @@ from groupctl.coordinator.views import (
     ConsumerGroupView,
     ConsumerMemberView,
     CurrentAssignment,
+    ShareGroupView,
 )
 from groupctl.describe import committed_offsets, describe_replayed, replayed_mixed
 from groupctl.errors import KAFKA_ERROR_CODES, DecodeError, KafkaError
@@ -215,11 +216,30 @@ class Coordinator:
             )
         return ConsumerGroupView(group_id, state.state(), state.epoch, state.assignment_epoch, members)
 
+    def share_group(self, group_id: str) -> ShareGroupView | None:
+        """A copy of the share group `group_id` as its records leave it now; None when there is none."""
+        state = self.runtime.state.share.groups.get(group_id)
+        if state is None:
+            return None
+        members = {}
+        for member_id in state.member_ids():
+            current = state.current.get(member_id)
+            members[member_id] = ConsumerMemberView(member_id, None, None if current is None else CurrentAssignment(
+                current.member_epoch, current.state, state.assigned_to(member_id)))
+        return ShareGroupView(group_id, state.state(), state.epoch, state.assignment_epoch, members)
+
+    def share_assignment_pending(self, group_id: str) -> bool:
+        """Whether the share group's next heartbeat brings a new target: share-partitions were initialized
+        since the target was computed (Kafka's `initializedAssignmentPending`)."""
+        return self._share.assignment_pending(group_id)
+
     def group_views(self) -> list[ClassicGroupView | ConsumerGroupView]:
-        """Every live classic group, then every consumer group, as `classic_group` and `consumer_group` see them."""
+        """Every live classic group, then every consumer group, then every share group, as `classic_group`,
+        `consumer_group` and `share_group` see them."""
         classic = [self.classic_group(gid) for gid in self.classic.groups]
         consumer = [self.consumer_group(gid) for gid in self.runtime.state.consumer]
-        return [view for view in (*classic, *consumer) if view is not None]
+        share = [self.share_group(gid) for gid in self.runtime.state.share.groups]
+        return [view for view in (*classic, *consumer, *share) if view is not None]
 
     def group_broker_settings(self) -> dict[str, object]:
         """The group coordinator's broker settings under Kafka's names, as this coordinator runs with them."""

@@ -180,6 +180,11 @@ class ShareGroups:
                 out[topic_id] = frozenset(p for p in topic.partitions if p < live.partitions)
         return out
 
+    def assignment_pending(self, group_id: str) -> bool:
+        group = self.rt.state.share.groups.get(group_id)
+        return group is not None and self._initialized_assignment_pending(group_id, group,
+                                                                          group.subscribed_topic_names())
+
     def _initialized_assignment_pending(self, group_id: str, group: ShareGroupState, subscribed: set[str]) -> bool:
         """`initializedAssignmentPending`: a subscribed topic's initialized partitions differ from those the
         current target hands out."""
@@ -219,7 +224,7 @@ class ShareGroups:
             topic = self.rt.topics.get(name)
             if topic is None:
                 continue
-            have = set()
+            have: set[int] = set()
             for known in (info.initialized.get(topic.topic_id), info.initializing.get(topic.topic_id)):
                 if known is not None:
                     have |= known.partitions
@@ -229,10 +234,10 @@ class ShareGroups:
         if not wanted:
             return []
         initializing = dict(info.initializing)
-        for topic_id, topic in wanted.items():
+        for topic_id, asked in wanted.items():
             before = initializing.get(topic_id)
-            merged = topic.partitions | (before.partitions if before else frozenset())
-            initializing[topic_id] = InitTopic(topic.name, merged)
+            merged = asked.partitions | (before.partitions if before else frozenset())
+            initializing[topic_id] = InitTopic(asked.name, merged)
         deleting = {t: n for t, n in info.deleting.items() if t not in initializing}
         self.rt.schedule_task(f"share-initialize:{group_id}", lambda: self.initialized(group_id, wanted))
         return [rec.state_partitions(group_id, initializing=initializing, initialized=info.initialized,
