@@ -198,3 +198,21 @@ def test_a_share_group_and_another_group_of_the_same_id_never_coexist() -> None:
     assert (other.error_code, other.error_message) == (
         KAFKA_ERROR_CODES["GROUP_ID_NOT_FOUND"], f"Group {GROUP} is not a consumer group.")
     assert GROUP in coord.runtime.state.share.groups
+
+
+def test_classic_requests_for_a_share_group_id_are_refused() -> None:
+    from groupctl.errors import KAFKA_ERROR_CODES
+    from groupctl.protocol.data.group_admin import DescribeGroupsRequestData
+    from tests.classic_requests import join_req
+
+    coord = lab()
+    coord.share_heartbeat(share_hb(0, [TOPIC]))
+    answers = []
+    coord.join_group(join_req(GROUP, 45_000, 30_000, protocols=[("range", b"")]), answers.append)
+    assert [a.error_code for a in answers] == [KAFKA_ERROR_CODES["GROUP_ID_NOT_FOUND"]]
+    [v5] = coord.describe_groups(DescribeGroupsRequestData(groups=[GROUP]), Caller(api_version=5)).groups
+    [v6] = coord.describe_groups(DescribeGroupsRequestData(groups=[GROUP]), Caller(api_version=6)).groups
+    assert (v5.group_state, v5.error_code) == ("Dead", 0)
+    assert (v6.group_state, v6.error_code, v6.error_message) == (
+        "Dead", KAFKA_ERROR_CODES["GROUP_ID_NOT_FOUND"], f"Group {GROUP} is not a classic group.")
+    assert GROUP in coord.runtime.state.share.groups and GROUP not in coord.classic.groups
