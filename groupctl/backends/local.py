@@ -2,9 +2,11 @@
 
 DIR holds `__consumer_offsets-0/` (one segment in Kafka's format, so `groupctl dump` reads it like
 a broker's), `topics.json` (topic ids, partition counts, log end offsets), `group-configs.json`,
-`clock.json` (the virtual clock) and, once any is set, `broker-settings.json` (the coordinator's
-broker settings, `local_settings`); `data/` holds the partition logs `groupctl serve` writes,
-and when it does, their log end offsets win over topics.json's (serve may have died before saving).
+`clock.json` (the virtual clock), `share-state.json` (share-partitions' start offsets: the share
+coordinator's state, which a broker keeps in `__share_group_state`) and, once any is set,
+`broker-settings.json` (the coordinator's broker settings, `local_settings`); `data/` holds the
+partition logs `groupctl serve` writes, and when it does, their log end offsets win over topics.json's
+(serve may have died before saving).
 Every invocation takes an exclusive lock on DIR, loads the coordinator by replaying the log
 (Kafka's failover), runs, fsyncs what it appended, and writes the JSON files atomically. On open
 the log is recovered as Kafka recovers a segment: from the first batch that is not whole and valid
@@ -20,6 +22,7 @@ import errno
 import fcntl
 import os
 import time
+import uuid
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -27,13 +30,14 @@ from typing import Any
 from groupctl.backends.local_classic import is_snapshot
 from groupctl.backends.local_readonly import ReadOnlyDir, ReadOnlySegment
 from groupctl.backends.local_settings import coordinator_settings, group_config_broker, read_settings
-from groupctl.backends.local_shapes import checked, has, is_int, is_list_of, reading
+from groupctl.backends.local_shapes import checked, has, is_int, is_list_of, is_text, reading
 from groupctl.coordinator.clock import Clock, ManualClock, WallClock
 from groupctl.coordinator.configs import GroupConfigs
 from groupctl.coordinator.coordinator import Coordinator, known_partitions
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.log import SegmentLog
 from groupctl.coordinator.runtime import TIMER_KINDS
+from groupctl.coordinator.share.starts import ShareStarts
 from groupctl.coordinator.soft_state import SoftState
 from groupctl.coordinator.topics import Topic, TopicImage
 from groupctl.errors import KAFKA_ERROR_NAMES, GroupctlError, GroupNotFound, KafkaError
@@ -62,6 +66,8 @@ CONFIGS_FILE = "group-configs.json"
 CLOCK_FILE = "clock.json"
 TIMERS_FILE = "timers.json"
 CLASSIC_FILE = "classic-groups.json"
+#: The share-partitions' start offsets (the share coordinator's state, which is not in the log).
+SHARE_STATE_FILE = "share-state.json"
 #: Timers that outlive an invocation: sessions, revocation and rebalance deadlines. Kafka restarts
 #: them on failover; a local DIR is the same coordinator carrying on between invocations, so a
 #: member that stopped heartbeating still expires and a rebalance still times out.
@@ -151,6 +157,24 @@ def _is_timer(entry: Any) -> bool:
 def _is_timers(data: Any) -> bool:
     """timers.json: {"timers": [[kind, key parts..., deadline ms]]}."""
     return has(data, timers=lambda v: is_list_of(v, _is_timer))
+
+
+def _is_uuid_text(value: Any) -> bool:
+    if not is_text(value):
+        return False
+    try:
+        uuid.UUID(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _is_share_state(data: Any) -> bool:
+    """share-state.json: {"partitions": [[group, topic id, partition, state epoch, start offset, leader epoch]]}."""
+    def row(entry: Any) -> bool:
+        return (isinstance(entry, list) and len(entry) == 6 and is_text(entry[0]) and _is_uuid_text(entry[1])
+                and all(is_int(v) for v in entry[2:]))
+    return has(data, partitions=lambda v: is_list_of(v, row)) and "partitions" in data
 
 
 def _disk_bytes(path: Path) -> bytes | None:
@@ -316,8 +340,15 @@ class LocalBackend:
         if self.writer.truncation:
             self.notices.append(f"{self.writer.path}: recovered the log as Kafka does, cutting off "
                                 f"{self.writer.truncation}")
+        share_state = load(SHARE_STATE_FILE, _is_share_state, "share-partition states")
+        starts = ShareStarts()
+        if share_state:
+            with reading(d / SHARE_STATE_FILE):
+                starts.load_jsonable(share_state["partitions"])
         self.coordinator = Coordinator(clock=self.clock, ids=IdGenerator(), topics=self.topics, configs=self.configs,
-                                       log=log, **coordinator_settings(self.broker_settings))
+                                       log=log, share_starts=starts, **coordinator_settings(self.broker_settings))
+        self._share_starts = starts
+        self._share_file = share_state is not None
         #: Where the log ended when this command found it: the point a failed command is cut back to.
         self._log_start = (self.writer.position, self.writer.next_offset)
         classic = load(CLASSIC_FILE, is_snapshot, "classic groups' state")
@@ -375,7 +406,7 @@ class LocalBackend:
             ends = self.end_offsets_by_topic.get(entry["name"], [])
             entry["endOffsets"] = (ends + [0] * entry["partitions"])[: entry["partitions"]]
         kept = self.coordinator.snapshot()
-        return {
+        files = {
             self.directory / TOPICS_FILE: json_bytes(topics),
             self.directory / CONFIGS_FILE: json_bytes(self.configs.to_jsonable()),
             self.directory / CLOCK_FILE: json_bytes({"nowMs": self.clock.now_ms()}),
@@ -384,6 +415,10 @@ class LocalBackend:
                 "logEndOffset": self.writer.next_offset, "groups": kept.classic_groups,
             }),
         }
+        rows = self._share_starts.to_jsonable()
+        if rows or self._share_file:  # a DIR that never had a share group gets no such file
+            files[self.directory / SHARE_STATE_FILE] = json_bytes({"partitions": rows})
+        return files
 
     def stage(self, path: Path, data: Any) -> None:
         """Have `path` written with this command's other state files (None removes it): all or none."""
@@ -642,6 +677,32 @@ class LocalBackend:
     def delete_groups(self, group_ids: Iterable[str]) -> list[GroupDeletion]:
         return [GroupDeletion(g, DELETED) if e is None else GroupDeletion(g, e.name, e.message)
                 for g, e in self.coordinator.delete_groups(list(group_ids))]
+
+    # -- share groups: AlterShareGroupOffsets and DeleteShareGroupOffsets ----------------------------
+
+    def alter_share_offsets(self, group_id: str,
+                            offsets: Mapping[TopicPartition, int]) -> dict[TopicPartition, str | None]:
+        try:
+            answers = self.coordinator.alter_share_offsets(
+                group_id, {(tp.topic, tp.partition): offset for tp, offset in offsets.items()})
+        except KafkaError as exc:
+            raise self._share_refusal("AlterShareGroupOffsets", group_id, exc) from exc
+        return {TopicPartition(t, p): None if e is None else e.name for (t, p), e in answers.items()}
+
+    def delete_share_offsets(self, group_id: str, topics: Iterable[str]) -> list[OffsetDeletion]:
+        try:
+            answers = self.coordinator.delete_share_offsets(group_id, list(dict.fromkeys(topics)))
+        except KafkaError as exc:
+            raise self._share_refusal("DeleteShareGroupOffsets", group_id, exc) from exc
+        return [OffsetDeletion(group_id, name, -1, DELETED) if e is None
+                else OffsetDeletion(group_id, name, -1, e.name, e.message) for name, _, e in answers]
+
+    def _share_refusal(self, api: str, group_id: str, exc: KafkaError) -> GroupctlError:
+        """A group-level refusal: GroupNotFound for no group of that id, else the KafkaError naming the group."""
+        if exc.name == "GROUP_ID_NOT_FOUND" and not self.coordinator.group_exists(group_id):
+            return GroupNotFound(group_id, self.location)
+        exc.args = (f"{api} for group '{group_id}' on {self.location} failed with {exc}",)
+        return exc
 
     def delete_offsets(self, group_id: str, partitions: Iterable[TopicPartition]) -> list[OffsetDeletion]:
         """As `serve` answers: partitions the cluster lacks are UNKNOWN_TOPIC_OR_PARTITION, the rest the

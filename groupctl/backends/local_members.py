@@ -34,13 +34,14 @@ from groupctl.simulation.clients import (
 )
 from groupctl.simulation.driver import VirtualTimeDriver
 from groupctl.simulation.ownership import Partition
+from groupctl.simulation.share_client import ShareClient
 
 if TYPE_CHECKING:
     from groupctl.backends.local import LocalBackend
 
 MEMBERS_FILE = "members.json"
 FILE_VERSION = 1
-PROTOCOLS = ("classic", "consumer")
+PROTOCOLS = ("classic", "consumer", "share")
 #: session.timeout.ms's default in the Java consumer (classic members send it in JoinGroup).
 DEFAULT_SESSION_TIMEOUT_MS = 45_000
 #: How long a command waits for a group to settle: two rebalance timeouts (max.poll.interval.ms, 300 s,
@@ -273,8 +274,9 @@ class LocalMembers(VirtualTimeDriver):
         if isinstance(c, ClassicClient):
             epoch, state, session, assignor = c.generation, c.state, c.session_timeout_ms, None
         else:
-            assert isinstance(c, ConsumerClient)
-            epoch, session, assignor = c.epoch, None, c.assignor
+            assert isinstance(c, ConsumerClient | ShareClient)
+            epoch, session = c.epoch, None
+            assignor = c.assignor if isinstance(c, ConsumerClient) else None
             state = "stopped" if not c.running else "joining" if c.epoch == 0 else "member"
         due = c.next_due()
         return MemberView(
@@ -288,12 +290,14 @@ class LocalMembers(VirtualTimeDriver):
         classic = self.coord.classic_group(group)
         if classic is not None:
             return classic.generation
-        consumer = self.coord.consumer_group(group)
+        consumer = self.coord.consumer_group(group) or self.coord.share_group(group)
         return None if consumer is None else consumer.epoch
 
     def group_type(self, group: str) -> str | None:
         if self.coord.consumer_group(group) is not None:
             return "consumer"
+        if self.coord.share_group(group) is not None:
+            return "share"
         return "classic" if self.coord.group_exists(group) else None
 
     # -- commands ---------------------------------------------------------------------------------
@@ -308,7 +312,13 @@ class LocalMembers(VirtualTimeDriver):
                 f"`groupctl local member start {spec.name}` / `bounce {spec.name}`"
             )
         client: SimulatedClient
-        if spec.protocol == "classic":
+        if spec.protocol == "share":
+            if spec.regex is not None or spec.instance_id is not None or spec.assignor is not None:
+                raise GroupctlError("a share member subscribes to topics by name only: no --regex, --instance-id "
+                                    "or --assignor (share groups have no static members and one assignor, simple)")
+            client = ShareClient(self.coord, spec.name, spec.group, list(spec.topics), ids=self._ids,
+                                 observe=self._observe, anomalies=self.anomalies, client_id=spec.name)
+        elif spec.protocol == "classic":
             client = ClassicClient(self.coord, spec.name, spec.group, list(spec.topics), instance_id=spec.instance_id,
                                    session_timeout_ms=spec.session_timeout_ms, client_id=spec.name,
                                    observe=self._observe, anomalies=self.anomalies, regex=spec.regex)
@@ -387,6 +397,9 @@ class LocalMembers(VirtualTimeDriver):
         """
         member = self._running(name, "commit")
         client = member.client
+        if isinstance(client, ShareClient):
+            raise GroupctlError(f"member '{name}' is a share consumer: share groups commit no offsets (a share "
+                                "consumer acknowledges records instead)")
         owned = [TopicPartition(t, p) for t, p in sorted(client.owned)]
         if not owned:
             raise GroupctlError(f"member '{name}' owns no partitions now, so it has nothing to commit")
@@ -419,6 +432,8 @@ class LocalMembers(VirtualTimeDriver):
                 return "LeaveGroup" if client.member_id and client.state != CLIENT_UNJOINED else "nothing (not joined)"
             return (f"nothing (a static classic member stays in the group until its session timeout, "
                     f"{client.session_timeout_ms} ms, expires)")
+        if isinstance(client, ShareClient):
+            return "ShareGroupHeartbeat with epoch -1" if client.epoch > 0 else "nothing (not joined)"
         assert isinstance(client, ConsumerClient)
         if client.epoch <= 0:
             return "nothing (not joined)"
@@ -482,6 +497,17 @@ class LocalMembers(VirtualTimeDriver):
                 member = classic.members.get(c.member_id)
                 if not isinstance(c, ClassicClient) or member is None or c.state != CLIENT_STABLE or c.inbox \
                         or c.generation != classic.generation or c.owned != assignment_partitions(member.assignment):
+                    return False
+            return True
+        share = self.coord.share_group(group)
+        if share is not None:
+            if share.epoch != share.assignment_epoch or self.coord.share_assignment_pending(group):
+                return False
+            for c in running:
+                held = share.members.get(c.member_id)
+                current = held.current if held is not None else None
+                if not isinstance(c, ShareClient) or current is None or current.member_epoch != share.assignment_epoch \
+                        or c.epoch != current.member_epoch or c.owned_ids != current.assigned:
                     return False
             return True
         state = self.coord.consumer_group(group)

@@ -59,6 +59,7 @@ class Protocol(str, Enum):
 
     classic = "classic"
     consumer = "consumer"
+    share = "share"
 
 
 class Assignor(str, Enum):
@@ -399,7 +400,8 @@ def member_join(
                               autocompletion=complete_local_group_ids),
     protocol: Protocol = typer.Option(
         Protocol.classic, "--protocol", case_sensitive=False,
-        help="group.protocol: classic (JoinGroup/SyncGroup, eager range) or consumer (KIP-848).",
+        help="group.protocol: classic (JoinGroup/SyncGroup, eager range), consumer (KIP-848), or share (a share "
+        "consumer, KIP-932: ShareGroupHeartbeat; topics by name only).",
     ),
     instance_id: str = typer.Option(
         None, "--instance-id", "-i", metavar="ID", help="group.instance.id: a static member (KIP-345).",
@@ -451,6 +453,11 @@ def member_join(
     names = list(dict.fromkeys(_csv_values(topics)))
     if bool(names) == (regex is not None):
         raise UsageError("give the subscription: either --topics a,b or --regex R")
+    if protocol is Protocol.share and (regex is not None or instance_id is not None or assignor is not None
+                                       or session_timeout is not None):
+        raise UsageError("--protocol share takes --topics only: share groups have no static members, no pattern "
+                         "subscriptions, one assignor (simple), and their session timeout is the group config "
+                         f"share.session.timeout.ms (groupctl group config set {group} share.session.timeout.ms=MS)")
     if regex is not None:
         _check_regex(regex, protocol)
     if protocol is Protocol.consumer and session_timeout is not None:
@@ -525,7 +532,7 @@ def member_heartbeat(name: str = NameArgument, local: Path = LocalOption, output
     assert view is not None and hb is not None
     row = {
         "name": view.name, "group": view.group,
-        "api": "Heartbeat" if view.protocol == "classic" else "ConsumerGroupHeartbeat",
+        "api": {"classic": "Heartbeat", "share": "ShareGroupHeartbeat"}.get(view.protocol, "ConsumerGroupHeartbeat"),
         "error": hb.error, "memberId": hb.member_id or None, "epoch": hb.epoch,
         "assignment": None if hb.assignment is None else format_assignment(_partitions(hb.assignment)),
         "message": hb.message, "intervalMs": hb.interval_ms,

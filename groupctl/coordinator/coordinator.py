@@ -12,13 +12,14 @@ restart as Kafka's `onLoaded` restarts them.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from groupctl.coordinator import offset_requests
 from groupctl.coordinator.classic import ClassicGroups, JoinCallback, SyncCallback
 from groupctl.coordinator.classic import join as classic_join
 from groupctl.coordinator.classic import members as classic_members
+from groupctl.coordinator.classic.messages import join_error
 from groupctl.coordinator.classic.records import empty_group_record, group_tombstone
 from groupctl.coordinator.clock import Clock, ManualClock
 from groupctl.coordinator.configs import ConfigValue, GroupConfigs
@@ -42,7 +43,10 @@ from groupctl.coordinator.runtime import (
     classic_sync_key,
     rebalance_key,
     session_key,
+    share_session_key,
 )
+from groupctl.coordinator.share.admin import ShareAdmin, described_share_group
+from groupctl.coordinator.share.heartbeat import ShareGroups
 from groupctl.coordinator.soft_state import SoftState, classic_snapshot, restore_classic, restore_timers, timer_snapshot
 from groupctl.coordinator.state import CoordinatorState, assignment_map
 from groupctl.coordinator.topics import Topic, TopicImage
@@ -52,6 +56,7 @@ from groupctl.coordinator.views import (
     ConsumerGroupView,
     ConsumerMemberView,
     CurrentAssignment,
+    ShareGroupView,
 )
 from groupctl.describe import committed_offsets, describe_replayed, replayed_mixed
 from groupctl.errors import KAFKA_ERROR_CODES, DecodeError, KafkaError
@@ -63,6 +68,7 @@ from groupctl.model import (
     GroupListing,
     GroupState,
     MemberState,
+    ShareOffset,
 )
 from groupctl.protocol.consumer_protocol import decode_subscription
 from groupctl.protocol.data.consumer_groups import (
@@ -93,6 +99,13 @@ from groupctl.protocol.data.offsets import (
     OffsetCommitResponseData,
     OffsetFetchRequestData,
     OffsetFetchResponseData,
+)
+from groupctl.protocol.data.share_groups import DescribedGroup as DescribedShareGroup
+from groupctl.protocol.data.share_groups import (
+    ShareGroupDescribeRequestData,
+    ShareGroupDescribeResponseData,
+    ShareGroupHeartbeatRequestData,
+    ShareGroupHeartbeatResponseData,
 )
 from groupctl.protocol.primitives import uuid_to_kafka
 
@@ -129,6 +142,8 @@ class Coordinator:
         self._offsets = Offsets(self.runtime, self.classic)
         self._migration = Migration(self.runtime, self.classic, self._consumer)
         self._consumer.downgrade = self._migration.maybe_downgrade
+        self._share = ShareGroups(self.runtime, self._not_share)
+        self._share_admin = ShareAdmin(self.runtime)
         self._load()
 
     # -- the parts it was given -------------------------------------------------------------------------
@@ -168,6 +183,8 @@ class Coordinator:
         """A member's pending (session, rebalance) deadlines: its heartbeat timer in a classic group, its
         session in a consumer group, and the time it has to revoke; None for one not running."""
         timers = self.runtime.timers
+        if group_id in self.runtime.state.share:
+            return timers.deadline(share_session_key(group_id, member_id)), None
         session = session_key if group_id in self.runtime.state.consumer else classic_heartbeat_key
         return timers.deadline(session(group_id, member_id)), timers.deadline(rebalance_key(group_id, member_id))
 
@@ -199,11 +216,30 @@ class Coordinator:
             )
         return ConsumerGroupView(group_id, state.state(), state.epoch, state.assignment_epoch, members)
 
+    def share_group(self, group_id: str) -> ShareGroupView | None:
+        """A copy of the share group `group_id` as its records leave it now; None when there is none."""
+        state = self.runtime.state.share.get(group_id)
+        if state is None:
+            return None
+        members = {}
+        for member_id in state.member_ids():
+            current = state.current.get(member_id)
+            members[member_id] = ConsumerMemberView(member_id, None, None if current is None else CurrentAssignment(
+                current.member_epoch, current.state, state.assigned_to(member_id)))
+        return ShareGroupView(group_id, state.state(), state.epoch, state.assignment_epoch, members)
+
+    def share_assignment_pending(self, group_id: str) -> bool:
+        """Whether the share group's next heartbeat brings a new target: share-partitions were initialized
+        since the target was computed (Kafka's `initializedAssignmentPending`)."""
+        return self._share.assignment_pending(group_id)
+
     def group_views(self) -> list[ClassicGroupView | ConsumerGroupView]:
-        """Every live classic group, then every consumer group, as `classic_group` and `consumer_group` see them."""
+        """Every live classic group, then every consumer group, then every share group, as `classic_group`,
+        `consumer_group` and `share_group` see them."""
         classic = [self.classic_group(gid) for gid in self.classic.groups]
         consumer = [self.consumer_group(gid) for gid in self.runtime.state.consumer]
-        return [view for view in (*classic, *consumer) if view is not None]
+        share = [self.share_group(gid) for gid in self.runtime.state.share]
+        return [view for view in (*classic, *consumer, *share) if view is not None]
 
     def group_broker_settings(self) -> dict[str, object]:
         """The group coordinator's broker settings under Kafka's names, as this coordinator runs with them."""
@@ -234,6 +270,9 @@ class Coordinator:
         rt.load()
         for group_id, classic in rt.state.classic.items():
             self.classic.load(group_id, classic)
+        for group_id, share in rt.state.share.items():
+            for member_id in share.member_ids():
+                self._share.schedule_session_timeout(group_id, member_id)
         for group_id, group in rt.state.consumer.items():
             rt.metadata_refresh.add(group_id)
             for member_id in group.member_ids():
@@ -250,7 +289,7 @@ class Coordinator:
         return Coordinator(
             clock=rt.clock, ids=rt.ids, topics=rt.topics, configs=rt.configs, log=rt.log,
             assignors=rt.assignor_names, max_group_size=rt.max_group_size, classic_settings=rt.classic_settings,
-            migration=rt.migration, kafka=rt.kafka_version,
+            migration=rt.migration, kafka=rt.kafka_version, share_starts=rt.share_starts,
         )
 
     # -- time -------------------------------------------------------------------------------------------
@@ -280,6 +319,17 @@ class Coordinator:
     def group_exists(self, group_id: str) -> bool:
         return self.classic.exists(group_id)
 
+    def _not_share(self, group_id: str) -> bool:
+        """Whether a classic, simple or consumer group holds the id (then it cannot be a share group)."""
+        return group_id not in self._state.share and self.group_exists(group_id)
+
+    def share_heartbeat(self, request: ShareGroupHeartbeatRequestData,
+                        caller: Caller = DEFAULT_CALLER) -> ShareGroupHeartbeatResponseData:
+        """ShareGroupHeartbeat (KIP-932) from `caller`: a share group never takes over a group of another type."""
+        result = self._share.heartbeat(request, caller)
+        self.runtime.complete(result)
+        return result.response
+
     def classic_group_is_empty(self, group_id: str) -> bool:
         """Whether a consumer group could take this id over: no live classic group, or an Empty one."""
         group = self.classic.groups.get(group_id)
@@ -298,6 +348,9 @@ class Coordinator:
         classic one, and a member joining a non-empty classic group converts it (online upgrade)."""
         gid = request.group_id
         rt = self.runtime
+        if gid in rt.state.share:
+            return ConsumerGroupHeartbeatResponseData(error_code=KAFKA_ERROR_CODES["GROUP_ID_NOT_FOUND"],
+                                                      error_message=f"Group {gid} is not a consumer group.")
         live = self.classic.groups.get(gid)
         if (gid not in rt.state.consumer and live is not None and live.state != GroupState.EMPTY
                 and request.member_epoch == JOIN_EPOCH):
@@ -319,6 +372,9 @@ class Coordinator:
         this request creates gets its first (empty) record; a non-empty consumer group takes the member in
         (online migration), an empty one is replaced."""
         gid = request.group_id
+        if gid in self._state.share:  # `getOrMaybeCreateClassicGroup`: "Group X is not a classic group."
+            respond(join_error(KAFKA_ERROR_CODES["GROUP_ID_NOT_FOUND"], request.member_id))
+            return
         consumer = self._state.consumer.get(gid)
         if consumer is not None and consumer.member_ids():
             self.runtime.complete(members_of_consumer.join(self._consumer, request, caller, respond))
@@ -439,7 +495,10 @@ class Coordinator:
         for group_id in sorted(set(self._state.group_ids()) | self.classic.groups.keys()):
             consumer = self._state.consumer.get(group_id)
             classic = self.classic.groups.get(group_id)
-            if consumer is not None:
+            share = self._state.share.get(group_id)
+            if share is not None:
+                listing = GroupListing(group_id, "share", share.state(), "share", len(share.member_ids()))
+            elif consumer is not None:
                 listing = GroupListing(group_id, "consumer", consumer.state(), "consumer", len(consumer.member_ids()))
             elif classic is not None:
                 listing = GroupListing(group_id, "classic", classic.state, classic.protocol_type or "",
@@ -461,6 +520,9 @@ class Coordinator:
 
     def describe(self, group_id: str) -> GroupDescription:
         """The group as `group describe` shows it; GROUP_ID_NOT_FOUND when there is none."""
+        share = self._state.share.get(group_id)
+        if share is not None:
+            return self._share_admin.describe(group_id, share)
         classic = self.classic.groups.get(group_id)
         if classic is not None:
             described = self.classic.describe(classic)
@@ -485,6 +547,52 @@ class Coordinator:
             else f"Group {group_id} not found."
         return DescribedConsumerGroup(error_code=KAFKA_ERROR_CODES["GROUP_ID_NOT_FOUND"], error_message=message,
                                       group_id=group_id)
+
+    # -- share groups' admin requests -------------------------------------------------------------------
+
+    def share_group_describe(self, request: ShareGroupDescribeRequestData) -> ShareGroupDescribeResponseData:
+        """ShareGroupDescribe: per group, the description or Kafka's error ("Group X is not a share group." for
+        a group of another type). Authorized operations are left to the caller."""
+        out = []
+        for group_id in request.group_ids:
+            if group_id == "":
+                out.append(DescribedShareGroup(error_code=INVALID_GROUP_ID))
+                continue
+            try:
+                group = self._share.group(group_id)
+            except KafkaError as exc:
+                out.append(DescribedShareGroup(error_code=exc.code, error_message=exc.message, group_id=group_id))
+                continue
+            assert group is not None
+            ids = {t.name: t.topic_id for t in self.topics}
+            out.append(described_share_group(self._share_admin.describe(group_id, group), ids))
+        return ShareGroupDescribeResponseData(groups=out)
+
+    def share_offsets(self, group_id: str) -> list[ShareOffset]:
+        """DescribeShareGroupOffsets of every topic: each initialized share-partition's start offset (None
+        where unresolved); GROUP_ID_NOT_FOUND raised for no share group of that id."""
+        self._share.group(group_id)
+        return self._share_admin.share_offsets(group_id)
+
+    def alter_share_offsets(self, group_id: str,
+                            offsets: Mapping[tuple[str, int], int]) -> dict[tuple[str, int], KafkaError | None]:
+        """AlterShareGroupOffsets: per (topic, partition), None when set or its error; a group-level refusal
+        (no such share group, NON_EMPTY_GROUP while members are active) raises."""
+        group = self._share.group(group_id)
+        assert group is not None
+        result = self._share_admin.alter(group_id, group, offsets)
+        self.runtime.complete(result)
+        return result.response
+
+    def delete_share_offsets(self, group_id: str,
+                             topics: Iterable[str]) -> list[tuple[str, uuid.UUID | None, KafkaError | None]]:
+        """DeleteShareGroupOffsets: per topic (name, id when it exists, error or None); a group-level refusal
+        raises."""
+        group = self._share.group(group_id)
+        assert group is not None
+        result = self._share_admin.delete_offsets(group_id, group, list(topics))
+        self.runtime.complete(result)
+        return result.response
 
     def delete_groups(self, group_ids: Iterable[str]) -> list[tuple[str, KafkaError | None]]:
         """DeleteGroups: per group, None when deleted or the error Kafka returns for it.
@@ -511,6 +619,10 @@ class Coordinator:
         """`validateDeleteGroup`: a consumer group must be Empty, a classic one Empty (Dead: gone)."""
         if not self.group_exists(group_id):
             raise KafkaError("GROUP_ID_NOT_FOUND", f"Group {group_id} not found.")
+        share = self._state.share.get(group_id)
+        if share is not None:
+            ShareAdmin.check_empty(share)
+            return
         consumer = self._state.consumer.get(group_id)
         if consumer is not None:
             if consumer.state() != GroupState.EMPTY:
@@ -538,6 +650,11 @@ class Coordinator:
 
     def _group_tombstones(self, group_id: str) -> list[Record]:
         """The group's tombstones as `createGroupTombstoneRecordsAndCancelTimers` writes them."""
+        share = self._state.share.get(group_id)
+        if share is not None:
+            for member_id in share.member_ids():
+                self._share.cancel_member_timers(group_id, member_id)
+            return self._share_admin.group_tombstones(group_id, share)
         consumer = self._state.consumer.get(group_id)
         timers = self.runtime.timers
         if consumer is None:

@@ -17,6 +17,7 @@ from groupctl.coordinator.configs import GroupConfigs
 from groupctl.coordinator.ids import IdGenerator
 from groupctl.coordinator.layout import NEWEST, kafka_version, writes_partition_metadata
 from groupctl.coordinator.log import MemoryLog, Record, RecordLog
+from groupctl.coordinator.share.starts import ShareStarts
 from groupctl.coordinator.state import CoordinatorState
 from groupctl.coordinator.topics import TopicImage
 
@@ -39,7 +40,7 @@ CLASSIC_DEFAULTS: dict[str, int] = {
 # of every existing directory.
 
 #: The first element of every timer key the coordinator schedules.
-TIMER_KINDS = ("session", "heartbeat", "rebalance", "join", "sync", "member-join", "member-sync")
+TIMER_KINDS = ("session", "heartbeat", "rebalance", "join", "sync", "member-join", "member-sync", "share-session")
 
 
 def classic_join_key(group_id: str) -> tuple[str, str]:
@@ -65,6 +66,11 @@ def session_key(group_id: str, member_id: str) -> tuple[str, str, str]:
 def rebalance_key(group_id: str, member_id: str) -> tuple[str, str, str]:
     """A KIP-848 member's time to revoke what it was asked to."""
     return ("rebalance", group_id, member_id)
+
+
+def share_session_key(group_id: str, member_id: str) -> tuple[str, str, str]:
+    """A share member's session."""
+    return ("share-session", group_id, member_id)
 
 
 def member_join_key(group_id: str, member_id: str) -> tuple[str, str, str]:
@@ -159,6 +165,7 @@ class Runtime:
         classic_settings: Mapping[str, int] | None = None,
         migration: str = DEFAULT_MIGRATION_POLICY,
         kafka: str = NEWEST,
+        share_starts: ShareStarts | None = None,
     ) -> None:
         self.clock = clock if clock is not None else ManualClock()
         self.ids = ids if ids is not None else IdGenerator()
@@ -178,6 +185,8 @@ class Runtime:
         #: Kafka 4.0's layout: type-4 partition metadata, type 3 without MetadataHash, OffsetCommitValue v3.
         self.kafka_40_records = writes_partition_metadata(self.kafka_version)
         self.state = CoordinatorState()
+        #: The share coordinator's share-partition states (not in `__consumer_offsets`; see `share.starts`).
+        self.share_starts = share_starts if share_starts is not None else ShareStarts()
         self.timers: Timers[Result] = Timers()
         self.metadata_refresh: set[str] = set()
         self.records_written = 0

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from groupctl.coordinator.share.state import SharePartitionsState, share_partitions
 from groupctl.log.replay import Replay
 from groupctl.protocol.data.records import (
     ConsumerGroupCurrentMemberAssignmentValue,
@@ -48,11 +49,17 @@ def assignment_map(topic_partitions: Iterable[TopicPartitions]) -> dict[uuid.UUI
 
 
 class CoordinatorState(Replay):
-    """Replay with the coordinator's indexes; equality is the replayed state's."""
+    """Replay with the coordinator's indexes; equality is the replayed state's (share groups included:
+    `Replay` folds records 10-15 as `dump groups` does)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.indexes: dict[str, GroupIndex] = {}
+
+    @property
+    def share_partitions(self) -> dict[str, SharePartitionsState]:
+        """Each share group's share-partitions (type 15) by topic id, as the share coordinator plans with them."""
+        return share_partitions(self.share)
 
     def index(self, group_id: str) -> GroupIndex:
         idx = self.indexes.get(group_id)

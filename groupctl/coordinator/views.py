@@ -64,3 +64,10 @@ class ConsumerGroupView:
     members: Mapping[str, ConsumerMemberView]
 
     type = "consumer"
+
+
+@dataclass(frozen=True, slots=True)
+class ShareGroupView(ConsumerGroupView):
+    """A share group, in the consumer group's shape: a share member's current assignment is always STABLE."""
+
+    type = "share"

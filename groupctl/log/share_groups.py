@@ -49,6 +49,15 @@ READ: Final[dict[type, Callable[[dict], Any]]] = {cls: cls.reader() for cls in (
 )}
 
 
+def partitions_map(topic_partitions: Any) -> dict[uuid.UUID, frozenset[int]]:
+    """A TopicPartitions list of a type-13 or type-14 value as {topic id: partitions}."""
+    out: dict[uuid.UUID, frozenset[int]] = {}
+    for tps in topic_partitions:
+        if tps.partitions:
+            out[tps.topic_id] = out.get(tps.topic_id, frozenset()) | frozenset(tps.partitions)
+    return out
+
+
 @dataclass(slots=True)
 class ShareGroupState:
     """A share group's records: its epochs, members (type 10), targets (13), current assignments (14)
@@ -68,6 +77,19 @@ class ShareGroupState:
 
     def state(self) -> str:
         return GroupState.STABLE if self.members or self.current else GroupState.EMPTY
+
+    def target_of(self, member_id: str) -> dict[uuid.UUID, frozenset[int]]:
+        """A member's target assignment (type 13) as {topic id: partitions}."""
+        target = self.targets.get(member_id)
+        return {} if target is None else partitions_map(target.topic_partitions)
+
+    def assigned_to(self, member_id: str) -> dict[uuid.UUID, frozenset[int]]:
+        """A member's current assignment (type 14) as {topic id: partitions}."""
+        current = self.current.get(member_id)
+        return {} if current is None else partitions_map(current.assigned_partitions)
+
+    def subscribed_topic_names(self) -> set[str]:
+        return {name for member in self.members.values() for name in member.subscribed_topic_names}
 
     def topic_names(self) -> dict[uuid.UUID, str]:
         """Topic id -> name, as the type-15 record names them."""

@@ -8,5 +8,6 @@ from groupctl.server import (  # noqa: F401 - imported for their registrations
     group_admin,
     groups,
     producers,
+    share_groups,
     topics,
 )

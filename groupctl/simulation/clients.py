@@ -70,7 +70,7 @@ _CODE = KAFKA_ERROR_CODES
 Observer = Callable[[str, frozenset[Partition], frozenset[Partition], int], None]
 
 
-def _error_name(code: int) -> str:
+def error_name(code: int) -> str:
     return KAFKA_ERROR_NAMES.get(code, str(code))
 
 
@@ -245,7 +245,7 @@ class ClassicClient(SimulatedClient):
             else:
                 for member in answer.response.members:
                     if member.error_code:
-                        self._anomaly(f"LeaveGroup answered {_error_name(member.error_code)} for {member.member_id}")
+                        self._anomaly(f"LeaveGroup answered {error_name(member.error_code)} for {member.member_id}")
         self._set_owned(frozenset())
         self.running = False
         self.state = CLIENT_STOPPED
@@ -384,11 +384,11 @@ class ClassicClient(SimulatedClient):
                 self.next_heartbeat = self.now + HEARTBEAT_INTERVAL_MS
             else:
                 self._on_group_error(code, "Heartbeat")
-        return HeartbeatResult(_error_name(code), None, member_id, generation)
+        return HeartbeatResult(error_name(code), None, member_id, generation)
 
     def _on_group_error(self, code: int, api: str) -> None:
         """`AbstractCoordinator`'s handling: rejoin, resetting what the error says is stale."""
-        name = _error_name(code)
+        name = error_name(code)
         if name in CLASSIC_FATAL_ERRORS:
             self._fail(f"{api} answered {name}: the consumer shuts down")
             self.state = CLIENT_STOPPED
@@ -533,7 +533,7 @@ class ConsumerClient(SimulatedClient):
                 group_id=self.group_id, member_id=self.member_id, member_epoch=epoch, instance_id=self.instance_id,
             ), self.caller)
             if r.error_code:
-                self._anomaly(f"leave heartbeat (epoch {epoch}) answered {_error_name(r.error_code)}: "
+                self._anomaly(f"leave heartbeat (epoch {epoch}) answered {error_name(r.error_code)}: "
                               f"{r.error_message}")
         self.running = False
         self.incarnation += 1
@@ -545,8 +545,8 @@ class ConsumerClient(SimulatedClient):
     def to_jsonable(self) -> dict[str, Any]:
         return {
             **super().to_jsonable(), "assignor": self.assignor, "clientId": self.client_id, "epoch": self.epoch,
-            "ownedIds": _by_topic_id(self.owned_ids),
-            "sentOwned": None if self.sent_owned is None else _by_topic_id(self.sent_owned), "full": self.full,
+            "ownedIds": by_topic_id(self.owned_ids),
+            "sentOwned": None if self.sent_owned is None else by_topic_id(self.sent_owned), "full": self.full,
             "nextHeartbeatMs": self.next_heartbeat,
         }
 
@@ -605,7 +605,7 @@ class ConsumerClient(SimulatedClient):
             assignment = frozenset((names.get(t.topic_id, uuid_to_kafka(t.topic_id)), p)
                                    for t in r.assignment.topic_partitions for p in t.partitions)
         epoch = req.member_epoch if r.error_code else r.member_epoch
-        return HeartbeatResult(_error_name(r.error_code) if r.error_code else "NONE", r.error_message,
+        return HeartbeatResult(error_name(r.error_code) if r.error_code else "NONE", r.error_message,
                                r.member_id or req.member_id, epoch, assignment, r.heartbeat_interval_ms or None)
 
     def response_lost(self) -> None:
@@ -616,7 +616,7 @@ class ConsumerClient(SimulatedClient):
         """Act on the answer to `req`: rejoin, fail, retry, or take the epoch and reconcile the assignment."""
         if r.error_code:
             self._resend_all()
-            error = _error_name(r.error_code)
+            error = error_name(r.error_code)
             if error in REJOIN_ERRORS:
                 self._take({})  # onPartitionsLost
                 self.pending_assignment = None
@@ -682,11 +682,11 @@ def _answer_jsonable(answer: JoinGroupResponseData | SyncGroupResponseData) -> d
             "protocolName": answer.protocol_name, "assignment": answer.assignment.hex()}
 
 
-def _by_topic_id(owned: dict[uuid.UUID, frozenset[int]]) -> dict[str, list[int]]:
+def by_topic_id(owned: dict[uuid.UUID, frozenset[int]]) -> dict[str, list[int]]:
     return {uuid_to_kafka(t): sorted(ps) for t, ps in sorted(owned.items(), key=lambda kv: kv[0].bytes)}
 
 
-def _from_topic_ids(data: dict[str, list[int]]) -> dict[uuid.UUID, frozenset[int]]:
+def from_topic_ids(data: dict[str, list[int]]) -> dict[uuid.UUID, frozenset[int]]:
     return {uuid_from_kafka(t): frozenset(ps) for t, ps in data.items()}
 
 
@@ -734,13 +734,17 @@ def restore_client(coord: Coordinator, data: dict[str, Any], *, observe: Observe
                                   assignor=data["assignor"], client_id=data["clientId"])
         consumer._restore_common(data)
         consumer.epoch = int(data["epoch"])
-        consumer.owned_ids = _from_topic_ids(data["ownedIds"])
-        consumer.sent_owned = None if data["sentOwned"] is None else _from_topic_ids(data["sentOwned"])
+        consumer.owned_ids = from_topic_ids(data["ownedIds"])
+        consumer.sent_owned = None if data["sentOwned"] is None else from_topic_ids(data["sentOwned"])
         consumer.full = bool(data["full"])
         if not consumer.full:  # the subscription went out with the last full request
             consumer.sent_topics, consumer.sent_regex = consumer._names(), consumer.regex
         consumer.next_heartbeat = int(data["nextHeartbeatMs"])
         client = consumer
+    elif data["protocol"] == "share":
+        from groupctl.simulation.share_client import restore_share_client  # it builds on this module
+
+        client = restore_share_client(coord, data, observe=observe, anomalies=anomalies, ids=ids)
     else:
         raise ValueError(f"unknown simulated client protocol {data['protocol']!r}")
     return client

@@ -445,3 +445,64 @@ def test_with_policy_disabled_the_upgrade_is_refused_with_kafkas_message(cli, lo
     (k9,) = [m for m in _items(cli, "local", "member", "list", "--local", d, kind="LocalMember") if m["name"] == "k9"]
     assert k9["status"] == "failed" and "online upgrade is disabled" in k9["error"]
     assert _types(cli, local)["classic-app"] == "classic"
+
+
+# -- share members (KIP-932) ------------------------------------------------------------------------
+
+
+def _held(item: dict) -> list[int]:
+    return sorted(p["partition"] for p in item["assignment"] if p["topic"] == "orders")
+
+
+def test_share_members_share_the_partitions_and_leave(cli, local):
+    d = str(local)
+    (first,) = _items(cli, "local", "member", "join", "s0", "--group", "sg", "--protocol", "share", "--topics",
+                      "orders", "--local", d, kind="LocalMember")
+    assert (first["protocol"], first["epoch"], _held(first)) == ("share", 2, [0, 1, 2, 3, 4, 5])
+    assert first["run"]["settled"] and {e["event"] for e in first["run"]["events"]} >= {"member-joined", "assignment"}
+    (second,) = _items(cli, "local", "member", "join", "s1", "--group", "sg", "--protocol", "share", "--topics",
+                       "orders", "--local", d, kind="LocalMember")
+    assert second["run"]["settled"]
+    items = {i["name"]: i for i in _items(cli, "local", "member", "list", "-g", "sg", "--local", d, kind="LocalMember")}
+    held = [set(_held(items[n])) for n in ("s0", "s1")]
+    assert sorted(map(len, held)) == [3, 3] and held[0] | held[1] == set(range(6))
+    (listed,) = _items(cli, "group", "list", "--type", "share", "--local", d, kind="GroupList")
+    assert (listed["groupId"], listed["type"], listed["state"]) == ("sg", "share", "Stable")
+    r = _ok(cli("local", "member", "leave", "s0", "--local", d))
+    assert "ShareGroupHeartbeat with epoch -1" in r.err
+    items = {i["name"]: i for i in _items(cli, "local", "member", "list", "-g", "sg", "--local", d, kind="LocalMember")}
+    assert _held(items["s1"]) == [0, 1, 2, 3, 4, 5] and items["s0"]["status"] == "stopped"
+
+
+def test_a_crashed_share_member_expires_after_the_share_session_timeout(cli, local):
+    d = str(local)
+    for name in ("s0", "s1"):
+        _ok(cli("local", "member", "join", name, "--group", "sg", "--protocol", "share", "-t", "orders", "--local", d))
+    _ok(cli("local", "member", "crash", "s0", "--local", d))
+    early = _items(cli, "local", "tick", "44s", "--local", d, kind="LocalEvent")
+    assert not any(e["event"] == "member-removed" for e in early)
+    late = _items(cli, "local", "tick", "2s", "--local", d, kind="LocalEvent")
+    removed = [e for e in late if e["event"] == "member-removed"]
+    assert [(e["member"], "session timeout expired" in e["detail"]) for e in removed] == [("s0", True)]
+    items = {i["name"]: i for i in _items(cli, "local", "member", "list", "-g", "sg", "--local", d, kind="LocalMember")}
+    assert _held(items["s1"]) == [0, 1, 2, 3, 4, 5]
+
+
+def test_a_share_members_heartbeat(cli, local):
+    d = str(local)
+    _ok(cli("local", "member", "join", "s0", "--group", "sg", "--protocol", "share", "-t", "orders", "--local", d))
+    (row,) = _items(cli, "local", "member", "heartbeat", "s0", "--local", d, kind="LocalHeartbeat")
+    assert (row["api"], row["error"], row["epoch"], row["intervalMs"]) == ("ShareGroupHeartbeat", "NONE", 2, 5000)
+
+
+@pytest.mark.parametrize(("args", "code", "message"), [
+    (("x", "--group", "g", "--protocol", "share", "--regex", "o.*"), 2, "--protocol share takes --topics only"),
+    (("x", "--group", "g", "--protocol", "share", "-t", "orders", "-i", "x"), 2, "no static members"),
+    (("x", "--group", "g", "--protocol", "share", "-t", "orders", "--session-timeout", "50000"), 2,
+     "share.session.timeout.ms"),
+    (("x", "--group", "kip-app", "--protocol", "share", "-t", "orders"), 1, "Group kip-app is not a share group."),
+])
+def test_share_join_errors(cli, local, args, code, message):
+    r = cli("local", "member", "join", *args, "--local", str(local))
+    assert r.code == code and message in r.err, r.err
+    assert "Traceback" not in r.err

@@ -15,6 +15,7 @@ from groupctl.coordinator.runtime import (
     member_sync_key,
     rebalance_key,
     session_key,
+    share_session_key,
 )
 
 
@@ -27,8 +28,10 @@ def test_timer_keys_are_the_tuples_dir_timers_json_holds() -> None:
     assert rebalance_key("g", "m") == ("rebalance", "g", "m")
     assert member_join_key("g", "m") == ("member-join", "g", "m")
     assert member_sync_key("g", "m") == ("member-sync", "g", "m")
+    assert share_session_key("g", "m") == ("share-session", "g", "m")
     keys = [classic_join_key("g"), classic_sync_key("g"), classic_heartbeat_key("g", "m"), session_key("g", "m"),
-            rebalance_key("g", "m"), member_join_key("g", "m"), member_sync_key("g", "m")]
+            rebalance_key("g", "m"), member_join_key("g", "m"), member_sync_key("g", "m"),
+            share_session_key("g", "m")]
     assert sorted(key[0] for key in keys) == sorted(TIMER_KINDS)
 
 

@@ -123,17 +123,17 @@ class ClassicGroups:
         )
 
     def describe_groups(self, group_ids: list[str], version: int) -> list[DescribedGroup]:
-        """DescribeGroups at `version`: member metadata and assignments only while Stable; a missing group
-        is Dead (v6+: with GROUP_ID_NOT_FOUND, KIP-1043)."""
+        """DescribeGroups at `version`: member metadata and assignments only while Stable; a missing group,
+        or a consumer or share group, is Dead (v6+: with GROUP_ID_NOT_FOUND, KIP-1043)."""
         out = []
-        consumer = self.rt.state.consumer
+        consumer, share = self.rt.state.consumer, self.rt.state.share
         for group_id in group_ids:
             group = self.groups.get(group_id)
-            if group is None and self.exists(group_id) and group_id not in consumer:
+            other_type = group_id in consumer or group_id in share
+            if group is None and self.exists(group_id) and not other_type:
                 group = ClassicGroup(group_id)  # a simple group: Empty, no protocol type
             if group is None:
-                message = (f"Group {group_id} is not a classic group." if group_id in consumer
-                           else f"Group {group_id} not found.")
+                message = f"Group {group_id} is not a classic group." if other_type else f"Group {group_id} not found."
                 described = DescribedGroup(group_id=group_id, group_state=DEAD)
                 if version >= 6:
                     described.error_code, described.error_message = _CODE["GROUP_ID_NOT_FOUND"], message
