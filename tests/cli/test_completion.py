@@ -168,3 +168,17 @@ def test_option_values(tmp_path: Path) -> None:
     assert complete("serve", "--sasl-mechanisms", "PLAIN,SCRAM-SHA-5") == ["PLAIN,SCRAM-SHA-512"]
     assert complete("local", "settings", "--kafka-version", "") == ["4.0", "4.1", "4.2", "4.3"]
     assert complete("dump", "audit", "--fail-on", "w") == ["warning"]
+
+
+def test_share_group_ids_complete_where_group_ids_do(lab: Path, tmp_path: Path,
+                                                     serve: Callable[[Path, str], Served]) -> None:
+    import shutil
+
+    d = tmp_path / "with-share"
+    shutil.copytree(lab, d)
+    run_in(d, "local", "member", "join", "s0", "--group", "share-app", "--protocol", "share", "--topics", "orders")
+    for words in (("describe",), ("delete",), ("offsets", "delete"), ("offsets", "reset")):
+        assert complete("group", *words, "--local", str(d), "s") == ["share-app"], words
+    served = serve(d, "serve")
+    assert complete("group", "describe", "-b", served.server.bootstrap, "") == ["classic-app", "kip-app",
+                                                                                 "share-app"]
