@@ -166,7 +166,7 @@ def parse_value(key: ConfigKey, raw: object) -> int | bool | str:
             if not isinstance(text, str | bytes | SupportsInt | SupportsIndex):
                 raise TypeError(f"not a number: {text!r}")
             value = int(text)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # OverflowError: an infinite float from a damaged file
             raise _invalid(f"Invalid value {raw} for configuration {key.name}: Not a number of type INT") from None
         if not -(2**31) <= value < 2**31:
             raise _invalid(f"Invalid value {raw} for configuration {key.name}: Not a number of type INT")

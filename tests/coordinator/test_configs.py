@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from groupctl.coordinator.configs import GROUP_CONFIGS, KNOWN_CONFIGS, GroupConfigs
+from groupctl.coordinator.configs import GROUP_CONFIGS, KNOWN_CONFIGS, GroupConfigs, parse_value
 from groupctl.errors import KafkaError
 
 
@@ -110,3 +110,10 @@ def test_the_lab_serves_kafka_4_2s_configs_and_groupctl_knows_4_3s():
     limit = KNOWN_CONFIGS["share.delivery.count.limit"]
     assert (limit.type, limit.at_least, limit.broker_min, limit.broker_max) == (
         "INT", 2, "group.share.min.delivery.count.limit", "group.share.max.delivery.count.limit")
+
+
+@pytest.mark.parametrize("value", [float("inf"), float("-inf"), float("nan")])
+def test_a_number_that_is_no_integer_is_refused_as_kafka_words_it(value):
+    with pytest.raises(KafkaError) as caught:
+        parse_value(GROUP_CONFIGS["consumer.session.timeout.ms"], value)
+    assert str(caught.value).endswith("Not a number of type INT")
