@@ -111,6 +111,8 @@ SHARE_MEMBER_COLUMNS = [
     Column("partitions", "#PARTITIONS"),
     Column("memberEpoch", "MEMBER-EPOCH", wide_only=True),
     Column("assignment", "ASSIGNMENT", free=True),
+    # groupctl's: where the target is known (a dump, the lab); ShareGroupDescribe carries none (`-`).
+    Column("targetAssignment", "TARGET-ASSIGNMENT", wide_only=True, free=True),
     Column("subscription", "SUBSCRIPTION", wide_only=True, free=True),
 ]
 
@@ -211,6 +213,7 @@ def share_member_rows(desc: GroupDescription) -> list[dict[str, Any]]:
     return [{"group": desc.group_id, "consumerId": m.member_id, "host": m.host, "clientId": m.client_id,
              "partitions": len(m.assignment), "memberEpoch": m.member_epoch,
              "assignment": format_assignment(m.assignment),
+             "targetAssignment": format_assignment(m.target_assignment),
              "subscription": ",".join(sorted(m.subscribed_topics)) or None}
             for m in sorted(desc.members, key=lambda m: m.member_id)]
 
