@@ -13,8 +13,8 @@ group when the coordinator lacks the API. What a broker cannot do is said in wor
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Final
+from collections.abc import Callable, Iterable, Mapping
+from typing import Final, TypeVar
 
 from groupctl.backends import kafka_offsets
 from groupctl.backends.kafka_admin import AdminSession
@@ -30,6 +30,7 @@ from groupctl.kafka.groups import (
     CONSUMER_GROUP_DESCRIBE,
     CONSUMER_GROUP_HEARTBEAT,
     LIST_GROUPS,
+    ConsumerGroupInfo,
     describe_classic_groups,
     describe_consumer_groups,
     leave_group,
@@ -38,6 +39,7 @@ from groupctl.kafka.groups import (
 from groupctl.kafka.share_groups import (
     DESCRIBE_SHARE_GROUP_OFFSETS,
     SHARE_GROUP_DESCRIBE,
+    ShareGroupInfo,
     alter_share_offsets,
     delete_share_offsets,
     describe_share_groups,
@@ -69,6 +71,24 @@ TYPES_FROM: Final = 5
 def coordinator_text(broker: Broker | None) -> str | None:
     """`host:port (id)`, as kafka-consumer-groups.sh shows the coordinator."""
     return f"{broker.address} ({broker.node_id})" if broker is not None else None
+
+
+Info = TypeVar("Info", ConsumerGroupInfo, ShareGroupInfo)
+
+
+def _described(answers: Mapping[str, Info], describe: Callable[[Info], GroupDescription],
+               api: str) -> dict[str, GroupDescription]:
+    """The groups a describe answered for, with their coordinator; GROUP_ID_NOT_FOUND leaves a group to the
+    next API (another type, or none), any other error raises."""
+    found = {}
+    for group, info in answers.items():
+        code = info.described.error_code
+        if code == 0:
+            found[group] = describe(info)
+            found[group].coordinator = coordinator_text(info.coordinator)
+        elif code != GROUP_ID_NOT_FOUND:
+            raise broker_error(code, info.described.error_message, f"{api} for group '{group}' on {info.coordinator}")
+    return found
 
 
 class KafkaBackend:
@@ -196,14 +216,7 @@ class KafkaBackend:
                     "were described with DescribeGroups: no epochs, target assignments or member protocols)"
                 )
                 answers = {}
-            for group, info in answers.items():
-                code = info.described.error_code
-                if code == 0:
-                    found[group] = from_consumer_group_describe(info)
-                    found[group].coordinator = coordinator_text(info.coordinator)
-                elif code != GROUP_ID_NOT_FOUND:
-                    raise broker_error(code, info.described.error_message,
-                                       f"ConsumerGroupDescribe for group '{group}' on {info.coordinator}")
+            found.update(_described(answers, from_consumer_group_describe, "ConsumerGroupDescribe"))
         rest = [g for g in group_ids if g not in found]
         unknown = []
         if rest:
@@ -236,14 +249,7 @@ class KafkaBackend:
                 self._share_describe = False
                 self._share_describe_missing = str(exc)
                 answers = {}
-            for group, info in answers.items():
-                code = info.described.error_code
-                if code == 0:
-                    found[group] = from_share_group_describe(info)
-                    found[group].coordinator = coordinator_text(info.coordinator)
-                elif code != GROUP_ID_NOT_FOUND:
-                    raise broker_error(code, info.described.error_message,
-                                       f"ShareGroupDescribe for group '{group}' on {info.coordinator}")
+            found.update(_described(answers, from_share_group_describe, "ShareGroupDescribe"))
         rest = [g for g in group_ids if g not in found]
         if not rest:
             return found

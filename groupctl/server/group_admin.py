@@ -12,6 +12,8 @@ ids, empty group ids, OffsetFetch's single group before v8 and batch from v8.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from groupctl.coordinator.coordinator import known_partitions
 from groupctl.errors import KAFKA_ERROR_CODES, KafkaError
 from groupctl.protocol.data.consumer_groups import ConsumerGroupDescribeRequestData, ConsumerGroupDescribeResponseData
@@ -34,6 +36,7 @@ from groupctl.protocol.data.offsets import (
     OffsetFetchRequestData,
     OffsetFetchResponseData,
 )
+from groupctl.protocol.data.share_groups import ShareGroupDescribeResponseData
 from groupctl.server.dispatch import RequestContext, handles
 from groupctl.server.groups import caller
 
@@ -72,9 +75,15 @@ async def describe_groups(ctx: RequestContext, body: DescribeGroupsRequestData) 
 @handles(69)
 async def consumer_group_describe(ctx: RequestContext,
                                   body: ConsumerGroupDescribeRequestData) -> ConsumerGroupDescribeResponseData:
+    return with_operations(body.include_authorized_operations, ctx.broker.coordinator.consumer_group_describe(body))
+
+
+R = TypeVar("R", ConsumerGroupDescribeResponseData, ShareGroupDescribeResponseData)
+
+
+def with_operations(asked: bool, response: R) -> R:
     """A group described carries the operations asked for; one answered with an error does not."""
-    response = ctx.broker.coordinator.consumer_group_describe(body)
-    if body.include_authorized_operations:
+    if asked:
         for group in response.groups:
             if group.error_code == 0:
                 group.authorized_operations = GROUP_OPERATIONS

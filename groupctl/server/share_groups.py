@@ -29,7 +29,7 @@ from groupctl.protocol.data.share_groups import (
     ShareGroupHeartbeatResponseData,
 )
 from groupctl.server.dispatch import RequestContext, handles
-from groupctl.server.group_admin import GROUP_OPERATIONS
+from groupctl.server.group_admin import with_operations
 from groupctl.server.groups import caller
 
 INVALID_GROUP_ID = KAFKA_ERROR_CODES["INVALID_GROUP_ID"]
@@ -45,13 +45,7 @@ async def share_group_heartbeat(ctx: RequestContext,
 @handles(77, range(1, 2))
 async def share_group_describe(ctx: RequestContext,
                                body: ShareGroupDescribeRequestData) -> ShareGroupDescribeResponseData:
-    """A group described carries the operations asked for; one answered with an error does not."""
-    response = ctx.broker.coordinator.share_group_describe(body)
-    if body.include_authorized_operations:
-        for group in response.groups:
-            if group.error_code == 0:
-                group.authorized_operations = GROUP_OPERATIONS
-    return response
+    return with_operations(body.include_authorized_operations, ctx.broker.coordinator.share_group_describe(body))
 
 
 @handles(90, range(0, 1))

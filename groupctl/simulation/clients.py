@@ -451,7 +451,29 @@ FATAL_ERRORS = ("UNRELEASED_INSTANCE_ID", "FENCED_INSTANCE_ID", "GROUP_MAX_SIZE_
                 "INVALID_REQUEST", "GROUP_ID_NOT_FOUND", "INVALID_REGULAR_EXPRESSION")
 
 
-class ConsumerClient(SimulatedClient):
+class HeartbeatingClient(SimulatedClient):
+    """A client of the heartbeat-only protocols (consumer, share): it acts when its next heartbeat is due."""
+
+    next_heartbeat: int
+
+    @abstractmethod
+    def _heartbeat(self) -> object:
+        """Send the due heartbeat and act on its answer."""
+
+    def next_due(self) -> int | None:
+        return self.next_heartbeat if self.running else None
+
+    def tick(self) -> bool:
+        acted = False
+        for _ in range(MAX_ACTIONS_PER_TICK):
+            if not self.running or self.now < self.next_heartbeat:
+                break
+            self._heartbeat()
+            acted = True
+        return acted
+
+
+class ConsumerClient(HeartbeatingClient):
     """A KIP-848 consumer (`group.protocol=consumer`, ConsumerGroupHeartbeat v1, or v0 on request).
 
     It generates its member id at start (KIP-1082; a v0 client joins with an empty one and takes the
@@ -539,8 +561,6 @@ class ConsumerClient(SimulatedClient):
         self.incarnation += 1
         return r
 
-    def next_due(self) -> int | None:
-        return self.next_heartbeat if self.running else None
 
     def to_jsonable(self) -> dict[str, Any]:
         return {
@@ -550,14 +570,6 @@ class ConsumerClient(SimulatedClient):
             "nextHeartbeatMs": self.next_heartbeat,
         }
 
-    def tick(self) -> bool:
-        acted = False
-        for _ in range(MAX_ACTIONS_PER_TICK):
-            if not self.running or self.now < self.next_heartbeat:
-                break
-            self._heartbeat()
-            acted = True
-        return acted
 
     def _owned_list(self) -> list[TopicPartitions]:
         return [TopicPartitions(topic_id=t, partitions=sorted(ps))

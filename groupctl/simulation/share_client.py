@@ -19,11 +19,10 @@ from groupctl.coordinator.runtime import Caller
 from groupctl.protocol.data.share_groups import ShareGroupHeartbeatRequestData, ShareGroupHeartbeatResponseData
 from groupctl.protocol.primitives import uuid_to_kafka
 from groupctl.simulation.clients import (
-    MAX_ACTIONS_PER_TICK,
     RETRY_BACKOFF_MS,
+    HeartbeatingClient,
     HeartbeatResult,
     Observer,
-    SimulatedClient,
     by_topic_id,
     error_name,
     from_topic_ids,
@@ -37,7 +36,7 @@ SHARE_FATAL_ERRORS = ("GROUP_ID_NOT_FOUND", "INVALID_REQUEST", "GROUP_MAX_SIZE_R
 LEAVE_EPOCH = -1
 
 
-class ShareClient(SimulatedClient):
+class ShareClient(HeartbeatingClient):
     protocol = "share"
 
     def __init__(self, coord: Coordinator, name: str, group_id: str, topics: list[str], *, ids: IdGenerator,
@@ -69,17 +68,7 @@ class ShareClient(SimulatedClient):
         self.incarnation += 1
         self.epoch = 0
 
-    def next_due(self) -> int | None:
-        return self.next_heartbeat if self.running else None
 
-    def tick(self) -> bool:
-        acted = False
-        for _ in range(MAX_ACTIONS_PER_TICK):
-            if not self.running or self.now < self.next_heartbeat:
-                break
-            self._heartbeat()
-            acted = True
-        return acted
 
     def request(self) -> ShareGroupHeartbeatRequestData:
         """The next heartbeat: the subscription when joining, only the epoch afterwards."""
